@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { validationFailed, type FieldIssue } from '../errors.ts';
+
+export type InputLocation = 'body' | 'query' | 'params';
+
+/**
+ * Validate request input against a contract schema. On failure throws
+ * `validationFailed(issues)` (VALIDATION_FAILED, 400) with one `{ path, message }` per
+ * problem; paths are dotted (`steps.0.selector`) and an unknown key in a strict object
+ * is reported as its own issue at that key with the message "unknown field".
+ */
+export function parseInput<S extends z.ZodType>(schema: S, data: unknown, where: InputLocation = 'body'): z.output<S> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  throw validationFailed(toFieldIssues(result.error, where));
+}
+
+/** Flatten a ZodError into the service's field issues. */
+export function toFieldIssues(error: z.ZodError, where: InputLocation = 'body'): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) issues.push({ path: joinPath([...issue.path, key]), message: 'unknown field' });
+      continue;
+    }
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      // Report the branch that got furthest instead of the generic "invalid input".
+      const best = [...issue.errors].sort((a, b) => depth(b) - depth(a))[0];
+      if (best && best.length > 0 && !(best.length === 1 && best[0]?.code === 'invalid_type' && best[0].path.length === 0)) {
+        const nested = new z.ZodError(best.map((i) => ({ ...i, path: [...issue.path, ...i.path] })));
+        issues.push(...toFieldIssues(nested, where));
+        continue;
+      }
+    }
+    const path = joinPath(issue.path);
+    let message = issue.message;
+    if (issue.code === 'invalid_type' && path !== '' && message.endsWith('received undefined')) message = 'required';
+    else if (issue.code === 'invalid_type' && path === '') message = `${where}: ${message}`;
+    issues.push({ path, message });
+  }
+  return issues;
+}
+
+function depth(issues: z.core.$ZodIssue[]): number {
+  return Math.max(0, ...issues.map((i) => i.path.length));
+}
+
+function joinPath(path: PropertyKey[]): string {
+  return path.map((p) => (typeof p === 'symbol' ? p.toString() : String(p))).join('.');
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { acceptAliases, atLeastOneField, atLeastOneFieldParams, IsoDateTime, JsonObject, Uuid } from './common.ts';
+
+/** An http(s) URL of an application under test. */
+export const HttpUrl = z
+  .url({ protocol: /^https?$/, hostname: z.regexes.hostname })
+  .max(2048)
+  .describe('http or https URL');
+
+/** A repository location: a clone URL (https, ssh, git@host:path) or a local path. */
+export const RepoLocation = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .describe('Repository URL (https://, ssh://, git@host:org/repo) or a local filesystem path');
+
+/** A project: one application under test. */
+export const ProjectSchema = z.object({
+  id: Uuid.describe('Project id'),
+  organization_id: Uuid.describe('Owning organization'),
+  name: z.string().describe('Project name'),
+  app_url: z.string().nullable().describe('Base URL of the application under test, or null'),
+  repo_url: z.string().nullable().describe('Repository URL or local path, or null'),
+  config: JsonObject.describe('Project configuration (the spec also calls it settings)'),
+  created_at: IsoDateTime.describe('When the project was created'),
+  updated_at: IsoDateTime.describe('When the project was last changed'),
+});
+export type Project = z.output<typeof ProjectSchema>;
+
+/** Field aliases for project inputs: the spec names app_url "url" and config "settings" in places. */
+export const projectAliases = { url: 'app_url', settings: 'config' } as const;
+
+const ProjectCreateFields = z.strictObject({
+  name: z.string().trim().min(1).max(255).describe('Project name, 1-255 characters'),
+  app_url: HttpUrl.optional().describe('Base URL of the application under test (alias: url)'),
+  repo_url: RepoLocation.optional(),
+  config: JsonObject.optional().describe('Project configuration (alias: settings)'),
+});
+
+/** POST /api/v1/projects body. Accepts `url` for `app_url` and `settings` for `config`. */
+export const ProjectCreateInput = acceptAliases(ProjectCreateFields, projectAliases);
+export type ProjectCreateInput = z.output<typeof ProjectCreateInput>;
+
+const ProjectUpdateFields = z
+  .strictObject({
+    name: z.string().trim().min(1).max(255).optional().describe('Project name, 1-255 characters'),
+    app_url: HttpUrl.nullable().optional().describe('Base URL of the application under test (alias: url); null to clear'),
+    repo_url: RepoLocation.nullable().optional().describe('Repository URL or local path; null to clear'),
+    config: JsonObject.optional().describe('Project configuration, replaced as a whole (alias: settings)'),
+  })
+  .refine(atLeastOneField, atLeastOneFieldParams);
+
+/** PATCH /api/v1/projects/{id} body: any subset of the create fields, at least one. */
+export const ProjectUpdateInput = acceptAliases(ProjectUpdateFields, projectAliases);
+export type ProjectUpdateInput = z.output<typeof ProjectUpdateInput>;

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { atLeastOneField, atLeastOneFieldParams, IsoDateTime, JsonObject, Uuid } from './common.ts';
+
+/** Kind of a stored test (tests.type). */
+export const testTypes = ['ui', 'api', 'db'] as const;
+export const TestType = z.enum(testTypes).describe('Test kind: ui (browser), api (HTTP) or db (database)');
+export type TestType = z.output<typeof TestType>;
+
+/**
+ * Status of a stored test (tests.status), lower-case as stored. The run-state
+ * `TestResult.status` uses the upper-case `TestStatus` enum for the same values.
+ */
+export const testStatusValues = ['pending', 'running', 'passed', 'failed', 'skipped', 'healed'] as const;
+export const TestStatusValue = z.enum(testStatusValues).describe('Test status: pending, running, passed, failed, skipped or healed');
+export type TestStatusValue = z.output<typeof TestStatusValue>;
+
+export const testPriorities = ['critical', 'high', 'medium', 'low'] as const;
+export const TestPriority = z.enum(testPriorities).describe('Test priority: critical, high, medium or low');
+export type TestPriority = z.output<typeof TestPriority>;
+
+/**
+ * One test step. Provisional: any object with a `type`; the step-type catalogue will
+ * replace this with a discriminated union, so keep referring to it by this name.
+ */
+export const TestStepInput = z
+  .looseObject({
+    type: z.string().min(1).max(100).describe('Step type, e.g. goto, click, fill, request, query'),
+  })
+  .describe('A test step: an object with a type and type-specific fields');
+export type TestStep = z.output<typeof TestStepInput>;
+
+/** One assertion. Provisional like `TestStepInput`. */
+export const TestAssertionInput = JsonObject.describe('An assertion: an object with type-specific fields');
+export type TestAssertion = z.output<typeof TestAssertionInput>;
+
+const Tag = z.string().trim().min(1).max(100).describe('A tag');
+
+/** A stored test. */
+export const TestSchema = z.object({
+  id: Uuid.describe('Test id'),
+  project_id: Uuid.describe('Project the test belongs to'),
+  name: z.string().describe('Test name'),
+  description: z.string().nullable().describe('What the test checks, or null'),
+  type: TestType,
+  steps: z.array(TestStepInput).describe('Ordered steps'),
+  assertions: z.array(TestAssertionInput).describe('Assertions checked after the steps'),
+  status: TestStatusValue.describe('Latest status of the test (default pending)'),
+  priority: TestPriority,
+  tags: z.array(z.string()).describe('Free-form tags'),
+  created_at: IsoDateTime.describe('When the test was created'),
+  updated_at: IsoDateTime.describe('When the test was last changed'),
+});
+export type Test = z.output<typeof TestSchema>;
+
+/** POST /api/tests body. */
+export const TestCreateInput = z.strictObject({
+  project_id: Uuid.describe('Project to create the test in'),
+  name: z.string().trim().min(1).max(255).describe('Test name, 1-255 characters'),
+  description: z.string().max(10_000).optional().describe('What the test checks'),
+  type: TestType,
+  steps: z.array(TestStepInput).max(500).default([]).describe('Ordered steps (default none)'),
+  assertions: z.array(TestAssertionInput).max(500).default([]).describe('Assertions (default none)'),
+  priority: TestPriority.default('medium').describe('Priority (default medium)'),
+  tags: z.array(Tag).max(50).default([]).describe('Free-form tags (default none)'),
+});
+export type TestCreateInput = z.output<typeof TestCreateInput>;
+
+/** PATCH a test: any subset of the editable fields, at least one. */
+export const TestUpdateInput = z
+  .strictObject({
+    name: z.string().trim().min(1).max(255).optional().describe('Test name, 1-255 characters'),
+    description: z.string().max(10_000).nullable().optional().describe('What the test checks; null to clear'),
+    type: TestType.optional(),
+    steps: z.array(TestStepInput).max(500).optional().describe('Ordered steps, replaced as a whole'),
+    assertions: z.array(TestAssertionInput).max(500).optional().describe('Assertions, replaced as a whole'),
+    priority: TestPriority.optional(),
+    tags: z.array(Tag).max(50).optional().describe('Tags, replaced as a whole'),
+  })
+  .refine(atLeastOneField, atLeastOneFieldParams);
+export type TestUpdateInput = z.output<typeof TestUpdateInput>;
+
+/** GET /api/tests query. */
+export const TestListQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50).describe('Page size, 1..200 (default 50)'),
+  cursor: z.string().min(1).max(1024).optional().describe('Opaque cursor from the previous page\'s next_cursor'),
+  project_id: Uuid.optional().describe('Only tests of this project'),
+  status: TestStatusValue.optional().describe('Only tests with this status'),
+  type: TestType.optional().describe('Only tests of this type'),
+});
+export type TestListQuery = z.output<typeof TestListQuery>;

@@ -1,0 +1,42 @@
+import type { Table } from '../ports/table.ts';
+import type { Clock } from '../ports/clock.ts';
+import { storeContext } from './context.ts';
+import { organizationsRepo } from './organizations.ts';
+import { membersRepo } from './members.ts';
+import { usersRepo, refreshTokensRepo } from './users.ts';
+import { apiKeysRepo } from './api-keys.ts';
+import { projectsRepo } from './projects.ts';
+import { testsRepo } from './tests.ts';
+import { auditLogsRepo } from './audit-logs.ts';
+import { invitationsRepo } from './invitations.ts';
+import { systemSettingsRepo } from './settings.ts';
+
+/** Every repository over one table. */
+export function createStore(table: Table, clock: Clock) {
+  const ctx = storeContext(table, clock);
+  return {
+    table,
+    organizations: organizationsRepo(ctx),
+    members: membersRepo(ctx),
+    users: usersRepo(ctx),
+    refreshTokens: refreshTokensRepo(ctx),
+    apiKeys: apiKeysRepo(ctx),
+    projects: projectsRepo(ctx),
+    tests: testsRepo(ctx),
+    auditLogs: auditLogsRepo(ctx),
+    invitations: invitationsRepo(ctx),
+    settings: systemSettingsRepo(ctx),
+  };
+}
+
+export type Store = ReturnType<typeof createStore>;
+export { keys } from './keys.ts';
+export { memberItem, slugify } from './organizations.ts';
+export type { Organization, Member, Role } from './organizations.ts';
+export type { UserProfile } from './users.ts';
+export type { ApiKeyRecord, ApiKeyAuthRecord } from './api-keys.ts';
+export type { Project } from './projects.ts';
+export type { TestRecord, NewTest } from './tests.ts';
+export type { AuditLog } from './audit-logs.ts';
+export type { Invitation } from './invitations.ts';
+export type { Page } from './context.ts';

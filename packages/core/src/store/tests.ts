@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import type { TestSchema } from '../contracts/test.ts';
+import { keys, stripLayout } from './keys.ts';
+import { queryPage, type StoreContext } from './context.ts';
+
+export type TestRecord = z.output<typeof TestSchema>;
+export type NewTest = Omit<TestRecord, 'id' | 'status' | 'created_at' | 'updated_at'>;
+
+/**
+ * Tests are keyed by organization (so a test id from another tenant resolves to
+ * nothing) and indexed by project on gsi1 in creation order.
+ */
+export function testsRepo(ctx: StoreContext) {
+  const { table } = ctx;
+  return {
+    async create(orgId: string, input: NewTest): Promise<TestRecord> {
+      const now = ctx.clock.now().toISOString();
+      const test: TestRecord = { ...input, id: ctx.newId(), status: 'pending', created_at: now, updated_at: now };
+      await table.put(
+        { ...keys.test(orgId, test.id), entity: 'test', organization_id: orgId, gsi1pk: keys.testsOfProject(test.project_id), gsi1sk: `TEST#${test.id}`, ...test },
+        { kind: 'notExists' },
+      );
+      return test;
+    },
+
+    async get(orgId: string, testId: string): Promise<TestRecord | undefined> {
+      const item = await table.get(keys.test(orgId, testId));
+      if (!item) return undefined;
+      const { organization_id: _org, ...test } = stripLayout<TestRecord & { organization_id: string }>(item);
+      return test;
+    },
+
+    async list(orgId: string, opts: { projectId?: string; limit: number; cursor?: string }) {
+      const page = opts.projectId
+        ? await queryPage<TestRecord & { organization_id?: string }>(table, { index: 'gsi1', pk: keys.testsOfProject(opts.projectId), limit: opts.limit, cursor: opts.cursor, descending: true })
+        : await queryPage<TestRecord & { organization_id?: string }>(table, { pk: `ORG#${orgId}`, skPrefix: 'TEST#', limit: opts.limit, cursor: opts.cursor, descending: true });
+      return { ...page, items: page.items.map(({ organization_id: _org, ...t }) => t) };
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { Hono } from 'hono';
+import { AppError } from '@svc/core/errors';
+import type { AppDeps } from './deps.ts';
+import type { ApiEnv } from './env.ts';
+import type { RouteDef } from './route.ts';
+import { handleError, errorResponse } from './errors.ts';
+import { corsPolicy } from './middleware/cors.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
+import { audit } from './middleware/audit.ts';
+import { rateLimit } from './middleware/rate-limit.ts';
+import { healthRoutes } from './routes/health.ts';
+import { authRoutes } from './routes/auth.ts';
+import { organizationRoutes } from './routes/organizations.ts';
+import { userRoutes } from './routes/users.ts';
+import { teamRoutes } from './routes/teams.ts';
+import { apiKeyRoutes } from './routes/api-keys.ts';
+import { auditLogRoutes } from './routes/audit-logs.ts';
+import { projectRoutes } from './routes/projects.ts';
+import { testRoutes } from './routes/tests.ts';
+import { openApiRoutes } from './routes/openapi.ts';
+import { webRoutes } from './routes/web.ts';
+
+/**
+ * The one Hono app, wrapped by the Lambda handler on AWS and served by the local runtime.
+ * Middleware order (spec: Authentication rule 8): CORS, security headers, audit, rate
+ * limit; then per route: authentication, request size, handler (see route.ts).
+ */
+export function createApp(deps: AppDeps) {
+  const app = new Hono<ApiEnv>();
+  const registry: RouteDef[] = [];
+
+  app.use('*', async (c, next) => {
+    c.set('requestId', c.req.header('x-request-id')?.slice(0, 100) || crypto.randomUUID());
+    await next();
+    c.header('X-Request-ID', c.get('requestId'));
+  });
+  app.use('*', corsPolicy(deps.config.corsOrigins));
+  app.use('*', securityHeaders());
+  app.use('*', audit(deps.store, deps.logger));
+  app.use('*', rateLimit({ perMinute: deps.config.rateLimitPerMinute, authPerMinute: deps.config.authRateLimitPerMinute }));
+
+  healthRoutes(app, deps, registry);
+  authRoutes(app, deps, registry);
+  organizationRoutes(app, deps, registry);
+  userRoutes(app, deps, registry);
+  teamRoutes(app, deps, registry);
+  apiKeyRoutes(app, deps, registry);
+  auditLogRoutes(app, deps, registry);
+  projectRoutes(app, deps, registry);
+  testRoutes(app, deps, registry);
+  openApiRoutes(app, deps, registry);
+  webRoutes(app, deps);
+
+  app.notFound((c) => errorResponse(c, new AppError('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`)));
+  app.onError(handleError(deps.logger));
+  return Object.assign(app, { routes: registry });
+}
+
+export type SvcApp = ReturnType<typeof createApp>;

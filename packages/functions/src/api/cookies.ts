@@ -1,0 +1,21 @@
+import type { Context } from 'hono';
+import { setCookie, deleteCookie } from 'hono/cookie';
+import type { Session } from '@svc/core/services/identity';
+
+export const SESSION_COOKIE = 'svc_session';
+export const REFRESH_COOKIE = 'svc_refresh';
+
+/**
+ * The access token rides in an HttpOnly cookie for browsers; SameSite=Lax keeps it off
+ * cross-site POSTs, and JSON bodies force a CORS preflight for the rest.
+ */
+export function setSessionCookies(c: Context, session: Session, secure: boolean, refreshTtlSeconds: number) {
+  const accessMaxAge = Math.max(1, Math.floor((Date.parse(session.expires_at) - Date.now()) / 1000));
+  setCookie(c, SESSION_COOKIE, session.access_token, { httpOnly: true, sameSite: 'Lax', path: '/', secure, maxAge: accessMaxAge });
+  setCookie(c, REFRESH_COOKIE, session.refresh_token, { httpOnly: true, sameSite: 'Strict', path: '/api/auth', secure, maxAge: refreshTtlSeconds });
+}
+
+export function clearSessionCookies(c: Context) {
+  deleteCookie(c, SESSION_COOKIE, { path: '/' });
+  deleteCookie(c, REFRESH_COOKIE, { path: '/api/auth' });
+}

@@ -1,0 +1,45 @@
+import type { Store } from '@svc/core/store/index';
+import type { IdentityService } from '@svc/core/services/identity';
+import type { LocalIssuer } from '@svc/core/auth/index';
+import type { EventPublisher } from '@svc/core/ports/events';
+import type { Logger } from '@svc/core/ports/logger';
+import type { Clock } from '@svc/core/ports/clock';
+import type { HealthCheck } from '@svc/core/ports/health';
+
+export interface ApiConfig {
+  /** Origins allowed to call the API with credentials from a browser; none by default. */
+  corsOrigins: string[];
+  /** Mark cookies Secure (on for anything served over https). */
+  secureCookies: boolean;
+  /** Requests per minute per caller, and per IP on sign-up/login/refresh. */
+  rateLimitPerMinute: number;
+  authRateLimitPerMinute: number;
+  /** Largest accepted request body. */
+  maxBodyBytes: number;
+  /** Product version reported by /health. */
+  version: string;
+}
+
+export const defaultApiConfig: ApiConfig = {
+  corsOrigins: [],
+  secureCookies: false,
+  rateLimitPerMinute: 1200,
+  authRateLimitPerMinute: 30,
+  maxBodyBytes: 100 * 1024 * 1024,
+  version: '0.1.0',
+};
+
+/** Everything the Hono app needs, built by an entry point (local runtime or Lambda). */
+export interface AppDeps {
+  store: Store;
+  identity: IdentityService;
+  issuer: LocalIssuer;
+  publisher: EventPublisher;
+  logger: Logger;
+  clock: Clock;
+  config: ApiConfig;
+  /** Named component checks for /api/v1/health/data-layer. */
+  healthChecks: Record<string, HealthCheck>;
+  /** Serves the dashboard's static files; absent when the dashboard is hosted elsewhere. */
+  webAssets?: (path: string) => Promise<{ body: Uint8Array; contentType: string } | undefined>;
+}

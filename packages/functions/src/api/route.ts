@@ -1,0 +1,114 @@
+import type { Context, Hono } from 'hono';
+import type { z } from 'zod';
+import { bodyLimit } from 'hono/body-limit';
+import { getCookie } from 'hono/cookie';
+import { AppError } from '@svc/core/errors';
+import { parseInput } from '@svc/core/contracts/parse';
+import { roleAtLeast, type Role } from '@svc/core/auth/index';
+import type { Principal, OrganizationAccess } from '@svc/core/services/identity';
+import type { AppDeps } from './deps.ts';
+import type { ApiEnv } from './env.ts';
+import { SESSION_COOKIE } from './cookies.ts';
+
+/**
+ * Who may call a route: anyone ('public'), any signed-in caller with no organization
+ * scope ('user'), or a member of the organization named by X-Organization-ID with at
+ * least the given role.
+ */
+export type RouteAccess = 'public' | 'user' | Role;
+
+export interface RouteDef {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Hono-style path, e.g. /api/v1/projects/:id */
+  path: string;
+  summary: string;
+  tags: string[];
+  auth: RouteAccess;
+  /** false: dashboard-only (spec rule 7) — API keys are refused with 403. */
+  apiKeys?: boolean;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+}
+
+export interface RouteInput<D extends RouteDef> {
+  c: Context<ApiEnv>;
+  body: D['body'] extends z.ZodType ? z.output<D['body']> : undefined;
+  query: D['query'] extends z.ZodType ? z.output<D['query']> : undefined;
+  params: D['params'] extends z.ZodType ? z.output<D['params']> : Record<string, string>;
+  principal: D['auth'] extends 'public' ? Principal | undefined : Principal;
+  access: D['auth'] extends 'public' | 'user' ? undefined : OrganizationAccess;
+}
+
+/** Mounts one route with the per-route part of the middleware chain. */
+export function mountRoute<D extends RouteDef>(
+  app: Hono<ApiEnv>,
+  deps: AppDeps,
+  registry: RouteDef[],
+  def: D,
+  handler: (input: RouteInput<D>) => Promise<Response>,
+) {
+  registry.push(def);
+  const limit = bodyLimit({
+    maxSize: deps.config.maxBodyBytes,
+    onError: () => {
+      throw new AppError('PAYLOAD_TOO_LARGE', `request body exceeds ${deps.config.maxBodyBytes} bytes`);
+    },
+  });
+  app[def.method](def.path, authenticate(deps, def), limit, async (c) => {
+    const params = def.params ? parseInput(def.params, c.req.param(), 'params') : c.req.param();
+    const query = def.query ? parseInput(def.query, c.req.query(), 'query') : undefined;
+    const body = def.body ? parseInput(def.body, await readJson(c), 'body') : undefined;
+    return handler({ c, body, query, params, principal: c.get('principal'), access: c.get('access') } as RouteInput<D>);
+  });
+}
+
+/** Authentication, then role, then organization scope (spec: Authentication rules 1–3). */
+function authenticate(deps: AppDeps, def: RouteDef) {
+  return async (c: Context<ApiEnv>, next: () => Promise<void>) => {
+    if (def.auth === 'public') {
+      await next();
+      return;
+    }
+    const credential = presentedCredential(c);
+    if (!credential) throw new AppError('UNAUTHENTICATED', 'authentication required: send a bearer token, an API key or a session cookie');
+    const principal = await deps.identity.authenticate(credential);
+    c.set('principal', principal);
+    if (principal.kind === 'apiKey' && def.apiKeys === false) {
+      throw new AppError('FORBIDDEN', 'this endpoint is available to dashboard users only, not to API keys');
+    }
+    if (def.auth !== 'user') {
+      const access = await deps.identity.access(principal, c.req.header('x-organization-id')?.trim() || undefined);
+      if (!roleAtLeast(access.role, def.auth)) {
+        throw new AppError('INSUFFICIENT_ROLE', `requires role ${def.auth}; you have ${access.role}`, { required: def.auth, actual: access.role });
+      }
+      c.set('access', access);
+    }
+    await next();
+  };
+}
+
+function presentedCredential(c: Context<ApiEnv>): string | undefined {
+  const auth = c.req.header('authorization');
+  if (auth) {
+    const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
+    if (!m) throw new AppError('UNAUTHENTICATED', 'Authorization header must be "Bearer <token>"');
+    return m[1].trim();
+  }
+  return c.req.header('x-api-key')?.trim() || getCookie(c, SESSION_COOKIE) || undefined;
+}
+
+async function readJson(c: Context<ApiEnv>): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `expected Content-Type application/json, got ${type || 'none'}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new AppError('MALFORMED_JSON', `request body is not valid JSON: ${(err as Error).message}`);
+  }
+}

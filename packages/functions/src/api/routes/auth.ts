@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { Hono } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { AppError } from '@svc/core/errors';
+import { SignUpInput, LoginInput, RefreshInput, AuthSessionSchema } from '@svc/core/contracts/auth';
+import { OrganizationSchema } from '@svc/core/contracts/organization';
+import { passwordPolicyIssues } from '@svc/core/auth/index';
+import type { AppDeps } from '../deps.ts';
+import type { ApiEnv } from '../env.ts';
+import { mountRoute, type RouteDef } from '../route.ts';
+import { setSessionCookies, clearSessionCookies, REFRESH_COOKIE } from '../cookies.ts';
+
+/** The built-in issuer's sign-up / login / refresh / logout, and its public keys. */
+export function authRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
+  const secure = deps.config.secureCookies;
+  const refreshTtl = deps.identity.refreshTtlSeconds;
+
+  for (const path of ['/api/auth/signup', '/api/auth/sign-up']) {
+    mountRoute(app, deps, registry, {
+      method: 'post', path, summary: 'Create an account and its organization', tags: ['auth'], auth: 'public', body: SignUpInput,
+      responses: { 201: { description: 'signed up', schema: AuthSessionSchema.extend({ organization: OrganizationSchema }) }, 409: { description: 'email taken' } },
+    }, async ({ c, body }) => {
+      const issues = passwordPolicyIssues(body.password);
+      if (issues.length) throw new AppError('VALIDATION_FAILED', `password: ${issues.join('; ')}`, { issues: issues.map((message) => ({ path: 'password', message })) });
+      const { session, organization, membership } = await deps.identity.signUp(body);
+      setSessionCookies(c, session, secure, refreshTtl);
+      c.set('audit', { action: 'user.signup', resource: `organization:${organization.id}`, organizationId: organization.id, userId: membership.user_id });
+      return c.json({ ...session, organization }, 201);
+    });
+  }
+
+  mountRoute(app, deps, registry, {
+    method: 'post', path: '/api/auth/login', summary: 'Sign in with email and password', tags: ['auth'], auth: 'public', body: LoginInput,
+    responses: { 200: { description: 'signed in', schema: AuthSessionSchema }, 401: { description: 'wrong email or password' } },
+  }, async ({ c, body }) => {
+    const session = await deps.identity.login(body);
+    setSessionCookies(c, session, secure, refreshTtl);
+    return c.json(session);
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'post', path: '/api/auth/refresh', summary: 'Exchange a refresh token (body or cookie) for a new session', tags: ['auth'], auth: 'public', body: RefreshInput,
+    responses: { 200: { description: 'refreshed', schema: AuthSessionSchema }, 401: { description: 'invalid refresh token' } },
+  }, async ({ c, body }) => {
+    const token = body.refresh_token ?? getCookie(c, REFRESH_COOKIE);
+    if (!token) throw new AppError('UNAUTHENTICATED', 'no refresh token in body or cookie');
+    const session = await deps.identity.refresh(token);
+    setSessionCookies(c, session, secure, refreshTtl);
+    return c.json(session);
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'post', path: '/api/auth/logout', summary: 'Sign out: revoke the refresh token and clear cookies', tags: ['auth'], auth: 'public', body: RefreshInput,
+    responses: { 204: { description: 'signed out' } },
+  }, async ({ c, body }) => {
+    await deps.identity.logout(body.refresh_token ?? getCookie(c, REFRESH_COOKIE));
+    clearSessionCookies(c);
+    return c.body(null, 204);
+  });
+
+  for (const path of ['/api/auth/jwks', '/.well-known/jwks.json']) {
+    mountRoute(app, deps, registry, {
+      method: 'get', path, summary: 'Public keys of the built-in token issuer', tags: ['auth'], auth: 'public',
+      responses: { 200: { description: 'JWKS', schema: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }) } },
+    }, async ({ c }) => c.json(deps.issuer.publicJwks()));
+  }
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import type { Hono } from 'hono';
+import { TestSchema, TestCreateInput, TestListQuery } from '@svc/core/contracts/test';
+import { listResponse } from '@svc/core/contracts/common';
+import { createEvent } from '@svc/core/contracts/events';
+import { notFound } from '@svc/core/errors';
+import type { AppDeps } from '../deps.ts';
+import type { ApiEnv } from '../env.ts';
+import { mountRoute, type RouteDef } from '../route.ts';
+
+const IdParams = z.strictObject({ id: z.uuid().describe('Test id') });
+
+/** Tests; creating one publishes test.created (spec: emission rule 1). */
+export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
+  const { store } = deps;
+
+  mountRoute(app, deps, registry, {
+    method: 'get', path: '/api/tests', summary: 'List tests, newest first', tags: ['tests'], auth: 'viewer', query: TestListQuery,
+    responses: { 200: { description: 'tests', schema: listResponse(TestSchema) } },
+  }, async ({ c, query, access }) => {
+    if (query.project_id && !(await store.projects.get(access.organizationId, query.project_id))) throw notFound('project');
+    const page = await store.tests.list(access.organizationId, { projectId: query.project_id, limit: query.limit, cursor: query.cursor });
+    const items = page.items.filter((t) => (!query.status || t.status === query.status) && (!query.type || t.type === query.type));
+    return c.json({ items, next_cursor: page.next_cursor });
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'get', path: '/api/tests/:id', summary: 'Get a test', tags: ['tests'], auth: 'viewer', params: IdParams,
+    responses: { 200: { description: 'test', schema: TestSchema }, 404: { description: 'no such test in this organization' } },
+  }, async ({ c, params, access }) => {
+    const test = await store.tests.get(access.organizationId, params.id);
+    if (!test) throw notFound('test');
+    return c.json(test);
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'post', path: '/api/tests', summary: 'Create a test; publishes test.created', tags: ['tests'], auth: 'member', body: TestCreateInput,
+    responses: { 201: { description: 'created', schema: TestSchema }, 404: { description: 'no such project in this organization' } },
+  }, async ({ c, body, access }) => {
+    if (!(await store.projects.get(access.organizationId, body.project_id))) throw notFound('project');
+    const test = await store.tests.create(access.organizationId, { ...body, description: body.description ?? null });
+    const event = createEvent({
+      type: 'test.created',
+      source: 'svc.api',
+      tenant_id: access.organizationId,
+      correlation_id: c.get('requestId'),
+      payload: { test_id: test.id, test_name: test.name, test_type: test.type, project_id: test.project_id, test_spec: { steps: test.steps, assertions: test.assertions, priority: test.priority, tags: test.tags } },
+    });
+    await deps.publisher.publish(event);
+    c.set('audit', { action: 'test.create', resource: `test:${test.id}`, metadata: { name: test.name, project_id: test.project_id } });
+    return c.json(test, 201);
+  });
+}

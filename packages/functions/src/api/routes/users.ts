@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { Hono } from 'hono';
+import { UserProfileSchema, UserProfileUpdateInput } from '@svc/core/contracts/user-profile';
+import { MemberRole } from '@svc/core/contracts/member';
+import { notFound } from '@svc/core/errors';
+import type { AppDeps } from '../deps.ts';
+import type { ApiEnv } from '../env.ts';
+import { mountRoute, type RouteDef } from '../route.ts';
+
+const Me = UserProfileSchema.extend({
+  memberships: z.array(z.object({ organization_id: z.string(), organization_name: z.string(), organization_slug: z.string(), role: MemberRole })),
+});
+
+/** The caller's profile and memberships. */
+export function userRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
+  async function me(userId: string) {
+    const profile = await deps.store.users.getProfile(userId);
+    if (!profile) throw notFound('user profile');
+    const memberships = await deps.store.members.listForUser(userId);
+    const rows = await Promise.all(memberships.map(async (m) => {
+      const org = await deps.store.organizations.get(m.organization_id);
+      return org && { organization_id: org.id, organization_name: org.name, organization_slug: org.slug, role: m.role };
+    }));
+    return { ...profile, memberships: rows.filter((r) => !!r) };
+  }
+
+  mountRoute(app, deps, registry, {
+    method: 'get', path: '/api/v1/users/me', summary: "The caller's profile and memberships", tags: ['users'], auth: 'user',
+    responses: { 200: { description: 'profile', schema: Me } },
+  }, async ({ c, principal }) => c.json(await me(principal.userId)));
+
+  mountRoute(app, deps, registry, {
+    method: 'patch', path: '/api/v1/users/me', summary: "Update the caller's profile", tags: ['users'], auth: 'user', apiKeys: false,
+    body: UserProfileUpdateInput,
+    responses: { 200: { description: 'updated', schema: Me } },
+  }, async ({ c, body, principal }) => {
+    if (body.default_organization_id && !(await deps.store.members.get(body.default_organization_id, principal.userId))) {
+      throw notFound('organization');
+    }
+    await deps.store.users.updateProfile(principal.userId, body);
+    if (body.default_organization_id) {
+      c.set('audit', { action: 'user.update', resource: `user:${principal.userId}`, organizationId: body.default_organization_id });
+    }
+    return c.json(await me(principal.userId));
+  });
+}

@@ -1,0 +1,50 @@
+import { parseArgs } from 'node:util';
+import { startCommand } from './start.ts';
+
+const HELP = `svc — self-hostable, AI-assisted end-to-end testing
+
+Usage: svc <command> [options]
+
+Commands:
+  start        Run the API, dashboard and local store on 127.0.0.1
+  help         Show this help
+
+Options for start:
+  --port <n>        Port (env SVC_PORT, default 4600; 0 picks a free one)
+  --data-dir <dir>  Data folder (env SVC_DATA_DIR, default ./.svc-data)
+  --host <addr>     Loopback address: 127.0.0.1, localhost or ::1 (env SVC_HOST)
+
+Run "svc <command> --help" for a command's options.
+`;
+
+/** The svc command line: thin; every command calls the same code the server runs. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(HELP);
+      return 0;
+    case '--version':
+    case '-v':
+      process.stdout.write('svc 0.1.0\n');
+      return 0;
+    case 'start': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+        strict: true,
+      });
+      if (values.help) {
+        process.stdout.write(HELP);
+        return 0;
+      }
+      return startCommand({ port: values.port, dataDir: values['data-dir'], host: values.host });
+    }
+    default:
+      process.stderr.write(`svc: unknown command "${command}"\n\n${HELP}`);
+      return 2;
+  }
+}

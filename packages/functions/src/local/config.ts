@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { resolve } from 'node:path';
+
+/**
+ * The local runtime's configuration, parsed once at the edge: defaults → environment →
+ * flags, validated with zod. Libraries never read process.env themselves.
+ */
+export const LocalConfigSchema = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(4600).describe('Port on 127.0.0.1 (SVC_PORT, --port)'),
+  host: z.enum(['127.0.0.1', 'localhost', '::1']).default('127.0.0.1').describe('Loopback address to bind (SVC_HOST, --host)'),
+  dataDir: z.string().min(1).default('.svc-data').describe('Folder for the store and artifacts (SVC_DATA_DIR, --data-dir)'),
+  logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('WARN').describe('Log level (SVC_LOG_LEVEL)'),
+  corsOrigins: z.string().default('').describe('Comma-separated browser origins allowed to call the API (SVC_CORS_ORIGINS)'),
+  rateLimitPerMinute: z.coerce.number().int().min(1).default(1200).describe('Requests per minute per caller (SVC_RATE_LIMIT)'),
+  authRateLimitPerMinute: z.coerce.number().int().min(1).default(30).describe('Sign-up/login/refresh attempts per minute per IP (SVC_AUTH_RATE_LIMIT)'),
+  maxBodyBytes: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(100 * 1024 * 1024).describe('Largest request body in bytes, at most 100 MB (SVC_MAX_BODY_BYTES)'),
+  jwksUrl: z.url().optional().describe('JWKS of an external identity provider (SVC_JWKS_URL)'),
+  jwtIssuer: z.string().optional().describe('Expected iss of the external provider (SVC_JWT_ISSUER)'),
+  jwtAudience: z.string().optional().describe('Expected aud of the external provider (SVC_JWT_AUDIENCE)'),
+});
+
+export type LocalConfig = z.output<typeof LocalConfigSchema> & { dataDir: string };
+
+export function parseLocalConfig(env: Record<string, string | undefined>, flags: Partial<Record<keyof z.input<typeof LocalConfigSchema>, unknown>> = {}): LocalConfig {
+  const fromEnv = {
+    port: env.SVC_PORT,
+    host: env.SVC_HOST,
+    dataDir: env.SVC_DATA_DIR,
+    logLevel: env.SVC_LOG_LEVEL,
+    corsOrigins: env.SVC_CORS_ORIGINS,
+    rateLimitPerMinute: env.SVC_RATE_LIMIT,
+    authRateLimitPerMinute: env.SVC_AUTH_RATE_LIMIT,
+    maxBodyBytes: env.SVC_MAX_BODY_BYTES,
+    jwksUrl: env.SVC_JWKS_URL,
+    jwtIssuer: env.SVC_JWT_ISSUER,
+    jwtAudience: env.SVC_JWT_AUDIENCE,
+  };
+  const merged = Object.fromEntries(
+    Object.entries({ ...fromEnv, ...flags }).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const result = LocalConfigSchema.safeParse(merged);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  if ((result.data.jwksUrl && !result.data.jwtIssuer) || (!result.data.jwksUrl && result.data.jwtIssuer)) {
+    throw new Error('invalid configuration:\n  SVC_JWKS_URL and SVC_JWT_ISSUER go together');
+  }
+  return { ...result.data, dataDir: resolve(result.data.dataDir) };
+}

@@ -1,0 +1,66 @@
+import { mkdir, readFile, writeFile, rm, readdir, rename } from 'node:fs/promises';
+import { join, resolve, sep, relative } from 'node:path';
+import type { Blobs } from '@svc/core/ports/blobs';
+
+/** The Blobs port on a local folder: one file per key, content type beside it. */
+export class FsBlobs implements Blobs {
+  readonly root: string;
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  private pathOf(key: string): string {
+    const p = resolve(this.root, key);
+    if (!p.startsWith(this.root + sep) || key.includes('\0')) throw new Error(`blob key escapes the blob folder: ${key}`);
+    return p;
+  }
+
+  async put(key: string, body: Uint8Array | string, contentType?: string) {
+    const p = this.pathOf(key);
+    await mkdir(join(p, '..'), { recursive: true });
+    const tmp = `${p}.${process.pid}.tmp`;
+    await writeFile(tmp, body);
+    await rename(tmp, p); // readers never see a half-written artifact
+    if (contentType) await writeFile(`${p}.content-type`, contentType);
+  }
+
+  async get(key: string) {
+    const p = this.pathOf(key);
+    try {
+      const body = new Uint8Array(await readFile(p));
+      const contentType = await readFile(`${p}.content-type`, 'utf8').catch(() => undefined);
+      return { body, contentType };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  async delete(key: string) {
+    const p = this.pathOf(key);
+    await rm(p, { force: true });
+    await rm(`${p}.content-type`, { force: true });
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const out: string[] = [];
+    const walk = async (dir: string) => {
+      let entries;
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const e of entries) {
+        const full = join(dir, e.name);
+        if (e.isDirectory()) await walk(full);
+        else if (!e.name.endsWith('.content-type') && !e.name.endsWith('.tmp')) {
+          const key = relative(this.root, full).split(sep).join('/');
+          if (key.startsWith(prefix)) out.push(key);
+        }
+      }
+    };
+    await walk(this.root);
+    return out.sort();
+  }
+}

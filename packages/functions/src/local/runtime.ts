@@ -1,0 +1,89 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { InProcessBus } from '@svc/core/events/in-process-bus';
+import { loadWebAsset } from '@svc/web';
+import { createApp, type SvcApp } from '../api/app.ts';
+import { defaultApiConfig, type AppDeps } from '../api/deps.ts';
+import { buildAppDeps } from '../shared/deps.ts';
+import { dataLayerChecks } from '../shared/health-checks.ts';
+import { createLogger } from '../shared/logger.ts';
+import { FileTable } from './file-table.ts';
+import { FsBlobs } from './fs-blobs.ts';
+import { ensureFirstAdmin, type FirstAdmin } from './bootstrap.ts';
+import type { LocalConfig } from './config.ts';
+
+export interface LocalRuntime {
+  url: string;
+  app: SvcApp;
+  deps: AppDeps;
+  bus: InProcessBus;
+  blobs: FsBlobs;
+  admin: FirstAdmin;
+  firstStart: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole product on one machine: the same Hono app as on Lambda, over a file-backed
+ * table and a blob folder under the data folder, on loopback only.
+ */
+export async function startLocalRuntime(config: LocalConfig): Promise<LocalRuntime> {
+  await mkdir(config.dataDir, { recursive: true });
+  const logger = createLogger(config.logLevel);
+  const table = await FileTable.open(join(config.dataDir, 'table'));
+  const blobs = new FsBlobs(join(config.dataDir, 'blobs'));
+  const bus = new InProcessBus(logger);
+  try {
+    const deps = await buildAppDeps({
+      table,
+      publisher: bus,
+      logger,
+      api: {
+        ...defaultApiConfig,
+        rateLimitPerMinute: config.rateLimitPerMinute,
+        authRateLimitPerMinute: config.authRateLimitPerMinute,
+        maxBodyBytes: config.maxBodyBytes,
+        corsOrigins: config.corsOrigins.split(',').map((s) => s.trim()).filter(Boolean),
+      },
+      issuer: { issuer: 'urn:svc:local', audience: 'svc' },
+      externalIssuer: config.jwksUrl && config.jwtIssuer ? { jwksUrl: config.jwksUrl, issuer: config.jwtIssuer, audience: config.jwtAudience } : undefined,
+      healthChecks: dataLayerChecks({ table, blobs }),
+      webAssets: loadWebAsset,
+    });
+    const { admin, created } = await ensureFirstAdmin(deps, config.dataDir);
+    const app = createApp(deps);
+    const server = await listen(app, config.host, config.port);
+    const port = (server.address() as AddressInfo).port;
+    const host = config.host === '::1' ? '[::1]' : config.host;
+    return {
+      url: `http://${host}:${port}`,
+      app,
+      deps,
+      bus,
+      blobs,
+      admin,
+      firstStart: created,
+      async close() {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        });
+        await table.close?.();
+      },
+    };
+  } catch (err) {
+    await table.close?.();
+    throw err;
+  }
+}
+
+function listen(app: SvcApp, hostname: string, port: number): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, hostname, port }, () => resolve(server));
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new Error(`port ${port} on ${hostname} is in use; set SVC_PORT or --port`) : err),
+    );
+  });
+}

@@ -1,0 +1,127 @@
+// Tiny fetch wrapper for the svc API (same origin, cookie session).
+
+const ORG_KEY = 'svc.organizationId';
+
+/** An error response from the API: `{ error: { code, message, details? } }`. */
+export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   * @param {any} [details]
+   */
+  constructor(status, code, message, details) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** @returns {string | null} the organization selected in this browser */
+export function getOrganizationId() {
+  try {
+    return localStorage.getItem(ORG_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** @param {string} id */
+export function setOrganizationId(id) {
+  try {
+    localStorage.setItem(ORG_KEY, id);
+  } catch {
+    // Storage may be unavailable (private mode); the selection just won't stick.
+  }
+}
+
+/** Send the browser to the sign-in page, coming back here afterwards. */
+export function redirectToSignIn() {
+  const next = location.pathname + location.search;
+  location.assign(`/sign-in?next=${encodeURIComponent(next)}`);
+}
+
+/** @type {Promise<boolean> | undefined} */
+let refreshing;
+
+/**
+ * Ask for a new access token using the HttpOnly refresh cookie. Concurrent
+ * callers share one request.
+ * @returns {Promise<boolean>} whether the session was renewed
+ */
+function refreshSession() {
+  refreshing ??= fetch('/api/auth/refresh', {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    credentials: 'same-origin',
+    body: '{}',
+  })
+    .then((res) => res.ok)
+    .catch(() => false)
+    .finally(() => {
+      refreshing = undefined;
+    });
+  return refreshing;
+}
+
+/**
+ * Call the API and return its parsed JSON body (undefined for 204).
+ *
+ * @param {string} path e.g. "/api/v1/projects"
+ * @param {object} [options]
+ * @param {string} [options.method]
+ * @param {unknown} [options.body] sent as JSON
+ * @param {boolean} [options.organization] send X-Organization-ID (default true)
+ * @param {boolean} [options.redirectOn401] go to sign-in on 401 (default true)
+ * @returns {Promise<any>}
+ */
+export async function api(path, { method = 'GET', body, organization = true, redirectOn401 = true } = {}) {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const orgId = organization ? getOrganizationId() : null;
+  if (orgId) headers['X-Organization-ID'] = orgId;
+
+  const send = () =>
+    fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  let res;
+  try {
+    res = await send();
+    // The access token may just have expired: renew it from the refresh cookie once.
+    if (res.status === 401 && redirectOn401 && (await refreshSession())) res = await send();
+  } catch {
+    throw new ApiError(0, 'NETWORK_ERROR', 'Could not reach the server. Check your connection and try again.');
+  }
+
+  if (res.status === 401 && redirectOn401) {
+    redirectToSignIn();
+    return new Promise(() => {}); // the page is going away; never settle
+  }
+  if (res.status === 204) return undefined;
+
+  const text = await res.text();
+  let data;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    data = undefined;
+  }
+  if (!res.ok) {
+    const err = data && typeof data === 'object' ? data.error : undefined;
+    throw new ApiError(
+      res.status,
+      err?.code ?? 'HTTP_' + res.status,
+      err?.message ?? `Request failed (${res.status} ${res.statusText}).`,
+      err?.details,
+    );
+  }
+  return data;
+}

@@ -1,0 +1,261 @@
+import { api, ApiError, getOrganizationId, setOrganizationId } from './api.js';
+
+/**
+ * @typedef {{ organization_id: string, organization_name: string, organization_slug: string, role: string }} Membership
+ * @typedef {{ id: string, email: string, display_name: string, default_organization_id: string | null, memberships: Membership[] }} Me
+ * @typedef {{ id: string, organization_id: string, name: string, app_url?: string | null, created_at: string | number }} Project
+ */
+
+/** Roles allowed to create projects (viewer < member < admin). */
+const WRITE_ROLES = new Set(['member', 'admin']);
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+const el = {
+  main: $('main'),
+  appError: $('app-error'),
+  switcher: /** @type {HTMLSelectElement} */ ($('org-switcher')),
+  userEmail: $('user-email'),
+  signOut: /** @type {HTMLButtonElement} */ ($('sign-out')),
+  orgName: $('org-name'),
+  status: $('projects-status'),
+  list: $('projects-list'),
+  empty: $('projects-empty'),
+  more: /** @type {HTMLButtonElement} */ ($('projects-more')),
+  newProject: $('new-project'),
+  form: /** @type {HTMLFormElement} */ ($('new-project-form')),
+  name: /** @type {HTMLInputElement} */ ($('new-project-name')),
+  url: /** @type {HTMLInputElement} */ ($('new-project-url')),
+  nameError: $('new-project-name-error'),
+  urlError: $('new-project-url-error'),
+  formError: $('new-project-error'),
+};
+
+/** @type {Me | undefined} */
+let me;
+/** Bumped on every list load so that a slow response for a previous organization is ignored. */
+let loadSeq = 0;
+/** @type {string | null} */
+let nextCursor = null;
+
+/**
+ * @param {HTMLElement} node
+ * @param {string} [message] hides the node when empty
+ */
+function setMessage(node, message) {
+  node.textContent = message ?? '';
+  node.hidden = !message;
+}
+
+/** @param {unknown} err */
+function messageOf(err) {
+  return err instanceof ApiError ? err.message : 'Something went wrong. Please try again.';
+}
+
+/** @param {string | number} value */
+function formatDate(value) {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  return date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+/** @param {string | null | undefined} value */
+function safeHttpUrl(value) {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** @param {Project} project */
+function projectRow(project) {
+  const li = document.createElement('li');
+  li.className = 'project-row';
+  li.dataset.testid = 'project-row';
+  li.dataset.projectId = project.id;
+
+  const name = document.createElement('span');
+  name.className = 'project-name';
+  name.dataset.testid = 'project-name';
+  name.textContent = project.name;
+
+  const href = safeHttpUrl(project.app_url);
+  /** @type {HTMLElement} */
+  let url;
+  if (href) {
+    url = document.createElement('a');
+    /** @type {HTMLAnchorElement} */ (url).href = href;
+    /** @type {HTMLAnchorElement} */ (url).target = '_blank';
+    /** @type {HTMLAnchorElement} */ (url).rel = 'noopener noreferrer';
+    url.textContent = project.app_url ?? '';
+  } else {
+    url = document.createElement('span');
+    url.className = 'muted';
+    url.textContent = project.app_url || 'No app URL';
+  }
+  url.classList.add('project-url');
+
+  const created = document.createElement('time');
+  created.className = 'project-date muted';
+  const date = new Date(project.created_at);
+  if (!Number.isNaN(date.getTime())) created.dateTime = date.toISOString();
+  created.textContent = formatDate(project.created_at);
+
+  li.append(name, url, created);
+  return li;
+}
+
+/** @returns {Membership | undefined} */
+function currentMembership() {
+  return me?.memberships.find((m) => m.organization_id === el.switcher.value);
+}
+
+/** @param {boolean} append load the next page instead of starting over */
+async function loadProjects(append = false) {
+  const seq = ++loadSeq;
+  if (!append) {
+    el.list.replaceChildren();
+    el.empty.hidden = true;
+    el.more.hidden = true;
+    setMessage(el.status, 'Loading…');
+  }
+  el.more.disabled = true;
+  el.main.setAttribute('aria-busy', 'true');
+  try {
+    const query = append && nextCursor ? `?cursor=${encodeURIComponent(nextCursor)}` : '';
+    /** @type {{ items: Project[], next_cursor: string | null }} */
+    const page = await api(`/api/v1/projects${query}`);
+    if (seq !== loadSeq) return;
+    el.list.append(...page.items.map(projectRow));
+    nextCursor = page.next_cursor ?? null;
+    setMessage(el.status, '');
+    el.empty.hidden = el.list.childElementCount > 0;
+    el.more.hidden = !nextCursor;
+  } catch (err) {
+    if (seq !== loadSeq) return;
+    setMessage(el.status, `Could not load projects: ${messageOf(err)}`);
+  } finally {
+    if (seq === loadSeq) {
+      el.more.disabled = false;
+      el.main.setAttribute('aria-busy', 'false');
+    }
+  }
+}
+
+function showOrganization() {
+  const membership = currentMembership();
+  el.orgName.textContent = membership ? `${membership.organization_name} · ${membership.role}` : '';
+  el.newProject.hidden = !membership || !WRITE_ROLES.has(membership.role);
+  clearFormErrors();
+}
+
+function clearFormErrors() {
+  setMessage(el.nameError);
+  setMessage(el.urlError);
+  setMessage(el.formError);
+  el.name.removeAttribute('aria-invalid');
+  el.url.removeAttribute('aria-invalid');
+}
+
+/** @param {unknown} err */
+function showFormErrors(err) {
+  const issues = err instanceof ApiError && Array.isArray(err.details?.issues) ? err.details.issues : [];
+  /** @type {string[]} */
+  const other = [];
+  for (const issue of issues) {
+    const path = Array.isArray(issue?.path) ? issue.path.join('.') : String(issue?.path ?? '');
+    const message = String(issue?.message ?? 'Invalid value');
+    const field = path === 'name' ? el.name : path === 'app_url' ? el.url : undefined;
+    if (field) {
+      const target = field === el.name ? el.nameError : el.urlError;
+      setMessage(target, target.hidden ? message : `${target.textContent} ${message}`);
+      field.setAttribute('aria-invalid', 'true');
+    } else {
+      other.push(path ? `${path}: ${message}` : message);
+    }
+  }
+  if (issues.length === 0 || other.length > 0) {
+    setMessage(el.formError, other.length > 0 ? other.join(' ') : messageOf(err));
+  }
+  const firstInvalid = el.form.querySelector('[aria-invalid="true"]');
+  if (firstInvalid instanceof HTMLElement) firstInvalid.focus();
+}
+
+el.form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  clearFormErrors();
+  const submit = /** @type {HTMLButtonElement} */ (el.form.querySelector('button[type="submit"]'));
+  /** @type {{ name: string, app_url?: string }} */
+  const body = { name: el.name.value.trim() };
+  const appUrl = el.url.value.trim();
+  if (appUrl) body.app_url = appUrl;
+
+  submit.disabled = true;
+  try {
+    await api('/api/v1/projects', { method: 'POST', body });
+    el.form.reset();
+    el.name.focus();
+    await loadProjects();
+  } catch (err) {
+    showFormErrors(err);
+  } finally {
+    submit.disabled = false;
+  }
+});
+
+el.switcher.addEventListener('change', () => {
+  setOrganizationId(el.switcher.value);
+  showOrganization();
+  void loadProjects();
+});
+
+el.more.addEventListener('click', () => void loadProjects(true));
+
+el.signOut.addEventListener('click', async () => {
+  el.signOut.disabled = true;
+  try {
+    await api('/api/auth/logout', { method: 'POST', organization: false, redirectOn401: false });
+  } catch {
+    // Signed out or not, the sign-in page is the right place to be now.
+  }
+  location.assign('/sign-in');
+});
+
+async function start() {
+  try {
+    me = /** @type {Me} */ (await api('/api/v1/users/me', { organization: false }));
+  } catch (err) {
+    setMessage(el.appError, `Could not load your account: ${messageOf(err)}`);
+    setMessage(el.status, '');
+    el.main.setAttribute('aria-busy', 'false');
+    return;
+  }
+  el.userEmail.textContent = me.email;
+
+  const memberships = me.memberships ?? [];
+  if (memberships.length === 0) {
+    setMessage(el.status, 'You are not a member of any organization yet.');
+    el.main.setAttribute('aria-busy', 'false');
+    return;
+  }
+  el.switcher.replaceChildren(
+    ...memberships.map((m) => new Option(m.organization_name, m.organization_id)),
+  );
+  const ids = memberships.map((m) => m.organization_id);
+  const stored = getOrganizationId();
+  const selected =
+    (stored && ids.includes(stored) && stored) ||
+    (me.default_organization_id && ids.includes(me.default_organization_id) && me.default_organization_id) ||
+    ids[0];
+  el.switcher.value = selected;
+  el.switcher.disabled = false;
+  setOrganizationId(selected);
+  showOrganization();
+  await loadProjects();
+}
+
+void start();

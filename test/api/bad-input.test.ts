@@ -1,0 +1,203 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { startTestServer, client, signUp, type TestServer, type Client } from '../support/server.ts';
+
+/**
+ * Bad input gets the right status and error body, and nothing is written: every case
+ * ends by checking that the projects, tests and audit log are as they were.
+ */
+let server: TestServer;
+let admin: Client;
+let orgId: string;
+let projectId: string;
+
+const SMALL_LIMIT = 64 * 1024;
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { SVC_MAX_BODY_BYTES: String(SMALL_LIMIT) } });
+  const user = await signUp(server.url, 'bad-input@example.com');
+  orgId = user.orgId;
+  admin = client(server.url, { token: user.token, org: orgId });
+  projectId = (await admin.post('/api/v1/projects', { name: 'existing' })).body.id;
+});
+afterAll(async () => server?.stop());
+
+async function snapshot() {
+  const projects = (await admin.get('/api/v1/projects?limit=200')).body.items;
+  const tests = (await admin.get('/api/tests?limit=200')).body.items;
+  const audit = (await admin.get('/api/audit-logs?limit=200')).body.items;
+  return { projects, tests, auditCount: audit.length };
+}
+
+async function expectNothingWritten(run: () => Promise<void>) {
+  const before = await snapshot();
+  await run();
+  expect(await snapshot()).toEqual(before);
+}
+
+describe('bad input', () => {
+  it('malformed JSON → 400 MALFORMED_JSON', async () => {
+    await expectNothingWritten(async () => {
+      const res = await admin.call('POST', '/api/v1/projects', undefined, { raw: '{"name": "x",' });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('MALFORMED_JSON');
+    });
+  });
+
+  it('wrong types → 400 naming each field', async () => {
+    await expectNothingWritten(async () => {
+      const res = await admin.post('/api/tests', { project_id: projectId, name: 42, type: 'quantum', steps: 'click' });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_FAILED');
+      const paths = res.body.error.details.issues.map((i: { path: string }) => i.path).sort();
+      expect(paths).toEqual(['name', 'steps', 'type']);
+    });
+  });
+
+  it('unknown fields → 400 naming the field', async () => {
+    await expectNothingWritten(async () => {
+      const res = await admin.post('/api/v1/projects', { name: 'ok', colour: 'blue' });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details.issues).toEqual([{ path: 'colour', message: 'unknown field' }]);
+    });
+  });
+
+  it('both spellings of one field with different values → 400', async () => {
+    await expectNothingWritten(async () => {
+      const res = await admin.post('/api/v1/projects', { name: 'x', url: 'http://a.test', app_url: 'http://b.test' });
+      expect(res.status).toBe(400);
+    });
+  });
+
+  it('an accepted alias is stored under the canonical name', async () => {
+    const res = await admin.post('/api/v1/projects', { name: 'aliased', url: 'http://127.0.0.1:3000', settings: { a: 1 } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ app_url: 'http://127.0.0.1:3000', config: { a: 1 } });
+    expect(res.body.url).toBeUndefined();
+  });
+
+  it('oversize body → 413', async () => {
+    await expectNothingWritten(async () => {
+      const res = await admin.post('/api/v1/projects', { name: 'big', config: { blob: 'x'.repeat(SMALL_LIMIT + 10) } });
+      expect(res.status).toBe(413);
+      expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    });
+  });
+
+  it('wrong content type → 415', async () => {
+    await expectNothingWritten(async () => {
+      const res = await admin.call('POST', '/api/v1/projects', undefined, { raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      expect(res.status).toBe(415);
+      expect(res.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    });
+  });
+
+  it('a bad id in the path → 400 naming it; an unknown id → 404', async () => {
+    const bad = await admin.get('/api/v1/projects/not-a-uuid');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.issues[0].path).toBe('id');
+    const unknown = await admin.patch('/api/v1/projects/01900000-0000-7000-8000-000000000000', { name: 'x' });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('a test for a project that does not exist → 404 and no event', async () => {
+    const events: unknown[] = [];
+    const off = server.runtime.bus.subscribe((e) => void events.push(e));
+    await expectNothingWritten(async () => {
+      const res = await admin.post('/api/tests', { project_id: '01900000-0000-7000-8000-000000000000', name: 't', type: 'ui' });
+      expect(res.status).toBe(404);
+    });
+    off();
+    expect(events).toEqual([]);
+  });
+
+  it('missing organization header → 400 ORGANIZATION_REQUIRED', async () => {
+    const res = await admin.get('/api/v1/projects', { org: null });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('ORGANIZATION_REQUIRED');
+  });
+
+  it('an empty PATCH → 400', async () => {
+    await expectNothingWritten(async () => {
+      const res = await admin.patch(`/api/v1/projects/${projectId}`, {});
+      expect(res.status).toBe(400);
+    });
+  });
+
+  it('unknown route → 404 in the error body', async () => {
+    const res = await admin.get('/api/v1/nope');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('a duplicate organization slug → 409', async () => {
+    const first = await admin.post('/api/organizations', { name: 'Slugged', slug: 'unique-slug' });
+    expect(first.status).toBe(201);
+    const second = await admin.post('/api/organizations', { name: 'Other', slug: 'unique-slug' });
+    expect(second.status).toBe(409);
+    expect(second.body.error.code).toBe('CONFLICT');
+  });
+
+  it('the last admin cannot demote themselves → 409', async () => {
+    const me = await admin.get('/api/v1/users/me');
+    const res = await admin.patch(`/api/teams/members/${encodeURIComponent(me.body.user_id)}`, { role: 'viewer' });
+    expect(res.status).toBe(409);
+  });
+
+  it('500s carry no internals', async () => {
+    // A store failure must not leak its message or stack.
+    const table = server.runtime.deps.store.table;
+    const original = table.query.bind(table);
+    table.query = async () => {
+      throw new Error('disk exploded at /secret/path');
+    };
+    try {
+      const res = await admin.get('/api/v1/projects');
+      expect(res.status).toBe(500);
+      expect(res.body.error.code).toBe('INTERNAL');
+      expect(res.text).not.toContain('/secret/path');
+      expect(res.text).not.toContain('exploded');
+    } finally {
+      table.query = original;
+    }
+  });
+});
+
+describe('rate limit', () => {
+  it('429 with Retry-After once the budget is spent', async () => {
+    const limited = await startTestServer({ env: { SVC_AUTH_RATE_LIMIT: '3' } });
+    try {
+      const anon = client(limited.url);
+      const statuses: number[] = [];
+      let retryAfter: string | null = null;
+      for (let i = 0; i < 5; i++) {
+        const res = await anon.post('/api/auth/login', { email: 'x@example.com', password: 'whatever1' });
+        statuses.push(res.status);
+        if (res.status === 429) {
+          retryAfter = res.headers.get('retry-after');
+          expect(res.body.error.code).toBe('RATE_LIMITED');
+        }
+      }
+      expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+      expect(statuses.slice(3)).toEqual([429, 429]);
+      expect(Number(retryAfter)).toBeGreaterThan(0);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+describe('security headers', () => {
+  it('CSP, HSTS and X-Frame-Options on every response', async () => {
+    for (const path of ['/health', '/api/v1/projects', '/sign-in']) {
+      const res = await fetch(server.url + path);
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(res.headers.get('strict-transport-security')).toContain('max-age=');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+    }
+  });
+
+  it('no CORS grant for an unlisted origin', async () => {
+    const res = await fetch(server.url + '/api/v1/projects', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { startTestServer, client, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server?.stop());
+
+describe('health', () => {
+  it('/health and /health/ready answer without auth', async () => {
+    const anon = client(server.url);
+    expect((await anon.get('/health')).body).toMatchObject({ status: 'ok' });
+    expect((await anon.get('/health/ready')).body).toEqual({ ready: true });
+  });
+
+  it('/api/v1/health/data-layer reports real component status', async () => {
+    const res = await client(server.url, { token: server.admin.apiKey }).get('/api/v1/health/data-layer');
+    expect(res.status).toBe(200);
+    expect(res.body.components.database.status).toBe('ok');
+    expect(res.body.components.blob_store.status).toBe('ok');
+    expect(res.body.components.browser_grid.status).toBe('ok');
+    expect(res.body.components.knowledge_layer.status).toBe('not_configured');
+  });
+
+  it('/health/ready turns false when the store stops answering', async () => {
+    const table = server.runtime.deps.store.table;
+    const original = table.health.bind(table);
+    table.health = async () => ({ status: 'down', detail: 'closed' });
+    try {
+      const res = await client(server.url).get('/health/ready');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ ready: false });
+    } finally {
+      table.health = original;
+    }
+  });
+});
+
+describe('OpenAPI', () => {
+  it('serves a 3.1 document covering every API route, with resolvable refs', async () => {
+    const doc = (await client(server.url).get('/api/openapi.json')).body;
+    expect(doc.openapi).toBe('3.1.0');
+    const documented = new Set<string>();
+    for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) for (const m of Object.keys(ops)) documented.add(`${m} ${path}`);
+    for (const route of server.runtime.app.routes) {
+      const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+      expect(documented, `${route.method} ${path}`).toContain(`${route.method} ${path}`);
+    }
+    const text = JSON.stringify(doc);
+    for (const [, ref] of text.matchAll(/"\$ref":"#\/([^"]+)"/g)) {
+      let node: any = doc;
+      for (const part of ref.split('/')) node = node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+      expect(node, ref).toBeDefined();
+    }
+    const ref: string = doc.paths['/api/v1/projects'].post.requestBody.content['application/json'].schema.$ref;
+    const schema = doc.components.schemas[ref.split('/').pop()!];
+    expect(JSON.stringify(schema)).toContain('app_url');
+  });
+});

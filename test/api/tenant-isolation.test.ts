@@ -1,0 +1,185 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { startTestServer, client, signUp, type TestServer, type Client } from '../support/server.ts';
+
+/**
+ * Tenant isolation: every org-scoped endpoint, called by each role of organization A,
+ * against organization B's resources — by id under A's scope, and by naming B in
+ * X-Organization-ID. B's data must be invisible (404) or the call refused by role
+ * (403, which says nothing about B), and nothing of B's may change.
+ */
+type Role = 'admin' | 'member' | 'viewer';
+
+let server: TestServer;
+const A: Record<Role, Client> = {} as Record<Role, Client>;
+const asB: Record<Role, Client> = {} as Record<Role, Client>;
+let orgA: string;
+let orgB: string;
+let bAdmin: Client;
+const b = { projectId: '', testId: '', invitationId: '', apiKeyId: '', adminUserId: '' };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const adminA = await signUp(server.url, 'admin-a@example.com', 'Org A');
+  orgA = adminA.orgId;
+  A.admin = client(server.url, { token: adminA.token, org: orgA });
+  for (const role of ['member', 'viewer'] as const) {
+    const invite = await A.admin.post('/api/teams/invitations', { email: `${role}-a@example.com`, role });
+    expect(invite.status).toBe(201);
+    const user = await signUp(server.url, `${role}-a@example.com`);
+    const accept = await client(server.url, { token: user.token }).post('/api/teams/invitations/accept', { token: invite.body.token });
+    expect(accept.status).toBe(200);
+    A[role] = client(server.url, { token: user.token, org: orgA });
+  }
+  const adminB = await signUp(server.url, 'admin-b@example.com', 'Org B');
+  orgB = adminB.orgId;
+  b.adminUserId = adminB.userId;
+  bAdmin = client(server.url, { token: adminB.token, org: orgB });
+  b.projectId = (await bAdmin.post('/api/v1/projects', { name: 'B secret project', app_url: 'http://127.0.0.1:1' })).body.id;
+  b.testId = (await bAdmin.post('/api/tests', { project_id: b.projectId, name: 'B test', type: 'api' })).body.id;
+  b.invitationId = (await bAdmin.post('/api/teams/invitations', { email: 'x@example.com' })).body.id;
+  b.apiKeyId = (await bAdmin.post('/api/api-keys', { name: 'B key', permissions: ['read'] })).body.id;
+  for (const role of ['admin', 'member', 'viewer'] as const) asB[role] = withOrg(A[role], orgB);
+});
+
+afterAll(async () => server?.stop());
+
+/** The same caller, naming another organization in X-Organization-ID. */
+function withOrg(c: Client, org: string): Client {
+  return {
+    get: (p, e) => c.get(p, { ...e, org }),
+    post: (p, body, e) => c.post(p, body, { ...e, org }),
+    patch: (p, body, e) => c.patch(p, body, { ...e, org }),
+    delete: (p, e) => c.delete(p, { ...e, org }),
+    call: (m, p, body, e) => c.call(m, p, body, { ...e, org }),
+  };
+}
+
+/** Endpoints that take one of B's ids, with the least role that may call them at all. */
+const byId = (): Array<{ name: string; minRole: Role; call: (c: Client) => ReturnType<Client['get']> }> => [
+  { name: 'GET project', minRole: 'viewer', call: (c) => c.get(`/api/v1/projects/${b.projectId}`) },
+  { name: 'PATCH project', minRole: 'member', call: (c) => c.patch(`/api/v1/projects/${b.projectId}`, { name: 'pwned' }) },
+  { name: 'GET test', minRole: 'viewer', call: (c) => c.get(`/api/tests/${b.testId}`) },
+  { name: 'GET tests of project', minRole: 'viewer', call: (c) => c.get(`/api/tests?project_id=${b.projectId}`) },
+  { name: 'POST test into project', minRole: 'member', call: (c) => c.post('/api/tests', { project_id: b.projectId, name: 'x', type: 'ui' }) },
+  { name: 'POST api key for project', minRole: 'admin', call: (c) => c.post('/api/api-keys', { name: 'x', project_id: b.projectId }) },
+  { name: 'DELETE api key', minRole: 'admin', call: (c) => c.delete(`/api/api-keys/${b.apiKeyId}`) },
+  { name: 'DELETE invitation', minRole: 'admin', call: (c) => c.delete(`/api/teams/invitations/${b.invitationId}`) },
+  { name: 'PATCH member role', minRole: 'admin', call: (c) => c.patch(`/api/teams/members/${b.adminUserId}`, { role: 'viewer' }) },
+  { name: 'DELETE member', minRole: 'admin', call: (c) => c.delete(`/api/teams/members/${b.adminUserId}`) },
+];
+
+/** Every org-scoped endpoint, called with X-Organization-ID naming B. */
+const scoped = (): Array<{ name: string; call: (c: Client) => ReturnType<Client['get']> }> => [
+  { name: 'GET projects', call: (c) => c.get('/api/v1/projects') },
+  { name: 'POST project', call: (c) => c.post('/api/v1/projects', { name: 'intruder' }) },
+  ...byId().map(({ name, call }) => ({ name, call })),
+  { name: 'GET tests', call: (c) => c.get('/api/tests') },
+  { name: 'GET team', call: (c) => c.get('/api/teams') },
+  { name: 'GET invitations', call: (c) => c.get('/api/teams/invitations') },
+  { name: 'POST invitation', call: (c) => c.post('/api/teams/invitations', { email: 'evil@example.com', role: 'admin' }) },
+  { name: 'GET api keys', call: (c) => c.get('/api/api-keys') },
+  { name: 'POST api key', call: (c) => c.post('/api/api-keys', { name: 'evil', permissions: ['admin'] }) },
+  { name: 'GET audit logs', call: (c) => c.get('/api/audit-logs') },
+  { name: 'GET data-layer health', call: (c) => c.get('/api/v1/health/data-layer') },
+];
+
+const rank: Record<Role, number> = { viewer: 0, member: 1, admin: 2 };
+
+describe('tenant isolation: B ids under A scope', () => {
+  for (const role of ['admin', 'member', 'viewer'] as const) {
+    for (const endpoint of byId()) {
+      const expected = rank[role] >= rank[endpoint.minRole] ? 404 : 403;
+      it(`${role} of A: ${endpoint.name} → ${expected}`, async () => {
+        const res = await endpoint.call(A[role]);
+        expect(res.status).toBe(expected);
+        expect(res.body.error.code).toBe(expected === 404 ? 'NOT_FOUND' : 'INSUFFICIENT_ROLE');
+        expect(res.text).not.toContain('B secret project');
+      });
+    }
+  }
+});
+
+describe('tenant isolation: naming B in X-Organization-ID', () => {
+  for (const role of ['admin', 'member', 'viewer'] as const) {
+    for (const endpoint of scoped()) {
+      it(`${role} of A: ${endpoint.name} with org B → 404`, async () => {
+        const res = await endpoint.call(asB[role]);
+        expect(res.status).toBe(404);
+        expect(res.body.error).toEqual({ code: 'NOT_FOUND', message: 'organization not found' });
+      });
+    }
+  }
+
+  it('an existing foreign organization and a made-up one answer identically', async () => {
+    const foreign = await A.admin.get('/api/v1/projects', { org: orgB });
+    const unknown = await A.admin.get('/api/v1/projects', { org: '01900000-0000-7000-8000-000000000000' });
+    expect(foreign.status).toBe(unknown.status);
+    expect(foreign.body).toEqual(unknown.body);
+  });
+
+  it("an API key of A cannot reach B's organization or resources", async () => {
+    const key = await A.admin.post('/api/api-keys', { name: 'A admin key', permissions: ['admin'] });
+    const withKey = client(server.url, { token: key.body.key });
+    expect((await withKey.get('/api/v1/projects', { org: orgB })).status).toBe(404);
+    expect((await withKey.get(`/api/v1/projects/${b.projectId}`)).status).toBe(404);
+    expect((await withKey.get(`/api/tests/${b.testId}`)).status).toBe(404);
+    expect((await withKey.get('/api/v1/projects')).status).toBe(200);
+  });
+});
+
+describe('tenant isolation: nothing of B changed or leaked', () => {
+  it("B's project, test, key, invitation and admin are intact", async () => {
+    const project = await bAdmin.get(`/api/v1/projects/${b.projectId}`);
+    expect(project.body.name).toBe('B secret project');
+    const tests = await bAdmin.get(`/api/tests?project_id=${b.projectId}`);
+    expect(tests.body.items.map((t: { name: string }) => t.name)).toEqual(['B test']);
+    const keys = await bAdmin.get('/api/api-keys');
+    expect(keys.body.items.find((k: { id: string }) => k.id === b.apiKeyId).revoked_at).toBeNull();
+    const invitations = await bAdmin.get('/api/teams/invitations');
+    expect(invitations.body.items.find((i: { id: string }) => i.id === b.invitationId).status).toBe('pending');
+    const team = await bAdmin.get('/api/teams');
+    expect(team.body.items).toHaveLength(1);
+    expect(team.body.items[0].role).toBe('admin');
+    const audit = await bAdmin.get('/api/audit-logs?limit=200');
+    const actors = new Set(audit.body.items.map((l: { user_id: string }) => l.user_id));
+    expect([...actors]).toEqual([b.adminUserId]);
+  });
+
+  it("A's lists hold only A's data", async () => {
+    for (const role of ['admin', 'member', 'viewer'] as const) {
+      const projects = await A[role].get('/api/v1/projects');
+      expect(projects.status).toBe(200);
+      expect(projects.body.items.every((p: { organization_id: string }) => p.organization_id === orgA)).toBe(true);
+      const tests = await A[role].get('/api/tests');
+      expect(tests.body.items).toEqual([]);
+    }
+  });
+});
+
+describe('roles within one organization', () => {
+  it('viewer reads but cannot write', async () => {
+    expect((await A.viewer.get('/api/v1/projects')).status).toBe(200);
+    const res = await A.viewer.post('/api/v1/projects', { name: 'nope' });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('INSUFFICIENT_ROLE');
+    expect((await A.viewer.get('/api/v1/projects')).body.items).toEqual([]);
+  });
+
+  it('member writes projects and tests but cannot manage keys, invitations or read audit logs', async () => {
+    const project = await A.member.post('/api/v1/projects', { name: 'member project' });
+    expect(project.status).toBe(201);
+    expect((await A.member.post('/api/tests', { project_id: project.body.id, name: 't', type: 'ui' })).status).toBe(201);
+    expect((await A.member.post('/api/api-keys', { name: 'k' })).status).toBe(403);
+    expect((await A.member.post('/api/teams/invitations', { email: 'q@example.com' })).status).toBe(403);
+    expect((await A.member.get('/api/audit-logs')).status).toBe(403);
+  });
+
+  it('admin does all of it, and every mutation is in the audit log', async () => {
+    expect((await A.admin.get('/api/audit-logs')).status).toBe(200);
+    const audit = await A.admin.get('/api/audit-logs?limit=200');
+    const actions = audit.body.items.map((l: { action: string }) => l.action);
+    for (const action of ['user.signup', 'invitation.create', 'invitation.accept', 'project.create', 'test.create', 'api_key.create']) {
+      expect(actions).toContain(action);
+    }
+  });
+});

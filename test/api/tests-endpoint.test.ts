@@ -1,0 +1,63 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { EventEnvelopeSchema, TestCreatedPayload, type EventEnvelope } from '@svc/core/contracts/events';
+import { startTestServer, client, signUp, type TestServer, type Client } from '../support/server.ts';
+
+let server: TestServer;
+let member: Client;
+let orgId: string;
+let projectId: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const user = await signUp(server.url, 'tests@example.com');
+  orgId = user.orgId;
+  member = client(server.url, { token: user.token, org: orgId });
+  projectId = (await member.post('/api/v1/projects', { name: 'shop', app_url: 'http://127.0.0.1:3000' })).body.id;
+});
+afterAll(async () => server?.stop());
+
+describe('/api/tests', () => {
+  it('creates a test: 201, stored, and a schema-valid test.created event', async () => {
+    const events: EventEnvelope[] = [];
+    const off = server.runtime.bus.subscribe((e) => void events.push(e));
+    const body = {
+      project_id: projectId,
+      name: 'checkout works',
+      type: 'ui',
+      steps: [{ type: 'goto', url: '/' }, { type: 'click', selector: '#buy' }],
+      assertions: [{ type: 'visible', selector: '#thanks' }],
+      tags: ['smoke'],
+    };
+    const res = await member.post('/api/tests', body);
+    off();
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name: 'checkout works', type: 'ui', status: 'pending', priority: 'medium', tags: ['smoke'] });
+
+    expect(events).toHaveLength(1);
+    const event = EventEnvelopeSchema.parse(events[0]);
+    expect(event.event_type).toBe('test.created');
+    expect(event.tenant_id).toBe(orgId);
+    expect(event.metadata).toEqual({});
+    expect(event.event_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const payload = TestCreatedPayload.parse(event.payload);
+    expect(payload).toMatchObject({ test_id: res.body.id, test_name: 'checkout works', test_type: 'ui', project_id: projectId });
+    expect(payload.test_spec).toMatchObject({ steps: body.steps, assertions: body.assertions });
+    expect(event.correlation_id).toBe(res.headers.get('x-request-id'));
+
+    const fetched = await member.get(`/api/tests/${res.body.id}`);
+    expect(fetched.body).toEqual(res.body);
+  });
+
+  it('lists newest first, filters by project and type, and pages with a cursor', async () => {
+    const other = (await member.post('/api/v1/projects', { name: 'other' })).body.id;
+    for (let i = 0; i < 5; i++) await member.post('/api/tests', { project_id: other, name: `t${i}`, type: i % 2 ? 'api' : 'db' });
+    const first = await member.get(`/api/tests?project_id=${other}&limit=3`);
+    expect(first.body.items.map((t: { name: string }) => t.name)).toEqual(['t4', 't3', 't2']);
+    expect(first.body.next_cursor).toBeTruthy();
+    const second = await member.get(`/api/tests?project_id=${other}&limit=3&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+    expect(second.body.items.map((t: { name: string }) => t.name)).toEqual(['t1', 't0']);
+    expect(second.body.next_cursor).toBeNull();
+    const apiOnly = await member.get(`/api/tests?project_id=${other}&type=api`);
+    expect(apiOnly.body.items.map((t: { name: string }) => t.name)).toEqual(['t3', 't1']);
+  });
+});

@@ -1,0 +1,178 @@
+// The dashboard shell end to end: a real Chromium drives the static pages of
+// @svc/web against the real local runtime (browser → API → store).
+import chromium from '@sparticuz/chromium';
+import * as pw from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from '../support/server.ts';
+
+type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+interface Membership {
+  organization_id: string;
+  organization_name: string;
+  role: string;
+}
+
+let server: TestServer;
+let browser: Browser;
+let page: Page;
+/** Uncaught page errors and CSP violations seen in the browser. */
+const browserProblems: string[] = [];
+
+/** Organization id → name of the project seeded into it through the API. */
+const seeded = new Map<string, string>();
+const seededUrls = new Map<string, string>();
+let memberships: Membership[] = [];
+let defaultOrgId: string;
+let accessToken: string;
+
+async function call(
+  path: string,
+  { method = 'GET', body, org }: { method?: string; body?: unknown; org?: string } = {},
+): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
+  if (org) headers['X-Organization-ID'] = org;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(new URL(path, server.url), {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+const pathOf = (page: Page) => new URL(page.url()).pathname;
+const rowNames = () => page.getByTestId('project-name').allTextContents();
+
+describe('dashboard shell', () => {
+  beforeAll(async () => {
+    server = await startTestServer();
+
+    // Seed through the API: sign in, add a second organization, one project in each.
+    const login = await call('/api/auth/login', {
+      method: 'POST',
+      body: { email: server.admin.email, password: server.admin.password },
+    });
+    expect(login.status).toBe(200);
+    accessToken = login.body.access_token;
+
+    const created = await call('/api/organizations', { method: 'POST', body: { name: 'Second Org' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const secondOrgId: string = created.body.id ?? created.body.organization?.id;
+    expect(secondOrgId).toBeTruthy();
+
+    for (const [org, name, app_url] of [
+      [server.admin.organizationId, 'Alpha checkout', 'https://alpha.example.com'],
+      [secondOrgId, 'Beta onboarding', 'https://beta.example.com'],
+    ] as const) {
+      const project = await call('/api/v1/projects', { method: 'POST', org, body: { name, app_url } });
+      expect(project.status, JSON.stringify(project.body)).toBe(201);
+      seeded.set(org, name);
+      seededUrls.set(org, app_url);
+    }
+
+    const me = await call('/api/v1/users/me');
+    expect(me.status).toBe(200);
+    memberships = me.body.memberships;
+    defaultOrgId = me.body.default_organization_id ?? server.admin.organizationId;
+    expect(memberships.map((m) => m.organization_id).sort()).toEqual([server.admin.organizationId, secondOrgId].sort());
+
+    browser = await pw.chromium.launch({
+      executablePath: await chromium.executablePath(),
+      args: chromium.args,
+      headless: true,
+    });
+    page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (error) => browserProblems.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) browserProblems.push(`csp: ${message.text()}`);
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('sends an unauthenticated visitor to the sign-in page', async () => {
+    await page.goto(new URL('/', server.url).href);
+    expect(pathOf(page)).toBe('/sign-in');
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/');
+    await page.getByTestId('email').waitFor();
+    await page.getByTestId('password').waitFor();
+  });
+
+  it('shows the error for a wrong password', async () => {
+    await page.getByTestId('email').fill(server.admin.email);
+    await page.getByTestId('password').fill(`${server.admin.password}-wrong`);
+    await page.getByTestId('sign-in-submit').click();
+    const error = page.getByTestId('sign-in-error');
+    await error.waitFor({ state: 'visible' });
+    expect((await error.textContent())?.trim()).not.toBe('');
+    expect(pathOf(page)).toBe('/sign-in');
+  });
+
+  it('signs in and shows the shell with the user and the default organization', async () => {
+    await page.getByTestId('password').fill(server.admin.password);
+    await page.getByTestId('sign-in-submit').click();
+    await page.waitForURL((url) => url.pathname === '/');
+
+    await expect.poll(() => page.getByTestId('user-email').textContent()).toBe(server.admin.email);
+    const switcher = page.getByTestId('org-switcher');
+    expect(await switcher.locator('option').allTextContents()).toEqual(memberships.map((m) => m.organization_name));
+    expect(await switcher.inputValue()).toBe(defaultOrgId);
+    await expect.poll(rowNames).toEqual([seeded.get(defaultOrgId)]);
+    expect(await page.getByTestId('project-row').first().textContent()).toContain(seededUrls.get(defaultOrgId));
+    expect(await page.getByTestId('new-project-form').isVisible()).toBe(true);
+  });
+
+  it('switching the organization reloads the list', async () => {
+    const other = memberships.find((m) => m.organization_id !== defaultOrgId)!;
+    await page.getByTestId('org-switcher').selectOption(other.organization_id);
+    await expect.poll(rowNames).toEqual([seeded.get(other.organization_id)]);
+
+    // The choice is remembered across reloads.
+    await page.reload();
+    await expect.poll(rowNames).toEqual([seeded.get(other.organization_id)]);
+    expect(await page.getByTestId('org-switcher').inputValue()).toBe(other.organization_id);
+  });
+
+  it('shows validation errors next to the new-project form', async () => {
+    await page.getByTestId('new-project-name').fill('');
+    await page.getByTestId('new-project-url').fill('not a url');
+    await page.getByTestId('new-project-submit').click();
+    await page.getByTestId('new-project-name-error').waitFor({ state: 'visible' });
+    await page.getByTestId('new-project-url-error').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('new-project-name').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('creates a project through the form in the selected organization', async () => {
+    const orgId = await page.getByTestId('org-switcher').inputValue();
+    await page.getByTestId('new-project-name').fill('Gamma from the browser');
+    await page.getByTestId('new-project-url').fill('https://gamma.example.com');
+    await page.getByTestId('new-project-submit').click();
+
+    await expect.poll(async () => (await rowNames()).sort()).toEqual([seeded.get(orgId), 'Gamma from the browser'].sort());
+    expect(await page.getByTestId('new-project-name-error').isVisible()).toBe(false);
+    expect(await page.getByTestId('new-project-name').inputValue()).toBe('');
+
+    // It really is stored, in that organization only.
+    const inOrg = await call('/api/v1/projects', { org: orgId });
+    expect(inOrg.body.items.map((p: { name: string }) => p.name)).toContain('Gamma from the browser');
+    const elsewhere = await call('/api/v1/projects', { org: memberships.find((m) => m.organization_id !== orgId)!.organization_id });
+    expect(elsewhere.body.items.map((p: { name: string }) => p.name)).not.toContain('Gamma from the browser');
+  });
+
+  it('signs out back to the sign-in page, after which / redirects again', async () => {
+    await page.getByTestId('sign-out').click();
+    await page.waitForURL((url) => url.pathname === '/sign-in');
+
+    await page.goto(new URL('/', server.url).href);
+    expect(pathOf(page)).toBe('/sign-in');
+    expect(browserProblems).toEqual([]);
+  });
+});
