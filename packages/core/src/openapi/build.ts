@@ -110,7 +110,7 @@ function operationIdFor(route: RouteSpec): string {
 
 function camel(text: string): string {
   const parts = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  return parts.map((p, i) => (i === 0 ? p.toLowerCase() : p[0]!.toUpperCase() + p.slice(1))).join('');
+  return parts.map((p, i) => (i === 0 ? p[0]!.toLowerCase() + p.slice(1) : p[0]!.toUpperCase() + p.slice(1))).join('');
 }
 
 const pascal = (text: string) => {

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { HttpUrl } from './project.ts';
+import { IsoDateTime, JsonObject, ListQuery, Uuid } from './common.ts';
+
+/**
+ * Run lifecycle. The spec names only pending and completed; the rest follow the run
+ * graph and the approval workflow (an interrupt parks the run in awaiting_approval).
+ */
+export const testRunStatuses = ['pending', 'queued', 'running', 'awaiting_approval', 'completed', 'failed', 'cancelled'] as const;
+export const TestRunStatus = z
+  .enum(testRunStatuses)
+  .describe('Run status: pending, queued, running, awaiting_approval, completed, failed or cancelled');
+export type TestRunStatus = z.output<typeof TestRunStatus>;
+
+/** Statuses a run never leaves. */
+export const terminalRunStatuses: readonly TestRunStatus[] = ['completed', 'failed', 'cancelled'];
+export const isTerminalRunStatus = (s: TestRunStatus) => terminalRunStatuses.includes(s);
+
+/** Allowed status transitions (from → to). */
+export const testRunTransitions: Record<TestRunStatus, readonly TestRunStatus[]> = {
+  pending: ['queued', 'running', 'cancelled', 'failed'],
+  queued: ['running', 'cancelled', 'failed'],
+  running: ['awaiting_approval', 'completed', 'failed', 'cancelled'],
+  awaiting_approval: ['running', 'cancelled', 'failed'],
+  completed: [],
+  failed: [],
+  cancelled: [],
+};
+export const canTransitionRun = (from: TestRunStatus, to: TestRunStatus) => testRunTransitions[from].includes(to);
+
+export const testRunTriggers = ['manual', 'api', 'agent', 'schedule', 'webhook', 'ci', 'retry'] as const;
+export const TestRunTrigger = z.enum(testRunTriggers).describe('What started the run: manual, api, agent, schedule, webhook, ci or retry');
+
+/** A test run (test_runs). */
+export const TestRunSchema = z.object({
+  id: Uuid.describe('Run id'),
+  project_id: Uuid.describe('Project the run belongs to'),
+  thread_id: z.string().describe('Execution thread id (unique); checkpoints hang off it'),
+  status: TestRunStatus,
+  trigger: z.string().describe('What started the run, e.g. manual, api, agent, schedule, webhook, ci'),
+  test_plan: z.array(JsonObject).describe('Planned tests (TestSpec objects)'),
+  results: JsonObject.describe('Run results summary (report data)'),
+  total_tests: z.number().int().nonnegative().describe('Tests in the plan'),
+  passed_tests: z.number().int().nonnegative().describe('Tests that passed (including healed)'),
+  failed_tests: z.number().int().nonnegative().describe('Tests that failed'),
+  error: z.string().nullable().describe('Why the run failed, or null'),
+  created_at: IsoDateTime.describe('When the run was requested'),
+  started_at: IsoDateTime.nullable().describe('When execution started, or null while pending/queued'),
+  completed_at: IsoDateTime.nullable().describe('When the run reached a terminal status, or null'),
+});
+export type TestRun = z.output<typeof TestRunSchema>;
+
+/** POST /api/v1/tests/run (and /api/tests/run) body. */
+export const TestRunCreateInput = z.strictObject({
+  project_id: Uuid.describe('Project to run'),
+  test_ids: z.array(Uuid).min(1).max(1000).optional().describe('Run only these tests; omit to plan from the codebase/app'),
+  app_url: HttpUrl.optional().describe("Application URL to test; defaults to the project's app_url"),
+  codebase_path: z.string().min(1).max(4096).optional().describe('Codebase to analyse; defaults to the project repository'),
+  pr_number: z.number().int().positive().optional().describe('Pull request being tested, if any'),
+  changed_files: z.array(z.string().min(1)).max(10_000).optional().describe('Files changed by the pull request, to focus the plan'),
+  trigger: TestRunTrigger.default('api'),
+  healing_enabled: z.boolean().default(true).describe('Run the self-healer on selector failures (default true)'),
+  require_test_plan_approval: z.boolean().default(false).describe('Pause before executing tests until the plan is approved (default false)'),
+  require_healing_approval: z.boolean().default(false).describe('Pause before applying fixes until they are approved (default false)'),
+  max_iterations: z.number().int().min(1).max(50).default(50).describe('Graph iteration cap, 1..50 (default 50)'),
+  cost_limit_usd: z.number().positive().max(10).optional().describe('Hard cost cap for the run in USD (at most 10)'),
+});
+export type TestRunCreateInput = z.output<typeof TestRunCreateInput>;
+
+/** GET list of runs query. */
+export const TestRunListQuery = ListQuery.extend({
+  project_id: Uuid.optional().describe('Only runs of this project'),
+  status: TestRunStatus.optional().describe('Only runs with this status'),
+});
+export type TestRunListQuery = z.output<typeof TestRunListQuery>;
+
+/** Approve/reject an interrupted run (approval workflow). */
+export const ApprovalDecisionInput = z.strictObject({
+  comment: z.string().max(2000).optional().describe('Why the decision was made'),
+});
+export type ApprovalDecisionInput = z.output<typeof ApprovalDecisionInput>;
+
+/** Modify the interrupted run's state, then resume. */
+export const ApprovalModifyInput = z.strictObject({
+  state: JsonObject.describe('Fields of the run state to replace before resuming (e.g. test_plan)'),
+  comment: z.string().max(2000).optional().describe('Why the state was modified'),
+});
+export type ApprovalModifyInput = z.output<typeof ApprovalModifyInput>;
