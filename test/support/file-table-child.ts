@@ -1,20 +1,35 @@
 /**
  * Runs in a child process for FileTable's crash and locking tests:
  *   write <dir>  writes forever, printing each write's number once its promise resolved
- *                (stdout to a pipe is synchronous on Linux, so a printed number is acknowledged)
+ *                (synchronously: the loop never yields to the event loop, so
+ *                process.stdout's queued socket writes would never flush)
  *   open <dir>   tries to open the folder and prints "opened" or "error: <message>"
  */
+import { writeSync } from 'node:fs';
 import { FileTable } from '../../packages/functions/src/local/file-table.ts';
 
 const [mode, dir] = process.argv.slice(2);
 
+/** fd 1 is a non-blocking socket: spin on EAGAIN until the parent has drained it. */
+function say(text: string): void {
+  const buf = Buffer.from(text);
+  let offset = 0;
+  while (offset < buf.length) {
+    try {
+      offset += say(buf, offset);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+    }
+  }
+}
+
 if (mode === 'open') {
   try {
     const table = await FileTable.open(dir);
-    process.stdout.write('opened\n');
+    say('opened\n');
     await table.close();
   } catch (err) {
-    process.stdout.write(`error: ${(err as Error).message}\n`);
+    say(`error: ${(err as Error).message}\n`);
   }
 } else if (mode === 'write') {
   // A small compaction threshold so the kill can also land during a compaction.
@@ -30,7 +45,7 @@ if (mode === 'open') {
     } else {
       await table.put({ pk: 'W', sk, i, pad: 'x'.repeat(100) });
     }
-    process.stdout.write(`${i}\n`);
+    say(`${i}\n`);
   }
 } else {
   throw new Error(`unknown mode ${mode}`);

@@ -1,0 +1,259 @@
+import { z } from 'zod';
+
+/**
+ * The executable test model: locators, steps and assertions for UI, API and DB tests.
+ * This is the product's own test format (docs/test-format.md; JSON Schema generated from
+ * these schemas). Every field has a description because AI assistants read them.
+ *
+ * Strings in steps may contain {{name}} variables (see execution/variables.ts):
+ * values saved by earlier steps, test parameters, and {{secrets.NAME}}.
+ */
+
+const Text = z.string().max(100_000);
+const Ms = (what: string) => z.number().int().min(0).max(600_000).describe(what);
+
+/** How to find an element. A string is a Playwright selector (CSS, text=, xpath=, role=, data-testid= …). */
+export const Locator = z
+  .union([
+    z.string().min(1).max(2000).describe('A selector: CSS, or a Playwright selector such as text=Sign in, xpath=//button, role=button[name="Save"]'),
+    z.strictObject({ role: z.string().min(1).max(100).describe('ARIA role, e.g. button, link, textbox, heading'), name: z.string().max(2000).optional().describe('Accessible name'), exact: z.boolean().optional().describe('Match the name exactly (default false)') }),
+    z.strictObject({ test_id: z.string().min(1).max(500).describe('Value of the data-testid attribute') }),
+    z.strictObject({ label: z.string().min(1).max(2000).describe('Text of the associated <label>'), exact: z.boolean().optional() }),
+    z.strictObject({ placeholder: z.string().min(1).max(2000).describe('Placeholder text'), exact: z.boolean().optional() }),
+    z.strictObject({ text: z.string().min(1).max(2000).describe('Visible text'), exact: z.boolean().optional() }),
+    z.strictObject({ css: z.string().min(1).max(2000).describe('CSS selector') }),
+    z.strictObject({ xpath: z.string().min(1).max(2000).describe('XPath expression') }),
+  ])
+  .describe('Element locator: a selector string or a structured locator');
+export type Locator = z.output<typeof Locator>;
+
+/** String matching used by text-like assertions: exactly one of equals, contains, matches. */
+const StringMatch = {
+  equals: Text.optional().describe('Expected value, exactly'),
+  contains: Text.optional().describe('Expected substring'),
+  matches: z.string().max(2000).optional().describe('Regular expression (JavaScript syntax) the value must match'),
+};
+const oneMatcher = (v: { equals?: unknown; contains?: unknown; matches?: unknown }) =>
+  [v.equals, v.contains, v.matches].filter((x) => x !== undefined).length === 1;
+const ONE_MATCHER = { message: 'give exactly one of equals, contains, matches' };
+const validRegex = (v: { matches?: string }) => {
+  if (v.matches === undefined) return true;
+  try {
+    new RegExp(v.matches);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const VALID_REGEX = { message: 'matches is not a valid regular expression', path: ['matches'] };
+
+const common = {
+  name: z.string().max(500).optional().describe('Human-readable label shown in reports'),
+  timeout_ms: Ms('Step timeout in milliseconds (default: the test timeout remaining)').optional(),
+};
+
+// ---------------------------------------------------------------- UI assertions
+
+const uiTarget = { selector: Locator.describe('Element the assertion is about') };
+
+export const UiAssertion = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('visible'), ...uiTarget, ...common }).describe('The element is visible'),
+  z.strictObject({ type: z.literal('hidden'), ...uiTarget, ...common }).describe('The element is hidden or absent'),
+  z.strictObject({ type: z.literal('text'), ...uiTarget, ...StringMatch, ...common }).refine(oneMatcher, ONE_MATCHER).refine(validRegex, VALID_REGEX).describe("The element's text"),
+  z.strictObject({ type: z.literal('value'), ...uiTarget, ...StringMatch, ...common }).refine(oneMatcher, ONE_MATCHER).refine(validRegex, VALID_REGEX).describe("An input's value"),
+  z.strictObject({ type: z.literal('url'), ...StringMatch, ...common }).refine(oneMatcher, ONE_MATCHER).refine(validRegex, VALID_REGEX).describe("The page's URL"),
+  z.strictObject({ type: z.literal('title'), ...StringMatch, ...common }).refine(oneMatcher, ONE_MATCHER).refine(validRegex, VALID_REGEX).describe("The page's title"),
+  z.strictObject({ type: z.literal('count'), ...uiTarget, equals: z.number().int().min(0).optional(), min: z.number().int().min(0).optional(), max: z.number().int().min(0).optional(), ...common })
+    .refine((v) => v.equals !== undefined || v.min !== undefined || v.max !== undefined, { message: 'give equals, min or max' })
+    .describe('How many elements match'),
+  z.strictObject({ type: z.literal('attribute'), ...uiTarget, attribute: z.string().min(1).max(200).describe('Attribute name'), ...StringMatch, exists: z.boolean().optional().describe('Only check presence (true) or absence (false)'), ...common })
+    .refine((v) => (v.exists !== undefined ? [v.equals, v.contains, v.matches].every((x) => x === undefined) : oneMatcher(v)), { message: 'give exists, or exactly one of equals, contains, matches' })
+    .refine(validRegex, VALID_REGEX)
+    .describe("An element's attribute"),
+  z.strictObject({ type: z.literal('enabled'), ...uiTarget, ...common }).describe('The element is enabled'),
+  z.strictObject({ type: z.literal('disabled'), ...uiTarget, ...common }).describe('The element is disabled'),
+]);
+export type UiAssertion = z.output<typeof UiAssertion>;
+
+// ---------------------------------------------------------------- API assertions (about the latest response)
+
+export const ApiAssertion = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('status'), equals: z.number().int().min(100).max(599).optional(), in: z.array(z.number().int().min(100).max(599)).min(1).optional(), ...common })
+    .refine((v) => (v.equals === undefined) !== (v.in === undefined), { message: 'give equals or in' })
+    .describe('HTTP status of the latest response'),
+  z.strictObject({ type: z.literal('header'), header: z.string().min(1).max(200).describe('Header name (case-insensitive)'), ...StringMatch, exists: z.boolean().optional(), ...common })
+    .refine((v) => (v.exists !== undefined ? [v.equals, v.contains, v.matches].every((x) => x === undefined) : oneMatcher(v)), { message: 'give exists, or exactly one of equals, contains, matches' })
+    .refine(validRegex, VALID_REGEX)
+    .describe('A response header'),
+  z.strictObject({
+    type: z.literal('json'),
+    path: z.string().min(1).max(1000).describe('JSONPath into the response body, e.g. $.items[0].id'),
+    equals: z.unknown().optional().describe('Expected value (deep equality)'),
+    contains: Text.optional().describe('Expected substring of a string value'),
+    matches: z.string().max(2000).optional().describe('Regular expression a string value must match'),
+    exists: z.boolean().optional().describe('Only check that the path resolves (true) or not (false)'),
+    ...common,
+  })
+    .refine((v) => [v.equals, v.contains, v.matches, v.exists].filter((x) => x !== undefined).length === 1 || ('equals' in v && [v.contains, v.matches, v.exists].every((x) => x === undefined)), { message: 'give exactly one of equals, contains, matches, exists' })
+    .refine(validRegex, VALID_REGEX)
+    .describe('A value in the JSON response body'),
+  z.strictObject({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()).describe('JSON Schema (draft 2020-12) the response body must satisfy'), ...common }).describe('The response body matches a JSON Schema'),
+  z.strictObject({ type: z.literal('response_time'), max_ms: z.number().int().min(1).max(600_000).describe('Upper bound in milliseconds'), ...common }).describe('The latest response arrived within a time'),
+]);
+export type ApiAssertion = z.output<typeof ApiAssertion>;
+
+// ---------------------------------------------------------------- DB assertions (about the latest query result)
+
+export const DbAssertion = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('row_count'), equals: z.number().int().min(0).optional(), min: z.number().int().min(0).optional(), max: z.number().int().min(0).optional(), ...common })
+    .refine((v) => v.equals !== undefined || v.min !== undefined || v.max !== undefined, { message: 'give equals, min or max' })
+    .describe('Number of rows returned (or affected)'),
+  z.strictObject({
+    type: z.literal('cell'),
+    row: z.number().int().min(0).default(0).describe('Row index (default 0)'),
+    column: z.string().min(1).max(200).describe('Column name'),
+    equals: z.unknown().optional().describe('Expected value; numbers and numeric strings compare as numbers'),
+    matches: z.string().max(2000).optional().describe('Regular expression the value (as text) must match'),
+    is_null: z.boolean().optional().describe('The value is (true) or is not (false) NULL'),
+    ...common,
+  })
+    .refine((v) => [v.matches, v.is_null].filter((x) => x !== undefined).length + ('equals' in v ? 1 : 0) === 1, { message: 'give exactly one of equals, matches, is_null' })
+    .refine(validRegex, VALID_REGEX)
+    .describe('A value in the query result'),
+]);
+export type DbAssertion = z.output<typeof DbAssertion>;
+
+export const Assertion = z.discriminatedUnion('type', [UiAssertion, ApiAssertion, DbAssertion]).describe('An assertion; UI ones inspect the page, API ones the latest response, DB ones the latest query result');
+export type Assertion = z.output<typeof Assertion>;
+
+// ---------------------------------------------------------------- UI steps
+
+const target = { selector: Locator.describe('Element to act on') };
+
+export const UiStep = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('goto'), url: z.string().min(1).max(8000).describe('Absolute URL, or a path resolved against the base URL'), ...common }).describe('Open a URL'),
+  z.strictObject({ type: z.literal('click'), ...target, button: z.enum(['left', 'right', 'middle']).optional(), modifiers: z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).optional(), ...common }).describe('Click an element'),
+  z.strictObject({ type: z.literal('dblclick'), ...target, ...common }).describe('Double-click an element'),
+  z.strictObject({ type: z.literal('fill'), ...target, value: Text.describe('Text to put in the field (replaces its content)'), ...common }).describe('Fill an input'),
+  z.strictObject({ type: z.literal('type'), ...target, text: Text.describe('Text to type key by key'), delay_ms: z.number().int().min(0).max(1000).optional().describe('Delay between keys'), ...common }).describe('Type into an element key by key'),
+  z.strictObject({ type: z.literal('press'), selector: Locator.optional().describe('Element to focus first (default: the page)'), key: z.string().min(1).max(100).describe('Key or chord, e.g. Enter, Control+A'), ...common }).describe('Press a key'),
+  z.strictObject({
+    type: z.literal('select'),
+    ...target,
+    value: z.string().max(2000).optional().describe('Option value'),
+    label: z.string().max(2000).optional().describe('Option label'),
+    values: z.array(z.string().max(2000)).max(100).optional().describe('Several option values (multi-select)'),
+    ...common,
+  })
+    .refine((v) => [v.value, v.label, v.values].filter((x) => x !== undefined).length === 1, { message: 'give exactly one of value, label, values' })
+    .describe('Choose an option of a <select>'),
+  z.strictObject({ type: z.literal('check'), ...target, ...common }).describe('Check a checkbox or radio'),
+  z.strictObject({ type: z.literal('uncheck'), ...target, ...common }).describe('Uncheck a checkbox'),
+  z.strictObject({ type: z.literal('hover'), ...target, ...common }).describe('Hover over an element'),
+  z.strictObject({
+    type: z.literal('upload'),
+    ...target,
+    files: z
+      .array(z.strictObject({ name: z.string().min(1).max(255).describe('File name'), content: z.string().max(10_000_000).describe('File content: text, or base64 when encoding is base64'), encoding: z.enum(['utf8', 'base64']).default('utf8'), mime_type: z.string().max(200).optional() }))
+      .min(1)
+      .max(20)
+      .describe('Files to set on the file input'),
+    ...common,
+  }).describe('Set files on a file input'),
+  z.strictObject({
+    type: z.literal('scroll'),
+    selector: Locator.optional().describe('Element to scroll into view'),
+    to: z.enum(['top', 'bottom']).optional().describe('Scroll the page to its top or bottom'),
+    x: z.number().optional().describe('Horizontal offset in pixels to scroll by'),
+    y: z.number().optional().describe('Vertical offset in pixels to scroll by'),
+    ...common,
+  })
+    .refine((v) => v.selector !== undefined || v.to !== undefined || v.x !== undefined || v.y !== undefined, { message: 'give selector, to, or x/y' })
+    .describe('Scroll'),
+  z.strictObject({
+    type: z.literal('wait-for'),
+    selector: Locator.optional().describe('Element to wait for'),
+    state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional().describe('State to wait for (default visible)'),
+    url: z.string().max(8000).optional().describe('URL (or glob such as **/done) to wait for'),
+    ms: z.number().int().min(0).max(600_000).optional().describe('Fixed wait in milliseconds (prefer a condition)'),
+    ...common,
+  })
+    .refine((v) => [v.selector, v.url, v.ms].filter((x) => x !== undefined).length === 1, { message: 'give exactly one of selector, url, ms' })
+    .describe('Wait for an element, a URL or a time'),
+  z.strictObject({ type: z.literal('screenshot'), label: z.string().max(200).optional().describe('Name of the screenshot'), full_page: z.boolean().optional(), ...common }).describe('Take a screenshot'),
+]);
+export type UiStep = z.output<typeof UiStep>;
+
+// ---------------------------------------------------------------- API and DB steps
+
+export const HttpAuth = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('bearer'), token: z.string().min(1).max(8000) }),
+  z.strictObject({ type: z.literal('basic'), username: z.string().max(1000), password: z.string().max(1000) }),
+  z.strictObject({ type: z.literal('header'), name: z.string().min(1).max(200), value: z.string().max(8000) }),
+]).describe('Authentication added to the request');
+
+export const SaveSpec = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().min(1).max(1000)).describe('Variables to save from the result: name → JSONPath (API: into {status, headers, body}; DB: into {rows, row_count})');
+
+export const ApiRequestStep = z.strictObject({
+  type: z.literal('request'),
+  method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']).default('GET'),
+  url: z.string().min(1).max(8000).describe('Absolute URL, or a path resolved against the base URL'),
+  headers: z.record(z.string(), z.string().max(8000)).optional(),
+  query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('Query parameters'),
+  json: z.unknown().optional().describe('JSON body'),
+  form: z.record(z.string(), z.string()).optional().describe('Form body (application/x-www-form-urlencoded)'),
+  body: z.string().max(10_000_000).optional().describe('Raw body'),
+  auth: HttpAuth.optional(),
+  save: SaveSpec.optional(),
+  ...common,
+}).refine((v) => [v.json, v.form, v.body].filter((x) => x !== undefined).length <= 1, { message: 'give at most one of json, form, body' }).describe('Send an HTTP request; later API assertions check its response');
+export type ApiRequestStep = z.output<typeof ApiRequestStep>;
+
+export const DbConnection = z.strictObject({
+  driver: z.enum(['postgres', 'mysql']).describe('postgres (PostgreSQL) or mysql (MySQL / MariaDB)'),
+  url_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).describe("Name of the project environment variable holding the connection URL, e.g. DATABASE_URL"),
+}).describe('Which database: the URL comes from the project environment, never from the test');
+export type DbConnection = z.output<typeof DbConnection>;
+
+export const DbQueryStep = z.strictObject({
+  type: z.literal('sql'),
+  connection: DbConnection,
+  statement: z.string().min(1).max(1_000_000).describe('SQL statement or query'),
+  params: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).max(1000).optional().describe('Positional parameters ($1… for postgres, ? for mysql)'),
+  save: SaveSpec.optional(),
+  ...common,
+}).describe('Run SQL; later DB assertions check its result');
+export type DbQueryStep = z.output<typeof DbQueryStep>;
+
+/** An inline assertion at this point of the steps. */
+export const AssertStep = z.strictObject({ type: z.literal('assert'), assertion: Assertion, ...common }).describe('Check an assertion at this point');
+
+/** Any step. Parsing dispatches on `type`; an unknown type is a validation error naming it. */
+export const Step = z.discriminatedUnion('type', [UiStep, ApiRequestStep, DbQueryStep, AssertStep]);
+export type Step = z.output<typeof Step>;
+
+export const stepTypes = ['goto', 'click', 'dblclick', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'upload', 'scroll', 'wait-for', 'screenshot', 'request', 'sql', 'assert'] as const;
+export type StepType = (typeof stepTypes)[number];
+
+// ---------------------------------------------------------------- a test file
+
+export const MAX_TEST_TIMEOUT_MS = 600_000; // the spec's execution timeout: 10 minutes
+
+export const TestDefinition = z.strictObject({
+  $schema: z.string().optional(),
+  id: z.string().max(200).optional().describe('Stable id (default: derived from the file and name)'),
+  name: z.string().min(1).max(255).describe('Test name'),
+  description: z.string().max(10_000).optional(),
+  type: z.enum(['ui', 'api', 'db']).describe('ui (browser), api (HTTP) or db (database)'),
+  priority: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
+  tags: z.array(z.string().min(1).max(100)).max(50).default([]),
+  timeout_ms: z.number().int().min(1000).max(MAX_TEST_TIMEOUT_MS).default(MAX_TEST_TIMEOUT_MS).describe('Whole-test timeout, at most 10 minutes (default 10 minutes)'),
+  parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}).describe('Values for {{name}} variables'),
+  steps: z.array(Step).min(1).max(500),
+  assertions: z.array(Assertion).max(500).default([]).describe('Checked after the steps'),
+});
+export type TestDefinition = z.output<typeof TestDefinition>;
+
+/** A test file holds one test, or a suite: { "tests": [ … ] }. */
+export const TestFile = z.union([TestDefinition, z.strictObject({ $schema: z.string().optional(), name: z.string().max(255).optional(), tests: z.array(TestDefinition).min(1).max(10_000) })]);
+export type TestFile = z.output<typeof TestFile>;

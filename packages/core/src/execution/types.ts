@@ -1,0 +1,172 @@
+import type { UiStep, UiAssertion, ApiRequestStep, DbQueryStep, DbConnection, TestDefinition, StepType } from '../contracts/steps.ts';
+import type { Fingerprint } from '../contracts/fingerprint.ts';
+
+/**
+ * Execution ports and results. The runner (runner.ts) is core logic; the browser and SQL
+ * drivers are adapters in packages/functions; HTTP uses the standard fetch.
+ */
+
+/** One context object per step (CONVENTIONS 6): cancellation, deadline, logging. */
+export interface StepContext {
+  signal: AbortSignal;
+  /** Epoch ms by which the step must finish; drivers pass the remaining time as their timeout. */
+  deadline: number;
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void;
+}
+
+/**
+ * Why a step failed. Failures are data: the runner maps them to result statuses, and
+ * healing only ever considers 'locator' failures (a timeout or an assertion is never healed).
+ */
+export type FailureKind =
+  | 'locator' // the element was not found, or not exactly one matched
+  | 'timeout' // the step or test ran out of time
+  | 'assertion' // the app answered, but not as asserted
+  | 'navigation' // page load failed: unreachable host, TLS, DNS
+  | 'network' // an HTTP request failed below HTTP: refused, reset, TLS
+  | 'http' // the response could not be used as asked (e.g. HTML where JSON was expected)
+  | 'database' // connection refused, bad SQL, constraint violation
+  | 'configuration' // missing environment variable, model not configured, bad variable
+  | 'unsupported' // a step the driver cannot perform
+  | 'cancelled'
+  | 'internal';
+
+export class StepFailure extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'StepFailure';
+  }
+}
+
+// ---------------------------------------------------------------- browser port
+
+export interface UiSessionOptions {
+  baseUrl?: string;
+  /** Record a Playwright trace; kept only when the test fails. */
+  trace: boolean;
+  viewport?: { width: number; height: number };
+}
+
+export interface UiDriver {
+  /** A fresh, isolated browser context for one test. */
+  openSession(options: UiSessionOptions): Promise<UiSession>;
+  /** Closes the browser; no Chromium process may outlive this. */
+  close(): Promise<void>;
+}
+
+export interface UiDiagnostics {
+  consoleErrors: string[];
+  failedRequests: Array<{ url: string; method: string; failure: string }>;
+}
+
+export interface UiSession {
+  /** Performs a step; throws StepFailure. Returns the fingerprint of the element acted on, if any. */
+  perform(step: UiStep, ctx: StepContext): Promise<{ fingerprint?: Fingerprint; screenshot?: Uint8Array }>;
+  /** Checks an assertion; throws StepFailure('assertion' | 'locator' | 'timeout'). */
+  check(assertion: UiAssertion, ctx: StepContext): Promise<{ fingerprint?: Fingerprint }>;
+  screenshot(options?: { fullPage?: boolean }): Promise<Uint8Array>;
+  /** Fingerprints of every visible element on the current page (healing candidates). */
+  pageFingerprints(): Promise<Fingerprint[]>;
+  url(): string;
+  diagnostics(): UiDiagnostics;
+  /** Stops tracing; returns the trace zip when keep is true. */
+  stopTrace(keep: boolean): Promise<Uint8Array | undefined>;
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------- SQL port
+
+export interface SqlResult {
+  rows: Array<Record<string, unknown>>;
+  /** Rows returned, or rows affected for a statement without a result set. */
+  row_count: number;
+  columns: string[];
+}
+
+export interface SqlDriver {
+  /** Runs one statement on the database at `url`; throws StepFailure('database' | 'timeout'). */
+  query(connection: { driver: DbConnection['driver']; url: string }, statement: string, params: DbQueryStep['params'], ctx: StepContext): Promise<SqlResult>;
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------- HTTP (API tests)
+
+export interface HttpResult {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON when the response is JSON, else the text. */
+  body: unknown;
+  text: string;
+  duration_ms: number;
+}
+
+export type HttpExchange = (step: ApiRequestStep, ctx: StepContext & { baseUrl?: string }) => Promise<HttpResult>;
+
+// ---------------------------------------------------------------- artifacts
+
+export interface ArtifactSink {
+  /** Stores an artifact of the run; returns its key (relative path under the run). */
+  put(name: string, body: Uint8Array | string, contentType: string): Promise<string>;
+}
+
+// ---------------------------------------------------------------- results
+
+export type ExecStatus = 'passed' | 'failed' | 'skipped' | 'healed';
+
+export interface StepResult {
+  index: number;
+  type: StepType;
+  name?: string;
+  /** Human-readable one-liner, e.g. click "#buy" */
+  description: string;
+  status: 'passed' | 'failed' | 'skipped';
+  duration_ms: number;
+  error?: { kind: FailureKind; message: string };
+  screenshot?: string;
+  /** Set when this step's locator was healed (issue: self-healing). */
+  healed?: { original: string; healed: string; confidence: number };
+}
+
+export interface TestExecutionResult {
+  test_id: string;
+  name: string;
+  type: TestDefinition['type'];
+  status: ExecStatus;
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+  steps: StepResult[];
+  assertions_passed: number;
+  assertions_failed: number;
+  error_message?: string;
+  stack_trace?: string;
+  failure_kind?: FailureKind;
+  failed_step?: number;
+  screenshots: string[];
+  trace?: string;
+  console_errors: string[];
+  failed_requests: UiDiagnostics['failedRequests'];
+  /** Latest fingerprint per step index, for healing. */
+  fingerprints: Record<number, Fingerprint>;
+  metadata: Record<string, unknown>;
+}
+
+export interface RunSummary {
+  run_id: string;
+  name: string;
+  base_url?: string;
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+  workers: number;
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  healed: number;
+  results: TestExecutionResult[];
+}
