@@ -218,7 +218,7 @@ describe('FileTable crash safety', () => {
         buffered = lines.pop()!;
         if (lines.length) acked = Number(lines.at(-1));
         // Enough writes to have compacted a few times, then kill mid-stream.
-        if (acked >= 1500 && !child.killed) {
+        if (acked >= 5000 && !child.killed) {
           child.kill('SIGKILL');
           resolvePromise();
         }

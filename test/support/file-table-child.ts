@@ -16,7 +16,7 @@ function say(text: string): void {
   let offset = 0;
   while (offset < buf.length) {
     try {
-      offset += say(buf, offset);
+      offset += writeSync(1, buf, offset);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
     }

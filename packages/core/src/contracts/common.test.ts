@@ -78,28 +78,3 @@ describe('acceptAliases', () => {
     expect(aliasesOf(S)).toEqual({ url: 'app_url' });
   });
 });
-
-describe('parseInput', () => {
-  const S = z.strictObject({ a: z.strictObject({ b: z.array(z.strictObject({ c: z.number() })) }) });
-  it('returns the parsed value', () => {
-    expect(parseInput(S, { a: { b: [{ c: 1 }] } })).toEqual({ a: { b: [{ c: 1 }] } });
-  });
-  it('uses dotted paths', () => {
-    expect(issuesOf(() => parseInput(S, { a: { b: [{ c: 'x' }] } }))[0]?.path).toBe('a.b.0.c');
-  });
-  it('reports each unknown key at its own path', () => {
-    expect(issuesOf(() => parseInput(S, { a: { b: [{ c: 1, d: 1, e: 2 }] }, z: 0 }))).toEqual(
-      expect.arrayContaining([
-        { path: 'z', message: 'unknown field' },
-        { path: 'a.b.0.d', message: 'unknown field' },
-        { path: 'a.b.0.e', message: 'unknown field' },
-      ]),
-    );
-  });
-  it('says "required" for a missing field', () => {
-    expect(issuesOf(() => parseInput(S, { a: {} }))).toEqual([{ path: 'a.b', message: 'required' }]);
-  });
-  it('names where the root value came from', () => {
-    expect(issuesOf(() => parseInput(S, null, 'query'))[0]?.message).toMatch(/^query: /);
-  });
-});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { atLeastOneField, atLeastOneFieldParams, IsoDateTime, JsonObject, Uuid } from './common.ts';
+import { atLeastOneField, atLeastOneFieldParams, IsoDateTime, JsonObject, ListQuery, Uuid } from './common.ts';
 
 /** Kind of a stored test (tests.type). */
 export const testTypes = ['ui', 'api', 'db'] as const;
@@ -80,9 +80,7 @@ export const TestUpdateInput = z
 export type TestUpdateInput = z.output<typeof TestUpdateInput>;
 
 /** GET /api/tests query. */
-export const TestListQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(200).default(50).describe('Page size, 1..200 (default 50)'),
-  cursor: z.string().min(1).max(1024).optional().describe('Opaque cursor from the previous page\'s next_cursor'),
+export const TestListQuery = ListQuery.extend({
   project_id: Uuid.optional().describe('Only tests of this project'),
   status: TestStatusValue.optional().describe('Only tests with this status'),
   type: TestType.optional().describe('Only tests of this type'),

@@ -75,9 +75,13 @@ let contractNames: Map<z.ZodType, string> | undefined;
 function namesFromContracts(): Map<z.ZodType, string> {
   if (contractNames) return contractNames;
   contractNames = new Map();
+  const used = new Set<string>();
   for (const [exportName, value] of Object.entries(contracts)) {
     if (!isZod(value) || !isComponentWorthy(value) || contractNames.has(value)) continue;
-    contractNames.set(value, exportName.replace(/Schema$/, ''));
+    const short = exportName.replace(/Schema$/, '');
+    const name = used.has(short) ? exportName : short;
+    used.add(name);
+    contractNames.set(value, name);
   }
   return contractNames;
 }

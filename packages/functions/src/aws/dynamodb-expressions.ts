@@ -54,7 +54,10 @@ export function conditionExpression(b: ExpressionBuilder, condition: Condition, 
     case 'exists':
       return `(attribute_exists(${b.name('pk')}) AND ${notExpired(b, nowSeconds)})`;
     case 'equals':
-      return `(attribute_exists(${b.name('pk')}) AND ${notExpired(b, nowSeconds)} AND ${b.name(condition.attr)} = ${b.value(condition.value)})`;
+      return (
+        `(attribute_exists(${b.name('pk')}) AND ${notExpired(b, nowSeconds)}` +
+        ` AND ${b.name(condition.attr)} = ${b.value(condition.value)})`
+      );
   }
 }
 

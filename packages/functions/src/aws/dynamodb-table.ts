@@ -200,7 +200,12 @@ export class DynamoDbTable implements Table {
         const b = new ExpressionBuilder();
         const ConditionExpression = conditionExpression(b, op.condition, now);
         return {
-          ConditionCheck: { TableName: this.tableName, Key: { pk: op.key.pk, sk: op.key.sk }, ConditionExpression, ...b.attributes() },
+          ConditionCheck: {
+            TableName: this.tableName,
+            Key: { pk: op.key.pk, sk: op.key.sk },
+            ConditionExpression,
+            ...b.attributes(),
+          },
         };
       }
     }

@@ -7,6 +7,7 @@ Usage: svc <command> [options]
 
 Commands:
   start        Run the API, dashboard and local store on 127.0.0.1
+  run          Run tests against an app and write reports (svc run --help)
   help         Show this help
 
 Options for start:
@@ -42,6 +43,11 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       return startCommand({ port: values.port, dataDir: values['data-dir'], host: values.host });
+    }
+    case 'run': {
+      // Loaded on demand: browser and database drivers stay out of `svc start` and --help.
+      const { runCommand } = await import('./run.ts');
+      return runCommand(rest);
     }
     default:
       process.stderr.write(`svc: unknown command "${command}"\n\n${HELP}`);

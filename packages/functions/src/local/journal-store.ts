@@ -76,6 +76,7 @@ export class JournalStore {
       const items = store.load();
       store.journalFd = openSync(join(dir, JOURNAL), 'a'); // O_APPEND: every write lands at the end
       store.journalBytes = fstatSync(store.journalFd).size;
+      if (store.fsync) fsyncDir(dir); // a new journal's directory entry must survive power loss too
       return { store, items };
     } catch (err) {
       release();

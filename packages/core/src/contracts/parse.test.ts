@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { parseInput } from './parse.ts';
+import { issues } from './test-support.ts';
+import { AppError } from '../errors.ts';
+
+const issuesOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(AppError);
+    expect((e as AppError).code).toBe('VALIDATION_FAILED');
+    expect((e as AppError).status).toBe(400);
+    return ((e as AppError).details as { issues: { path: string; message: string }[] }).issues;
+  }
+  throw new Error('expected a validation failure');
+};
+
+describe('parseInput', () => {
+  const S = z.strictObject({ a: z.strictObject({ b: z.array(z.strictObject({ c: z.number() })) }) });
+  it('returns the parsed value', () => {
+    expect(parseInput(S, { a: { b: [{ c: 1 }] } })).toEqual({ a: { b: [{ c: 1 }] } });
+  });
+  it('uses dotted paths', () => {
+    expect(issuesOf(() => parseInput(S, { a: { b: [{ c: 'x' }] } }))[0]?.path).toBe('a.b.0.c');
+  });
+  it('reports each unknown key at its own path', () => {
+    expect(issuesOf(() => parseInput(S, { a: { b: [{ c: 1, d: 1, e: 2 }] }, z: 0 }))).toEqual(
+      expect.arrayContaining([
+        { path: 'z', message: 'unknown field' },
+        { path: 'a.b.0.d', message: 'unknown field' },
+        { path: 'a.b.0.e', message: 'unknown field' },
+      ]),
+    );
+  });
+  it('says "required" for a missing field', () => {
+    expect(issuesOf(() => parseInput(S, { a: {} }))).toEqual([{ path: 'a.b', message: 'required' }]);
+  });
+  it('names where the root value came from', () => {
+    expect(issuesOf(() => parseInput(S, null, 'query'))[0]?.message).toMatch(/^query: /);
+  });
+});
+
+describe('parseInput unions', () => {
+  it('reports the branch that got furthest', () => {
+    const U = z.union([z.strictObject({ kind: z.literal('a'), n: z.number() }), z.strictObject({ kind: z.literal('b'), s: z.string() })]);
+    expect(issues(U, { kind: 'b', s: 1 })).toEqual(expect.arrayContaining([expect.objectContaining({ path: 's' })]));
+    expect(issues(z.strictObject({ u: U }), { u: 'x' })[0]?.path).toBe('u');
+  });
+});

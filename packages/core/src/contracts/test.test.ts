@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { issues, paths, id, now, parseInput } from './test-support.ts';
+import { TestCreateInput, TestSchema, TestUpdateInput } from './test.ts';
+
+describe('test', () => {
+  it('create: defaults', () => {
+    const project_id = id();
+    expect(parseInput(TestCreateInput, { project_id, name: 't', type: 'ui' })).toEqual({
+      project_id, name: 't', type: 'ui', steps: [], assertions: [], priority: 'medium', tags: [],
+    });
+  });
+  it('create: steps keep their type-specific fields', () => {
+    const out = parseInput(TestCreateInput, { project_id: id(), name: 't', type: 'ui', steps: [{ type: 'click', selector: '#go' }] });
+    expect(out.steps).toEqual([{ type: 'click', selector: '#go' }]);
+  });
+  it('create: invalid fields are named', () => {
+    expect(paths(TestCreateInput, { project_id: id(), name: 't', type: 'e2e' })).toEqual(['type']);
+    expect(paths(TestCreateInput, { project_id: id(), name: 't', type: 'ui', steps: [{ selector: '#a' }] })).toEqual(['steps.0.type']);
+    expect(paths(TestCreateInput, { project_id: 'p', name: 't', type: 'ui' })).toEqual(['project_id']);
+    expect(issues(TestCreateInput, { project_id: id(), name: 't', type: 'ui', status: 'passed' })).toEqual([{ path: 'status', message: 'unknown field' }]);
+  });
+  it('update: at least one field', () => {
+    expect(issues(TestUpdateInput, {})[0]?.message).toBe('at least one field is required');
+    expect(parseInput(TestUpdateInput, { priority: 'high' })).toEqual({ priority: 'high' });
+  });
+  it('resource rejects upper-case status', () => {
+    const base = { id: id(), project_id: id(), name: 't', description: null, type: 'api', steps: [], assertions: [], priority: 'low', tags: [], created_at: now, updated_at: now };
+    expect(TestSchema.safeParse({ ...base, status: 'pending' }).success).toBe(true);
+    expect(TestSchema.safeParse({ ...base, status: 'PENDING' }).success).toBe(false);
+  });
+});

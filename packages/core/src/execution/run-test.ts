@@ -1,0 +1,229 @@
+import type { TestDefinition, Step, Assertion, UiAssertion, ApiAssertion, DbAssertion, UiStep } from '../contracts/steps.ts';
+import type { Fingerprint } from '../contracts/fingerprint.ts';
+import { StepFailure, type FailureKind, type StepContext, type StepResult, type TestExecutionResult, type UiDriver, type UiSession, type SqlDriver, type HttpExchange, type HttpResult, type SqlResult, type ArtifactSink } from './types.ts';
+import { interpolate, redactSecrets, type VariableScope } from './variables.ts';
+import { describeStep, describeAssertion } from './describe-step.ts';
+import { checkApiAssertion } from './api/check-api-assertion.ts';
+import { checkDbAssertion } from './db/check-db-assertion.ts';
+import { saveVariables } from './save-variables.ts';
+
+/** What one test needs to run. The UI driver is opened lazily: API and DB tests never start Chromium. */
+export interface TestRunDeps {
+  ui?: () => Promise<UiDriver>;
+  sql?: SqlDriver;
+  http: HttpExchange;
+  artifacts: ArtifactSink;
+  baseUrl?: string;
+  environment: Record<string, string>;
+  secrets: Record<string, string>;
+  signal?: AbortSignal;
+  now?: () => number;
+  log?: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
+  /** Keep a Playwright trace of failed UI tests (default true). */
+  traceOnFailure?: boolean;
+  onStep?: (testId: string, step: StepResult) => void;
+}
+
+const uiAssertionTypes = new Set(['visible', 'hidden', 'text', 'value', 'url', 'title', 'count', 'attribute', 'enabled', 'disabled']);
+const apiAssertionTypes = new Set(['status', 'header', 'json', 'json_schema', 'response_time']);
+const uiStepTypes = new Set(['goto', 'click', 'dblclick', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'upload', 'scroll', 'wait-for', 'screenshot']);
+
+/** Grace after the deadline for a driver to give up on its own before the runner abandons it. */
+const ABANDON_GRACE_MS = 5_000;
+
+/**
+ * Runs one test: steps in order, then the trailing assertions. The first failing step
+ * stops the steps (the rest are skipped); trailing assertions are all evaluated so a
+ * report shows every broken expectation. Never throws: every outcome is data.
+ */
+export async function runTest(testId: string, test: TestDefinition, deps: TestRunDeps): Promise<TestExecutionResult> {
+  const now = deps.now ?? Date.now;
+  const startedMs = now();
+  const deadline = startedMs + test.timeout_ms;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(deps.signal?.reason);
+  deps.signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(new StepFailure('timeout', `test exceeded its timeout of ${test.timeout_ms} ms`)), test.timeout_ms);
+
+  const scope: VariableScope = { saved: {}, parameters: test.parameters, secrets: deps.secrets, environment: deps.environment };
+  const steps: StepResult[] = [];
+  const fingerprints: Record<number, Fingerprint> = {};
+  const screenshots: string[] = [];
+  let session: UiSession | undefined;
+  let lastResponse: HttpResult | undefined;
+  let lastQuery: SqlResult | undefined;
+  let assertionsPassed = 0;
+  let assertionsFailed = 0;
+  let failure: { kind: FailureKind; message: string; stack?: string; step?: number } | undefined;
+  const redact = (s: string) => redactSecrets(s, deps.secrets);
+  const log = deps.log ?? (() => {});
+
+  const openSession = async () => {
+    if (session) return session;
+    if (!deps.ui) throw new StepFailure('configuration', 'this test has browser steps but no browser is configured');
+    const driver = await deps.ui();
+    session = await driver.openSession({ baseUrl: deps.baseUrl, trace: deps.traceOnFailure !== false });
+    return session;
+  };
+
+  const stepContext = (timeoutMs?: number): StepContext => ({
+    signal: controller.signal,
+    deadline: Math.min(deadline, timeoutMs !== undefined ? now() + timeoutMs : deadline),
+    log,
+  });
+
+  async function checkAssertion(assertion: Assertion, ctx: StepContext, index: number) {
+    if (uiAssertionTypes.has(assertion.type)) {
+      const s = await openSession();
+      const out = await s.check(assertion as UiAssertion, ctx);
+      if (out.fingerprint) fingerprints[index] = out.fingerprint;
+    } else if (apiAssertionTypes.has(assertion.type)) {
+      checkApiAssertion(assertion as ApiAssertion, lastResponse);
+    } else {
+      checkDbAssertion(assertion as DbAssertion, lastQuery);
+    }
+  }
+
+  async function performStep(step: Step, ctx: StepContext, index: number): Promise<string | undefined> {
+    if (uiStepTypes.has(step.type)) {
+      const s = await openSession();
+      const out = await s.perform(step as UiStep, ctx);
+      if (out.fingerprint) fingerprints[index] = out.fingerprint;
+      if (out.screenshot) return deps.artifacts.put(`${safeName(testId)}/step-${index}.png`, out.screenshot, 'image/png');
+      return undefined;
+    }
+    if (step.type === 'request') {
+      lastResponse = await deps.http(step, { ...ctx, baseUrl: deps.baseUrl });
+      if (step.save) Object.assign(scope.saved, saveVariables(step.save, { status: lastResponse.status, headers: lastResponse.headers, body: lastResponse.body }));
+      return undefined;
+    }
+    if (step.type === 'sql') {
+      if (!deps.sql) throw new StepFailure('configuration', 'this test has SQL steps but no database driver is configured');
+      const url = deps.environment[step.connection.url_env];
+      if (!url) throw new StepFailure('configuration', `environment variable ${step.connection.url_env} (the ${step.connection.driver} connection URL) is not set for this project`);
+      lastQuery = await deps.sql.query({ driver: step.connection.driver, url }, step.statement, step.params, ctx);
+      if (step.save) Object.assign(scope.saved, saveVariables(step.save, { rows: lastQuery.rows, row_count: lastQuery.row_count }));
+      return undefined;
+    }
+    if (step.type === 'assert') {
+      await checkAssertion(step.assertion, ctx, index);
+      return undefined;
+    }
+    throw new StepFailure('unsupported', `unknown step type ${(step as { type: string }).type}`);
+  }
+
+  try {
+    for (let i = 0; i < test.steps.length; i++) {
+      const raw = test.steps[i];
+      const t0 = now();
+      if (failure) {
+        steps.push({ index: i, type: raw.type, name: raw.name, description: redact(describeStep(raw)), status: 'skipped', duration_ms: 0 });
+        continue;
+      }
+      try {
+        const step = interpolate(raw, scope);
+        const ctx = stepContext(step.timeout_ms);
+        const screenshot = await withDeadline(performStep(step, ctx, i), controller.signal, ctx.deadline + ABANDON_GRACE_MS);
+        if (screenshot) screenshots.push(screenshot);
+        if (step.type === 'assert') assertionsPassed++;
+        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(step)), status: 'passed', duration_ms: now() - t0, ...(screenshot ? { screenshot } : {}) };
+        steps.push(result);
+        deps.onStep?.(testId, result);
+      } catch (err) {
+        const f = asFailure(err, controller.signal);
+        if (raw.type === 'assert') assertionsFailed++;
+        failure = { kind: f.kind, message: redact(`step ${i + 1} (${describeStep(raw)}): ${f.message}`), stack: f.stack, step: i };
+        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(raw)), status: 'failed', duration_ms: now() - t0, error: { kind: f.kind, message: redact(f.message) } };
+        steps.push(result);
+        deps.onStep?.(testId, result);
+      }
+    }
+
+    if (!failure) {
+      for (let j = 0; j < test.assertions.length; j++) {
+        const assertion = interpolate(test.assertions[j], scope);
+        const index = test.steps.length + j;
+        try {
+          await withDeadline(checkAssertion(assertion, stepContext(assertion.timeout_ms), index), controller.signal, deadline + ABANDON_GRACE_MS);
+          assertionsPassed++;
+        } catch (err) {
+          const f = asFailure(err, controller.signal);
+          assertionsFailed++;
+          failure ??= { kind: f.kind, message: redact(`assertion ${j + 1} (${describeAssertion(assertion)}): ${f.message}`), stack: f.stack, step: index };
+          if (f.kind === 'timeout' || f.kind === 'cancelled') break;
+        }
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+    deps.signal?.removeEventListener('abort', onAbort);
+  }
+
+  const diagnostics = session?.diagnostics() ?? { consoleErrors: [], failedRequests: [] };
+  let trace: string | undefined;
+  if (session) {
+    if (failure && failure.kind !== 'cancelled') {
+      const shot = await session.screenshot().catch(() => undefined);
+      if (shot) screenshots.push(await deps.artifacts.put(`${safeName(testId)}/failure.png`, shot, 'image/png'));
+    }
+    const zip = await session.stopTrace(!!failure).catch(() => undefined);
+    if (zip) trace = await deps.artifacts.put(`${safeName(testId)}/trace.zip`, zip, 'application/zip');
+    await session.close().catch((err) => log('warn', `closing the browser context failed: ${(err as Error).message}`));
+  }
+
+  const finishedMs = now();
+  return {
+    test_id: testId,
+    name: test.name,
+    type: test.type,
+    status: failure ? 'failed' : 'passed',
+    started_at: new Date(startedMs).toISOString(),
+    finished_at: new Date(finishedMs).toISOString(),
+    duration_ms: finishedMs - startedMs,
+    steps,
+    assertions_passed: assertionsPassed,
+    assertions_failed: assertionsFailed,
+    ...(failure ? { error_message: failure.message, failure_kind: failure.kind, failed_step: failure.step, ...(failure.stack ? { stack_trace: redact(failure.stack) } : {}) } : {}),
+    screenshots,
+    ...(trace ? { trace } : {}),
+    console_errors: diagnostics.consoleErrors.map(redact),
+    failed_requests: diagnostics.failedRequests,
+    fingerprints,
+    metadata: { priority: test.priority, tags: test.tags },
+  };
+}
+
+/** Anything thrown becomes a StepFailure; an abort says whether it was the timeout or a cancel. */
+function asFailure(err: unknown, signal: AbortSignal): StepFailure {
+  if (err instanceof StepFailure) {
+    if (signal.aborted && err.kind !== 'timeout' && signal.reason instanceof StepFailure) return signal.reason;
+    return err;
+  }
+  if (signal.aborted) return signal.reason instanceof StepFailure ? signal.reason : new StepFailure('cancelled', 'the run was cancelled');
+  const e = err as Error;
+  const failure = new StepFailure('internal', e?.message ?? String(err));
+  failure.stack = e?.stack;
+  return failure;
+}
+
+/**
+ * Races a step against the test's abort signal and a hard stop, so a driver that hangs
+ * cannot hold the run past its timeout (the session is closed afterwards either way).
+ */
+function withDeadline<T>(work: Promise<T>, signal: AbortSignal, hardStopMs: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const wait = Math.max(0, hardStopMs - Date.now());
+    const hard = setTimeout(() => reject(new StepFailure('timeout', 'the step did not finish by its deadline')), wait);
+    const onAbort = () => reject(signal.reason instanceof StepFailure ? signal.reason : new StepFailure('cancelled', 'the run was cancelled'));
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => {
+      clearTimeout(hard);
+      signal.removeEventListener('abort', onAbort);
+    });
+  });
+}
+
+function safeName(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'test';
+}

@@ -1,0 +1,64 @@
+import { StepFailure } from './types.ts';
+
+/**
+ * {{name}} variables in steps. Lookup order: values saved by earlier steps, then the
+ * test's parameters; {{secrets.NAME}} reads a secret and {{env.NAME}} a project
+ * environment variable. An unknown name fails the step with a configuration error
+ * rather than sending "{{name}}" to the app.
+ */
+export interface VariableScope {
+  saved: Record<string, unknown>;
+  parameters: Record<string, unknown>;
+  secrets: Record<string, string>;
+  environment: Record<string, string>;
+}
+
+const PATTERN = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
+
+function lookup(name: string, scope: VariableScope): unknown {
+  if (name.startsWith('secrets.')) {
+    const key = name.slice('secrets.'.length);
+    if (key in scope.secrets) return scope.secrets[key];
+    throw new StepFailure('configuration', `unknown secret {{${name}}}`);
+  }
+  if (name.startsWith('env.')) {
+    const key = name.slice('env.'.length);
+    if (key in scope.environment) return scope.environment[key];
+    throw new StepFailure('configuration', `unknown environment variable {{${name}}}`);
+  }
+  if (name in scope.saved) return scope.saved[name];
+  if (name in scope.parameters) return scope.parameters[name];
+  throw new StepFailure('configuration', `unknown variable {{${name}}}; saved: [${Object.keys(scope.saved).join(', ')}], parameters: [${Object.keys(scope.parameters).join(', ')}]`);
+}
+
+function stringify(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * Replaces variables in every string of a value. A string that is exactly one variable
+ * keeps the variable's type (so {"json": {"id": "{{id}}"}} sends a number when id is one).
+ */
+export function interpolate<T>(value: T, scope: VariableScope): T {
+  if (typeof value === 'string') {
+    const whole = /^\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}$/.exec(value);
+    if (whole) return lookup(whole[1], scope) as T;
+    return value.replace(PATTERN, (_m, name: string) => stringify(lookup(name, scope))) as T;
+  }
+  if (Array.isArray(value)) return value.map((v) => interpolate(v, scope)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = interpolate(v, scope);
+    return out as T;
+  }
+  return value;
+}
+
+/** Replaces every secret value in a text with ***, so reports and logs never carry them. */
+export function redactSecrets(text: string, secrets: Record<string, string>): string {
+  let out = text;
+  for (const secret of Object.values(secrets).filter((s) => s.length >= 4).sort((a, b) => b.length - a.length)) {
+    out = out.split(secret).join('***');
+  }
+  return out;
+}

@@ -1,0 +1,24 @@
+import type { ProgressEvent } from '@svc/core/execution/run-suite';
+
+/**
+ * Progress for `svc run`: on a TTY, coloured marks and a live counter line; otherwise
+ * plain lines that read well in CI logs.
+ */
+export function progressPrinter(out: NodeJS.WriteStream, total: number) {
+  const tty = !!out.isTTY;
+  const colour = (code: number, s: string) => (tty ? `\x1b[${code}m${s}\x1b[0m` : s);
+  let running = 0;
+  return (event: ProgressEvent) => {
+    if (event.type === 'test_start') {
+      running++;
+      if (tty) out.write(`\r\x1b[2K  running ${running} … ${event.name}`);
+      return;
+    }
+    if (event.type !== 'test_end') return;
+    running--;
+    const r = event.result;
+    const mark = r.status === 'passed' ? colour(32, '✓') : r.status === 'healed' ? colour(36, '✚') : r.status === 'skipped' ? colour(33, '-') : colour(31, '✗');
+    const line = `${tty ? '\r\x1b[2K' : ''}${mark} [${event.done}/${total}] ${r.name} (${r.duration_ms} ms)${r.error_message ? `\n    ${r.error_message}` : ''}\n`;
+    out.write(tty ? line : line.replace(/✓/, 'PASS').replace(/✗/, 'FAIL').replace(/✚/, 'HEALED').replace(/^-/, 'SKIP'));
+  };
+}

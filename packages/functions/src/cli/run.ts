@@ -1,0 +1,148 @@
+import { parseArgs } from 'node:util';
+import { mkdir, writeFile, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { runSuite, type ProgressEvent } from '@svc/core/execution/run-suite';
+import { httpExchange } from '@svc/core/execution/api/http-exchange';
+import { renderReports } from '@svc/core/reporting/index';
+import type { UiDriver } from '@svc/core/execution/types';
+import { uuidv7 } from '@svc/core/ids';
+import { loadTests, TestFileError } from '../execution/load-tests.ts';
+import { FsArtifacts } from '../execution/fs-artifacts.ts';
+import { createPlaywrightDriver } from '../execution/browser/playwright-driver.ts';
+import { createSqlDriver } from '../execution/sql/sql-driver.ts';
+import { progressPrinter } from './progress.ts';
+
+export const RUN_HELP = `Usage: svc run --url <app> --tests <file|dir> [options]
+
+Runs tests against an app without a server and writes reports.
+
+Options:
+  --url <url>            Base URL of the app under test (relative URLs in tests resolve against it)
+  --tests <file|dir>     A test file, or a folder of *.json test files (format: docs/test-format.md)
+  --workers <n>          Tests run in parallel (default 1)
+  --reporter <list>      Any of html,json,md,junit (default html,json,md,junit)
+  --out <dir>            Where reports and artifacts go (default ./svc-report)
+  --env-file <file>      KEY=value lines: project environment (e.g. DATABASE_URL for SQL steps)
+  --chromium <path>      Use this Chromium instead of the bundled one (env SVC_CHROMIUM_PATH)
+
+Secrets: {{secrets.NAME}} in a test reads the environment variable SVC_SECRET_NAME;
+secret values are masked in reports. Exit code: 0 when every test passed, 1 otherwise,
+2 for bad usage or invalid test files.
+`;
+
+const FORMATS = ['html', 'json', 'md', 'junit'] as const;
+type Format = (typeof FORMATS)[number];
+
+export async function runCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        url: { type: 'string' }, tests: { type: 'string' }, workers: { type: 'string' }, reporter: { type: 'string' },
+        out: { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    return usage((err as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(RUN_HELP);
+    return 0;
+  }
+  if (!values.url) return usage('--url is required');
+  if (!/^https?:\/\//.test(values.url)) return usage(`--url must be an http(s) URL, got ${values.url}`);
+  if (!values.tests) return usage('--tests is required');
+  const workers = Number(values.workers ?? 1);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 32) return usage('--workers must be a whole number from 1 to 32');
+  const formats = (values.reporter ?? FORMATS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = formats.filter((f) => !FORMATS.includes(f as Format));
+  if (unknown.length) return usage(`unknown reporter ${unknown.join(', ')}; use any of ${FORMATS.join(',')}`);
+
+  let tests;
+  try {
+    tests = await loadTests(values.tests);
+  } catch (err) {
+    if (err instanceof TestFileError) {
+      process.stderr.write(`svc run: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+
+  const environment: Record<string, string> = { ...(env as Record<string, string>) };
+  if (values['env-file']) {
+    try {
+      Object.assign(environment, parseEnvFile(await readFile(values['env-file'], 'utf8')));
+    } catch (err) {
+      return usage(`cannot read --env-file: ${(err as Error).message}`);
+    }
+  }
+  const secrets = Object.fromEntries(Object.entries(environment).filter(([k]) => k.startsWith('SVC_SECRET_')).map(([k, v]) => [k.slice('SVC_SECRET_'.length), v]));
+
+  const out = resolve(values.out ?? 'svc-report');
+  await mkdir(out, { recursive: true });
+  const artifacts = new FsArtifacts(join(out, 'artifacts'));
+  let driver: Promise<UiDriver> | undefined;
+  const executablePath = values.chromium ?? env.SVC_CHROMIUM_PATH;
+  const sql = createSqlDriver();
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  const print = progressPrinter(process.stdout, tests.length);
+
+  try {
+    const summary = await runSuite({
+      runId: uuidv7(),
+      name: values.tests,
+      tests,
+      workers,
+      baseUrl: values.url,
+      ui: () => (driver ??= createPlaywrightDriver({ executablePath })),
+      sql,
+      http: httpExchange,
+      artifacts,
+      environment,
+      secrets,
+      signal: controller.signal,
+      onProgress: (e: ProgressEvent) => print(e),
+    });
+    const embed = new Map<string, Uint8Array>();
+    for (const r of summary.results) for (const key of r.screenshots) {
+      const bytes = await artifacts.read(key);
+      if (bytes) embed.set(key, bytes);
+    }
+    for (const report of renderReports(summary, formats as Format[], { embed: (key: string) => embed.get(key) })) {
+      await writeFile(join(out, report.filename), report.body);
+    }
+    process.stdout.write(
+      `\n${summary.passed + summary.healed}/${summary.total} passed` +
+        (summary.healed ? ` (${summary.healed} healed)` : '') +
+        (summary.failed ? `, ${summary.failed} failed` : '') +
+        (summary.skipped ? `, ${summary.skipped} skipped` : '') +
+        ` in ${(summary.duration_ms / 1000).toFixed(1)}s — reports in ${out}\n`,
+    );
+    return summary.failed === 0 && summary.skipped === 0 ? 0 : 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    await sql.close();
+    if (driver) await (await driver).close();
+  }
+}
+
+function usage(message: string): number {
+  process.stderr.write(`svc run: ${message}\n\n${RUN_HELP}`);
+  return 2;
+}
+
+/** KEY=value per line; # comments; optional quotes. */
+export function parseEnvFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!m || line.trim().startsWith('#')) continue;
+    out[m[1]] = m[2].replace(/^(['"])(.*)\1$/, '$2');
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { TestFile } from '@svc/core/contracts/steps';
+import { toFieldIssues } from '@svc/core/contracts/parse';
+import type { SuiteTest } from '@svc/core/execution/run-suite';
+
+export class TestFileError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid test files:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'TestFileError';
+  }
+}
+
+/**
+ * Loads tests from a file or a folder (every *.json below it, sorted). Every file is
+ * validated before anything runs; one report lists every problem with file and field.
+ */
+export async function loadTests(path: string, cwd = process.cwd()): Promise<SuiteTest[]> {
+  const root = resolve(cwd, path);
+  const info = await stat(root).catch(() => undefined);
+  if (!info) throw new TestFileError([`${path}: no such file or folder`]);
+  const files = info.isDirectory() ? await jsonFilesUnder(root) : [root];
+  if (files.length === 0) throw new TestFileError([`${path}: no .json test files found`]);
+
+  const tests: SuiteTest[] = [];
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const file of files) {
+    const name = relative(cwd, file) || file;
+    let data: unknown;
+    try {
+      data = JSON.parse(await readFile(file, 'utf8'));
+    } catch (err) {
+      problems.push(`${name}: not valid JSON (${(err as Error).message})`);
+      continue;
+    }
+    const parsed = TestFile.safeParse(data);
+    if (!parsed.success) {
+      for (const issue of toFieldIssues(parsed.error)) problems.push(`${name}: ${issue.path || '(file)'}: ${issue.message}`);
+      continue;
+    }
+    const definitions = 'tests' in parsed.data ? parsed.data.tests : [parsed.data];
+    definitions.forEach((definition, i) => {
+      const id = definition.id ?? (definitions.length === 1 ? name : `${name}#${i + 1}`);
+      if (seen.has(id)) problems.push(`${name}: duplicate test id ${id}`);
+      seen.add(id);
+      tests.push({ id, definition });
+    });
+  }
+  if (problems.length) throw new TestFileError(problems);
+  return tests;
+}
+
+async function jsonFilesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await jsonFilesUnder(p)));
+    else if (entry.name.endsWith('.json')) out.push(p);
+  }
+  return out.sort();
+}
