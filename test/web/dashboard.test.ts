@@ -167,6 +167,15 @@ describe('dashboard shell', () => {
     expect(elsewhere.body.items.map((p: { name: string }) => p.name)).not.toContain('Gamma from the browser');
   });
 
+  it('renews an expired access token from the refresh cookie without leaving the page', async () => {
+    await page.context().clearCookies({ name: 'svc_session' });
+    await page.getByTestId('org-switcher').selectOption(defaultOrgId);
+    await expect.poll(rowNames).toEqual([seeded.get(defaultOrgId)]);
+    expect(pathOf(page)).toBe('/');
+    const cookies = await page.context().cookies();
+    expect(cookies.map((c) => c.name)).toContain('svc_session');
+  });
+
   it('signs out back to the sign-in page, after which / redirects again', async () => {
     await page.getByTestId('sign-out').click();
     await page.waitForURL((url) => url.pathname === '/sign-in');

@@ -36,9 +36,20 @@ export const consumerRoutes: readonly ConsumerRoute[] = [
 /** Sources svc producers use; every rule requires one, so foreign events on a shared bus never match. */
 export const SOURCE_PREFIX = 'svc.';
 
-/** The EventBridge rule pattern of a consumer: its event types, from svc producers. */
+/**
+ * The EventBridge rule pattern of a consumer: its event types, from svc producers, and
+ * not a retry addressed to another consumer (the dlq processor marks a republished event
+ * with `metadata.retry_for`, so only the consumer that failed gets it again).
+ */
 export function patternFor(route: ConsumerRoute): EventPattern {
-  return validatePattern({ source: [{ prefix: SOURCE_PREFIX }], 'detail-type': [...route.handles] });
+  return validatePattern({
+    source: [{ prefix: SOURCE_PREFIX }],
+    'detail-type': [...route.handles],
+    $or: [
+      { detail: { metadata: { retry_for: [{ exists: false }] } } },
+      { detail: { metadata: { retry_for: [route.consumer] } } },
+    ],
+  });
 }
 
 /** Route of one consumer (throws for an unknown name, which is a wiring bug). */

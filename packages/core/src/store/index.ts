@@ -10,6 +10,7 @@ import { testsRepo } from './tests.ts';
 import { auditLogsRepo } from './audit-logs.ts';
 import { invitationsRepo } from './invitations.ts';
 import { systemSettingsRepo } from './settings.ts';
+import { testRunsRepo } from './test-runs.ts';
 
 /** Every repository over one table. */
 export function createStore(table: Table, clock: Clock) {
@@ -26,6 +27,7 @@ export function createStore(table: Table, clock: Clock) {
     auditLogs: auditLogsRepo(ctx),
     invitations: invitationsRepo(ctx),
     settings: systemSettingsRepo(ctx),
+    testRuns: testRunsRepo(ctx),
   };
 }
 
@@ -39,4 +41,5 @@ export type { Project } from './projects.ts';
 export type { TestRecord, NewTest } from './tests.ts';
 export type { AuditLog } from './audit-logs.ts';
 export type { Invitation } from './invitations.ts';
+export type { TestRun, TestResultRecord } from './test-runs.ts';
 export type { Page } from './context.ts';

@@ -1,40 +1,113 @@
 import { z } from 'zod';
+import type { LogLevel } from '../shared/logger.ts';
 
 /**
  * Configuration of the Lambda entry points, parsed once from the environment that
  * `infra/api.ts` sets (AWS_REGION comes from the Lambda runtime). Nothing below the
  * entry point reads `process.env`; it receives an `AwsConfig`.
+ *
+ * The variables mean what they mean for the local runtime (packages/functions/src/local/
+ * config.ts): svc always runs its built-in token issuer, whose signing key lives in the
+ * table, so no secret is configured; `SVC_JWKS_URL` + `SVC_JWT_ISSUER` (+ optional
+ * `SVC_JWT_AUDIENCE`) add an external identity provider whose JWTs are accepted too.
  */
+
+/** The built-in issuer's `iss` and `aud` on AWS: fixed, the tokens are svc's own. */
+export const builtInIssuer = { issuer: 'urn:svc:api', audience: 'svc' } as const;
+
+export const logLevels = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'] as const satisfies readonly LogLevel[];
 
 // An unset optional variable is sometimes exported as "", which means "not set".
 const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
 
 const required = (description: string) => z.string().trim().min(1).describe(description);
 
-export const awsEnvSchema = z.object({
-  SVC_TABLE_NAME: required('DynamoDB single table name'),
-  SVC_BUCKET_NAME: required('S3 bucket for artifacts'),
-  SVC_JWT_ISSUER: required('the `iss` of the API’s JWTs'),
-  SVC_JWT_AUDIENCE: required('the `aud` of the API’s JWTs'),
+/** "https://a.example, https://b.example:8443" → each entry must be a bare origin. */
+const originList = z
+  .string()
+  .transform((value) => value.split(',').map((s) => s.trim()).filter(Boolean))
+  .superRefine((origins, ctx) => {
+    const bad = origins.filter((origin) => !isOrigin(origin)).length;
+    // Counted, not quoted: messages never echo values.
+    if (bad) ctx.addIssue({ code: 'custom', message: `${bad} of ${origins.length} entries not an origin (scheme://host[:port], no path)` });
+  })
+  // The form browsers send in the Origin header: lower-case host, no trailing slash.
+  .transform((origins) => origins.map((origin) => new URL(origin).origin));
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+    return (url.protocol === 'https:' || url.protocol === 'http:') && bare && !value.includes('?') && !value.includes('#');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What the operator chooses at deploy time. `infra/api.ts` passes each variable through
+ * to the function only when it is set in the deploying shell, and checks them with this
+ * schema first, so a bad value stops the deploy instead of failing every request.
+ */
+export const operatorEnvSchema = z.object({
   SVC_JWKS_URL: optional(
     z.url({ protocol: /^https$/, error: 'must be an https URL' }).describe('JWKS URL of an external identity provider'),
   ),
-  AWS_REGION: required('set by the Lambda runtime'),
+  SVC_JWT_ISSUER: optional(z.string().trim().describe('the `iss` of the external provider’s JWTs')),
+  SVC_JWT_AUDIENCE: optional(z.string().trim().describe('the `aud` the external provider’s JWTs must carry')),
+  SVC_CORS_ORIGINS: optional(originList.describe('comma-separated browser origins allowed to call the API')),
+  SVC_LOG_LEVEL: optional(
+    z.preprocess(
+      (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
+      z.enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` }),
+    ).describe('log level of the structured logs'),
+  ),
 });
 
-/** Variable names the config reads; the infra test checks the function sets them. */
+/** Variable names an operator may set when deploying; infra passes them through. */
+export const operatorEnvVarNames = Object.keys(operatorEnvSchema.shape) as (keyof typeof operatorEnvSchema.shape)[];
+
+/**
+ * The external provider is described by its JWKS and its issuer together, or not at all.
+ * Checked on the raw values, beside the schema, so every problem is reported at once.
+ */
+function pairingIssues(env: Record<string, string | undefined>): string[] {
+  const set = (name: string) => (env[name]?.trim() ?? '') !== '';
+  const issues: string[] = [];
+  if (set('SVC_JWKS_URL') && !set('SVC_JWT_ISSUER')) issues.push('SVC_JWT_ISSUER: required when SVC_JWKS_URL is set');
+  if (set('SVC_JWT_ISSUER') && !set('SVC_JWKS_URL')) issues.push('SVC_JWKS_URL: required when SVC_JWT_ISSUER is set');
+  if (set('SVC_JWT_AUDIENCE') && !(set('SVC_JWKS_URL') && set('SVC_JWT_ISSUER'))) {
+    issues.push('SVC_JWT_AUDIENCE: only applies to an external identity provider (SVC_JWKS_URL and SVC_JWT_ISSUER)');
+  }
+  return issues;
+}
+
+export const awsEnvSchema = operatorEnvSchema
+  .extend({
+    SVC_TABLE_NAME: required('DynamoDB single table name'),
+    SVC_BUCKET_NAME: required('S3 bucket for artifacts'),
+    AWS_REGION: required('set by the Lambda runtime'),
+  });
+
+/** Every variable the config reads; the infra test checks the function is given each. */
 export const awsEnvVarNames = Object.keys(awsEnvSchema.shape) as (keyof typeof awsEnvSchema.shape)[];
+
+export interface ExternalIdentityProvider {
+  jwksUrl: string;
+  issuer: string;
+  audience?: string;
+}
 
 export interface AwsConfig {
   region: string;
   tableName: string;
   bucketName: string;
-  jwt: {
-    issuer: string;
-    audience: string;
-    jwksUrl?: string;
-  };
+  logLevel: LogLevel;
+  /** Browser origins allowed to call the API with credentials; none by default. */
+  corsOrigins: string[];
+  /** Accepted besides the built-in issuer, when configured. */
+  externalIdp?: ExternalIdentityProvider;
 }
 
 /** The environment does not describe a working deployment; `issues` names each variable. */
@@ -45,23 +118,38 @@ export class AwsConfigError extends Error {
   }
 }
 
+const issuesOf = (error: z.ZodError) =>
+  error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`);
+
+/**
+ * Checks only the operator's deploy-time variables (for `infra/api.ts`). Returns the
+ * problems, each naming its variable and never its value; empty when all is well.
+ */
+export function operatorEnvIssues(env: Record<string, string | undefined>): string[] {
+  const parsed = operatorEnvSchema.safeParse(env);
+  return [...(parsed.success ? [] : issuesOf(parsed.error)), ...pairingIssues(env)];
+}
+
 /** Parses and validates the environment. Messages name variables, never their values. */
 export function loadAwsConfig(env: Record<string, string | undefined>): AwsConfig {
   const parsed = awsEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new AwsConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`),
-    );
-  }
+  const issues = [...(parsed.success ? [] : issuesOf(parsed.error)), ...pairingIssues(env)];
+  if (!parsed.success || issues.length) throw new AwsConfigError(issues);
   const e = parsed.data;
   return {
     region: e.AWS_REGION,
     tableName: e.SVC_TABLE_NAME,
     bucketName: e.SVC_BUCKET_NAME,
-    jwt: {
-      issuer: e.SVC_JWT_ISSUER,
-      audience: e.SVC_JWT_AUDIENCE,
-      ...(e.SVC_JWKS_URL ? { jwksUrl: e.SVC_JWKS_URL } : {}),
-    },
+    logLevel: e.SVC_LOG_LEVEL ?? 'WARN',
+    corsOrigins: e.SVC_CORS_ORIGINS ?? [],
+    ...(e.SVC_JWKS_URL && e.SVC_JWT_ISSUER
+      ? {
+          externalIdp: {
+            jwksUrl: e.SVC_JWKS_URL,
+            issuer: e.SVC_JWT_ISSUER,
+            ...(e.SVC_JWT_AUDIENCE ? { audience: e.SVC_JWT_AUDIENCE } : {}),
+          },
+        }
+      : {}),
   };
 }

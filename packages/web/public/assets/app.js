@@ -168,8 +168,8 @@ function showFormErrors(err) {
   const other = [];
   for (const issue of issues) {
     const path = Array.isArray(issue?.path) ? issue.path.join('.') : String(issue?.path ?? '');
-    const message = String(issue?.message ?? 'Invalid value');
     const field = path === 'name' ? el.name : path === 'app_url' ? el.url : undefined;
+    const message = field && !field.value.trim() ? 'This field is required.' : String(issue?.message ?? 'Invalid value');
     if (field) {
       const target = field === el.name ? el.nameError : el.urlError;
       setMessage(target, target.hidden ? message : `${target.textContent} ${message}`);
@@ -218,7 +218,7 @@ el.more.addEventListener('click', () => void loadProjects(true));
 el.signOut.addEventListener('click', async () => {
   el.signOut.disabled = true;
   try {
-    await api('/api/auth/logout', { method: 'POST', organization: false, redirectOn401: false });
+    await api('/api/auth/logout', { method: 'POST', body: {}, organization: false, redirectOn401: false });
   } catch {
     // Signed out or not, the sign-in page is the right place to be now.
   }

@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
+import { failingStep, healedSelectors, screenshotKeys, stripControl, testError } from './format.ts';
+
+/**
+ * The JSON report (`report.json`): a stable, versioned document for machines — CI scripts,
+ * dashboards, other tools. The schema below is the documentation; a breaking change bumps
+ * `schema` to svc.report/v2. Keys are always present (null when unknown) so consumers need
+ * no existence checks; the element fingerprints recorded for healing are left out.
+ */
+
+export const REPORT_SCHEMA = 'svc.report/v1' as const;
+
+const Status = z.enum(['passed', 'failed', 'skipped', 'healed']);
+const ErrorInfo = z.strictObject({
+  kind: z.string().describe('Failure kind: locator, timeout, assertion, navigation, network, http, database, configuration, unsupported, cancelled, internal'),
+  message: z.string().describe('What went wrong'),
+});
+
+export const JsonReportHealed = z.strictObject({
+  step: z.number().int().describe('Index of the healed step'),
+  original: z.string().describe('Selector before healing'),
+  healed: z.string().describe('Selector after healing'),
+  confidence: z.number().describe('Confidence of the heal, 0..1'),
+});
+
+export const JsonReportStep = z.strictObject({
+  index: z.number().int().describe('Position of the step in the test, from 0'),
+  type: z.string().describe('Step type: goto, click, fill, request, sql, assert, …'),
+  name: z.string().nullable().describe('The step name given in the test, if any'),
+  description: z.string().describe('One-line description, e.g. click "#buy"'),
+  status: z.enum(['passed', 'failed', 'skipped']),
+  duration_ms: z.number(),
+  error: ErrorInfo.nullable().describe('Why the step failed'),
+  screenshot: z.string().nullable().describe('Artifact key of the screenshot taken at this step'),
+  healed: JsonReportHealed.omit({ step: true }).nullable().describe('Set when this step’s locator was healed'),
+});
+
+export const JsonReportTest = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(['ui', 'api', 'db']),
+  status: Status.describe('healed = passed after a locator was healed'),
+  started_at: z.string(),
+  finished_at: z.string(),
+  duration_ms: z.number(),
+  assertions: z.strictObject({ passed: z.number().int(), failed: z.number().int() }),
+  error: ErrorInfo.extend({
+    stack: z.string().nullable(),
+    step: z.number().int().nullable().describe('Index of the failing step'),
+    step_description: z.string().nullable(),
+  })
+    .nullable()
+    .describe('Why the test failed (or was skipped); null when it passed'),
+  steps: z.array(JsonReportStep),
+  screenshots: z.array(z.string()).describe('Artifact keys of all screenshots of this test'),
+  trace: z.string().nullable().describe('Artifact key of the Playwright trace (open with npx playwright show-trace)'),
+  healed_selectors: z.array(JsonReportHealed),
+  console_errors: z.array(z.string()),
+  failed_requests: z.array(z.strictObject({ url: z.string(), method: z.string(), failure: z.string() })),
+  metadata: z.record(z.string(), z.unknown()),
+});
+
+export const JsonReport = z.strictObject({
+  schema: z.literal(REPORT_SCHEMA),
+  run: z.strictObject({
+    id: z.string(),
+    name: z.string(),
+    base_url: z.string().nullable(),
+    started_at: z.string(),
+    finished_at: z.string(),
+    duration_ms: z.number(),
+    workers: z.number().int(),
+    total: z.number().int(),
+    passed: z.number().int().describe('Passed without healing'),
+    failed: z.number().int(),
+    healed: z.number().int().describe('Passed after healing'),
+    skipped: z.number().int(),
+    pass_rate: z.number().nullable().describe('(passed + healed) / (total − skipped), 0..1; null when nothing ran'),
+  }),
+  tests: z.array(JsonReportTest),
+});
+export type JsonReport = z.output<typeof JsonReport>;
+
+/** Renders the JSON report: pretty-printed, keys in schema order, newline-terminated. */
+export function renderJsonReport(summary: RunSummary): string {
+  return `${JSON.stringify(buildJsonReport(summary), null, 2)}\n`;
+}
+
+/** The report as an object (what renderJsonReport serializes). */
+export function buildJsonReport(summary: RunSummary): JsonReport {
+  const ran = summary.total - summary.skipped;
+  return {
+    schema: REPORT_SCHEMA,
+    run: {
+      id: clean(summary.run_id),
+      name: clean(summary.name),
+      base_url: summary.base_url === undefined ? null : clean(summary.base_url),
+      started_at: summary.started_at,
+      finished_at: summary.finished_at,
+      duration_ms: summary.duration_ms,
+      workers: summary.workers,
+      total: summary.total,
+      passed: summary.passed,
+      failed: summary.failed,
+      healed: summary.healed,
+      skipped: summary.skipped,
+      pass_rate: ran > 0 ? round4((summary.passed + summary.healed) / ran) : null,
+    },
+    tests: summary.results.map(testOf),
+  };
+}
+
+function testOf(r: TestExecutionResult): JsonReport['tests'][number] {
+  const error = r.status === 'passed' || r.status === 'healed' ? undefined : testError(r);
+  const step = error ? failingStep(r) : undefined;
+  return {
+    id: clean(r.test_id),
+    name: clean(r.name),
+    type: r.type,
+    status: r.status,
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+    duration_ms: r.duration_ms,
+    assertions: { passed: r.assertions_passed, failed: r.assertions_failed },
+    error: error
+      ? { kind: error.kind, message: clean(error.message), stack: error.stack === undefined ? null : clean(error.stack), step: step?.index ?? null, step_description: step ? clean(step.description) : null }
+      : null,
+    steps: r.steps.map((s) => ({
+      index: s.index,
+      type: s.type,
+      name: s.name === undefined ? null : clean(s.name),
+      description: clean(s.description),
+      status: s.status,
+      duration_ms: s.duration_ms,
+      error: s.error ? { kind: s.error.kind, message: clean(s.error.message) } : null,
+      screenshot: s.screenshot ?? null,
+      healed: s.healed ? { original: clean(s.healed.original), healed: clean(s.healed.healed), confidence: s.healed.confidence } : null,
+    })),
+    screenshots: screenshotKeys(r),
+    trace: r.trace ?? null,
+    healed_selectors: healedSelectors(r).map((h) => ({ step: h.step, original: clean(h.original), healed: clean(h.healed), confidence: h.confidence })),
+    console_errors: r.console_errors.map(clean),
+    failed_requests: r.failed_requests.map((f) => ({ url: clean(f.url), method: f.method, failure: clean(f.failure) })),
+    metadata: jsonSafe(r.metadata, new WeakSet()) as Record<string, unknown>,
+  };
+}
+
+const clean = (s: string) => stripControl(s);
+const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+
+/** A JSON-serializable copy: bigint → string, undefined/functions/symbols dropped, cycles cut. */
+function jsonSafe(value: unknown, seen: WeakSet<object>): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return typeof value === 'string' ? clean(value) : value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value !== 'object') return undefined;
+  if (seen.has(value)) return '[circular]';
+  seen.add(value);
+  try {
+    if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+    if (Array.isArray(value)) return value.map((v) => jsonSafe(v, seen) ?? null);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const safe = jsonSafe(v, seen);
+      if (safe !== undefined) out[k] = safe;
+    }
+    return out;
+  } finally {
+    seen.delete(value);
+  }
+}

@@ -1,0 +1,140 @@
+import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
+import { failingStep, healedSelectors, humanDuration, percent, stripControl, testError } from './format.ts';
+
+/**
+ * The Markdown report (`report.md`), written to be posted as a pull-request comment:
+ * a totals table, one section per failed test, and the healed selectors to review.
+ * Everything from the test run is escaped, so a test name cannot inject Markdown or HTML.
+ */
+
+export interface MarkdownReportOptions {
+  /**
+   * Upper bound on the length of the output. GitHub rejects comments over 65,536
+   * characters; failure sections past the bound are summarised in one line.
+   */
+  maxLength?: number;
+  /** Longest error message or stack excerpt shown per test (characters). */
+  maxMessageLength?: number;
+}
+
+const DEFAULT_MAX_LENGTH = 60_000;
+const DEFAULT_MAX_MESSAGE = 2_000;
+
+export function renderMarkdownReport(summary: RunSummary, options: MarkdownReportOptions = {}): string {
+  const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
+  const maxMessage = options.maxMessageLength ?? DEFAULT_MAX_MESSAGE;
+  const failed = summary.results.filter((r) => r.status === 'failed');
+  const heals = summary.results.flatMap((r) => healedSelectors(r).map((h) => ({ test: r.name, ...h })));
+
+  const head: string[] = [];
+  const verdict = summary.failed > 0 ? '❌ Failed' : summary.total === summary.skipped ? '⚪ Nothing ran' : '✅ Passed';
+  head.push(`## ${verdict} — ${inline(summary.name)}`, '');
+  head.push('| Total | Passed | Failed | Healed | Skipped | Duration |', '| ---: | ---: | ---: | ---: | ---: | ---: |');
+  head.push(`| ${summary.total} | ${summary.passed} | ${summary.failed} | ${summary.healed} | ${summary.skipped} | ${humanDuration(summary.duration_ms)} |`, '');
+  const context = [`Run \`${code(summary.run_id)}\``, `started ${inline(summary.started_at)}`];
+  if (summary.base_url) context.push(`against ${codeSpan(summary.base_url)}`);
+  head.push(`<sub>${context.join(' · ')}</sub>`, '');
+
+  const tail: string[] = [];
+  if (heals.length > 0) {
+    tail.push(`### 🩹 Healed selectors (${heals.length})`, '');
+    tail.push('| Test | Step | Before | After | Confidence |', '| --- | ---: | --- | --- | ---: |');
+    for (const h of heals) tail.push(`| ${cell(h.test)} | ${h.step + 1} | ${cellCode(h.original)} | ${cellCode(h.healed)} | ${percent(h.confidence)} |`);
+    tail.push('', 'Review healed selectors before merging: a heal changes how an element is found, never what is asserted.', '');
+  }
+
+  const sections = failed.map((r) => failureSection(r, maxMessage));
+  let body = head.join('\n');
+  let shown = 0;
+  if (sections.length > 0) body += `\n### Failed tests (${failed.length})\n\n`;
+  const reserve = tail.join('\n').length + 200;
+  for (const section of sections) {
+    if (body.length + section.length + reserve > maxLength) break;
+    body += section;
+    shown += 1;
+  }
+  if (shown < sections.length) {
+    const rest = failed.slice(shown).map((r) => inline(r.name));
+    body += `_…and ${sections.length - shown} more failed test(s), left out to keep this comment short: ${truncate(rest.join(', '), 1_000)}. See the full report._\n\n`;
+  }
+  body += tail.join('\n');
+  return `${body.trimEnd()}\n`;
+}
+
+function failureSection(r: TestExecutionResult, maxMessage: number): string {
+  const out: string[] = [];
+  const error = testError(r);
+  const step = failingStep(r);
+  out.push(`#### ❌ ${inline(r.name)}`, '');
+  out.push(`- **Type:** ${r.type} · **Duration:** ${humanDuration(r.duration_ms)}`);
+  if (step) out.push(`- **Failing step:** ${step.index + 1}. ${codeSpan(step.description)}${step.name ? ` (${inline(step.name)})` : ''}`);
+  if (error) out.push(`- **Error:** \`${code(error.kind)}\``);
+  const heals = healedSelectors(r);
+  if (heals.length > 0) out.push(`- **Healed:** ${heals.map((h) => `${codeSpan(h.original)} → ${codeSpan(h.healed)} (${percent(h.confidence)})`).join('; ')}`);
+  if (r.trace) out.push(`- **Trace:** ${codeSpan(r.trace)} — open with \`npx playwright show-trace <path>\``);
+  out.push('');
+  if (error?.message) out.push(fence(truncate(error.message, maxMessage)), '');
+  if (error?.stack) out.push('<details><summary>Stack trace</summary>', '', fence(truncate(error.stack, maxMessage)), '', '</details>', '');
+  if (r.console_errors.length > 0) out.push(`<details><summary>Console errors (${r.console_errors.length})</summary>`, '', fence(truncate(r.console_errors.join('\n'), maxMessage)), '', '</details>', '');
+  if (r.failed_requests.length > 0) {
+    const lines = r.failed_requests.map((f) => `${f.method} ${f.url} — ${f.failure}`).join('\n');
+    out.push(`<details><summary>Failed requests (${r.failed_requests.length})</summary>`, '', fence(truncate(lines, maxMessage)), '', '</details>', '');
+  }
+  return `${out.join('\n')}\n`;
+}
+
+// ---------------------------------------------------------------- escaping
+
+/**
+ * Plain text inside a line (never at its start): the punctuation that formats inline is
+ * backslash-escaped, HTML-significant characters become entities, and a zero-width space
+ * after @ keeps GitHub from notifying whoever a test name happens to mention.
+ */
+function inline(text: string): string {
+  return oneLine(text)
+    .replace(/[\\`*_[\]|~#]/g, (c) => `\\${c}`)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/@/g, '@\u200B');
+}
+
+/** Text inside a table cell: like inline, pipes included (they end cells even inside code). */
+function cell(text: string): string {
+  return inline(text);
+}
+
+/** Code inside a table cell: GitHub needs \| even within backticks. */
+function cellCode(text: string): string {
+  return codeSpan(text).replace(/\|/g, '\\|');
+}
+
+/** A code span that survives any backticks inside the text. */
+function codeSpan(text: string): string {
+  const t = oneLine(text);
+  const longest = Math.max(0, ...[...t.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  const pad = t.startsWith('`') || t.endsWith('`') || t === '' ? ' ' : '';
+  return `${ticks}${pad}${t}${pad}${ticks}`;
+}
+
+/** For values known not to contain backticks (ids, kinds); any that do are removed. */
+function code(text: string): string {
+  return oneLine(text).replace(/`/g, '');
+}
+
+/** A fenced code block whose fence is longer than any backtick run in the text. */
+function fence(text: string): string {
+  const t = stripControl(text);
+  const longest = Math.max(0, ...[...t.matchAll(/`{3,}/g)].map((m) => m[0].length));
+  const f = '`'.repeat(Math.max(3, longest + 1));
+  return `${f}text\n${t}\n${f}`;
+}
+
+function oneLine(text: string): string {
+  return stripControl(text).replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
