@@ -54,7 +54,7 @@ export class S3Blobs implements Blobs {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
-  /** Every key under the prefix, in code-point order, following S3's pages to the end. */
+  /** Every key under the prefix, following S3's pages to the end, sorted like FsBlobs' keys. */
   async list(prefix: string): Promise<string[]> {
     const keys: string[] = [];
     let token: string | undefined;
@@ -70,7 +70,7 @@ export class S3Blobs implements Blobs {
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
       if (page.IsTruncated && !token) throw new Error('S3 ListObjectsV2: truncated page without a continuation token');
     } while (token);
-    // S3 already lists in UTF-8 byte order; sorting here gives every adapter one order.
+    // S3 lists in UTF-8 byte order, which differs from JavaScript's for some characters.
     return keys.sort();
   }
 }

@@ -1,0 +1,144 @@
+import type { RunSummary, StepResult, TestExecutionResult } from '../execution/types.ts';
+import { STEP_ICON, failingStep, healedSelectors, percent, screenshotKeys, seconds, stripControl, testError } from './format.ts';
+
+/**
+ * The JUnit XML report (`junit.xml`) in the dialect CI tools read (Jenkins, GitLab, GitHub
+ * test-reporter actions, Azure DevOps, Buildkite): the Jenkins/Surefire schema, plus the
+ * `skipped` and `timestamp` totals on <testsuites> and per-test <properties> that
+ * Playwright's own JUnit reporter emits too.
+ *
+ * - one <testsuite> per suite: the result's `metadata.suite` (or `metadata.file`) when it
+ *   is a string, else the test type (ui, api, db);
+ * - a failed test has one <failure type="<failure kind>">; svc reports no <error>, because
+ *   every failure is classified by kind (errors="0");
+ * - a healed test passed and carries the property svc.status=healed;
+ * - times are seconds with three decimals; characters XML 1.0 forbids are removed.
+ */
+
+export interface JUnitReportOptions {
+  /** Written as the hostname attribute of each <testsuite> (omitted when not given). */
+  hostname?: string;
+}
+
+export function renderJUnitReport(summary: RunSummary, options: JUnitReportOptions = {}): string {
+  const suites = groupBySuite(summary.results);
+  const all = summary.results;
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  out.push(
+    `<testsuites${attrs({
+      name: summary.name,
+      tests: all.length,
+      failures: count(all, 'failed'),
+      errors: 0,
+      skipped: count(all, 'skipped'),
+      time: seconds(summary.duration_ms),
+      timestamp: summary.started_at,
+    })}>`,
+  );
+  for (const [name, results] of suites) {
+    out.push(
+      `  <testsuite${attrs({
+        name,
+        tests: results.length,
+        failures: count(results, 'failed'),
+        errors: 0,
+        skipped: count(results, 'skipped'),
+        time: seconds(results.reduce((sum, r) => sum + r.duration_ms, 0)),
+        timestamp: results[0]?.started_at ?? summary.started_at,
+        ...(options.hostname ? { hostname: options.hostname } : {}),
+      })}>`,
+    );
+    out.push('    <properties>');
+    const suiteProps: Array<[string, string]> = [['svc.run_id', summary.run_id], ['svc.run_name', summary.name], ['svc.workers', String(summary.workers)]];
+    if (summary.base_url) suiteProps.push(['svc.base_url', summary.base_url]);
+    for (const [k, v] of suiteProps) out.push(`      <property${attrs({ name: k, value: v })}/>`);
+    out.push('    </properties>');
+    for (const r of results) out.push(...testcase(r, name));
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>');
+  return `${out.join('\n')}\n`;
+}
+
+function testcase(r: TestExecutionResult, classname: string): string[] {
+  const out: string[] = [];
+  out.push(`    <testcase${attrs({ classname, name: r.name, time: seconds(r.duration_ms) })}>`);
+
+  const props: Array<[string, string]> = [['svc.test_id', r.test_id], ['svc.type', r.type], ['svc.status', r.status]];
+  for (const h of healedSelectors(r)) props.push([`svc.healed.step.${h.step + 1}`, `${h.original} → ${h.healed} (confidence ${h.confidence})`]);
+  for (const key of screenshotKeys(r)) props.push(['svc.screenshot', key]);
+  if (r.trace) props.push(['svc.trace', r.trace]);
+  out.push('      <properties>');
+  for (const [k, v] of props) out.push(`        <property${attrs({ name: k, value: v })}/>`);
+  out.push('      </properties>');
+
+  const error = testError(r);
+  if (r.status === 'failed') {
+    const step = failingStep(r);
+    const upTo = step ? r.steps.filter((s) => s.index <= step.index) : r.steps;
+    const body = [...upTo.map(stepLine)];
+    if (error?.stack) body.push('', error.stack);
+    out.push(`      <failure${attrs({ message: error?.message || 'failed', type: error?.kind ?? 'failure' })}>${text(body.join('\n'))}</failure>`);
+  } else if (r.status === 'skipped') {
+    out.push(error?.message ? `      <skipped${attrs({ message: error.message })}/>` : '      <skipped/>');
+  }
+
+  const log: string[] = r.steps.map(stepLine);
+  const heals = healedSelectors(r);
+  if (heals.length > 0) {
+    log.push('', 'Healed selectors:');
+    for (const h of heals) log.push(`  step ${h.step + 1}: ${h.original} → ${h.healed} (confidence ${percent(h.confidence)})`);
+  }
+  const shots = screenshotKeys(r);
+  if (shots.length > 0) log.push('', 'Screenshots:', ...shots.map((k) => `  ${k}`));
+  if (r.trace) log.push('', `Trace: ${r.trace} (open with: npx playwright show-trace <path>)`);
+  if (log.length > 0) out.push(`      <system-out>${text(log.join('\n'))}</system-out>`);
+
+  const problems = [...r.console_errors.map((e) => `console: ${e}`), ...r.failed_requests.map((f) => `request failed: ${f.method} ${f.url} — ${f.failure}`)];
+  if (problems.length > 0) out.push(`      <system-err>${text(problems.join('\n'))}</system-err>`);
+  out.push('    </testcase>');
+  return out;
+}
+
+function stepLine(s: StepResult): string {
+  const name = s.name ? ` [${s.name}]` : '';
+  const healed = s.healed ? ` (healed: ${s.healed.original} → ${s.healed.healed})` : '';
+  const error = s.error ? ` — ${s.error.kind}: ${s.error.message}` : '';
+  return `${STEP_ICON[s.status]} ${s.index + 1}. ${s.description}${name} (${seconds(s.duration_ms)} s)${healed}${error}`;
+}
+
+function groupBySuite(results: TestExecutionResult[]): Map<string, TestExecutionResult[]> {
+  const groups = new Map<string, TestExecutionResult[]>();
+  for (const r of results) {
+    const meta = r.metadata ?? {};
+    const named = [meta.suite, meta.file].find((v): v is string => typeof v === 'string' && v.trim() !== '');
+    const key = named ?? r.type;
+    const list = groups.get(key);
+    if (list) list.push(r);
+    else groups.set(key, [r]);
+  }
+  return groups;
+}
+
+const count = (rs: TestExecutionResult[], status: TestExecutionResult['status']) => rs.filter((r) => r.status === status).length;
+
+// ---------------------------------------------------------------- XML escaping
+
+/** Character data: forbidden characters removed, markup characters escaped. */
+function text(value: string): string {
+  return stripControl(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Attribute values, double-quoted. Tab, newline and carriage return are written as
+ * character references so attribute-value normalization does not turn them into spaces.
+ */
+function attr(value: string): string {
+  return text(value).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+}
+
+function attrs(values: Record<string, string | number>): string {
+  return Object.entries(values)
+    .map(([k, v]) => ` ${k}="${attr(String(v))}"`)
+    .join('');
+}

@@ -1,0 +1,290 @@
+import type { Locator as PwLocator, Page } from 'playwright-core';
+import { Fingerprint } from '@svc/core/contracts/fingerprint';
+
+/** pageFingerprints() returns at most this many elements (the rest of a huge page is dropped). */
+export const MAX_PAGE_FINGERPRINTS = 20_000;
+
+/**
+ * The in-page code, as plain JavaScript text. It is kept out of TypeScript on purpose:
+ * page.evaluate serializes functions with toString(), and transpilers (esbuild keepNames,
+ * coverage instrumentation) inject helpers such as __name() that do not exist in the page.
+ * It defines `api` with one(el), all(cap) and point(x, y); every Fingerprint field is
+ * computed here, in one round trip. Tests cover every field (test/execution/ui).
+ */
+const PAGE_SOURCE = String.raw`
+const api = (() => {
+  const MAX_TEXT = 500, MAX_NEIGHBOR = 100, MAX_NEIGHBORS = 5, MAX_ATTR = 500, MAX_ATTRS = 50;
+  const XHTML = 'http://www.w3.org/1999/xhtml';
+  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'meta', 'link', 'title', 'head', 'base']);
+  const collapse = (s) => (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim();
+  const clip = (s, n) => (s.length > n ? s.slice(0, n) : s);
+  const textOf = (el) => collapse(typeof el.innerText === 'string' ? el.innerText : el.textContent);
+  const attr = (el, name) => { const v = el.getAttribute(name); return v == null ? undefined : v; };
+
+  const implicitRole = (el) => {
+    const tag = el.localName;
+    const type = (attr(el, 'type') || '').toLowerCase();
+    switch (tag) {
+      case 'a': case 'area': return el.hasAttribute('href') ? 'link' : undefined;
+      case 'button': return 'button';
+      case 'input':
+        if (['button', 'submit', 'reset', 'image'].includes(type)) return 'button';
+        if (type === 'checkbox') return 'checkbox';
+        if (type === 'radio') return 'radio';
+        if (type === 'range') return 'slider';
+        if (type === 'number') return 'spinbutton';
+        if (type === 'search') return el.hasAttribute('list') ? 'combobox' : 'searchbox';
+        if (['', 'text', 'email', 'tel', 'url'].includes(type)) return el.hasAttribute('list') ? 'combobox' : 'textbox';
+        return undefined;
+      case 'textarea': return 'textbox';
+      case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+      case 'option': return 'option';
+      case 'img': return attr(el, 'alt') === '' ? 'presentation' : 'img';
+      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
+      case 'ul': case 'ol': case 'menu': return 'list';
+      case 'li': return 'listitem';
+      case 'nav': return 'navigation';
+      case 'main': return 'main';
+      case 'aside': return 'complementary';
+      case 'header': return el.closest('article,aside,main,nav,section') ? undefined : 'banner';
+      case 'footer': return el.closest('article,aside,main,nav,section') ? undefined : 'contentinfo';
+      case 'form': return 'form';
+      case 'section': return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'region' : undefined;
+      case 'article': return 'article';
+      case 'table': return 'table';
+      case 'thead': case 'tbody': case 'tfoot': return 'rowgroup';
+      case 'tr': return 'row';
+      case 'td': return 'cell';
+      case 'th': return attr(el, 'scope') === 'row' ? 'rowheader' : 'columnheader';
+      case 'dialog': return 'dialog';
+      case 'fieldset': case 'details': return 'group';
+      case 'summary': return 'button';
+      case 'progress': return 'progressbar';
+      case 'meter': return 'meter';
+      case 'hr': return 'separator';
+      case 'p': return 'paragraph';
+      case 'output': return 'status';
+      case 'dl': return 'list';
+      case 'dt': return 'term';
+      case 'dd': return 'definition';
+      default: return undefined;
+    }
+  };
+  const roleOf = (el) => {
+    const explicit = collapse(attr(el, 'role')).split(' ')[0];
+    return explicit || implicitRole(el);
+  };
+  const NAME_FROM_CONTENT = new Set(['button', 'link', 'heading', 'cell', 'columnheader', 'rowheader', 'option', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'checkbox', 'radio', 'switch', 'tooltip', 'treeitem', 'listitem', 'row', 'term']);
+  const labelsOf = (el) => (el.labels ? Array.from(el.labels) : []);
+  const accessibleName = (el, role, text) => {
+    const labelledBy = attr(el, 'aria-labelledby');
+    if (labelledBy) {
+      const t = collapse(labelledBy.split(/\s+/).map((id) => { const n = document.getElementById(id); return n ? textOf(n) : ''; }).join(' '));
+      if (t) return t;
+    }
+    const ariaLabel = collapse(attr(el, 'aria-label'));
+    if (ariaLabel) return ariaLabel;
+    const tag = el.localName;
+    const type = (attr(el, 'type') || '').toLowerCase();
+    if (tag === 'input' && ['submit', 'reset', 'button'].includes(type)) {
+      const v = collapse(attr(el, 'value'));
+      if (v) return v;
+      if (type === 'submit') return 'Submit';
+      if (type === 'reset') return 'Reset';
+    }
+    const labels = collapse(labelsOf(el).map(textOf).join(' '));
+    if (labels) return labels;
+    if (tag === 'img' || tag === 'area' || (tag === 'input' && type === 'image')) {
+      const alt = collapse(attr(el, 'alt'));
+      if (alt) return alt;
+    }
+    if (tag === 'fieldset') { const l = el.querySelector(':scope > legend'); if (l && textOf(l)) return textOf(l); }
+    if (tag === 'table') { const c = el.querySelector(':scope > caption'); if (c && textOf(c)) return textOf(c); }
+    if (role && NAME_FROM_CONTENT.has(role) && text) return text;
+    const title = collapse(attr(el, 'title'));
+    if (title) return title;
+    const placeholder = collapse(attr(el, 'placeholder'));
+    if (placeholder) return placeholder;
+    return undefined;
+  };
+
+  const isVisible = (el) => {
+    const r = el.getBoundingClientRect();
+    if (!(r.width > 0 && r.height > 0)) return false;
+    const st = getComputedStyle(el);
+    if (st.visibility !== 'visible') return false;
+    if (typeof el.checkVisibility === 'function' && !el.checkVisibility()) return false;
+    return true;
+  };
+
+  const xpathStep = (n) => {
+    const tag = n.localName;
+    let idx = 1;
+    for (let s = n.previousElementSibling; s; s = s.previousElementSibling) if (s.localName === tag && s.namespaceURI === n.namespaceURI) idx++;
+    return (n.namespaceURI === XHTML ? tag : '*[local-name()="' + tag + '"]') + '[' + idx + ']';
+  };
+  const absXpath = (el) => {
+    const parts = [];
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
+      if (n === document.documentElement) { parts.unshift('html'); break; }
+      if (n === document.body) parts.unshift('body');
+      else if (n === document.head) parts.unshift('head');
+      else parts.unshift(xpathStep(n));
+    }
+    return '/' + parts.join('/');
+  };
+  const literal = (s) => (s.indexOf('"') < 0 ? '"' + s + '"' : s.indexOf("'") < 0 ? "'" + s + "'" : undefined);
+  const idXpath = (el) => {
+    const parts = [];
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
+      const id = attr(n, 'id');
+      const lit = id ? literal(id) : undefined;
+      if (lit && document.getElementById(id) === n) return '//*[@id=' + lit + ']' + (parts.length ? '/' + parts.join('/') : '');
+      parts.unshift(n === document.body ? 'body' : n === document.documentElement ? 'html' : xpathStep(n));
+    }
+    return undefined;
+  };
+
+  let headings;
+  const nearestHeading = (el) => {
+    if (!headings) headings = Array.from(document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role="heading"]'));
+    let lo = 0, hi = headings.length - 1, found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const h = headings[mid];
+      if (h === el || h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    while (found >= 0 && (headings[found] === el || headings[found].contains(el))) found--;
+    return found >= 0 ? textOf(headings[found]) : '';
+  };
+  const siblingText = (el, dir) => {
+    let n = el;
+    for (let hops = 0; hops < 3; hops++) {
+      n = dir < 0 ? n.previousElementSibling : n.nextElementSibling;
+      if (!n) return '';
+      if (SKIP.has(n.localName)) continue;
+      const t = textOf(n);
+      if (t) return t;
+    }
+    return '';
+  };
+  const ownText = (el) => {
+    if (!el) return '';
+    let s = '';
+    for (const c of el.childNodes) if (c.nodeType === 3) s += ' ' + c.nodeValue;
+    return collapse(s);
+  };
+  const neighborText = (el) => {
+    const out = [];
+    const add = (t) => { t = clip(collapse(t), MAX_NEIGHBOR); if (t && !out.includes(t) && out.length < MAX_NEIGHBORS) out.push(t); };
+    for (const l of labelsOf(el)) add(textOf(l));
+    add(siblingText(el, -1));
+    add(siblingText(el, 1));
+    add(nearestHeading(el));
+    add(ownText(el.parentElement));
+    return out;
+  };
+
+  const testIdOf = (el) => {
+    for (const a of ['data-testid', 'data-test-id', 'data-test', 'data-cy', 'data-qa']) { const v = attr(el, a); if (v) return v; }
+    return undefined;
+  };
+
+  const one = (el) => {
+    if (!el || el.nodeType !== 1) return undefined;
+    const tag = el.localName;
+    const type = attr(el, 'type');
+    const secret = tag === 'input' && (type || '').toLowerCase() === 'password';
+    const text = clip(textOf(el), MAX_TEXT);
+    const role = roleOf(el);
+    const fp = { tag };
+    const set = (k, v) => { if (v !== undefined && v !== null && v !== '') fp[k] = v; };
+    set('id', attr(el, 'id'));
+    set('name', attr(el, 'name'));
+    const classes = Array.from(el.classList || []);
+    if (classes.length) fp.classes = classes;
+    set('text', text);
+    set('role', role);
+    set('accessibleName', clip(accessibleName(el, role, text) || '', MAX_TEXT));
+    set('testId', testIdOf(el));
+    set('href', attr(el, 'href'));
+    set('alt', attr(el, 'alt'));
+    set('placeholder', attr(el, 'placeholder'));
+    set('type', type);
+    set('title', attr(el, 'title'));
+    if (!secret) {
+      if (tag === 'input' || tag === 'textarea' || tag === 'select') fp.value = clip(String(el.value), MAX_TEXT);
+      else set('value', attr(el, 'value'));
+    }
+    set('ariaLabel', attr(el, 'aria-label'));
+    const attributes = {};
+    let count = 0;
+    for (const a of Array.from(el.attributes)) {
+      if (count++ >= MAX_ATTRS) break;
+      if (secret && a.name === 'value') continue;
+      attributes[a.name] = clip(a.value, MAX_ATTR);
+    }
+    fp.attributes = attributes;
+    fp.neighborText = neighborText(el);
+    fp.xpath = absXpath(el);
+    set('idXpath', idXpath(el));
+    const r = el.getBoundingClientRect();
+    fp.box = { x: r.x + window.scrollX, y: r.y + window.scrollY, width: r.width, height: r.height };
+    fp.isButton = tag === 'button' || (tag === 'input' && ['submit', 'button', 'reset', 'image'].includes((type || '').toLowerCase())) || role === 'button';
+    fp.visible = isVisible(el);
+    return fp;
+  };
+
+  const all = (cap) => {
+    const out = [];
+    const root = document.body || document.documentElement;
+    const els = root.querySelectorAll('*');
+    for (let i = 0; i < els.length && out.length < cap; i++) {
+      const el = els[i];
+      if (SKIP.has(el.localName) || !isVisible(el)) continue;
+      out.push(one(el));
+    }
+    return out;
+  };
+
+  const point = (x, y) => one(document.elementFromPoint(x, y));
+
+  return { one, all, point };
+})();
+`;
+
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- see PAGE_SOURCE: the page code must not be transpiled
+const elementFn = new Function('el', `${PAGE_SOURCE}\nreturn api.one(el);`) as (el: Element) => unknown;
+const allFn = new Function('cap', `${PAGE_SOURCE}\nreturn api.all(cap);`) as (cap: number) => unknown[];
+const pointFn = new Function('p', `${PAGE_SOURCE}\nreturn api.point(p.x, p.y);`) as (p: { x: number; y: number }) => unknown;
+
+/** Parses in-page output through the schema (drops nothing we produce; guards the type). */
+const parse = (raw: unknown): Fingerprint | undefined => {
+  if (!raw) return undefined;
+  const r = Fingerprint.safeParse(raw);
+  return r.success ? r.data : undefined;
+};
+
+/** The fingerprint of the single element a locator resolves to; undefined when it cannot be read in time. */
+export async function captureFingerprint(locator: PwLocator, timeoutMs: number): Promise<Fingerprint | undefined> {
+  try {
+    return parse(await locator.evaluate(elementFn, undefined, { timeout: Math.max(1, timeoutMs) }));
+  } catch {
+    return undefined; // a fingerprint is best effort: it never fails a step
+  }
+}
+
+/** The fingerprint of the topmost element at a viewport point (used after a vision fallback). */
+export async function fingerprintAt(page: Page, x: number, y: number): Promise<Fingerprint | undefined> {
+  try {
+    return parse(await page.evaluate(pointFn, { x, y }));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Fingerprints of every visible element of the page, in document order, in one evaluate call. */
+export async function pageFingerprints(page: Page, cap = MAX_PAGE_FINGERPRINTS): Promise<Fingerprint[]> {
+  const raw = await page.evaluate(allFn, Math.min(cap, MAX_PAGE_FINGERPRINTS));
+  return raw.map(parse).filter((f): f is Fingerprint => f !== undefined);
+}
