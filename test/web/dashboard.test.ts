@@ -176,6 +176,13 @@ describe('dashboard shell', () => {
     expect(cookies.map((c) => c.name)).toContain('svc_session');
   });
 
+  it('a full page load with an expired access token resumes the session from the refresh cookie', async () => {
+    await page.context().clearCookies({ name: 'svc_session' });
+    await page.goto(new URL('/', server.url).href);
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect.poll(rowNames).toEqual([seeded.get(defaultOrgId)]);
+  });
+
   it('signs out back to the sign-in page, after which / redirects again', async () => {
     await page.getByTestId('sign-out').click();
     await page.waitForURL((url) => url.pathname === '/sign-in');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Step, Assertion } from './steps.ts';
 import { atLeastOneField, atLeastOneFieldParams, IsoDateTime, JsonObject, ListQuery, Uuid } from './common.ts';
 
 /** Kind of a stored test (tests.type). */
@@ -18,19 +19,12 @@ export const testPriorities = ['critical', 'high', 'medium', 'low'] as const;
 export const TestPriority = z.enum(testPriorities).describe('Test priority: critical, high, medium or low');
 export type TestPriority = z.output<typeof TestPriority>;
 
-/**
- * One test step. Provisional: any object with a `type`; the step-type catalogue will
- * replace this with a discriminated union, so keep referring to it by this name.
- */
-export const TestStepInput = z
-  .looseObject({
-    type: z.string().min(1).max(100).describe('Step type, e.g. goto, click, fill, request, query'),
-  })
-  .describe('A test step: an object with a type and type-specific fields');
+/** One test step: the executable step model of docs/test-format.md (contracts/steps.ts). */
+export const TestStepInput = Step;
 export type TestStep = z.output<typeof TestStepInput>;
 
-/** One assertion. Provisional like `TestStepInput`. */
-export const TestAssertionInput = JsonObject.describe('An assertion: an object with type-specific fields');
+/** One assertion, checked after the steps (contracts/steps.ts). */
+export const TestAssertionInput = Assertion;
 export type TestAssertion = z.output<typeof TestAssertionInput>;
 
 const Tag = z.string().trim().min(1).max(100).describe('A tag');

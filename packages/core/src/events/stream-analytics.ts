@@ -51,6 +51,7 @@ async function clusterFailure(event: EventEnvelope, ctx: HandlerContext, o: Requ
   const p = TestFailedPayload.parse(event.payload);
   const signature = failureSignature(p.failure_details.failure_type, p.failure_details.error_message ?? '');
   const at = Date.parse(event.timestamp);
+  const ts = new Date(at).toISOString(); // offsets normalised, so ISO strings compare as times
   const windowStart = new Date(Math.floor(at / o.windowMs) * o.windowMs);
   const windowEnd = new Date(windowStart.getTime() + o.windowMs);
   const project = p.project_id ?? '-';
@@ -65,8 +66,8 @@ async function clusterFailure(event: EventEnvelope, ctx: HandlerContext, o: Requ
   const fields = {
     failure_count: count,
     test_ids: testIds,
-    first_seen: minIso(current?.first_seen as string | undefined, event.timestamp),
-    last_seen: maxIso(current?.last_seen as string | undefined, event.timestamp),
+    first_seen: minIso(current?.first_seen as string | undefined, ts),
+    last_seen: maxIso(current?.last_seen as string | undefined, ts),
     version: Number(current?.version ?? 0) + 1,
     ...(publish ? { published_at: now } : {}),
   };
@@ -110,7 +111,7 @@ async function clusterFailure(event: EventEnvelope, ctx: HandlerContext, o: Requ
 /** Per-test daily execution counts by status (the raw material for flakiness and pass rates). */
 async function countExecution(event: EventEnvelope, ctx: HandlerContext): Promise<void> {
   const p = TestExecutedPayload.parse(event.payload);
-  const day = event.timestamp.slice(0, 10);
+  const day = new Date(event.timestamp).toISOString().slice(0, 10);
   const key = { pk: `ORG#${event.tenant_id}`, sk: `TESTSTATS#${p.test_id}#${day}` };
   const current = await ctx.table.get(key);
   const counts = { passed: 0, failed: 0, skipped: 0, healed: 0, ...((current?.counts as Record<string, number> | undefined) ?? {}) };

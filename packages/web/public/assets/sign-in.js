@@ -57,4 +57,22 @@ form.addEventListener('submit', async (event) => {
   }
 });
 
-email.focus();
+/**
+ * A page load after the 15-minute access token expired lands here even when the
+ * refresh cookie (scoped to /api/auth, so the server never sees it on page loads) is
+ * still valid: try it once before asking for the password again.
+ */
+async function resumeSession() {
+  try {
+    const res = await fetch('/api/auth/refresh', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: '{}' });
+    if (res.ok) {
+      location.replace(nextPath());
+      return;
+    }
+  } catch {
+    // Offline or server down: the form below still works once it is back.
+  }
+  email.focus();
+}
+
+void resumeSession();

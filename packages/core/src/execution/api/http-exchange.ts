@@ -87,19 +87,19 @@ function buildBody(step: ApiRequestStep): string | undefined {
   return step.body;
 }
 
-/** The most specific code in a fetch error's cause chain: ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED … */
-function causeOf(err: unknown): { code?: string; message: string } {
+/** The cause code of a fetch error (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED …) and its message. */
+function causeOf(err: unknown): { code?: string; message?: string } {
+  let code: string | undefined;
+  let message: string | undefined;
   let e: unknown = err;
-  let message = err instanceof Error ? err.message : String(err);
-  for (let depth = 0; depth < 5 && e; depth++) {
+  for (let depth = 0; depth < 6 && e; depth++) {
     const x = e as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown[] };
-    if (typeof x.message === 'string' && x.message && x.message !== 'fetch failed') message = x.message;
-    if (typeof x.code === 'string' && x.code !== 'UND_ERR_SOCKET' && !(x instanceof AggregateError && !x.message)) return { code: x.code, message };
-    if (Array.isArray(x.errors) && x.errors.length > 0) e = x.errors[0];
-    else e = x.cause;
+    if (code === undefined && typeof x.code === 'string') code = x.code;
+    if (message === undefined && typeof x.message === 'string' && x.message && x.message !== 'fetch failed') message = x.message;
+    // Node reports "localhost" failures as an AggregateError (one error per address).
+    e = x.cause ?? (Array.isArray(x.errors) ? x.errors[0] : undefined);
   }
-  const last = e as { code?: unknown } | undefined;
-  return { code: typeof last?.code === 'string' ? last.code : undefined, message };
+  return { code, message };
 }
 
 function headersToRecord(headers: Headers): Record<string, string> {

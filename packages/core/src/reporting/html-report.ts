@@ -1,0 +1,152 @@
+import type { RunSummary, StepResult, TestExecutionResult } from '../execution/types.ts';
+import { base64, imageMime } from './bytes.ts';
+import { STEP_ICON, failingStep, healedSelectors, humanDuration, percent, screenshotKeys, stripControl, testError } from './format.ts';
+import { HTML_STYLE } from './html-style.ts';
+
+/**
+ * The HTML report (`report.html`): one self-contained file that opens from disk, from an
+ * artifact store or as a CI attachment — inline CSS, screenshots as data: URIs, no script
+ * at all (cards are <details>, the filters are CSS radio buttons) and a Content-Security-
+ * Policy that forbids scripts and any network access, so even a mistake in escaping could
+ * not run code or reach out.
+ */
+
+export interface HtmlReportOptions {
+  /** Returns the bytes of an artifact (screenshot) by key; undefined when it is not available. */
+  embed?: (key: string) => Uint8Array | undefined;
+  /** Screenshots larger than this (bytes) are not embedded (default 5 MiB). */
+  maxEmbedBytes?: number;
+}
+
+const STATUS_LABEL: Record<TestExecutionResult['status'], string> = { passed: 'Passed', failed: 'Failed', healed: 'Healed', skipped: 'Skipped' };
+
+export function renderHtmlReport(summary: RunSummary, options: HtmlReportOptions = {}): string {
+  const results = summary.results;
+  const failedCount = results.filter((r) => r.status === 'failed').length;
+  const healedCount = results.filter((r) => r.status === 'healed').length;
+  const title = `${summary.failed > 0 ? '✗' : '✓'} ${summary.name} — svc report`;
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    '<meta name="generator" content="svc">',
+    `<title>${esc(title)}</title>`,
+    `<style>${HTML_STYLE}</style>`,
+    '</head>',
+    '<body>',
+    '<input type="radio" name="filter" id="f-all" class="filter" checked>',
+    '<input type="radio" name="filter" id="f-failed" class="filter">',
+    '<input type="radio" name="filter" id="f-healed" class="filter">',
+    header(summary),
+    '<nav class="filters" aria-label="Filter tests">',
+    `<label for="f-all">All <span>${results.length}</span></label>`,
+    `<label for="f-failed">Failed <span>${failedCount}</span></label>`,
+    `<label for="f-healed">Healed <span>${healedCount}</span></label>`,
+    '</nav>',
+    '<main>',
+    results.length === 0 ? '<p class="empty">No tests in this run.</p>' : results.map((r, i) => card(r, i, options)).join('\n'),
+    `<p class="empty only-failed">No failed tests.</p>`,
+    `<p class="empty only-healed">No healed tests.</p>`,
+    '</main>',
+    `<footer>svc · report for run <code>${esc(summary.run_id)}</code> · ${esc(summary.finished_at)}</footer>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+function header(s: RunSummary): string {
+  const stat = (cls: string, value: number | string, label: string) => `<div class="stat ${cls}"><span class="num">${esc(String(value))}</span><span class="label">${label}</span></div>`;
+  const share = (n: number) => (s.total > 0 ? ((n / s.total) * 100).toFixed(2) : '0');
+  const segments = (['passed', 'healed', 'failed', 'skipped'] as const)
+    .filter((k) => s[k] > 0)
+    .map((k) => `<span class="seg ${k}" style="width:${share(s[k])}%" title="${s[k]} ${k}"></span>`)
+    .join('');
+  const ran = s.total - s.skipped;
+  const rate = ran > 0 ? `${Math.round(((s.passed + s.healed) / ran) * 100)}% passed` : 'nothing ran';
+  const meta = [`run <code>${esc(s.run_id)}</code>`, `started ${esc(s.started_at)}`, `took ${esc(humanDuration(s.duration_ms))}`, `${s.workers} worker${s.workers === 1 ? '' : 's'}`];
+  if (s.base_url) meta.push(`against <code>${esc(s.base_url)}</code>`);
+  return [
+    `<header class="${s.failed > 0 ? 'run-failed' : 'run-passed'}">`,
+    `<h1>${esc(s.name)}</h1>`,
+    `<p class="meta">${meta.join(' · ')}</p>`,
+    '<div class="totals">',
+    stat('total', s.total, 'Total'),
+    stat('passed', s.passed, 'Passed'),
+    stat('failed', s.failed, 'Failed'),
+    stat('healed', s.healed, 'Healed'),
+    stat('skipped', s.skipped, 'Skipped'),
+    stat('duration', humanDuration(s.duration_ms), 'Duration'),
+    '</div>',
+    `<div class="bar" role="img" aria-label="${esc(`${s.passed} passed, ${s.healed} healed, ${s.failed} failed, ${s.skipped} skipped`)}">${segments}</div>`,
+    `<p class="rate">${esc(rate)}</p>`,
+    '</header>',
+  ].join('\n');
+}
+
+function card(r: TestExecutionResult, i: number, options: HtmlReportOptions): string {
+  const parts: string[] = [];
+  const error = r.status === 'failed' || r.status === 'skipped' ? testError(r) : undefined;
+  if (error) parts.push(errorBlock(error, r));
+  if (r.steps.length > 0) parts.push(`<h3>Steps</h3>\n<ol class="steps">\n${r.steps.map(stepItem).join('\n')}\n</ol>`);
+  const heals = healedSelectors(r);
+  if (heals.length > 0) {
+    const rows = heals.map((h) => `<tr><td>${h.step + 1}</td><td><code class="before">${esc(h.original)}</code></td><td><code class="after">${esc(h.healed)}</code></td><td>${percent(h.confidence)}</td></tr>`);
+    parts.push(`<h3>Healed selectors</h3>\n<table class="heals"><thead><tr><th>Step</th><th>Before</th><th>After</th><th>Confidence</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`);
+  }
+  const shots = screenshotKeys(r);
+  if (shots.length > 0) parts.push(`<h3>Screenshots</h3>\n<div class="shots">\n${shots.map((k) => screenshot(k, options)).join('\n')}\n</div>`);
+  if (r.console_errors.length > 0) parts.push(`<h3>Console errors</h3>\n<ul class="log">${r.console_errors.map((e) => `<li><pre>${esc(e)}</pre></li>`).join('')}</ul>`);
+  if (r.failed_requests.length > 0) {
+    const items = r.failed_requests.map((f) => `<li><span class="method">${esc(f.method)}</span> <span class="url">${esc(f.url)}</span> — ${esc(f.failure)}</li>`);
+    parts.push(`<h3>Failed requests</h3>\n<ul class="log">${items.join('')}</ul>`);
+  }
+  if (r.trace) parts.push(`<p class="trace">Trace: <code>${esc(r.trace)}</code> — open trace.zip with <code>npx playwright show-trace &lt;path&gt;</code></p>`);
+  const assertions = r.assertions_passed + r.assertions_failed > 0 ? `<span class="assertions">${r.assertions_passed}/${r.assertions_passed + r.assertions_failed} assertions</span>` : '';
+  return [
+    `<details class="card ${r.status}" id="t-${i + 1}"${r.status === 'failed' ? ' open' : ''}>`,
+    `<summary><span class="badge ${r.status}">${STATUS_LABEL[r.status]}</span><span class="name">${esc(r.name)}</span><span class="type">${esc(r.type)}</span>${assertions}<span class="dur">${esc(humanDuration(r.duration_ms))}</span></summary>`,
+    `<div class="body">`,
+    `<p class="test-id">id <code>${esc(r.test_id)}</code> · ${esc(r.started_at)}</p>`,
+    ...parts,
+    '</div>',
+    '</details>',
+  ].join('\n');
+}
+
+function errorBlock(error: { kind: string; message: string; stack?: string }, r: TestExecutionResult): string {
+  const step = failingStep(r);
+  const where = step ? `<p class="where">at step ${step.index + 1}: <code>${esc(step.description)}</code></p>` : '';
+  const stack = error.stack ? `<details class="stack"><summary>Stack trace</summary><pre>${esc(error.stack)}</pre></details>` : '';
+  return `<section class="error"><p><span class="kind">${esc(error.kind)}</span></p>${where}<pre class="message">${esc(error.message)}</pre>${stack}</section>`;
+}
+
+function stepItem(s: StepResult): string {
+  const name = s.name ? ` <span class="step-name">${esc(s.name)}</span>` : '';
+  const healed = s.healed ? ` <span class="badge healed small" title="${esc(`${s.healed.original} → ${s.healed.healed}`)}">healed</span>` : '';
+  const error = s.error ? `<div class="step-error"><span class="kind">${esc(s.error.kind)}</span> ${esc(s.error.message)}</div>` : '';
+  return `<li class="step ${s.status}"><span class="icon" aria-label="${s.status}">${STEP_ICON[s.status]}</span><span class="desc"><code>${esc(s.description)}</code>${name}${healed}</span><span class="dur">${esc(humanDuration(s.duration_ms))}</span>${error}</li>`;
+}
+
+function screenshot(key: string, options: HtmlReportOptions): string {
+  const caption = `<figcaption><code>${esc(key)}</code></figcaption>`;
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = options.embed?.(key);
+  } catch {
+    bytes = undefined;
+  }
+  if (!bytes) return `<figure class="missing"><p class="note">Screenshot not embedded (not available to the report).</p>${caption}</figure>`;
+  if (bytes.byteLength > (options.maxEmbedBytes ?? 5 * 1024 * 1024)) return `<figure class="missing"><p class="note">Screenshot not embedded (${Math.round(bytes.byteLength / 1024)} KiB is over the size limit).</p>${caption}</figure>`;
+  const mime = imageMime(bytes);
+  if (!mime) return `<figure class="missing"><p class="note">Not embedded: not a PNG, JPEG, GIF or WebP image.</p>${caption}</figure>`;
+  return `<figure><img src="data:${mime};base64,${base64(bytes)}" alt="${esc(`Screenshot ${key}`)}" loading="lazy">${caption}</figure>`;
+}
+
+/** Escapes text for element content and double- or single-quoted attributes. */
+function esc(value: string): string {
+  return stripControl(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}

@@ -1,0 +1,89 @@
+import { errors } from 'playwright-core';
+import { StepFailure, type StepContext } from '@svc/core/execution/types';
+
+/**
+ * Deadlines, cancellation and the mapping of Playwright errors to StepFailure kinds.
+ * The rule that matters for healing: 'locator' only when an element was not found (or not
+ * exactly one matched); running out of time anywhere else is 'timeout' (CONVENTIONS 6).
+ */
+
+/** The step's deadline: the context's, shortened by the step's own timeout_ms. */
+export function stepDeadline(step: { timeout_ms?: number }, ctx: StepContext, cap?: number): number {
+  const own = step.timeout_ms ?? cap;
+  return own === undefined ? ctx.deadline : Math.min(ctx.deadline, Date.now() + own);
+}
+
+/** Milliseconds left until the deadline, at least 1 (Playwright treats 0 as "no timeout"). */
+export const msLeft = (deadline: number): number => Math.max(1, Math.floor(deadline - Date.now()));
+
+export const isTimeout = (e: unknown): boolean => e instanceof errors.TimeoutError;
+
+/** The first line of a Playwright error, without the "Call log:" and the API prefix ("locator.click: "). */
+export function shortMessage(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? text;
+  return line.replace(/^[a-zA-Z]+\.[a-zA-Z]+: /, '').trim();
+}
+
+export function throwIfAborted(signal: AbortSignal, what: string): void {
+  if (signal.aborted) throw new StepFailure('cancelled', `${what}: cancelled`);
+}
+
+/** Rejects with StepFailure('cancelled') as soon as the signal aborts. */
+export function withSignal<T>(work: Promise<T>, signal: AbortSignal, what: string): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => {});
+    return Promise.reject(new StepFailure('cancelled', `${what}: cancelled`));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new StepFailure('cancelled', `${what}: cancelled`));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** Waits ms, or until the signal aborts (then resolves early; the caller checks the signal). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (ms <= 0 || signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+const WRONG_ELEMENT = /not an <input>|not an? <select>|not a checkbox|not an input element|not an HTMLInputElement|Element is not an|Node is not an|Cannot type text into input|Input of type .* cannot be filled|is not a <select>/i;
+const BAD_SELECTOR = /Unexpected token|is not a valid selector|Unknown engine|Failed to parse|Unsupported token|is not a valid XPath|Invalid role/i;
+
+/**
+ * Maps an error thrown while acting on an element that WAS located.
+ * @param what e.g. `click: "#buy"` — the message prefix naming the step and the selector.
+ */
+export function actionFailure(e: unknown, what: string, timeoutMs: number, signal?: AbortSignal): StepFailure {
+  if (e instanceof StepFailure) return e;
+  if (signal?.aborted) return new StepFailure('cancelled', `${what}: cancelled`);
+  const msg = shortMessage(e);
+  if (isTimeout(e)) return new StepFailure('timeout', `${what}: timed out after ${timeoutMs} ms (${msg})`);
+  const strict = /strict mode violation: .* resolved to (\d+) elements/.exec(e instanceof Error ? e.message : '');
+  if (strict) return new StepFailure('locator', `${what} matched ${strict[1]} elements`, { count: Number(strict[1]) });
+  if (WRONG_ELEMENT.test(msg)) return new StepFailure('locator', `${what}: the element cannot take this action (${msg})`);
+  if (BAD_SELECTOR.test(msg)) return new StepFailure('locator', `${what}: invalid selector (${msg})`);
+  const net = /net::ERR_[A-Z_]+/.exec(msg);
+  if (net) return new StepFailure('navigation', `${what}: ${net[0]} (${msg})`);
+  return new StepFailure('internal', `${what}: ${msg}`);
+}
+
+export { BAD_SELECTOR };
