@@ -1,0 +1,120 @@
+/**
+ * The repositories' atomic flows on both Table adapters: the same store code over the
+ * local file table and over DynamoDB Local, so the conditions and transactions the
+ * repositories rely on are proven on the real DynamoDB emulator too.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createStore, memberItem, type Store } from '@svc/core/store/index';
+import { systemClock } from '@svc/core/ports/clock';
+import { AppError } from '@svc/core/errors';
+import type { Table } from '@svc/core/ports/table';
+import { FileTable } from '../../packages/functions/src/local/file-table.ts';
+import { DynamoDbTable, ensureTable } from '../../packages/functions/src/aws/dynamodb-table.ts';
+import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../support/dynamodb-local.ts';
+
+let ddb: DynamoDbLocal | undefined;
+let client: DynamoDBClient;
+beforeAll(async () => {
+  ddb = await startDynamoDbLocal();
+  client = localClient(ddb.endpoint);
+});
+afterAll(async () => {
+  client?.destroy();
+  await ddb?.stop();
+});
+
+let n = 0;
+const adapters: Array<[string, () => Promise<Table>]> = [
+  ['FileTable', async () => new FileTable()],
+  ['DynamoDbTable', async () => {
+    const tableName = `repos-${process.pid}-${++n}`;
+    await ensureTable(client, tableName);
+    return new DynamoDbTable({ tableName, client });
+  }],
+];
+
+const code = async (p: Promise<unknown>) => {
+  try {
+    await p;
+    return 'ok';
+  } catch (err) {
+    return err instanceof AppError ? err.code : (err as Error).message;
+  }
+};
+
+for (const [name, makeTable] of adapters) {
+  describe(`repositories on ${name}`, () => {
+    let store: Store;
+    beforeAll(async () => {
+      store = createStore(await makeTable(), systemClock);
+    });
+
+    it('organization slugs and user emails are unique, and a failed create leaves nothing', async () => {
+      const admin = { userId: 'u-1', email: 'a@example.com' };
+      const first = await store.organizations.create({ name: 'Acme', slug: 'acme' }, admin);
+      expect(await code(store.organizations.create({ name: 'Other', slug: 'acme' }, admin))).toBe('CONFLICT');
+      expect(await store.members.listForUser('u-1')).toHaveLength(1);
+      expect((await store.organizations.get(first.organization.id))?.slug).toBe('acme');
+
+      await store.users.create({ email: 'Same@Example.com', passwordHash: 'h' });
+      expect(await code(store.users.create({ email: 'same@example.com', passwordHash: 'h' }))).toBe('CONFLICT');
+    });
+
+    it('a revoked API key is gone from the auth lookup at once', async () => {
+      const key = await store.apiKeys.create({ organizationId: 'org-1', name: 'k', prefix: 'svc_sk_abcd', hash: `hash-${name}`, permissions: ['read'], createdBy: 'u-1' });
+      expect((await store.apiKeys.findByHash(`hash-${name}`))?.id).toBe(key.id);
+      await store.apiKeys.revoke('org-1', key.id);
+      expect(await store.apiKeys.findByHash(`hash-${name}`)).toBeUndefined();
+      expect((await store.apiKeys.list('org-1', 10)).items[0].revoked_at).not.toBeNull();
+    });
+
+    it('an invitation is accepted once', async () => {
+      const { organization } = await store.organizations.create({ name: 'Invites' }, { userId: 'owner', email: 'o@example.com' });
+      const inv = await store.invitations.create(organization.id, { email: 'b@example.com', role: 'member', invitedBy: 'owner', tokenHash: `tok-${name}` });
+      const found = await store.invitations.findByToken(`tok-${name}`);
+      expect(found?.id).toBe(inv.id);
+      const member = { id: 'm-1', organization_id: organization.id, user_id: 'u-b', email: 'b@example.com', role: 'member' as const, status: 'active' as const, created_at: new Date().toISOString() };
+      await store.invitations.accept(`tok-${name}`, found!, { userId: 'u-b', email: 'b@example.com' }, memberItem(member));
+      expect(await code(store.invitations.accept(`tok-${name}`, found!, { userId: 'u-b', email: 'b@example.com' }, memberItem(member)))).toBe('NOT_FOUND');
+      expect((await store.members.get(organization.id, 'u-b'))?.role).toBe('member');
+    });
+
+    it('the last admin cannot be demoted or removed', async () => {
+      const { organization } = await store.organizations.create({ name: 'Solo' }, { userId: 'solo', email: 's@example.com' });
+      expect(await code(store.members.setRole(organization.id, 'solo', 'viewer'))).toBe('CONFLICT');
+      expect(await code(store.members.remove(organization.id, 'solo'))).toBe('CONFLICT');
+    });
+
+    it('a refresh token is consumed once', async () => {
+      await store.refreshTokens.save(`r-${name}`, 'u-1', 60);
+      expect(await store.refreshTokens.consume(`r-${name}`)).toBe('u-1');
+      expect(await store.refreshTokens.consume(`r-${name}`)).toBeUndefined();
+    });
+
+    it('a run result is recorded once per test and attempt; thread ids are unique', async () => {
+      const run = await store.testRuns.create('org-r', { project_id: '01900000-0000-7000-8000-000000000001', trigger: 'api', thread_id: `thread-${name}` });
+      expect(await code(store.testRuns.create('org-r', { project_id: '01900000-0000-7000-8000-000000000001', trigger: 'api', thread_id: `thread-${name}` }))).toBe('CONFLICT');
+      const result = { test_id: '01900000-0000-7000-8000-000000000002', test_run_id: run.id, status: 'passed' as const, duration_ms: 5, error_message: null, screenshots: [], metadata: {} };
+      expect(await store.testRuns.recordResult('org-r', result)).toBe(true);
+      expect(await store.testRuns.recordResult('org-r', result)).toBe(false);
+      expect(await store.testRuns.recordResult('org-r', { ...result, attempt: 2 })).toBe(true);
+      expect(await store.testRuns.results('org-r', run.id)).toHaveLength(2);
+      const done = await store.testRuns.setStatus('org-r', run.id, 'running', {}, 'pending');
+      expect(done.status).toBe('running');
+      expect(await code(store.testRuns.setStatus('org-r', run.id, 'completed', {}, 'pending'))).toBe('CONFLICT');
+    });
+
+    it('projects and tests list newest first and never cross organizations', async () => {
+      const p1 = await store.projects.create('org-x', { name: 'first' });
+      const p2 = await store.projects.create('org-x', { name: 'second' });
+      await store.projects.create('org-y', { name: 'other tenant' });
+      expect((await store.projects.list('org-x', 10)).items.map((p) => p.id)).toEqual([p2.id, p1.id]);
+      expect(await store.projects.get('org-y', p1.id)).toBeUndefined();
+      expect(await code(store.projects.update('org-y', p1.id, { name: 'stolen' }))).toBe('NOT_FOUND');
+      const t = await store.tests.create('org-x', { project_id: p1.id, name: 't', description: null, type: 'api', steps: [], assertions: [], priority: 'medium', tags: [] });
+      expect((await store.tests.list('org-x', { projectId: p1.id, limit: 10 })).items.map((x) => x.id)).toEqual([t.id]);
+      expect(await store.tests.get('org-y', t.id)).toBeUndefined();
+    });
+  });
+}
