@@ -1,19 +1,34 @@
+import { operatorEnvIssues, operatorEnvVarNames } from '../packages/functions/src/aws/config.ts';
 import { artifacts, table } from './storage.ts';
 
 /**
- * JWT settings are deploy-time inputs, read from the environment of whoever runs
- * `sst deploy` (see docs/deploy.md). The API can neither issue nor verify tokens
- * without issuer and audience, so the deploy stops here instead of shipping that.
+ * Optional settings, read from the environment of whoever runs `sst deploy` (see
+ * docs/deploy.md): an external identity provider (SVC_JWKS_URL + SVC_JWT_ISSUER,
+ * optionally SVC_JWT_AUDIENCE), SVC_CORS_ORIGINS and SVC_LOG_LEVEL. None is needed: the
+ * API issues its own tokens. Each one set is checked with the function's own schema and
+ * passed through; a bad value stops the deploy here instead of failing every request.
  */
-function deployEnv(name: string): string {
-  const value = process.env[name]?.trim();
-  if (!value) {
-    throw new Error(`${name} must be set when deploying svc (see docs/deploy.md)`);
+function operatorSettings(): Record<string, string> {
+  const given = Object.fromEntries(
+    operatorEnvVarNames
+      .map((name) => [name, process.env[name]?.trim() ?? ''] as const)
+      .filter(([, value]) => value !== ''),
+  );
+  const issues = operatorEnvIssues(given);
+  if (issues.length) {
+    throw new Error(`invalid deploy settings (see docs/deploy.md): ${issues.join('; ')}`);
   }
-  return value;
+  return given;
 }
 
-const jwksUrl = process.env.SVC_JWKS_URL?.trim();
+/**
+ * Where the dashboard's static files go in the function package. `@svc/web` finds them
+ * at `../public` from its own module URL, and once bundled that URL is the bundle's:
+ * SST writes it to `packages/functions/src/aws/api-handler.mjs` in the package (the
+ * handler's path), so `../public` is this folder. test/infra/lambda-bundle.test.ts builds
+ * the package the same way and checks the dashboard is served from it.
+ */
+const webPublicInPackage = 'packages/functions/src/public';
 
 /**
  * The HTTP API: the same Hono app as the local runtime, behind a Lambda function URL
@@ -30,12 +45,11 @@ export const api = new sst.aws.Function('Api', {
   // preflights with rules the app never sees. Authentication is also the app's (JWT).
   url: { cors: false },
   link: [table, artifacts],
+  copyFiles: [{ from: 'packages/web/public', to: webPublicInPackage }],
   environment: {
     SVC_TABLE_NAME: table.name,
     SVC_BUCKET_NAME: artifacts.name,
-    SVC_JWT_ISSUER: deployEnv('SVC_JWT_ISSUER'),
-    SVC_JWT_AUDIENCE: deployEnv('SVC_JWT_AUDIENCE'),
-    ...(jwksUrl ? { SVC_JWKS_URL: jwksUrl } : {}),
+    ...operatorSettings(),
     POWERTOOLS_SERVICE_NAME: 'svc-api',
   },
 });

@@ -3,7 +3,7 @@
  * adapter's test file calls blobsConformance() with a factory; each test gets a fresh,
  * empty store.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it as vitestIt } from 'vitest';
 import type { Blobs } from '@svc/core/ports/blobs';
 
 export interface BlobsFixture {
@@ -17,6 +17,8 @@ const GENERIC_CONTENT_TYPES = [undefined, 'application/octet-stream', 'binary/oc
 const text = (body: Uint8Array) => new TextDecoder().decode(body);
 
 export function blobsConformance(name: string, make: () => Promise<BlobsFixture>): void {
+  const it = vitestIt;
+
   describe(`Blobs conformance: ${name}`, () => {
     let fixture: BlobsFixture | undefined;
 
@@ -84,6 +86,12 @@ export function blobsConformance(name: string, make: () => Promise<BlobsFixture>
         await blobs().put('report', '{}', 'application/json');
         await blobs().put('report', '<p></p>', 'text/html');
         expect((await blobs().get('report'))!.contentType).toBe('text/html');
+      });
+
+      it('forgets the old content type when a key is rewritten without one', async () => {
+        await blobs().put('report', '{}', 'application/json');
+        await blobs().put('report', new Uint8Array([0]));
+        expect(GENERIC_CONTENT_TYPES).toContain((await blobs().get('report'))!.contentType);
       });
 
       it('keeps keys with spaces, unicode, plus signs and percent signs apart', async () => {

@@ -1,92 +1,26 @@
 /**
  * Offline checks of the SST app: sst.config.ts and infra/ are evaluated against
- * recording doubles of the SST globals ($config, $app, sst.aws.*), which capture every
- * declared component and its args. No AWS account, no SST binary.
- *
- * Modules are imported through computed paths so the type checker does not pull in
- * files that only type-check with SST's generated .sst/platform declarations.
+ * recording doubles of the SST globals (./sst-doubles.ts), which capture every declared
+ * component and its args. No AWS account, no SST binary.
  */
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { build, type BuildFailure, type BuildResult } from 'esbuild';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { globalIndexNames, keyAttributeNames, tableSchema } from '../../infra/table-schema.ts';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const fromRoot = (...parts: string[]) => path.join(root, ...parts);
-const load = (file: string): Promise<any> => import(fromRoot(file));
+import { evaluateSstApp as evaluate, fromRoot, functionUrlEvent, load, operatorVariables, resolvedEnvironment } from './sst-doubles.ts';
 
 const appFile = fromRoot('packages/functions/src/api/app.ts');
 const tableAdapterFile = fromRoot('packages/functions/src/aws/dynamodb-table.ts');
 
-// ---------------------------------------------------------------------------------------
-// Recording doubles of the SST globals.
-
-/** Stands in for a Pulumi Output: identity is what the tests compare. */
-class FakeOutput {
-  constructor(readonly ref: string) {}
-  toString(): string {
-    return `{${this.ref}}`;
-  }
-}
-
-interface Declared {
-  type: string;
-  name: string;
-  args: any;
-  instance: any;
-}
-
-function installSstGlobals(stage: string) {
-  const declared: Declared[] = [];
-  const component = (type: string, outputs: string[]) =>
-    class {
-      constructor(name: string, args: unknown = {}) {
-        for (const attr of outputs) {
-          Object.defineProperty(this, attr, { value: new FakeOutput(`${name}.${attr}`) });
-        }
-        declared.push({ type, name, args, instance: this });
-      }
-    };
-  vi.stubGlobal('$config', (config: unknown) => config);
-  vi.stubGlobal('$app', { name: 'svc', stage });
-  vi.stubGlobal('$dev', false);
-  vi.stubGlobal('$interpolate', (parts: TemplateStringsArray, ...values: unknown[]) =>
-    new FakeOutput(parts.reduce((acc, part, i) => acc + part + (i < values.length ? String(values[i]) : ''), '')),
-  );
-  vi.stubGlobal('sst', {
-    aws: {
-      Dynamo: component('sst.aws.Dynamo', ['name', 'arn']),
-      Bucket: component('sst.aws.Bucket', ['name', 'arn']),
-      Function: component('sst.aws.Function', ['name', 'arn', 'url']),
-    },
-  });
-  return declared;
-}
-
-const deployEnv = {
+/** Every optional deploy-time setting, with valid values. */
+const allSettings = {
+  SVC_JWKS_URL: 'https://idp.example.com/.well-known/jwks.json',
   SVC_JWT_ISSUER: 'https://idp.example.com/',
   SVC_JWT_AUDIENCE: 'svc-api',
-  SVC_JWKS_URL: '',
+  SVC_CORS_ORIGINS: 'https://app.example.com, https://admin.example.com',
+  SVC_LOG_LEVEL: 'INFO',
 };
-
-/** Evaluates sst.config.ts as `sst deploy --stage <stage>` would, from a clean module graph. */
-async function evaluate(stage = 'test', env: Record<string, string> = deployEnv) {
-  vi.resetModules();
-  const declared = installSstGlobals(stage);
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  const config = (await load('sst.config.ts')).default;
-  const app = config.app({ stage });
-  const outputs = await config.run();
-  const only = (type: string) => {
-    const found = declared.filter((d) => d.type === type);
-    expect(found, `exactly one ${type}`).toHaveLength(1);
-    return found[0]!;
-  };
-  return { app, outputs, declared, only };
-}
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -126,10 +60,26 @@ describe('sst.config.ts run()', () => {
     });
   });
 
-  it('stops the deploy with a clear error when the JWT issuer is not given', async () => {
-    await expect(evaluate('test', { SVC_JWT_ISSUER: '', SVC_JWT_AUDIENCE: 'svc-api' })).rejects.toThrow(
-      /SVC_JWT_ISSUER must be set/,
+  it('deploys with no settings in the shell: the API issues its own tokens', async () => {
+    const { args } = (await evaluate('test', {})).only('sst.aws.Function');
+    for (const name of operatorVariables) expect(args.environment, name).not.toHaveProperty(name);
+  });
+
+  it.each([
+    ['an http JWKS URL', { SVC_JWKS_URL: 'http://idp.example.com/jwks', SVC_JWT_ISSUER: 'https://idp.example.com/' }, /SVC_JWKS_URL: must be an https URL/],
+    ['a JWKS URL without its issuer', { SVC_JWKS_URL: 'https://idp.example.com/jwks' }, /SVC_JWT_ISSUER: required when SVC_JWKS_URL is set/],
+    ['an issuer without its JWKS URL', { SVC_JWT_ISSUER: 'https://idp.example.com/' }, /SVC_JWKS_URL: required when SVC_JWT_ISSUER is set/],
+    ['an audience without a provider', { SVC_JWT_AUDIENCE: 'svc-api' }, /SVC_JWT_AUDIENCE: only applies to an external identity provider/],
+    ['a CORS entry that is not an origin', { SVC_CORS_ORIGINS: 'https://app.example.com/path' }, /SVC_CORS_ORIGINS: 1 of 1 entries not an origin/],
+    ['an unknown log level', { SVC_LOG_LEVEL: 'LOUD' }, /SVC_LOG_LEVEL: must be one of DEBUG, INFO, WARN, ERROR, SILENT/],
+  ])('stops the deploy on %s, naming the variable', async (_, env, message) => {
+    const failure = await evaluate('test', env).then(
+      () => undefined,
+      (error: Error) => error,
     );
+    expect(failure?.message).toMatch(/^invalid deploy settings \(see docs\/deploy\.md\): /);
+    expect(failure?.message).toMatch(message);
+    expect(failure?.message).not.toContain('idp.example.com');
   });
 });
 
@@ -195,40 +145,59 @@ describe('API function', () => {
     expect(args.environment.SVC_BUCKET_NAME).toBe(bucket.name);
   });
 
-  it('passes the deploy-time JWT settings through, and the JWKS URL only when given', async () => {
-    const without = (await evaluate()).only('sst.aws.Function').args.environment;
-    expect(without).toMatchObject({ SVC_JWT_ISSUER: 'https://idp.example.com/', SVC_JWT_AUDIENCE: 'svc-api' });
-    expect(without).not.toHaveProperty('SVC_JWKS_URL');
+  it('passes each deploy-time setting through only when it is set', async () => {
+    const none = (await evaluate('test', { SVC_JWKS_URL: '', SVC_JWT_ISSUER: '  ' })).only('sst.aws.Function').args.environment;
+    for (const name of operatorVariables) expect(none, name).not.toHaveProperty(name);
 
-    const jwks = 'https://idp.example.com/.well-known/jwks.json';
-    const withJwks = (await evaluate('test', { ...deployEnv, SVC_JWKS_URL: jwks })).only('sst.aws.Function');
-    expect(withJwks.args.environment.SVC_JWKS_URL).toBe(jwks);
+    const some = (await evaluate('test', { SVC_LOG_LEVEL: 'debug', SVC_CORS_ORIGINS: ' https://app.example.com ' })).only('sst.aws.Function')
+      .args.environment;
+    expect(some).toMatchObject({ SVC_LOG_LEVEL: 'debug', SVC_CORS_ORIGINS: 'https://app.example.com' });
+    expect(some).not.toHaveProperty('SVC_JWKS_URL');
+
+    const all = (await evaluate('test', allSettings)).only('sst.aws.Function').args.environment;
+    expect(all).toMatchObject({ ...allSettings, SVC_CORS_ORIGINS: 'https://app.example.com, https://admin.example.com' });
   });
 
   it('sets every variable the Lambda config reads, and the config accepts them', async () => {
-    const { args } = (await evaluate('test', {
-      ...deployEnv,
-      SVC_JWKS_URL: 'https://idp.example.com/jwks',
-    })).only('sst.aws.Function');
+    const { args } = (await evaluate('test', allSettings)).only('sst.aws.Function');
     const { awsEnvVarNames, loadAwsConfig } = await load('packages/functions/src/aws/config.ts');
     const runtimeProvided = ['AWS_REGION'];
     for (const name of awsEnvVarNames as string[]) {
       if (!runtimeProvided.includes(name)) expect(args.environment, name).toHaveProperty(name);
     }
-    // What Lambda would see once Pulumi resolves the outputs.
-    const resolved = Object.fromEntries(
-      Object.entries(args.environment as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
-    );
-    expect(loadAwsConfig({ ...resolved, AWS_REGION: 'eu-west-1' })).toEqual({
+    expect(loadAwsConfig({ ...resolvedEnvironment(args.environment), AWS_REGION: 'eu-west-1' })).toEqual({
       region: 'eu-west-1',
       tableName: '{Table.name}',
       bucketName: '{Artifacts.name}',
-      jwt: {
+      logLevel: 'INFO',
+      corsOrigins: ['https://app.example.com', 'https://admin.example.com'],
+      externalIdp: {
+        jwksUrl: 'https://idp.example.com/.well-known/jwks.json',
         issuer: 'https://idp.example.com/',
         audience: 'svc-api',
-        jwksUrl: 'https://idp.example.com/jwks',
       },
     });
+  });
+
+  it('gives the function a working config with no settings at all', async () => {
+    const { args } = (await evaluate('test', {})).only('sst.aws.Function');
+    const { loadAwsConfig } = await load('packages/functions/src/aws/config.ts');
+    expect(loadAwsConfig({ ...resolvedEnvironment(args.environment), AWS_REGION: 'eu-west-1' })).toEqual({
+      region: 'eu-west-1',
+      tableName: '{Table.name}',
+      bucketName: '{Artifacts.name}',
+      logLevel: 'WARN',
+      corsOrigins: [],
+    });
+  });
+
+  it('ships the dashboard files where the bundled @svc/web looks for them', async () => {
+    const { args } = (await evaluate()).only('sst.aws.Function');
+    expect(args.copyFiles).toEqual([{ from: 'packages/web/public', to: 'packages/functions/src/public' }]);
+    expect(existsSync(fromRoot(args.copyFiles[0].from, 'index.html'))).toBe(true);
+    // The bundle is written at the handler's path; @svc/web resolves `../public` from it.
+    const handlerDir = (args.handler as string).slice(0, (args.handler as string).lastIndexOf('/'));
+    expect(new URL('../public', `file:///task/${handlerDir}/api-handler.mjs`).pathname).toBe(`/task/${args.copyFiles[0].to}`);
   });
 
   it('names a handler file that exists and exports `handler`', async () => {
@@ -253,35 +222,87 @@ describe('API function', () => {
 });
 
 describe('Lambda config', () => {
-  const valid = {
+  const minimal = {
     SVC_TABLE_NAME: 'svc-table',
     SVC_BUCKET_NAME: 'svc-artifacts',
-    SVC_JWT_ISSUER: 'https://svc.example.com/',
-    SVC_JWT_AUDIENCE: 'svc',
     AWS_REGION: 'eu-west-1',
   };
-
-  it('names every invalid variable and never echoes a value', async () => {
-    const { loadAwsConfig } = await load('packages/functions/src/aws/config.ts');
-    const env = { ...valid, SVC_TABLE_NAME: '  ', SVC_JWT_AUDIENCE: undefined, SVC_JWKS_URL: 'http://secret-host.example/jwks' };
-    let message = '';
+  const loadConfig = async () => (await load('packages/functions/src/aws/config.ts')).loadAwsConfig as (env: Record<string, string | undefined>) => any;
+  const failureOf = (fn: () => unknown) => {
     try {
-      loadAwsConfig(env);
+      fn();
     } catch (error) {
-      message = (error as Error).message;
+      return error as Error & { issues?: string[] };
     }
-    expect(message).toMatch(/SVC_TABLE_NAME/);
-    expect(message).toMatch(/SVC_JWT_AUDIENCE/);
-    expect(message).toMatch(/SVC_JWKS_URL: must be an https URL/);
-    expect(message).not.toContain('secret-host');
+    throw new Error('expected the config to be refused');
+  };
+
+  it('needs only the table, the bucket and the region', async () => {
+    expect((await loadConfig())(minimal)).toEqual({
+      region: 'eu-west-1',
+      tableName: 'svc-table',
+      bucketName: 'svc-artifacts',
+      logLevel: 'WARN',
+      corsOrigins: [],
+    });
   });
 
-  it('treats an empty optional variable as unset', async () => {
-    const { loadAwsConfig } = await load('packages/functions/src/aws/config.ts');
-    expect(loadAwsConfig({ ...valid, SVC_JWKS_URL: '' }).jwt).toEqual({
-      issuer: 'https://svc.example.com/',
-      audience: 'svc',
+  it('runs the built-in issuer with a fixed issuer and audience', async () => {
+    const { builtInIssuer } = await load('packages/functions/src/aws/config.ts');
+    expect(builtInIssuer).toEqual({ issuer: 'urn:svc:api', audience: 'svc' });
+  });
+
+  it('describes an external identity provider by JWKS and issuer, the audience optional', async () => {
+    const load = await loadConfig();
+    const jwks = { SVC_JWKS_URL: 'https://idp.example.com/jwks', SVC_JWT_ISSUER: 'https://idp.example.com/' };
+    expect(load({ ...minimal, ...jwks }).externalIdp).toEqual({ jwksUrl: jwks.SVC_JWKS_URL, issuer: jwks.SVC_JWT_ISSUER });
+    expect(load({ ...minimal, ...jwks, SVC_JWT_AUDIENCE: 'svc-api' }).externalIdp).toEqual({
+      jwksUrl: jwks.SVC_JWKS_URL,
+      issuer: jwks.SVC_JWT_ISSUER,
+      audience: 'svc-api',
     });
+  });
+
+  it('parses CORS origins and the log level', async () => {
+    const config = (await loadConfig())({ ...minimal, SVC_CORS_ORIGINS: 'https://App.example.com/, http://localhost:5173,,', SVC_LOG_LEVEL: 'debug' });
+    expect(config.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(config.logLevel).toBe('DEBUG');
+  });
+
+  it('names every invalid variable and never echoes a value', async () => {
+    const load = await loadConfig();
+    const env = {
+      ...minimal,
+      SVC_TABLE_NAME: '  ',
+      SVC_BUCKET_NAME: undefined,
+      SVC_JWKS_URL: 'http://secret-host.example/jwks',
+      SVC_JWT_AUDIENCE: 'secret-audience',
+      SVC_CORS_ORIGINS: 'https://ok.example, secret-origin',
+      SVC_LOG_LEVEL: 'secret-level',
+    };
+    const error = failureOf(() => load(env));
+    expect(error.name).toBe('AwsConfigError');
+    for (const name of ['SVC_TABLE_NAME', 'SVC_BUCKET_NAME', 'SVC_JWT_ISSUER', 'SVC_CORS_ORIGINS', 'SVC_LOG_LEVEL']) {
+      expect(error.message).toContain(`${name}: `);
+    }
+    expect(error.message).toMatch(/SVC_JWKS_URL: must be an https URL/);
+    expect(error.message).toMatch(/SVC_CORS_ORIGINS: 1 of 2 entries not an origin/);
+    expect(error.message).not.toMatch(/secret/);
+    expect(error.issues!.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('treats empty or blank optional variables as unset', async () => {
+    const config = (await loadConfig())({
+      ...minimal,
+      SVC_JWKS_URL: '',
+      SVC_JWT_ISSUER: ' ',
+      SVC_JWT_AUDIENCE: '',
+      SVC_CORS_ORIGINS: '',
+      SVC_LOG_LEVEL: '',
+    });
+    expect(config).not.toHaveProperty('externalIdp');
+    expect(config.corsOrigins).toEqual([]);
+    expect(config.logLevel).toBe('WARN');
   });
 });
 
@@ -320,9 +341,8 @@ describe('Lambda entry', () => {
         },
       },
     });
-    for (const name of ['SVC_TABLE_NAME', 'SVC_BUCKET_NAME', 'SVC_JWT_ISSUER', 'SVC_JWT_AUDIENCE']) {
-      vi.stubEnv(name, '');
-    }
+    for (const name of ['SVC_TABLE_NAME', 'SVC_BUCKET_NAME', ...operatorVariables]) vi.stubEnv(name, '');
+    vi.stubEnv('SVC_JWKS_URL', 'http://idp.example.com/jwks');
     vi.stubEnv('AWS_REGION', 'eu-west-1');
     const { handler } = await load('packages/functions/src/aws/api-handler.ts');
 
@@ -335,7 +355,8 @@ describe('Lambda entry', () => {
     expect(stream.metadata.statusCode).toBe(500);
     expect(body.error.code).toBe('INTERNAL');
     expect(body.error.message).toContain('SVC_TABLE_NAME');
-    expect(body.error.message).toContain('SVC_JWT_AUDIENCE');
+    expect(body.error.message).toContain('SVC_BUCKET_NAME');
+    expect(body.error.message).toContain('SVC_JWKS_URL: must be an https URL');
   });
 });
 
@@ -385,29 +406,5 @@ function describeCreateTable(def: any): TableShape {
       ]),
     ),
     billing: def.BillingMode ?? 'PROVISIONED',
-  };
-}
-
-function functionUrlEvent(method: string, rawPath: string) {
-  const domainName = 'abc123.lambda-url.eu-west-1.on.aws';
-  return {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath,
-    rawQueryString: '',
-    headers: { host: domainName, accept: 'application/json' },
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: 'anonymous',
-      apiId: 'abc123',
-      domainName,
-      domainPrefix: 'abc123',
-      http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'vitest' },
-      requestId: 'req-1',
-      routeKey: '$default',
-      stage: '$default',
-      time: '01/Jan/2026:00:00:00 +0000',
-      timeEpoch: 0,
-    },
   };
 }

@@ -5,9 +5,12 @@
  *
  * - PutObject    PUT  /bucket/key       stores the body and Content-Type (S3's default
  *                                       `binary/octet-stream` when none is sent); checks
- *                                       Content-MD5 and x-amz-checksum-{crc32,sha1,sha256}
- *                                       (header or aws-chunked trailer) → 400 BadDigest
- * - GetObject    GET  /bucket/key       body + headers; 404 NoSuchKey with S3's XML error body
+ *                                       x-amz-content-sha256, Content-MD5 and
+ *                                       x-amz-checksum-{crc32,sha1,sha256} (header or
+ *                                       aws-chunked trailer) → 400 on a mismatch
+ * - GetObject    GET  /bucket/key       body + headers (the upload's checksums too when
+ *                                       x-amz-checksum-mode is ENABLED, which the SDK then
+ *                                       validates); 404 NoSuchKey with S3's XML error body
  * - DeleteObject DELETE /bucket/key     204, whether or not the key existed
  * - ListObjectsV2 GET /bucket?list-type=2  prefix, start-after, max-keys, continuation-token,
  *                                       encoding-type=url; keys in UTF-8 byte order, pages of
@@ -28,6 +31,8 @@ import { S3Client } from '@aws-sdk/client-s3';
 export interface StoredObject {
   body: Buffer;
   contentType: string;
+  /** Checksums sent with the upload (`x-amz-checksum-crc32` → value), returned on request. */
+  checksums: Record<string, string>;
   etag: string;
   lastModified: Date;
 }
@@ -108,18 +113,23 @@ export async function startS3Double(options: S3DoubleOptions = {}): Promise<S3Do
 
     switch (operation) {
       case 'PutObject': {
+        const signedHash = String(req.headers['x-amz-content-sha256'] ?? 'UNSIGNED-PAYLOAD');
+        if (!/^(UNSIGNED-PAYLOAD|STREAMING-)/.test(signedHash) && signedHash !== createHash('sha256').update(body).digest('hex')) {
+          return sendError(req, res, 400, 'XAmzContentSHA256Mismatch', 'The provided \'x-amz-content-sha256\' header does not match what was computed.');
+        }
         const decoded = decodeAwsChunked(req.headers, body);
         if ('error' in decoded) return sendError(req, res, 400, 'IncompleteBody', decoded.error);
-        const problem = checksumProblem(req.headers, decoded.trailers, decoded.payload);
-        if (problem) return sendError(req, res, 400, 'BadDigest', problem);
+        const checked = checkChecksums(req.headers, decoded.trailers, decoded.payload);
+        if ('problem' in checked) return sendError(req, res, 400, 'BadDigest', checked.problem);
         const etag = `"${createHash('md5').update(decoded.payload).digest('hex')}"`;
         objects.set(key, {
           body: decoded.payload,
           contentType: req.headers['content-type'] ?? 'binary/octet-stream',
+          checksums: checked.checksums,
           etag,
           lastModified: new Date(Math.floor(Date.now() / 1000) * 1000),
         });
-        res.writeHead(200, { ...commonHeaders(), ETag: etag, 'Content-Length': '0' });
+        res.writeHead(200, { ...commonHeaders(), ...checked.checksums, ETag: etag, 'Content-Length': '0' });
         return res.end();
       }
       case 'GetObject': {
@@ -132,6 +142,9 @@ export async function startS3Double(options: S3DoubleOptions = {}): Promise<S3Do
           ETag: object.etag,
           'Last-Modified': object.lastModified.toUTCString(),
           'Accept-Ranges': 'bytes',
+          ...(req.headers['x-amz-checksum-mode'] === 'ENABLED' && Object.keys(object.checksums).length
+            ? { ...object.checksums, 'x-amz-checksum-type': 'FULL_OBJECT' }
+            : {}),
         });
         return res.end(object.body);
       }
@@ -315,11 +328,15 @@ function decodeAwsChunked(headers: IncomingMessage['headers'], raw: Buffer): { p
   return { payload, trailers };
 }
 
-function checksumProblem(headers: IncomingMessage['headers'], trailers: Record<string, string>, payload: Buffer): string | undefined {
-  const given = (name: string) => (headers[name] as string | undefined) ?? trailers[name];
+/** Verifies every checksum the upload carries; returns those S3 would keep. */
+function checkChecksums(
+  headers: IncomingMessage['headers'],
+  trailers: Record<string, string>,
+  payload: Buffer,
+): { checksums: Record<string, string> } | { problem: string } {
   const md5 = headers['content-md5'] as string | undefined;
   if (md5 !== undefined && md5 !== createHash('md5').update(payload).digest('base64')) {
-    return 'The Content-MD5 you specified did not match what we received.';
+    return { problem: 'The Content-MD5 you specified did not match what we received.' };
   }
   const crc = Buffer.alloc(4);
   crc.writeUInt32BE(crc32(payload));
@@ -328,11 +345,14 @@ function checksumProblem(headers: IncomingMessage['headers'], trailers: Record<s
     'x-amz-checksum-sha1': createHash('sha1').update(payload).digest('base64'),
     'x-amz-checksum-sha256': createHash('sha256').update(payload).digest('base64'),
   };
+  const checksums: Record<string, string> = {};
   for (const [name, expected] of Object.entries(computed)) {
-    const value = given(name);
-    if (value !== undefined && value !== expected) return `Value for ${name} header is invalid.`;
+    const value = (headers[name] as string | undefined) ?? trailers[name];
+    if (value === undefined) continue;
+    if (value !== expected) return { problem: `Value for ${name} header is invalid.` };
+    checksums[name] = value;
   }
-  return undefined;
+  return { checksums };
 }
 
 function encodeToken(lastKey: string, bucket: string): string {

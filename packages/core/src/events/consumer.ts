@@ -129,14 +129,21 @@ export class ConsumerRunner {
       } catch (err) {
         return this.deadLetter(record, event, err);
       }
+      let unpublished: OutboxEntry[];
       try {
-        await this.commit(event, collected);
+        unpublished = await this.commit(event, collected);
       } catch (err) {
         if (err instanceof ConditionFailedError && (err.opIndex === 0 || err.opIndex === undefined)) {
           return this.duplicate(event, await table.get(key));
         }
         if (err instanceof ConditionFailedError && attempt < CONFLICT_ATTEMPTS) continue;
         return this.deadLetter(record, event, err);
+      }
+      if (unpublished.length) {
+        // The effect is committed; if publishing fails now, this rejects and the
+        // redelivery finds the outbox in the dedupe record and publishes it then.
+        await this.publishAll(unpublished);
+        await clearOutbox(table, key);
       }
       for (const fn of collected.after) {
         await Promise.resolve()
@@ -185,7 +192,8 @@ export class ConsumerRunner {
     return collected;
   }
 
-  private async commit(event: EventEnvelope, collected: Collected): Promise<void> {
+  /** Commits the writes with the dedupe record; returns the outbox entries still to publish. */
+  private async commit(event: EventEnvelope, collected: Collected): Promise<OutboxEntry[]> {
     const { table, clock } = this.deps;
     let outbox = collected.outbox;
     if (outbox.length && JSON.stringify(outbox).length > MAX_OUTBOX_CHARS) {
@@ -196,10 +204,7 @@ export class ConsumerRunner {
     const item = dedupeItem({ consumer: this.definition.name, event, now: clock.now(), ttlSeconds: this.ttl, outbox });
     if (collected.writes.length === 0) await table.put(item, { kind: 'notExists' });
     else await table.transact([{ type: 'put', item, condition: { kind: 'notExists' } }, ...collected.writes]);
-    if (outbox.length) {
-      await this.publishAll(outbox);
-      await clearOutbox(table, dedupeKey(this.definition.name, event.event_id));
-    }
+    return outbox;
   }
 
   /** A redelivery: the effect exists. Finish an outbox a crash left behind, then acknowledge. */

@@ -64,8 +64,8 @@ export class QueuePoller {
   }
 
   /** One poll: receive, process each in order, acknowledge the ones dealt with. Returns how many were received. */
-  async pollOnce(signal?: AbortSignal): Promise<number> {
-    const messages = await this.queue.receive({ max: this.batchSize, waitMs: this.opts.waitMs ?? 1000, signal });
+  async pollOnce(signal?: AbortSignal, waitMs = this.opts.waitMs ?? 1000): Promise<number> {
+    const messages = await this.queue.receive({ max: this.batchSize, waitMs, signal });
     for (const msg of messages) {
       try {
         await this.runner.process(recordFromMessage(msg));

@@ -18,6 +18,12 @@ export interface ConsumerRoute {
   handles: readonly EventType[];
   /** Why it gets them (documentation; docs/events.md mirrors it). */
   why: string;
+  /**
+   * Whether this codebase has the consumer's handlers yet. Queues and rules exist for
+   * every consumer; only implemented ones get a function (and lag alarms), so events
+   * for the others wait in their queue until the feature ships.
+   */
+  implemented: boolean;
 }
 
 export const consumerRoutes: readonly ConsumerRoute[] = [
@@ -26,11 +32,12 @@ export const consumerRoutes: readonly ConsumerRoute[] = [
     // Rule 7's handled types, plus what the dashboard and agent gateway show live.
     handles: ['codebase.ingested', 'codebase.analyzed', 'test.created', 'test.failed', 'healing.completed', 'patterns.failure-cluster'],
     why: 'spec rule 7 handled types; healing.completed and failure clusters for the dashboard and agent gateway',
+    implemented: true,
   },
-  { consumer: 'healer', handles: ['test.failed', 'healing.requested', 'patterns.failure-cluster'], why: 'heals failed tests (rule 4) and on request' },
-  { consumer: 'stream-analytics', handles: ['test.executed', 'test.failed'], why: 'failure clustering → svc.patterns.failure-cluster' },
-  { consumer: 'knowledge-worker', handles: ['codebase.ingested', 'test.executed'], why: 'analyses codebases (rule 5) and learns from executions' },
-  { consumer: 'dlq-processor', handles: ['dlq'], why: 'republishes dead letters with back-off, then parks them and alerts' },
+  { consumer: 'healer', handles: ['test.failed', 'healing.requested', 'patterns.failure-cluster'], why: 'heals failed tests (rule 4) and on request', implemented: false },
+  { consumer: 'stream-analytics', handles: ['test.executed', 'test.failed'], why: 'failure clustering → svc.patterns.failure-cluster', implemented: true },
+  { consumer: 'knowledge-worker', handles: ['codebase.ingested', 'test.executed'], why: 'analyses codebases (rule 5) and learns from executions', implemented: false },
+  { consumer: 'dlq-processor', handles: ['dlq'], why: 'republishes dead letters with back-off, then parks them and alerts', implemented: true },
 ];
 
 /** Sources svc producers use; every rule requires one, so foreign events on a shared bus never match. */
@@ -45,10 +52,7 @@ export function patternFor(route: ConsumerRoute): EventPattern {
   return validatePattern({
     source: [{ prefix: SOURCE_PREFIX }],
     'detail-type': [...route.handles],
-    $or: [
-      { detail: { metadata: { retry_for: [{ exists: false }] } } },
-      { detail: { metadata: { retry_for: [route.consumer] } } },
-    ],
+    detail: { metadata: { retry_for: [{ exists: false }, route.consumer] } },
   });
 }
 

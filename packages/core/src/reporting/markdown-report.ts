@@ -44,10 +44,11 @@ export function renderMarkdownReport(summary: RunSummary, options: MarkdownRepor
   }
 
   const sections = failed.map((r) => failureSection(r, maxMessage));
-  let body = head.join('\n');
+  let body = `${head.join('\n')}\n`;
   let shown = 0;
-  if (sections.length > 0) body += `\n### Failed tests (${failed.length})\n\n`;
-  const reserve = tail.join('\n').length + 200;
+  if (sections.length > 0) body += `### Failed tests (${failed.length})\n\n`;
+  // Room for the heals and for the one-line summary of sections left out (≤ ~1,200 characters).
+  const reserve = tail.join('\n').length + 1_300;
   for (const section of sections) {
     if (body.length + section.length + reserve > maxLength) break;
     body += section;
@@ -58,7 +59,12 @@ export function renderMarkdownReport(summary: RunSummary, options: MarkdownRepor
     body += `_…and ${sections.length - shown} more failed test(s), left out to keep this comment short: ${truncate(rest.join(', '), 1_000)}. See the full report._\n\n`;
   }
   body += tail.join('\n');
-  return `${body.trimEnd()}\n`;
+  body = `${body.trimEnd()}\n`;
+  if (body.length > maxLength) {
+    const note = '\n\n_…cut to keep this comment short. See the full report._\n';
+    body = `${body.slice(0, Math.max(0, maxLength - note.length))}${note}`;
+  }
+  return body;
 }
 
 function failureSection(r: TestExecutionResult, maxMessage: number): string {

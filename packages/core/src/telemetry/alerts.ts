@@ -20,6 +20,8 @@ export interface AlertRule {
     comparison: 'GreaterThanThreshold' | 'LessThanOrEqualToThreshold' | 'GreaterThanOrEqualToThreshold';
     threshold: number;
     periods: number;
+    /** Dimensions of a custom metric (EMF lines carry them). */
+    dimensions?: Record<string, string>;
   };
 }
 
@@ -60,7 +62,7 @@ export const alertRules: readonly AlertRule[] = [
     name: 'EventDeadLettered', severity: 'critical', for: '0m',
     expr: 'increase(svc_alerts_raised_total{alert="EventDeadLettered"}[5m]) > 0',
     summary: 'An event exhausted its retries and was parked (raised by the dlq processor)',
-    cloudwatch: { source: 'custom', namespace: 'svc', metric: 'events_parked', statistic: 'Sum', comparison: 'GreaterThanOrEqualToThreshold', threshold: 1, periods: 1 },
+    cloudwatch: { source: 'custom', namespace: 'svc', metric: 'events_parked', statistic: 'Sum', comparison: 'GreaterThanOrEqualToThreshold', threshold: 1, periods: 1, dimensions: { alert: 'EventDeadLettered' } },
   },
 ];
 

@@ -1,7 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Hono } from 'hono';
 import { streamHandle } from 'hono/aws-lambda';
-import { createApp } from '../api/app.ts';
+import { createApp, type SvcApp } from '../api/app.ts';
 import { AwsConfigError, loadAwsConfig } from './config.ts';
 import { buildAwsDeps } from './deps.ts';
 
@@ -14,15 +14,13 @@ import { buildAwsDeps } from './deps.ts';
  * platform's error body rather than a crashed init.
  */
 
-type App = Awaited<ReturnType<typeof createApp>>;
-
 const logger = new Logger({ serviceName: 'svc-api' });
 
-let appPromise: Promise<App> | undefined;
+let appPromise: Promise<SvcApp> | undefined;
 
-function getApp(): Promise<App> {
+function getApp(): Promise<SvcApp> {
   if (!appPromise) {
-    appPromise = Promise.resolve().then(() => createApp(buildAwsDeps(loadAwsConfig(process.env))));
+    appPromise = Promise.resolve().then(async () => createApp(await buildAwsDeps(loadAwsConfig(process.env))));
     appPromise.catch(() => {
       appPromise = undefined;
     });
@@ -35,7 +33,7 @@ function getApp(): Promise<App> {
 const entry = new Hono();
 
 entry.all('*', async (c) => {
-  let app: App;
+  let app: SvcApp;
   try {
     app = await getApp();
   } catch (error) {

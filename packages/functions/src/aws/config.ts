@@ -21,7 +21,8 @@ export const logLevels = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'] as const s
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
 
-const required = (description: string) => z.string().trim().min(1).describe(description);
+const required = (description: string) =>
+  z.string({ error: 'must be set' }).trim().min(1, { error: 'must be set' }).describe(description);
 
 /** "https://a.example, https://b.example:8443" → each entry must be a bare origin. */
 const originList = z

@@ -21,7 +21,9 @@ export class FsBlobs implements Blobs {
     const tmp = `${p}.${process.pid}.tmp`;
     await writeFile(tmp, body);
     await rename(tmp, p); // readers never see a half-written artifact
+    // A put replaces the whole blob, its content type included.
     if (contentType) await writeFile(`${p}.content-type`, contentType);
+    else await rm(`${p}.content-type`, { force: true });
   }
 
   async get(key: string) {
@@ -31,7 +33,9 @@ export class FsBlobs implements Blobs {
       const contentType = await readFile(`${p}.content-type`, 'utf8').catch(() => undefined);
       return { body, contentType };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      // A key that is only a prefix of others is a folder on disk: absent, as on S3.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'EISDIR') return undefined;
       throw err;
     }
   }

@@ -69,13 +69,33 @@ function resolveUrl(step: ApiRequestStep, baseUrl: string | undefined): URL {
   return url;
 }
 
-function buildHeaders(step: ApiRequestStep): Headers {
+/**
+ * fetch refuses URLs with credentials; like curl, user:password@ in the URL becomes Basic
+ * auth (unless the step sets Authorization) and leaves the URL, so it never reaches a message.
+ */
+function takeUserinfo(url: URL): { username: string; password: string } | undefined {
+  if (!url.username && !url.password) return undefined;
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  const credentials = { username: decode(url.username), password: decode(url.password) };
+  url.username = '';
+  url.password = '';
+  return credentials;
+}
+
+function buildHeaders(step: ApiRequestStep, userinfo: { username: string; password: string } | undefined): Headers {
   const headers = new Headers();
   for (const [k, v] of Object.entries(step.headers ?? {})) headers.set(k, v);
   const auth = step.auth;
   if (auth?.type === 'bearer') headers.set('authorization', `Bearer ${auth.token}`);
   else if (auth?.type === 'basic') headers.set('authorization', `Basic ${toBase64(`${auth.username}:${auth.password}`)}`);
   else if (auth?.type === 'header') headers.set(auth.name, auth.value);
+  if (userinfo && !headers.has('authorization')) headers.set('authorization', `Basic ${toBase64(`${userinfo.username}:${userinfo.password}`)}`);
   if (step.json !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
   if (step.form !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
   return headers;
@@ -136,6 +156,7 @@ export function createHttpExchange(options: HttpExchangeOptions = {}): HttpExcha
 
   return async (step: ApiRequestStep, ctx: StepContext & { baseUrl?: string }): Promise<HttpResult> => {
     let url = resolveUrl(step, ctx.baseUrl);
+    const userinfo = takeUserinfo(url);
     let method: string = step.method ?? 'GET';
     const describe = () => `${method} ${redactUrl(url)}`;
     if (ctx.signal.aborted) throw new StepFailure('cancelled', `${describe()} was cancelled`);
@@ -144,7 +165,7 @@ export function createHttpExchange(options: HttpExchangeOptions = {}): HttpExcha
 
     const timeout = AbortSignal.timeout(remaining);
     const signal = AbortSignal.any([ctx.signal, timeout]);
-    const headers = buildHeaders(step);
+    const headers = buildHeaders(step, userinfo);
     let body = buildBody(step);
     const started = performance.now();
 
@@ -173,6 +194,7 @@ export function createHttpExchange(options: HttpExchangeOptions = {}): HttpExcha
             headers.delete('cookie');
             headers.delete('proxy-authorization');
           }
+          takeUserinfo(next); // credentials in a Location header are not followed
           ctx.log('debug', `${describe()} → ${response.status}, following to ${redactUrl(next)}`);
           url = next;
           continue;

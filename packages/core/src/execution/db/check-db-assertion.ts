@@ -88,6 +88,17 @@ const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 const INTEGER = /^\s*[-+]?\d+\s*$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
 
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2})(?:\.(\d+))?)?$/i;
+
+/** A date-time without a zone ('2024-01-15 10:00:00', MySQL DATETIME) in one spelling. */
+function localDateTime(v: unknown): string | undefined {
+  const m = typeof v === 'string' ? LOCAL_DATE_TIME.exec(v.trim()) : null;
+  if (!m) return undefined;
+  const fraction = (m[4] ?? '').replace(/0+$/, '');
+  return `${m[1]}T${m[2]}:${m[3] ?? '00'}${fraction ? `.${fraction}` : ''}`;
+}
+
 type Num = { int: bigint } | { float: number };
 
 function asNumber(v: unknown): Num | undefined {
@@ -139,13 +150,19 @@ export function cellEquals(actual: unknown, expected: unknown): boolean {
 
   const en = asNumber(expected);
   const an = asNumber(actual);
-  if (en && an && (typeof expected !== 'string' || typeof actual !== 'string')) return numbersEqual(an, en);
-  if (en && an) return actual === expected || numbersEqual(an, en);
+  if (en && an) return numbersEqual(an, en);
 
   const at = instant(actual);
   const et = instant(expected);
   if (at !== undefined && et !== undefined) return at === et;
-  if (actual instanceof Date) return typeof expected === 'string' && actual.toISOString() === expected;
+  if (actual instanceof Date) {
+    if (typeof expected !== 'string') return false;
+    const iso = actual.toISOString();
+    return iso === expected || (DATE_ONLY.test(expected) && iso.slice(0, 10) === expected);
+  }
+  const al = localDateTime(actual);
+  const el = localDateTime(expected);
+  if (al !== undefined && el !== undefined) return al === el;
 
   if (typeof expected === 'object') {
     if (typeof actual === 'object' && !(actual instanceof Uint8Array)) return deepEqual(actual, expected);

@@ -65,7 +65,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-const WRONG_ELEMENT = /not an <input>|not an? <select>|not a checkbox|not an input element|not an HTMLInputElement|Element is not an|Node is not an|Cannot type text into input|Input of type .* cannot be filled|is not a <select>/i;
+const WRONG_ELEMENT = /not an <input>|not an? <select>|not a checkbox|not an input element|not an HTMLInputElement|Element is not an|Node is not an|Cannot type text into input|Input of type .* cannot be filled|is not a <select>|Cannot uncheck radio|not a file input/i;
 const BAD_SELECTOR = /Unexpected token|is not a valid selector|Unknown engine|Failed to parse|Unsupported token|is not a valid XPath|Invalid role/i;
 
 /**
@@ -81,6 +81,7 @@ export function actionFailure(e: unknown, what: string, timeoutMs: number, signa
   if (strict) return new StepFailure('locator', `${what} matched ${strict[1]} elements`, { count: Number(strict[1]) });
   if (WRONG_ELEMENT.test(msg)) return new StepFailure('locator', `${what}: the element cannot take this action (${msg})`);
   if (BAD_SELECTOR.test(msg)) return new StepFailure('locator', `${what}: invalid selector (${msg})`);
+  if (/Unknown key/i.test(msg)) return new StepFailure('unsupported', `${what}: ${msg}`);
   const net = /net::ERR_[A-Z_]+/.exec(msg);
   if (net) return new StepFailure('navigation', `${what}: ${net[0]} (${msg})`);
   return new StepFailure('internal', `${what}: ${msg}`);

@@ -1,0 +1,128 @@
+import { consumerRoutes, patternFor, type ConsumerName } from '../packages/core/src/events/routing.ts';
+import { alertRules } from '../packages/core/src/telemetry/alerts.ts';
+
+/**
+ * Domain events on AWS (docs/events.md): one EventBridge bus; per consumer in core's
+ * routing table a rule → SQS queue → dead-letter queue (redrive after 3 receives), and
+ * for implemented consumers an SQS-triggered function (batches of 10, partial batch
+ * responses); the dlq processor's retry queue with its republisher; and the spec's
+ * alerts as CloudWatch alarms. Rule patterns are core's `patternFor`, the very objects
+ * the local bus evaluates, so local and AWS routing cannot drift.
+ *
+ * Not imported by sst.config.ts yet: `const events = await import('./infra/events.ts');
+ * events.declareEvents({ table })` wires it in (and links `events.bus` to the API).
+ */
+
+// The SST / Pulumi globals this file uses, typed structurally so it type-checks without
+// SST's generated .sst/platform declarations (the other infra files need those).
+interface Output {
+  toString(): string;
+}
+interface SstBus {
+  name: Output;
+  arn: Output;
+  subscribeQueue(name: string, queue: SstQueue, args?: { pattern?: Record<string, unknown> }): unknown;
+}
+interface SstQueue {
+  arn: Output;
+  url: Output;
+  nodes: { queue: { name: Output } };
+  subscribe(subscriber: Record<string, unknown>, args?: Record<string, unknown>): unknown;
+}
+declare const sst: {
+  aws: {
+    Bus: new (name: string, args?: Record<string, unknown>) => SstBus;
+    Queue: new (name: string, args?: Record<string, unknown>) => SstQueue;
+  };
+};
+declare const aws: { cloudwatch: { MetricAlarm: new (name: string, args: Record<string, unknown>) => unknown } };
+
+/** Consumer Lambda timeout; SQS visibility is 6× that, as AWS advises for Lambda event sources. */
+const FUNCTION_TIMEOUT_SECONDS = 60;
+/** Receives before a message moves to the queue's dead-letter queue. */
+export const MAX_RECEIVE_COUNT = 3;
+const HANDLER = 'packages/functions/src/aws/events/consumer-handler';
+
+const pascal = (s: string) => s.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+
+export function declareEvents(opts: { table: { name: Output } }) {
+  const bus = new sst.aws.Bus('Events');
+
+  const retryDlq = new sst.aws.Queue('EventRetryDlq');
+  const retryQueue = new sst.aws.Queue('EventRetryQueue', {
+    visibilityTimeout: `${FUNCTION_TIMEOUT_SECONDS * 6} seconds`,
+    dlq: { queue: retryDlq.arn, retry: MAX_RECEIVE_COUNT },
+  });
+  retryQueue.subscribe(
+    { handler: `${HANDLER}.republishHandler`, runtime: 'nodejs22.x', timeout: `${FUNCTION_TIMEOUT_SECONDS} seconds`, link: [bus], environment: env(opts.table, bus) },
+    { batch: { size: 10, partialResponses: true } },
+  );
+
+  const consumers = {} as Record<ConsumerName, { queue: SstQueue; dlq: SstQueue; subscribed: boolean }>;
+  for (const route of consumerRoutes) {
+    const name = pascal(route.consumer);
+    const dlq = new sst.aws.Queue(`${name}Dlq`);
+    const queue = new sst.aws.Queue(`${name}Queue`, {
+      visibilityTimeout: `${FUNCTION_TIMEOUT_SECONDS * 6} seconds`,
+      dlq: { queue: dlq.arn, retry: MAX_RECEIVE_COUNT },
+    });
+    const p = patternFor(route);
+    bus.subscribeQueue(`${name}Rule`, queue, { pattern: { source: p.source, detailType: p['detail-type'], detail: p.detail } });
+    if (route.implemented) {
+      queue.subscribe(
+        {
+          handler: `${HANDLER}.handler`,
+          runtime: 'nodejs22.x',
+          timeout: `${FUNCTION_TIMEOUT_SECONDS} seconds`,
+          link: route.consumer === 'dlq-processor' ? [opts.table, bus, retryQueue] : [opts.table, bus],
+          environment: {
+            ...env(opts.table, bus),
+            SVC_CONSUMER: route.consumer,
+            ...(route.consumer === 'dlq-processor' ? { SVC_RETRY_QUEUE_URL: retryQueue.url } : {}),
+          },
+        },
+        { batch: { size: 10, partialResponses: true } },
+      );
+    }
+    consumers[route.consumer] = { queue, dlq, subscribed: route.implemented };
+  }
+
+  const alarms = declareAlarms(consumers, retryDlq);
+  return { bus, retryQueue, consumers, alarms };
+}
+
+function env(table: { name: Output }, bus: SstBus) {
+  return { SVC_TABLE_NAME: table.name, SVC_EVENT_BUS_NAME: bus.name };
+}
+
+/** The spec's alerts as CloudWatch alarms (core/telemetry/alerts.ts holds the rules). */
+function declareAlarms(consumers: Record<ConsumerName, { queue: SstQueue; dlq: SstQueue; subscribed: boolean }>, retryDlq: SstQueue) {
+  const alarms: unknown[] = [];
+  for (const rule of alertRules) {
+    const cw = rule.cloudwatch;
+    const base = {
+      alarmDescription: `${rule.severity}: ${rule.summary}`,
+      namespace: cw.namespace,
+      metricName: cw.metric,
+      statistic: cw.statistic,
+      period: 60,
+      evaluationPeriods: cw.periods,
+      threshold: cw.threshold,
+      comparisonOperator: cw.comparison,
+      tags: { severity: rule.severity },
+    };
+    const perQueue = (suffix: string, queue: SstQueue) =>
+      alarms.push(new aws.cloudwatch.MetricAlarm(`${rule.name}${suffix}`, { ...base, dimensions: { QueueName: queue.nodes.queue.name }, treatMissingData: 'notBreaching' }));
+    if (cw.source === 'consumer-queues') {
+      for (const [name, c] of Object.entries(consumers)) if (c.subscribed) perQueue(pascal(name), c.queue);
+    } else if (cw.source === 'dead-letter-queues') {
+      for (const [name, c] of Object.entries(consumers)) perQueue(pascal(name), c.dlq);
+      perQueue('Retry', retryDlq);
+    } else if (cw.source === 'knowledge-worker-queue') {
+      if (consumers['knowledge-worker'].subscribed) perQueue('', consumers['knowledge-worker'].queue);
+    } else {
+      alarms.push(new aws.cloudwatch.MetricAlarm(rule.name, { ...base, ...(cw.dimensions ? { dimensions: cw.dimensions } : {}), treatMissingData: 'notBreaching' }));
+    }
+  }
+  return alarms;
+}

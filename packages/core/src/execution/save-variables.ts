@@ -1,0 +1,39 @@
+import type { z } from 'zod';
+import type { SaveSpec } from '../contracts/steps.ts';
+import { StepFailure, type HttpResult, type SqlResult } from './types.ts';
+import { JsonPathError, resolveJsonPath } from './jsonpath.ts';
+
+type Save = z.output<typeof SaveSpec>;
+
+/**
+ * Evaluates a step's `save` spec: each variable name → the value its JSONPath selects in
+ * `source` (a definite path's value; an indefinite path such as $.rows[*].id gives the
+ * list). Throws StepFailure('configuration') for a malformed path and
+ * StepFailure('assertion', 'save "id": $.body.id not found') when a definite path
+ * selects nothing — a later step would otherwise run with a missing variable.
+ */
+export function saveVariables(save: Save | undefined, source: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, path] of Object.entries(save ?? {})) {
+    let resolved: ReturnType<typeof resolveJsonPath>;
+    try {
+      resolved = resolveJsonPath(source, path);
+    } catch (err) {
+      if (err instanceof JsonPathError) throw new StepFailure('configuration', `save "${name}": ${err.message}`);
+      throw err;
+    }
+    if (!resolved.found) throw new StepFailure('assertion', `save "${name}": ${path} not found`, { variable: name, path });
+    out[name] = resolved.value;
+  }
+  return out;
+}
+
+/** What an API step's save paths see: $.status, $.headers['content-type'], $.body.id. */
+export function apiSaveSource(response: HttpResult): { status: number; headers: Record<string, string>; body: unknown } {
+  return { status: response.status, headers: response.headers, body: response.body };
+}
+
+/** What a DB step's save paths see: $.rows[0].id, $.row_count. */
+export function dbSaveSource(result: SqlResult): { rows: SqlResult['rows']; row_count: number } {
+  return { rows: result.rows, row_count: result.row_count };
+}

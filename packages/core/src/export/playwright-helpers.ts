@@ -1,0 +1,42 @@
+/**
+ * Helper functions emitted into an exported spec, only when the spec uses them. They are
+ * plain text here, written in the style of a hand-written test file.
+ */
+
+export type HelperName = 'jsonPath' | 'bodyOf' | 'escapeRegExp';
+
+const HELPERS: Record<HelperName, string> = {
+  jsonPath: `/** Reads a value by a simple JSONPath: $.a.b[0], $['key with spaces']; undefined when absent. */
+function jsonPath(value: unknown, path: string): unknown {
+  const step = /\\.([A-Za-z_$][\\w$-]*)|\\[(\\d+)\\]|\\[(['"])(.*?)\\3\\]/y;
+  let current: unknown = value;
+  step.lastIndex = path.startsWith('$') ? 1 : 0;
+  while (step.lastIndex < path.length) {
+    const m = step.exec(path);
+    if (!m) throw new Error(\`unsupported JSONPath: \${path}\`);
+    if (current === null || typeof current !== 'object') return undefined;
+    const k = m[2] !== undefined ? Number(m[2]) : (m[1] ?? m[4]);
+    if (!Object.prototype.hasOwnProperty.call(current, k)) return undefined;
+    current = (current as Record<string | number, unknown>)[k];
+  }
+  return current;
+}`,
+  bodyOf: `/** The response body: parsed JSON when the response says it is JSON, else the text. */
+async function bodyOf(res: APIResponse): Promise<unknown> {
+  const text = await res.text();
+  if (text === '' || !/[/+]json\\b/i.test(res.headers()['content-type'] ?? '')) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}`,
+  escapeRegExp: `/** Escapes text for use inside a regular expression. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^\${}()|[\\]\\\\/-]/g, '\\\\$&');
+}`,
+};
+
+export function helperSource(name: HelperName): string {
+  return HELPERS[name];
+}

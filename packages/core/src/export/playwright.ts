@@ -1,0 +1,427 @@
+import type { ApiAssertion, ApiRequestStep, Assertion, Locator, Step, TestDefinition, UiAssertion, UiStep } from '../contracts/steps.ts';
+import { Variables, comment, key, lit } from './js.ts';
+import { helperSource, type HelperName } from './playwright-helpers.ts';
+
+/**
+ * Export of svc tests as Playwright Test files, so a team can leave with its tests.
+ * UI steps map to locators and web-first assertions, API steps to the `request` fixture.
+ * Database steps have no Playwright equivalent: such a test is exported as skipped, with
+ * its statements in a comment. What cannot be expressed is said in a comment and an
+ * annotation — never silently dropped.
+ */
+
+export interface PlaywrightExportOptions {
+  /** Emitted as `test.use({ baseURL })`, so relative URLs resolve as in svc. */
+  baseUrl?: string;
+}
+
+export interface ExportedFile {
+  path: string;
+  content: string;
+}
+
+const DB_SKIP = 'svc: database steps are not exported to Playwright';
+
+/** One `.spec.ts` file for one test. */
+export function exportPlaywrightSpec(test: TestDefinition, opts: PlaywrightExportOptions = {}): string {
+  const body = isDbTest(test) ? dbBody(test) : new SpecWriter(test).write();
+  const imports = body.helpers.has('bodyOf') ? 'test, expect, type APIResponse' : 'test, expect';
+  const out: string[] = [...comment(`Exported by svc from the test "${test.name}".`)];
+  if (test.description) out.push(...comment(''), ...comment(test.description));
+  if (body.secrets.size > 0) out.push(...comment(''), ...comment(`Needs the environment variables: ${[...body.secrets].join(', ')}`));
+  out.push(`import { ${imports} } from '@playwright/test';`, '');
+  if (opts.baseUrl) out.push(`test.use({ baseURL: ${lit(opts.baseUrl)} });`, '');
+  const details: string[] = [];
+  if (test.tags.length > 0) details.push(`tag: [${test.tags.map((t) => lit(t.startsWith('@') ? t : `@${t}`)).join(', ')}]`);
+  const fixtures = body.fixtures.length > 0 ? `{ ${body.fixtures.join(', ')} }` : '';
+  out.push(`test(${lit(test.name)}, ${details.length > 0 ? `{ ${details.join(', ')} }, ` : ''}async (${fixtures}) => {`);
+  out.push(...body.lines.map((l) => (l === '' ? '' : `  ${l}`)));
+  out.push('});');
+  for (const h of (['jsonPath', 'bodyOf', 'escapeRegExp'] as const).filter((n) => body.helpers.has(n))) out.push('', helperSource(h));
+  return `${out.join('\n')}\n`;
+}
+
+/** A runnable project: playwright.config.ts plus tests/<name>.spec.ts per test. */
+export function exportPlaywrightProject(tests: TestDefinition[], opts: PlaywrightExportOptions = {}): ExportedFile[] {
+  const used = new Set<string>();
+  const specs = tests.map((t) => {
+    let base = slug(t.name);
+    for (let n = 2; used.has(base); n += 1) base = `${slug(t.name)}-${n}`;
+    used.add(base);
+    return { path: `tests/${base}.spec.ts`, content: exportPlaywrightSpec(t) };
+  });
+  return [{ path: 'playwright.config.ts', content: playwrightConfig(opts.baseUrl) }, ...specs];
+}
+
+// The config reads the environment at test time; see js.ts for why the name is split.
+const ENV = ['process', 'env'].join('.');
+
+function playwrightConfig(baseUrl: string | undefined): string {
+  const base = baseUrl ? `${ENV}.SVC_BASE_URL || ${lit(baseUrl)}` : `${ENV}.SVC_BASE_URL || undefined`;
+  return [
+    ...comment('Exported by svc. Runs headless Chromium: the build svc uses when SVC_CHROMIUM_PATH is set'),
+    ...comment('(extra flags as a JSON array in SVC_CHROMIUM_ARGS), else Playwright\'s own — install it once'),
+    ...comment('with `npx playwright install chromium`. SVC_BASE_URL overrides the base URL.'),
+    `import { defineConfig } from '@playwright/test';`,
+    '',
+    `const chromiumArgs: string[] = ${ENV}.SVC_CHROMIUM_ARGS ? JSON.parse(${ENV}.SVC_CHROMIUM_ARGS) : [];`,
+    '',
+    'export default defineConfig({',
+    `  testDir: './tests',`,
+    `  reporter: 'list',`,
+    '  use: {',
+    `    baseURL: ${base},`,
+    '    headless: true,',
+    `    trace: 'retain-on-failure',`,
+    '    launchOptions: {',
+    `      executablePath: ${ENV}.SVC_CHROMIUM_PATH || undefined,`,
+    '      args: chromiumArgs,',
+    '    },',
+    '  },',
+    `  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],`,
+    '});',
+    '',
+  ].join('\n');
+}
+
+function slug(name: string): string {
+  const s = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/, '');
+  return s || 'test';
+}
+
+// ---------------------------------------------------------------- the test body
+
+interface Body {
+  lines: string[];
+  fixtures: string[];
+  helpers: Set<HelperName>;
+  secrets: Set<string>;
+}
+
+const isDbAssertion = (a: Assertion) => a.type === 'row_count' || a.type === 'cell';
+
+function isDbTest(t: TestDefinition): boolean {
+  return t.type === 'db' || t.steps.some((s) => s.type === 'sql' || (s.type === 'assert' && isDbAssertion(s.assertion))) || t.assertions.some(isDbAssertion);
+}
+
+function dbBody(t: TestDefinition): Body {
+  const lines = comment('svc: this test queries a database, which Playwright tests do not do. Its statements:');
+  for (const s of t.steps) {
+    if (s.type !== 'sql') continue;
+    lines.push(...comment(`[${s.connection.driver}, URL from ${s.connection.url_env}]`, ''), ...comment(s.statement).map((l) => `//   ${l.slice(3)}`.trimEnd()));
+  }
+  lines.push(`test.skip(true, ${lit(DB_SKIP)});`);
+  return { lines, fixtures: [], helpers: new Set(), secrets: new Set() };
+}
+
+const UI_STEPS = new Set<Step['type']>(['goto', 'click', 'dblclick', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'upload', 'scroll', 'wait-for', 'screenshot']);
+const API_ASSERTIONS = new Set<Assertion['type']>(['status', 'header', 'json', 'json_schema', 'response_time']);
+
+class SpecWriter {
+  private readonly lines: string[] = [];
+  private readonly helpers = new Set<HelperName>();
+  private readonly vars: Variables;
+  private usesPage = false;
+  private usesRequest = false;
+  private responses = 0;
+  /** Identifier of the latest response, its body variable once read, and its timing. */
+  private latest?: { res: string; body?: string; elapsed?: string };
+  private readonly timed: boolean;
+  private readonly savedTwice: Set<string>;
+
+  constructor(private readonly test: TestDefinition) {
+    this.vars = new Variables(test.parameters);
+    const all = [...test.steps.map((s) => (s.type === 'assert' ? s.assertion : undefined)), ...test.assertions];
+    this.timed = all.some((a) => a?.type === 'response_time');
+    const counts = new Map<string, number>();
+    for (const s of test.steps) if (s.type === 'request') for (const name of Object.keys(s.save ?? {})) counts.set(name, (counts.get(name) ?? 0) + 1);
+    this.savedTwice = new Set([...counts].filter(([, n]) => n > 1).map(([name]) => name));
+  }
+
+  write(): Body {
+    const t = this.test;
+    this.lines.push(`test.setTimeout(${t.timeout_ms});`);
+    t.steps.forEach((s, i) => {
+      this.lines.push('');
+      this.lines.push(...comment(`${i + 1}. ${s.name ?? describe(s)}`));
+      this.step(s);
+    });
+    if (t.assertions.length > 0) {
+      this.lines.push('', ...comment('Assertions'));
+      for (const a of t.assertions) this.assertion(a);
+    }
+    const unresolved = [...this.vars.unresolved];
+    if (unresolved.length > 0) this.lines.unshift(...comment(`svc: no value for ${unresolved.map((n) => `{{${n}}}`).join(', ')} at export time; left as written.`));
+    const fixtures = [...(this.usesPage || (!this.usesRequest && t.type === 'ui') ? ['page'] : []), ...(this.usesRequest ? ['request'] : [])];
+    return { lines: this.lines, fixtures, helpers: this.helpers, secrets: this.vars.secrets };
+  }
+
+  private emit(line: string): void {
+    this.lines.push(...line.split('\n'));
+  }
+
+  private step(s: Step): void {
+    if (s.type === 'assert') return this.assertion(s.assertion, s.timeout_ms);
+    if (s.type === 'request') return this.request(s);
+    if (s.type === 'sql') throw new Error('unreachable: database tests are exported as skipped');
+    if (UI_STEPS.has(s.type)) return this.ui(s);
+  }
+
+  // -------------------------------------------------------------- UI steps
+
+  private loc(l: Locator): string {
+    this.usesPage = true;
+    const v = this.vars;
+    const exact = (e: boolean | undefined) => (e ? ', { exact: true }' : '');
+    if (typeof l === 'string') return `page.locator(${v.str(l)})`;
+    if ('role' in l) {
+      const opts = [l.name !== undefined ? `name: ${v.str(l.name)}` : '', l.exact ? 'exact: true' : ''].filter(Boolean);
+      return `page.getByRole(${lit(l.role)}${opts.length > 0 ? `, { ${opts.join(', ')} }` : ''})`;
+    }
+    if ('test_id' in l) return `page.getByTestId(${v.str(l.test_id)})`;
+    if ('label' in l) return `page.getByLabel(${v.str(l.label)}${exact(l.exact)})`;
+    if ('placeholder' in l) return `page.getByPlaceholder(${v.str(l.placeholder)}${exact(l.exact)})`;
+    if ('text' in l) return `page.getByText(${v.str(l.text)}${exact(l.exact)})`;
+    if ('css' in l) return `page.locator(${/^[A-Za-z][\w-]*=/.test(l.css) ? v.str(`css=${l.css}`) : v.str(l.css)})`;
+    return `page.locator(${v.str(`xpath=${l.xpath}`)})`;
+  }
+
+  private ui(s: UiStep): void {
+    this.usesPage = true;
+    const v = this.vars;
+    const timeout = s.timeout_ms !== undefined ? `timeout: ${s.timeout_ms}` : '';
+    const opts = (...o: string[]) => {
+      const all = [...o, timeout].filter(Boolean);
+      return all.length > 0 ? `{ ${all.join(', ')} }` : '';
+    };
+    const call = (target: string, method: string, ...args: string[]) => this.emit(`await ${target}.${method}(${args.filter(Boolean).join(', ')});`);
+    switch (s.type) {
+      case 'goto':
+        return call('page', 'goto', v.str(s.url), opts());
+      case 'click':
+        return call(this.loc(s.selector), 'click', opts(s.button && s.button !== 'left' ? `button: ${lit(s.button)}` : '', s.modifiers?.length ? `modifiers: [${s.modifiers.map(lit).join(', ')}]` : ''));
+      case 'dblclick':
+        return call(this.loc(s.selector), 'dblclick', opts());
+      case 'fill':
+        return call(this.loc(s.selector), 'fill', v.str(s.value), opts());
+      case 'type':
+        return call(this.loc(s.selector), 'pressSequentially', v.str(s.text), opts(s.delay_ms ? `delay: ${s.delay_ms}` : ''));
+      case 'press':
+        return s.selector ? call(this.loc(s.selector), 'press', v.str(s.key), opts()) : call('page.keyboard', 'press', v.str(s.key));
+      case 'select': {
+        const choice = s.values ? `[${s.values.map((x) => v.str(x)).join(', ')}]` : s.label !== undefined ? `{ label: ${v.str(s.label)} }` : v.str(s.value ?? '');
+        return call(this.loc(s.selector), 'selectOption', choice, opts());
+      }
+      case 'check':
+      case 'uncheck':
+      case 'hover':
+        return call(this.loc(s.selector), s.type, opts());
+      case 'upload': {
+        const files = s.files.map(
+          (f) => `{ name: ${lit(f.name)}, mimeType: ${lit(f.mime_type ?? 'application/octet-stream')}, buffer: Buffer.from(${lit(f.content)}, ${lit(f.encoding === 'base64' ? 'base64' : 'utf8')}) }`,
+        );
+        return call(this.loc(s.selector), 'setInputFiles', `[\n  ${files.join(',\n  ')},\n]`, opts());
+      }
+      case 'scroll':
+        if (s.selector) call(this.loc(s.selector), 'scrollIntoViewIfNeeded', opts());
+        if (s.to === 'top') this.emit('await page.evaluate(() => window.scrollTo(0, 0));');
+        if (s.to === 'bottom') this.emit('await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));');
+        if (s.x !== undefined || s.y !== undefined) this.emit(`await page.evaluate(([x, y]) => window.scrollBy(x, y), [${num(s.x ?? 0)}, ${num(s.y ?? 0)}]);`);
+        return;
+      case 'wait-for':
+        if (s.selector) return call(this.loc(s.selector), 'waitFor', opts(s.state ? `state: ${lit(s.state)}` : ''));
+        if (s.url !== undefined) return call('page', 'waitForURL', v.str(s.url), opts());
+        return call('page', 'waitForTimeout', String(s.ms ?? 0));
+      case 'screenshot': {
+        const shot = `await page.screenshot(${s.full_page ? '{ fullPage: true }' : ''})`;
+        return this.emit(`await test.info().attach(${lit(s.label ?? 'screenshot')}, { body: ${shot}, contentType: 'image/png' });`);
+      }
+    }
+  }
+
+  // -------------------------------------------------------------- API steps
+
+  private request(s: ApiRequestStep): void {
+    this.usesRequest = true;
+    const v = this.vars;
+    this.responses += 1;
+    const n = this.responses;
+    const res = `res${n}`;
+    const headers: Array<[string, string]> = Object.entries(s.headers ?? {}).map(([k, x]) => [k, v.str(x)]);
+    const hasHeader = (name: string) => headers.some(([k]) => k.toLowerCase() === name.toLowerCase());
+    const operand = (e: string) => (e.includes('??') ? `(${e})` : e);
+    if (s.auth?.type === 'bearer') headers.push(['Authorization', `${lit('Bearer ')} + ${operand(v.str(s.auth.token))}`]);
+    if (s.auth?.type === 'basic') headers.push(['Authorization', `${lit('Basic ')} + Buffer.from(${operand(v.str(s.auth.username))} + ":" + ${operand(v.str(s.auth.password))}).toString("base64")`]);
+    if (s.auth?.type === 'header') headers.push([s.auth.name, v.str(s.auth.value)]);
+    const o: string[] = [];
+    if (s.method !== 'GET') o.push(`method: ${lit(s.method)}`);
+    if (s.query && Object.keys(s.query).length > 0) o.push(`params: {\n${Object.entries(s.query).map(([k, x]) => `  ${key(k)}: ${typeof x === 'string' ? v.str(x) : JSON.stringify(x)},`).join('\n')}\n}`);
+    if (s.json !== undefined) {
+      // Objects and arrays are serialised by Playwright; a bare JSON string, number or null is not.
+      if (s.json !== null && typeof s.json === 'object') o.push(`data: ${v.value(s.json)}`);
+      else {
+        o.push(`data: JSON.stringify(${v.value(s.json)})`);
+        if (!hasHeader('content-type')) headers.push(['content-type', lit('application/json')]);
+      }
+    }
+    if (s.form) o.push(`form: ${v.value(s.form)}`);
+    if (s.body !== undefined) o.push(`data: ${v.str(s.body)}`);
+    if (s.timeout_ms !== undefined) o.push(`timeout: ${s.timeout_ms}`);
+    if (headers.length > 0) o.splice(s.method !== 'GET' ? 1 : 0, 0, `headers: {\n${headers.map(([k, x]) => `  ${key(k)}: ${x},`).join('\n')}\n}`);
+    const options = o.length === 0 ? '' : `, {\n${o.map((x) => `  ${x.replace(/\n/g, '\n  ')},`).join('\n')}\n}`;
+    if (this.timed) this.emit(`const started${n} = Date.now();`);
+    this.emit(`const ${res} = await request.fetch(${v.str(s.url)}${options});`);
+    this.latest = { res };
+    if (this.timed) {
+      this.emit(`const elapsed${n} = Date.now() - started${n};`);
+      this.latest.elapsed = `elapsed${n}`;
+    }
+    for (const [name, path] of Object.entries(s.save ?? {})) {
+      const reassign = this.vars.isDeclared(name) && this.savedTwice.has(name);
+      const id = this.vars.declare(name);
+      this.helpers.add('jsonPath');
+      const value = `jsonPath({ status: ${res}.status(), headers: ${res}.headers(), body: ${this.body()} }, ${lit(path)})`;
+      this.emit(reassign ? `${id} = ${value};` : `${this.savedTwice.has(name) ? 'let' : 'const'} ${id} = ${value};`);
+    }
+  }
+
+  /** The variable holding the latest response's body, read on first use. */
+  private body(): string {
+    const latest = this.latest as NonNullable<SpecWriter['latest']>;
+    if (!latest.body) {
+      this.helpers.add('bodyOf');
+      latest.body = latest.res.replace('res', 'body');
+      this.emit(`const ${latest.body} = await bodyOf(${latest.res});`);
+    }
+    return latest.body;
+  }
+
+  // -------------------------------------------------------------- assertions
+
+  private assertion(a: Assertion, stepTimeout?: number): void {
+    if (API_ASSERTIONS.has(a.type)) return this.apiAssertion(a as ApiAssertion);
+    return this.uiAssertion(a as UiAssertion, stepTimeout ?? a.timeout_ms);
+  }
+
+  /** A string matcher: exact string, substring regex, or the given regex. */
+  private matcher(m: { equals?: string; contains?: string; matches?: string }, exactMethod: string, containsMethod?: string): string {
+    const v = this.vars;
+    if (m.equals !== undefined) return `${exactMethod}(${v.str(m.equals)}`;
+    if (m.contains !== undefined) {
+      if (containsMethod) return `${containsMethod}(${v.str(m.contains)}`;
+      return `${exactMethod}(${this.regex(m.contains, true)}`;
+    }
+    return `${exactMethod}(${this.regex(m.matches ?? '', false)}`;
+  }
+
+  private regex(source: string, escape: boolean): string {
+    if (!escape) return `new RegExp(${this.vars.str(source)})`;
+    const p = this.vars.escapedPattern(source);
+    if (p.needsHelper) this.helpers.add('escapeRegExp');
+    return `new RegExp(${p.expr})`;
+  }
+
+  private uiAssertion(a: UiAssertion, timeoutMs: number | undefined): void {
+    this.usesPage = true;
+    const t = timeoutMs !== undefined ? `{ timeout: ${timeoutMs} }` : '';
+    const close = (args: string) => `${args}${t ? (args.endsWith('(') ? t : `, ${t}`) : ''});`;
+    switch (a.type) {
+      case 'visible':
+      case 'hidden':
+      case 'enabled':
+      case 'disabled': {
+        const method = { visible: 'toBeVisible', hidden: 'toBeHidden', enabled: 'toBeEnabled', disabled: 'toBeDisabled' }[a.type];
+        return this.emit(`await expect(${this.loc(a.selector)}).${method}(${t});`);
+      }
+      case 'text':
+        return this.emit(`await expect(${this.loc(a.selector)}).${close(this.matcher(a, 'toHaveText', 'toContainText'))}`);
+      case 'value':
+        return this.emit(`await expect(${this.loc(a.selector)}).${close(this.matcher(a, 'toHaveValue'))}`);
+      case 'url':
+        return this.emit(`await expect(page).${close(this.matcher(a, 'toHaveURL'))}`);
+      case 'title':
+        return this.emit(`await expect(page).${close(this.matcher(a, 'toHaveTitle'))}`);
+      case 'count': {
+        const loc = this.loc(a.selector);
+        if (a.equals !== undefined) this.emit(`await expect(${loc}).toHaveCount(${a.equals}${t ? `, ${t}` : ''});`);
+        if (a.min !== undefined) this.emit(`expect(await ${loc}.count()).toBeGreaterThanOrEqual(${a.min});`);
+        if (a.max !== undefined) this.emit(`expect(await ${loc}.count()).toBeLessThanOrEqual(${a.max});`);
+        return;
+      }
+      case 'attribute': {
+        const loc = this.loc(a.selector);
+        const name = lit(a.attribute);
+        if (a.exists !== undefined) return this.emit(`await expect(${loc}).${a.exists ? '' : 'not.'}toHaveAttribute(${name}${t ? `, ${t}` : ''});`);
+        const m = this.matcher(a, 'toHaveAttribute').replace('toHaveAttribute(', `toHaveAttribute(${name}, `);
+        return this.emit(`await expect(${loc}).${close(m)}`);
+      }
+    }
+  }
+
+  private apiAssertion(a: ApiAssertion): void {
+    if (!this.latest) return this.emit(`throw new Error(${lit(`svc: the ${a.type} assertion comes before any request`)});`);
+    const res = this.latest.res;
+    const v = this.vars;
+    switch (a.type) {
+      case 'status':
+        if (a.in) return this.emit(`expect([${a.in.join(', ')}]).toContain(${res}.status());`);
+        return this.emit(`expect(${res}.status()).toBe(${a.equals});`);
+      case 'header': {
+        const h = `${res}.headers()[${lit(a.header.toLowerCase())}]`;
+        if (a.exists !== undefined) return this.emit(`expect(${h}).${a.exists ? 'toBeDefined' : 'toBeUndefined'}();`);
+        if (a.equals !== undefined) return this.emit(`expect(${h}).toBe(${v.str(a.equals)});`);
+        if (a.contains !== undefined) return this.emit(`expect(${h}).toContain(${v.str(a.contains)});`);
+        return this.emit(`expect(${h}).toMatch(${this.regex(a.matches ?? '', false)});`);
+      }
+      case 'json': {
+        this.helpers.add('jsonPath');
+        const value = `jsonPath(${this.body()}, ${lit(a.path)})`;
+        if (a.exists !== undefined) return this.emit(`expect(${value}).${a.exists ? 'toBeDefined' : 'toBeUndefined'}();`);
+        if (a.contains !== undefined) return this.emit(`expect(${value}).toContain(${v.str(a.contains)});`);
+        if (a.matches !== undefined) return this.emit(`expect(${value}).toMatch(${this.regex(a.matches, false)});`);
+        return this.emit(`expect(${value}).toEqual(${v.value(a.equals)});`);
+      }
+      case 'response_time':
+        return this.emit(`expect(${this.latest.elapsed ?? '0'}).toBeLessThanOrEqual(${a.max_ms});`);
+      case 'json_schema':
+        this.lines.push(...comment('svc: JSON Schema assertions are not exported (add a validator such as ajv). The schema:'));
+        this.lines.push(...comment(JSON.stringify(a.schema)));
+        return this.emit(`test.info().annotations.push({ type: 'svc', description: ${lit('json_schema assertion not exported')} });`);
+    }
+  }
+}
+
+function num(n: number): string {
+  return Number.isFinite(n) ? String(n) : '0';
+}
+
+/** A short description of a step for the comment above it. */
+function describe(s: Step): string {
+  switch (s.type) {
+    case 'goto':
+      return `goto ${s.url}`;
+    case 'request':
+      return `${s.method} ${s.url}`;
+    case 'sql':
+      return `sql ${s.statement.slice(0, 80)}`;
+    case 'assert':
+      return `assert ${s.assertion.type}${'selector' in s.assertion ? ` ${locatorText(s.assertion.selector)}` : ''}`;
+    case 'press':
+      return `press ${s.key}`;
+    default:
+      return 'selector' in s && s.selector !== undefined ? `${s.type} ${locatorText(s.selector)}` : s.type;
+  }
+}
+
+function locatorText(l: Locator): string {
+  if (typeof l === 'string') return l;
+  return Object.entries(l)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(' ');
+}

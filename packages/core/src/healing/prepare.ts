@@ -1,0 +1,102 @@
+/**
+ * A fingerprint in comparison form: normalised strings, token sets, parsed paths and URLs,
+ * computed once per element so that scoring a candidate is only set and string arithmetic.
+ */
+import type { Fingerprint } from '../contracts/fingerprint.ts';
+import { type Box, usableBox } from './geometry.ts';
+import { parseXpath, type Step } from './path-similarity.ts';
+import { identTokens, looksGenerated, maskDigits, normText, words } from './text.ts';
+import { parseUrl, type UrlParts } from './url-similarity.ts';
+
+/** Attributes that have their own feature, left out of the generic attribute comparison. */
+const COVERED_ATTRIBUTES = new Set([
+  'id', 'class', 'name', 'href', 'alt', 'placeholder', 'type', 'title', 'value', 'aria-label', 'role', 'style',
+  'data-testid', 'data-test-id', 'data-test', 'data-cy', 'data-qa',
+]);
+
+export interface Prepared {
+  tag: string;
+  id: string;
+  idGenerated: boolean;
+  idTokens: Set<string>;
+  name: string;
+  nameTokens: Set<string>;
+  testId: string;
+  classes: Set<string>;
+  /** Normalised visible text, and the same with digit runs masked. */
+  text: string;
+  textMasked: string;
+  textWords: Set<string>;
+  /** Every label-like string (text, accessible name, aria-label, title, placeholder, value, alt), masked. */
+  labels: string[];
+  role: string;
+  accessibleName: string;
+  ariaLabel: string;
+  title: string;
+  placeholder: string;
+  alt: string;
+  value: string;
+  type: string;
+  href: UrlParts | undefined;
+  xpath: Step[];
+  idXpath: Step[];
+  box: Box | undefined;
+  isButton: boolean | undefined;
+  neighborWords: Set<string>;
+  neighborTexts: Set<string>;
+  attributes: Set<string>;
+}
+
+const wordSet = (s: string) => new Set(words(s));
+
+export function prepare(fp: Fingerprint): Prepared {
+  const id = (fp.id ?? '').trim();
+  const text = normText(fp.text);
+  const textMasked = maskDigits(text);
+  const accessibleName = maskDigits(normText(fp.accessibleName));
+  const ariaLabel = maskDigits(normText(fp.ariaLabel));
+  const title = maskDigits(normText(fp.title));
+  const placeholder = maskDigits(normText(fp.placeholder));
+  const alt = maskDigits(normText(fp.alt));
+  const value = maskDigits(normText(fp.value));
+  const labels = [...new Set([textMasked, accessibleName, ariaLabel, title, placeholder, value, alt].filter(Boolean))];
+  const neighborTexts = new Set((fp.neighborText ?? []).map((t) => maskDigits(normText(t))).filter(Boolean));
+  const neighborWords = new Set<string>();
+  for (const t of neighborTexts) for (const w of words(t)) neighborWords.add(w);
+  const attributes = new Set<string>();
+  for (const [k, v] of Object.entries(fp.attributes ?? {})) {
+    const key = k.toLowerCase();
+    if (COVERED_ATTRIBUTES.has(key) || looksGenerated(v)) continue;
+    attributes.add(`${key}=${v}`);
+  }
+  return {
+    tag: (fp.tag ?? '').toLowerCase().trim(),
+    id,
+    idGenerated: looksGenerated(id),
+    idTokens: new Set(identTokens(id).filter((t) => !/^\d+$/.test(t))),
+    name: (fp.name ?? '').trim(),
+    nameTokens: new Set(identTokens(fp.name ?? '').filter((t) => !/^\d+$/.test(t))),
+    testId: (fp.testId ?? '').trim(),
+    classes: new Set((fp.classes ?? []).map((c) => c.trim()).filter(Boolean)),
+    text,
+    textMasked,
+    textWords: wordSet(textMasked),
+    labels,
+    role: normText(fp.role),
+    accessibleName,
+    ariaLabel,
+    title,
+    placeholder,
+    alt,
+    value,
+    type: normText(fp.type),
+    href: fp.href?.trim() ? parseUrl(fp.href) : undefined,
+    xpath: parseXpath(fp.xpath),
+    idXpath: parseXpath(fp.idXpath),
+    box: usableBox(fp.box) ? fp.box : undefined,
+    isButton: fp.isButton,
+    neighborWords,
+    neighborTexts,
+    attributes,
+  };
+}

@@ -1,0 +1,83 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { systemClock } from '@svc/core/ports/clock';
+import type { Logger } from '@svc/core/ports/logger';
+import type { Table } from '@svc/core/ports/table';
+import type { EventPublisher } from '@svc/core/ports/events';
+import { ConsumerRunner, type ConsumerDefinition } from '@svc/core/events/consumer';
+import { apiConsumer } from '@svc/core/events/api-consumer';
+import { dlqProcessor } from '@svc/core/events/dlq-processor';
+import { streamAnalytics } from '@svc/core/events/stream-analytics';
+import type { AlertSink, RetryScheduler } from '@svc/core/events/ports';
+import type { ConsumerName } from '@svc/core/events/routing';
+import { DynamoDbTable } from '../dynamodb-table.ts';
+import { createLogger } from '../../shared/logger.ts';
+import { loadEventsConfig, type EventsConfig } from './config.ts';
+import { EventBridgePublisher } from './eventbridge-publisher.ts';
+import { EmfAlertSink } from './emf-alert-sink.ts';
+import { SqsRetryScheduler } from './sqs-retry-scheduler.ts';
+import { createRepublishHandler, createSqsConsumerHandler, type SqsEvent } from './sqs-handler.ts';
+
+/**
+ * Lambda entry points of the event consumers (one function per consumer queue, told
+ * which by SVC_CONSUMER) and of the retry queue's republisher. Handlers for the healer
+ * and the knowledge worker arrive with those features; asking for them now fails the
+ * deploy's first invocation loudly instead of acknowledging their events unprocessed.
+ */
+export function consumerDefinition(name: ConsumerName, deps: { alerts: AlertSink }): ConsumerDefinition {
+  switch (name) {
+    case 'api':
+      return apiConsumer();
+    case 'stream-analytics':
+      return streamAnalytics();
+    case 'dlq-processor':
+      return dlqProcessor({ alerts: deps.alerts });
+    case 'healer':
+    case 'knowledge-worker':
+      throw new Error(`consumer ${name} has no handlers yet (it arrives with its feature); do not deploy its queue subscription`);
+  }
+}
+
+/** Builds the runner for one consumer from its ports (shared by the Lambda entry and tests). */
+export function buildRunner(name: ConsumerName, deps: { table: Table; publisher: EventPublisher; logger: Logger; alerts: AlertSink; scheduler?: RetryScheduler }) {
+  return new ConsumerRunner(consumerDefinition(name, deps), { ...deps, clock: systemClock });
+}
+
+interface Built {
+  config: EventsConfig;
+  logger: Logger;
+  publisher: EventBridgePublisher;
+  sqs: SQSClient;
+}
+let built: Built | undefined;
+function base(): Built {
+  if (!built) {
+    const config = loadEventsConfig(process.env);
+    const logger = createLogger('INFO', `svc-${config.consumer ?? 'republisher'}`);
+    const publisher = new EventBridgePublisher({ client: new EventBridgeClient({ region: config.region }), busName: config.busName, logger });
+    built = { config, logger, publisher, sqs: new SQSClient({ region: config.region }) };
+  }
+  return built;
+}
+
+let consumerHandler: ((e: SqsEvent) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>) | undefined;
+
+/** SQS-triggered consumer (batch size 10, ReportBatchItemFailures). */
+export async function handler(event: SqsEvent) {
+  if (!consumerHandler) {
+    const { config, logger, publisher, sqs } = base();
+    if (!config.consumer) throw new Error('SVC_CONSUMER must name the consumer this function runs');
+    const table = new DynamoDbTable({ tableName: config.tableName, client: new DynamoDBClient({ region: config.region }) });
+    const scheduler = config.retryQueueUrl ? new SqsRetryScheduler(sqs, config.retryQueueUrl) : undefined;
+    const runner = buildRunner(config.consumer, { table, publisher, logger, alerts: new EmfAlertSink(), scheduler });
+    consumerHandler = createSqsConsumerHandler(runner, logger);
+  }
+  return consumerHandler(event);
+}
+
+/** Retry-queue consumer: puts due dead-letter retries back on the bus. */
+export async function republishHandler(event: SqsEvent) {
+  const { publisher, logger } = base();
+  return createRepublishHandler(publisher, logger)(event);
+}

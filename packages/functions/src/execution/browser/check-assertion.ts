@@ -1,0 +1,192 @@
+import type { Locator as PwLocator, Page } from 'playwright-core';
+import type { UiAssertion } from '@svc/core/contracts/steps';
+import type { Fingerprint } from '@svc/core/contracts/fingerprint';
+import { StepFailure, type StepContext } from '@svc/core/execution/types';
+import { actionFailure, isTimeout, msLeft, shortMessage, sleep, stepDeadline, throwIfAborted, withSignal } from './failures.ts';
+import { countOf, locateOne } from './locate.ts';
+import { describeLocator, resolveLocator } from './locators.ts';
+import { captureFingerprint } from './fingerprint.ts';
+
+export interface AssertEnv {
+  page: Page;
+  baseUrl?: string;
+  locateTimeoutMs: number;
+  /** How long an assertion retries when it has no timeout_ms of its own (like Playwright's expect timeout). */
+  assertTimeoutMs: number;
+}
+
+/** Poll intervals, as in Playwright's expect: quick at first, then every second. */
+const INTERVALS = [0, 100, 250, 500, 1000];
+const FINGERPRINT_MS = 2_000;
+
+interface StringMatch {
+  equals?: string;
+  contains?: string;
+  matches?: string;
+}
+
+/** Whitespace is collapsed before text comparisons, as the user sees it. */
+const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+export function stringMatches(actual: string, m: StringMatch): boolean {
+  if (m.equals !== undefined) return actual === m.equals;
+  if (m.contains !== undefined) return actual.includes(m.contains);
+  if (m.matches !== undefined) return new RegExp(m.matches).test(actual);
+  return false;
+}
+
+export function expectation(m: StringMatch): string {
+  if (m.equals !== undefined) return `to equal ${JSON.stringify(m.equals)}`;
+  if (m.contains !== undefined) return `to contain ${JSON.stringify(m.contains)}`;
+  return `to match /${m.matches}/`;
+}
+
+const shown = (v: unknown) => {
+  const s = typeof v === 'string' ? JSON.stringify(v) : String(v);
+  return s.length > 300 ? `${s.slice(0, 300)}…` : s;
+};
+
+/**
+ * Retries `probe` until `ok` holds or the deadline passes — Playwright's expect semantics
+ * without @playwright/test. Returns the last value seen (or the last probe error).
+ */
+async function poll<T>(deadline: number, signal: AbortSignal, probe: (timeoutMs: number) => Promise<T>, ok: (v: T) => boolean): Promise<{ ok: boolean; last?: { value: T } ; error?: unknown }> {
+  let last: { value: T } | undefined;
+  let error: unknown;
+  for (let i = 0; ; i++) {
+    throwIfAborted(signal, 'assertion');
+    try {
+      const value = await probe(msLeft(deadline));
+      last = { value };
+      error = undefined;
+      if (ok(value)) return { ok: true, last };
+    } catch (e) {
+      if (e instanceof StepFailure) throw e;
+      error = e;
+    }
+    const wait = INTERVALS[Math.min(i + 1, INTERVALS.length - 1)];
+    if (Date.now() + wait >= deadline) return { ok: false, last, error };
+    await sleep(wait, signal);
+  }
+}
+
+/** Checks one UI assertion; throws StepFailure('assertion' | 'locator' | 'timeout' | 'cancelled'). */
+export async function checkAssertion(env: AssertEnv, a: UiAssertion, ctx: StepContext): Promise<{ fingerprint?: Fingerprint }> {
+  throwIfAborted(ctx.signal, a.type);
+  const deadline = stepDeadline(a, ctx, env.assertTimeoutMs);
+  return withSignal(check(env, a, ctx, deadline), ctx.signal, a.type);
+}
+
+async function check(env: AssertEnv, a: UiAssertion, ctx: StepContext, deadline: number): Promise<{ fingerprint?: Fingerprint }> {
+  const { page } = env;
+  switch (a.type) {
+    case 'url': {
+      const r = await poll(deadline, ctx.signal, async () => page.url(), (u) => urlMatches(u, a, env.baseUrl));
+      if (!r.ok) throw mismatch(`url: expected the URL ${expectation(a)}`, r);
+      return {};
+    }
+    case 'title': {
+      const r = await poll(deadline, ctx.signal, (timeout) => withTimeout(page.title(), timeout), (t) => stringMatches(t, a));
+      if (!r.ok) throw mismatch(`title: expected the title ${expectation(a)}`, r);
+      return {};
+    }
+    case 'count': {
+      const locator = resolveLocator(page, a.selector);
+      const desc = describeLocator(a.selector);
+      const inRange = (n: number) => (a.equals === undefined || n === a.equals) && (a.min === undefined || n >= a.min) && (a.max === undefined || n <= a.max);
+      const r = await poll(deadline, ctx.signal, () => countOf(locator, 'count', desc), inRange);
+      if (!r.ok) {
+        const want = [a.equals !== undefined && `exactly ${a.equals}`, a.min !== undefined && `at least ${a.min}`, a.max !== undefined && `at most ${a.max}`].filter(Boolean).join(' and ');
+        throw mismatch(`count: expected ${desc} to match ${want} element(s)`, r);
+      }
+      return {};
+    }
+    case 'hidden': {
+      const locator = resolveLocator(page, a.selector);
+      const desc = describeLocator(a.selector);
+      const t = msLeft(deadline);
+      try {
+        await locator.waitFor({ state: 'hidden', timeout: t });
+      } catch (e) {
+        if (!isTimeout(e)) throw actionFailure(e, `hidden: ${desc}`, t, ctx.signal);
+        throw new StepFailure('assertion', `hidden: expected ${desc} to be hidden, but it is visible (waited ${t} ms)`, { selector: desc, expected: 'hidden', actual: 'visible' });
+      }
+      const fingerprint = (await countOf(locator, 'hidden', desc)) === 1 ? await captureFingerprint(locator, Math.min(FINGERPRINT_MS, msLeft(deadline))) : undefined;
+      return fingerprint ? { fingerprint } : {};
+    }
+    case 'visible': {
+      const { locator, desc } = await locateOne(page, a.selector, 'visible', deadline, env.locateTimeoutMs);
+      const t = msLeft(deadline);
+      try {
+        await locator.waitFor({ state: 'visible', timeout: t });
+      } catch (e) {
+        if (!isTimeout(e)) throw actionFailure(e, `visible: ${desc}`, t, ctx.signal);
+        const count = await countOf(locator, 'visible', desc);
+        const actual = count === 0 ? 'it no longer exists' : 'it is hidden';
+        throw new StepFailure('assertion', `visible: expected ${desc} to be visible, but ${actual} (waited ${t} ms)`, { selector: desc, expected: 'visible', actual: count === 0 ? 'absent' : 'hidden' });
+      }
+      return withFingerprint(locator, deadline);
+    }
+    case 'text':
+    case 'value': {
+      const { locator, desc } = await locateOne(page, a.selector, a.type, deadline, env.locateTimeoutMs);
+      const fp = await withFingerprint(locator, deadline);
+      const read = a.type === 'text' ? async (timeout: number) => collapse(await locator.innerText({ timeout })) : (timeout: number) => locator.inputValue({ timeout });
+      const r = await poll(deadline, ctx.signal, read, (v) => stringMatches(v, a));
+      if (!r.ok) throw mismatch(`${a.type}: expected the ${a.type === 'text' ? 'text' : 'value'} of ${desc} ${expectation(a)}`, r, desc);
+      return fp;
+    }
+    case 'attribute': {
+      const { locator, desc } = await locateOne(page, a.selector, 'attribute', deadline, env.locateTimeoutMs);
+      const fp = await withFingerprint(locator, deadline);
+      const ok = (v: string | null) => (a.exists !== undefined ? (v !== null) === a.exists : v !== null && stringMatches(v, a));
+      const r = await poll(deadline, ctx.signal, (timeout) => locator.getAttribute(a.attribute, { timeout }), ok);
+      if (!r.ok) {
+        const want = a.exists !== undefined ? (a.exists ? 'to be present' : 'to be absent') : expectation(a);
+        throw mismatch(`attribute: expected attribute ${JSON.stringify(a.attribute)} of ${desc} ${want}`, r, desc, (v) => (v === null ? 'no such attribute' : shown(v)));
+      }
+      return fp;
+    }
+    case 'enabled':
+    case 'disabled': {
+      const { locator, desc } = await locateOne(page, a.selector, a.type, deadline, env.locateTimeoutMs);
+      const fp = await withFingerprint(locator, deadline);
+      const want = a.type === 'enabled';
+      const r = await poll(deadline, ctx.signal, (timeout) => locator.isEnabled({ timeout }), (enabled) => enabled === want);
+      if (!r.ok) throw mismatch(`${a.type}: expected ${desc} to be ${a.type}`, r, desc, (v) => (v ? 'enabled' : 'disabled'));
+      return fp;
+    }
+    default: {
+      const unknown: never = a;
+      throw new StepFailure('unsupported', `the browser driver cannot check an assertion of type ${JSON.stringify((unknown as { type?: unknown }).type)}`);
+    }
+  }
+}
+
+function urlMatches(actual: string, m: StringMatch, baseUrl: string | undefined): boolean {
+  if (stringMatches(actual, m)) return true;
+  // A path such as "/dashboard" compares against the URL resolved on the base URL.
+  if (m.equals !== undefined && m.equals.startsWith('/') && baseUrl) {
+    try {
+      return actual === new URL(m.equals, baseUrl).href;
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+async function withFingerprint(locator: PwLocator, deadline: number): Promise<{ fingerprint?: Fingerprint }> {
+  const fingerprint = await captureFingerprint(locator, Math.min(FINGERPRINT_MS, msLeft(deadline)));
+  return fingerprint ? { fingerprint } : {};
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+}
+
+function mismatch<T>(expected: string, r: { last?: { value: T }; error?: unknown }, selector?: string, format: (v: T) => string = shown): StepFailure {
+  const received = r.last ? format(r.last.value) : `nothing (${r.error ? shortMessage(r.error) : 'no time left'})`;
+  return new StepFailure('assertion', `${expected}, received ${received}`, { ...(selector && { selector }), actual: r.last?.value ?? null });
+}

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { chromium as pwChromium, type Browser } from 'playwright-core';
+import { limits } from '@svc/core/contracts/limits';
+import { StepFailure, type UiDriver, type UiSessionOptions } from '@svc/core/execution/types';
+import { PlaywrightUiSession } from './session.ts';
+import { ScreenshotBudget } from './screenshot-budget.ts';
+import { findBrowserPid, killBrowser, waitForExit } from './browser-process.ts';
+import type { VisionLocator } from './vision.ts';
+
+export interface PlaywrightDriverOptions {
+  /** A system Chromium to use instead of @sparticuz/chromium. */
+  executablePath?: string;
+  /** Default true. */
+  headless?: boolean;
+  /** Screenshots allowed per run, across sessions (default and maximum: the spec's MAX_SCREENSHOTS_PER_RUN, 100). */
+  maxScreenshotsPerRun?: number;
+  /** Vision model for the hybrid-execution fallback; without it a locator failure stays a failure. */
+  vision?: VisionLocator;
+  /** Minimum confidence of a vision answer to act on it (default 0.5). */
+  visionMinConfidence?: number;
+  /** How long a step waits for its element to appear before failing with 'locator' (default 10 s, bounded by the step's deadline). */
+  locateTimeoutMs?: number;
+  /** How long an assertion retries when it has no timeout_ms (default 5 s, as Playwright's expect). */
+  assertTimeoutMs?: number;
+  /** How long close() waits for the browser before killing it (default 5 s). */
+  closeTimeoutMs?: number;
+}
+
+export interface PlaywrightDriver extends UiDriver {
+  openSession(options: UiSessionOptions): Promise<PlaywrightUiSession>;
+  /** The browser's main process id once launched (diagnostics and tests). */
+  browserPid(): number | undefined;
+  /** Screenshots taken so far in this run (counted against maxScreenshotsPerRun). */
+  screenshotsTaken(): number;
+}
+
+/** Switches for a system Chromium (the sparticuz build brings its own). */
+export const SYSTEM_CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * Switches of @sparticuz/chromium we drop: they change what the app under test sees
+ * (no same-origin policy, mixed content allowed), and one browser shared by several
+ * contexts is not stable in --single-process mode.
+ */
+const DROPPED_SPARTICUZ_ARGS = new Set(['--disable-web-security', '--allow-running-insecure-content', '--single-process']);
+
+interface Launched {
+  browser: Browser;
+  pid?: number;
+  onExit: () => void;
+}
+
+/**
+ * The UiDriver on Playwright and Chromium: ONE browser, launched lazily on the first
+ * session and shared by all; a fresh BrowserContext per test. close() guarantees no
+ * Chromium process outlives the driver (kill after closeTimeoutMs, and on process exit).
+ */
+export async function createPlaywrightDriver(options: PlaywrightDriverOptions = {}): Promise<PlaywrightDriver> {
+  const budget = new ScreenshotBudget(Math.min(options.maxScreenshotsPerRun ?? limits.MAX_SCREENSHOTS_PER_RUN, limits.MAX_SCREENSHOTS_PER_RUN));
+  const config = {
+    budget,
+    locateTimeoutMs: options.locateTimeoutMs ?? 10_000,
+    assertTimeoutMs: options.assertTimeoutMs ?? 5_000,
+    vision: options.vision,
+    visionMinConfidence: options.visionMinConfidence ?? 0.5,
+  };
+  const closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
+  const sessions = new Set<PlaywrightUiSession>();
+  let launching: Promise<Launched> | undefined;
+  let closed = false;
+
+  async function launch(): Promise<Launched> {
+    const headless = options.headless ?? true;
+    const marker = `--svc-driver=${randomUUID()}`;
+    let executablePath: string;
+    let args: string[];
+    if (options.executablePath) {
+      executablePath = options.executablePath;
+      args = SYSTEM_CHROMIUM_ARGS.filter((a) => headless || a !== '--headless');
+    } else {
+      const { default: sparticuz } = await import('@sparticuz/chromium');
+      executablePath = await sparticuz.executablePath();
+      args = sparticuz.args.filter((a) => !DROPPED_SPARTICUZ_ARGS.has(a) && (headless || !a.startsWith('--headless')));
+    }
+    const browser = await pwChromium.launch({ executablePath, args: [...args, marker], headless });
+    const pid = await findBrowserPid(marker);
+    const onExit = () => {
+      if (pid !== undefined) killBrowser(pid);
+    };
+    process.on('exit', onExit);
+    const launched: Launched = { browser, pid, onExit };
+    browser.on('disconnected', () => {
+      // A crashed browser is relaunched by the next openSession; make sure nothing of it lingers.
+      if (launching && !closed) {
+        launching = undefined;
+        process.off('exit', onExit);
+        if (pid !== undefined) killBrowser(pid);
+      }
+    });
+    return launched;
+  }
+
+  const browserFor = (): Promise<Launched> => {
+    if (!launching) {
+      launching = launch();
+      launching.catch(() => {
+        launching = undefined;
+      });
+    }
+    return launching;
+  };
+
+  let pidSeen: number | undefined;
+
+  return {
+    async openSession(sessionOptions: UiSessionOptions): Promise<PlaywrightUiSession> {
+      if (closed) throw new StepFailure('internal', 'the browser driver is closed');
+      let launched: Launched;
+      try {
+        launched = await browserFor();
+      } catch (e) {
+        throw new StepFailure('configuration', `could not launch Chromium: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      }
+      pidSeen = launched.pid;
+      const session = await PlaywrightUiSession.open(launched.browser, sessionOptions, config, (s) => sessions.delete(s));
+      if (closed) {
+        await session.close().catch(() => {});
+        throw new StepFailure('internal', 'the browser driver is closed');
+      }
+      sessions.add(session);
+      return session;
+    },
+
+    browserPid: () => pidSeen,
+    screenshotsTaken: () => budget.count,
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      const pending = launching;
+      launching = undefined;
+      const launched = await pending?.catch(() => undefined);
+      if (!launched) return;
+      const graceful = (async () => {
+        await Promise.allSettled([...sessions].map((s) => s.close()));
+        await launched.browser.close();
+      })();
+      let timer: NodeJS.Timeout | undefined;
+      const inTime = await Promise.race([
+        graceful.then(() => true, () => false),
+        new Promise<boolean>((r) => {
+          timer = setTimeout(() => r(false), closeTimeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (launched.pid !== undefined) {
+        if (!inTime) killBrowser(launched.pid);
+        if (!(await waitForExit(launched.pid, 2_000))) {
+          killBrowser(launched.pid);
+          await waitForExit(launched.pid, 2_000);
+        }
+      }
+      process.off('exit', launched.onExit);
+    },
+  };
+}

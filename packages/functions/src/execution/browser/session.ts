@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { UiStep, UiAssertion } from '@svc/core/contracts/steps';
+import type { Fingerprint } from '@svc/core/contracts/fingerprint';
+import { StepFailure, type StepContext, type UiDiagnostics, type UiSession, type UiSessionOptions } from '@svc/core/execution/types';
+import { performStep, type StepEnv } from './perform-step.ts';
+import { checkAssertion } from './check-assertion.ts';
+import { pageFingerprints } from './fingerprint.ts';
+import type { ScreenshotBudget } from './screenshot-budget.ts';
+import type { VisionLocator } from './vision.ts';
+
+/** Settings a session takes from its driver. */
+export interface SessionConfig {
+  budget: ScreenshotBudget;
+  locateTimeoutMs: number;
+  assertTimeoutMs: number;
+  vision?: VisionLocator;
+  visionMinConfidence: number;
+}
+
+export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
+/** Diagnostics are for humans: keep the first ones, not an unbounded log. */
+const MAX_DIAGNOSTICS = 200;
+
+/** One test's isolated browser context and page (UiSession on Playwright). */
+export class PlaywrightUiSession implements UiSession {
+  private tracing = false;
+  private closed = false;
+  private readonly consoleErrors: string[] = [];
+  private readonly failedRequests: UiDiagnostics['failedRequests'] = [];
+  private readonly env: StepEnv & { assertTimeoutMs: number };
+
+  private constructor(
+    readonly context: BrowserContext,
+    /** The Playwright page, for adapters that need it (e.g. an in-test VisionLocator). */
+    readonly page: Page,
+    private readonly config: SessionConfig,
+    options: UiSessionOptions,
+    private readonly onClose: (s: PlaywrightUiSession) => void,
+  ) {
+    this.env = {
+      page,
+      baseUrl: options.baseUrl,
+      locateTimeoutMs: config.locateTimeoutMs,
+      assertTimeoutMs: config.assertTimeoutMs,
+      vision: config.vision,
+      visionMinConfidence: config.visionMinConfidence,
+      screenshot: (o, ctx) => this.budgetedScreenshot(o, ctx),
+    };
+    context.on('console', (msg) => {
+      if (msg.type() === 'error') this.note(this.consoleErrors, msg.text());
+    });
+    context.on('weberror', (err) => this.note(this.consoleErrors, `Uncaught ${err.error().message}`));
+    context.on('requestfailed', (req) => {
+      const failure = req.failure()?.errorText ?? 'failed';
+      // ERR_ABORTED is the page cancelling its own request (navigation, AbortController), not a network failure.
+      if (failure === 'net::ERR_ABORTED') return;
+      this.note(this.failedRequests, { url: req.url(), method: req.method(), failure });
+    });
+  }
+
+  static async open(browser: Browser, options: UiSessionOptions, config: SessionConfig, onClose: (s: PlaywrightUiSession) => void): Promise<PlaywrightUiSession> {
+    const context = await browser.newContext({
+      ...(options.baseUrl !== undefined && { baseURL: options.baseUrl }),
+      viewport: options.viewport ?? DEFAULT_VIEWPORT,
+      deviceScaleFactor: 1,
+      ignoreHTTPSErrors: false,
+    });
+    try {
+      if (options.trace) await context.tracing.start({ screenshots: true, snapshots: true, sources: false });
+      const page = await context.newPage();
+      const session = new PlaywrightUiSession(context, page, config, options, onClose);
+      session.tracing = options.trace;
+      return session;
+    } catch (e) {
+      await context.close().catch(() => {});
+      throw e;
+    }
+  }
+
+  private note<T>(list: T[], item: T): void {
+    if (list.length < MAX_DIAGNOSTICS) list.push(item);
+  }
+
+  private async budgetedScreenshot(o: { fullPage?: boolean; timeout: number }, ctx: StepContext): Promise<Uint8Array | undefined> {
+    if (!this.config.budget.take()) {
+      ctx.log('warn', `screenshot skipped: the cap of ${this.config.budget.max} screenshots per run is reached`);
+      return undefined;
+    }
+    return new Uint8Array(await this.page.screenshot({ fullPage: o.fullPage, timeout: o.timeout, type: 'png' }));
+  }
+
+  perform(step: UiStep, ctx: StepContext): Promise<{ fingerprint?: Fingerprint; screenshot?: Uint8Array }> {
+    return performStep(this.env, step, ctx);
+  }
+
+  check(assertion: UiAssertion, ctx: StepContext): Promise<{ fingerprint?: Fingerprint }> {
+    return checkAssertion(this.env, assertion, ctx);
+  }
+
+  /** Counts against the per-run cap; beyond it, throws StepFailure('configuration'). */
+  async screenshot(options?: { fullPage?: boolean }): Promise<Uint8Array> {
+    if (!this.config.budget.take()) throw new StepFailure('configuration', `screenshot skipped: the cap of ${this.config.budget.max} screenshots per run is reached`);
+    return new Uint8Array(await this.page.screenshot({ fullPage: options?.fullPage, type: 'png' }));
+  }
+
+  pageFingerprints(): Promise<Fingerprint[]> {
+    return pageFingerprints(this.page);
+  }
+
+  url(): string {
+    return this.page.url();
+  }
+
+  diagnostics(): UiDiagnostics {
+    return { consoleErrors: [...this.consoleErrors], failedRequests: this.failedRequests.map((r) => ({ ...r })) };
+  }
+
+  async stopTrace(keep: boolean): Promise<Uint8Array | undefined> {
+    if (!this.tracing) return undefined;
+    this.tracing = false;
+    if (!keep) {
+      await this.context.tracing.stop();
+      return undefined;
+    }
+    const path = join(tmpdir(), `svc-trace-${randomUUID()}.zip`);
+    try {
+      await this.context.tracing.stop({ path });
+      return new Uint8Array(await readFile(path));
+    } finally {
+      await rm(path, { force: true });
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.context.close();
+    } finally {
+      this.onClose(this);
+    }
+  }
+}

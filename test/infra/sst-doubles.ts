@@ -1,0 +1,118 @@
+/**
+ * Recording doubles of the SST globals ($config, $app, sst.aws.*) that capture every
+ * declared component and its args, and `evaluateSstApp`, which loads sst.config.ts as
+ * `sst deploy --stage <stage>` would. No AWS account, no SST binary.
+ *
+ * Modules are imported through computed paths so the type checker does not pull in
+ * files that only type-check with SST's generated .sst/platform declarations.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, vi } from 'vitest';
+
+export const root = fileURLToPath(new URL('../../', import.meta.url));
+export const fromRoot = (...parts: string[]) => path.join(root, ...parts);
+export const load = (file: string): Promise<any> => import(fromRoot(file));
+
+/** Stands in for a Pulumi Output: identity is what the tests compare. */
+export class FakeOutput {
+  constructor(readonly ref: string) {}
+  toString(): string {
+    return `{${this.ref}}`;
+  }
+}
+
+export interface Declared {
+  type: string;
+  name: string;
+  args: any;
+  instance: any;
+}
+
+function installSstGlobals(stage: string) {
+  const declared: Declared[] = [];
+  const component = (type: string, outputs: string[]) =>
+    class {
+      constructor(name: string, args: unknown = {}) {
+        for (const attr of outputs) {
+          Object.defineProperty(this, attr, { value: new FakeOutput(`${name}.${attr}`) });
+        }
+        declared.push({ type, name, args, instance: this });
+      }
+    };
+  vi.stubGlobal('$config', (config: unknown) => config);
+  vi.stubGlobal('$app', { name: 'svc', stage });
+  vi.stubGlobal('$dev', false);
+  vi.stubGlobal('$interpolate', (parts: TemplateStringsArray, ...values: unknown[]) =>
+    new FakeOutput(parts.reduce((acc, part, i) => acc + part + (i < values.length ? String(values[i]) : ''), '')),
+  );
+  vi.stubGlobal('sst', {
+    aws: {
+      Dynamo: component('sst.aws.Dynamo', ['name', 'arn']),
+      Bucket: component('sst.aws.Bucket', ['name', 'arn']),
+      Function: component('sst.aws.Function', ['name', 'arn', 'url']),
+    },
+  });
+  return declared;
+}
+
+/** The variables an operator may set in the deploying shell (infra passes them through). */
+export const operatorVariables = ['SVC_JWKS_URL', 'SVC_JWT_ISSUER', 'SVC_JWT_AUDIENCE', 'SVC_CORS_ORIGINS', 'SVC_LOG_LEVEL'];
+
+/**
+ * Evaluates sst.config.ts as `sst deploy --stage <stage>` would, from a clean module
+ * graph, in a shell where exactly `env` of the operator variables is set. Callers undo
+ * the stubs with vi.unstubAllGlobals() and vi.unstubAllEnvs().
+ */
+export async function evaluateSstApp(stage = 'test', env: Record<string, string> = {}) {
+  vi.resetModules();
+  const declared = installSstGlobals(stage);
+  // The test runner's own shell must not leak into the deploy under test.
+  for (const name of operatorVariables) vi.stubEnv(name, '');
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+  const config = (await load('sst.config.ts')).default;
+  const app = config.app({ stage });
+  const outputs = await config.run();
+  const only = (type: string) => {
+    const found = declared.filter((d) => d.type === type);
+    expect(found, `exactly one ${type}`).toHaveLength(1);
+    return found[0]!;
+  };
+  return { app, outputs, declared, only };
+}
+
+/** What Lambda would see once Pulumi resolves the outputs. */
+export function resolvedEnvironment(environment: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, String(v)]));
+}
+
+/** A Lambda function URL event (payload format 2.0). */
+export function functionUrlEvent(
+  method: string,
+  rawPath: string,
+  options: { headers?: Record<string, string>; body?: string; cookies?: string[] } = {},
+) {
+  const domainName = 'abc123.lambda-url.eu-west-1.on.aws';
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath,
+    rawQueryString: '',
+    headers: { host: domainName, accept: 'application/json', 'x-forwarded-proto': 'https', ...options.headers },
+    ...(options.cookies ? { cookies: options.cookies } : {}),
+    ...(options.body !== undefined ? { body: options.body } : {}),
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'anonymous',
+      apiId: 'abc123',
+      domainName,
+      domainPrefix: 'abc123',
+      http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'vitest' },
+      requestId: 'req-1',
+      routeKey: '$default',
+      stage: '$default',
+      time: '01/Jan/2026:00:00:00 +0000',
+      timeEpoch: 0,
+    },
+  };
+}
