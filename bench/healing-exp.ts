@@ -18,7 +18,7 @@ const cases: (TrainingCase & { id: string; site: string })[] = ds.input.cases.ma
   return { id: c.id, site: ds.sites.get(c.id)!, features, count: cands.length, answer: ds.answers.get(c.id)! };
 });
 console.log('features ms', (performance.now() - t0).toFixed(0));
-const prior = Float64Array.from(FEATURES, (f) => PRIOR_WEIGHTS[f]);
+const prior = Float64Array.from(FEATURES, (f) => PRIOR_WEIGHTS[f] ?? 0.5);
 
 function evaluate(cs: typeof cases, w: ArrayLike<number>) {
   let top1 = 0, top3 = 0; const wrong: string[] = [];
@@ -26,7 +26,7 @@ function evaluate(cs: typeof cases, w: ArrayLike<number>) {
     const s = Array.from({ length: c.count }, (_, i) => combine(c.features, w, i * FEATURE_COUNT));
     const a = s[c.answer];
     const better = s.filter((x) => x > a).length;
-    const ties = s.filter((x) => x === a).length - 1;
+    const ties = s.filter((x, i) => x === a && i < c.answer).length;
     if (better === 0 && ties === 0) top1++; else wrong.push(c.id);
     if (better + ties < 3) top3++;
   }
@@ -53,3 +53,12 @@ if (process.argv[5] === 'cv') {
   console.log(wrong.join(' '));
 }
 console.log('wrong in-sample:', r1.wrong.join(' '));
+{
+  const byId = new Map(ds.input.cases.map((c) => [c.id, c]));
+  let td = 0;
+  for (const id of r1.wrong) {
+    const c = byId.get(id)!; const a = ds.input.pages.find((p) => p.id === c.page)!.candidates[ds.answers.get(id)!];
+    if (c.target.tag !== a.tag) td++;
+  }
+  console.log('wrong', r1.wrong.length, 'of which tag differs', td);
+}

@@ -337,7 +337,7 @@ describe('Playwright export: API tests', () => {
       `test.info().annotations.push({ type: 'svc', description: "json_schema assertion not exported" });`,
     ]);
     expect(code).toContain('// svc: JSON Schema assertions are not exported');
-    expect(code).toContain('// {"type":"object","required":["ok"],"description":"ends */ a comment\n// and a line"}');
+    expect(code).toContain('  // {"type":"object","required":["ok"],"description":"ends */ a comment\n  // and a line"}');
     expect(code).not.toContain('bodyOf');
   });
 
@@ -458,7 +458,7 @@ describe('Playwright export: hostile input', () => {
           { type: 'goto', url: `/?q=${nasty}` },
           { type: 'fill', selector: { label: nasty }, value: '{{p}}', name: nasty },
           { type: 'assert', assertion: { type: 'text', selector: { role: 'heading', name: nasty }, matches: '"\\/*`' } },
-          { type: 'request', method: 'POST', url: '/x', headers: { [nasty]: nasty }, json: { [nasty]: [nasty, 1, null, false], __proto__: nasty } },
+          { type: 'request', method: 'POST', url: '/x', headers: { [nasty]: nasty }, json: { [nasty]: [nasty, 1, null, false], ['__proto__']: nasty } },
         ],
       }),
     );

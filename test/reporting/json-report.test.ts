@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonReport, REPORT_SCHEMA, renderJsonReport } from '@svc/core/reporting/json-report';
+import { JsonReport, REPORT_SCHEMA, jsonReportSchema, renderJsonReport } from '@svc/core/reporting/json-report';
 import { CONTROL_NAME, SCRIPT_NAME, UNICODE_NAME, makeSummary, passedLogin } from './fixtures.ts';
 
 describe('JSON report', () => {
@@ -13,6 +13,14 @@ describe('JSON report', () => {
     expect(report.schema).toBe('svc.report/v1');
     expect(Object.keys(report)).toEqual(['schema', 'run', 'tests']);
     expect(text.endsWith('}\n')).toBe(true);
+  });
+
+  it('publishes its JSON Schema (draft 2020-12), generated from the same zod schema', () => {
+    const schema = jsonReportSchema() as { $schema: string; required: string[]; additionalProperties: boolean; properties: Record<string, { required?: string[] }> };
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(schema.required).toEqual(['schema', 'run', 'tests']);
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties.run.required).toEqual(Object.keys(report.run));
   });
 
   it('carries the totals and timing of the run', () => {

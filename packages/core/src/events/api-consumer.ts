@@ -40,7 +40,7 @@ export function apiConsumer(): ConsumerDefinition {
         occurred_at: new Date(event.timestamp).toISOString(),
         summary: summarise(event),
         refs: refsOf(event),
-        expiresAt: Math.floor(Date.parse(event.timestamp) / 1000) + ACTIVITY_TTL_SECONDS,
+        expiresAt: Math.floor(ctx.clock.now().getTime() / 1000) + ACTIVITY_TTL_SECONDS,
       },
       condition: { kind: 'notExists' },
     });

@@ -81,7 +81,7 @@ async function clusterFailure(event: EventEnvelope, ctx: HandlerContext, o: Requ
       failure_type: p.failure_details.failure_type ?? null,
       window_start: windowStart.toISOString(),
       window_end: windowEnd.toISOString(),
-      expiresAt: Math.floor(windowEnd.getTime() / 1000) + CLUSTER_TTL_SECONDS,
+      expiresAt: Math.floor(ctx.clock.now().getTime() / 1000) + CLUSTER_TTL_SECONDS, // from processing time: a late event must not be born expired
       ...fields,
     };
     ctx.write({ type: 'put', item, condition: { kind: 'notExists' } });
@@ -120,7 +120,7 @@ async function countExecution(event: EventEnvelope, ctx: HandlerContext): Promis
   if (!current) {
     ctx.write({
       type: 'put',
-      item: { ...key, entity: 'test_execution_stats', test_id: p.test_id, project_id: p.project_id, day, expiresAt: Math.floor(Date.parse(day) / 1000) + 90 * 86400, ...fields },
+      item: { ...key, entity: 'test_execution_stats', test_id: p.test_id, project_id: p.project_id, day, expiresAt: Math.floor(ctx.clock.now().getTime() / 1000) + 90 * 86400, ...fields },
       condition: { kind: 'notExists' },
     });
   } else {

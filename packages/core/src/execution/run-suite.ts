@@ -5,6 +5,8 @@ import { runTest, type TestRunDeps } from './run-test.ts';
 export interface SuiteTest {
   id: string;
   definition: TestDefinition;
+  /** Carried into the result's metadata, e.g. { file } so reports can group by file. */
+  metadata?: Record<string, unknown>;
 }
 
 export type ProgressEvent =
@@ -37,12 +39,13 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
   const worker = async (workerIndex: number) => {
     while (next < options.tests.length) {
       const i = next++;
-      const { id, definition } = options.tests[i];
+      const { id, definition, metadata } = options.tests[i];
       if (options.signal?.aborted) {
         results[i] = skipped(id, definition, now(), 'the run was cancelled before this test started');
       } else {
         options.onProgress?.({ type: 'test_start', test_id: id, name: definition.name, worker: workerIndex });
-        results[i] = await runTest(id, definition, { ...options, onStep: (testId, step) => options.onProgress?.({ type: 'step_end', test_id: testId, step }) });
+        const result = await runTest(id, definition, { ...options, onStep: (testId, step) => options.onProgress?.({ type: 'step_end', test_id: testId, step }) });
+        results[i] = metadata ? { ...result, metadata: { ...metadata, ...result.metadata } } : result;
       }
       done++;
       options.onProgress?.({ type: 'test_end', result: results[i], done, total: options.tests.length });

@@ -11,6 +11,7 @@ import { urlSimilarity } from './url-similarity.ts';
 
 export const FEATURES = [
   'tag',
+  'tagFamily',
   'id',
   'idFuzzy',
   'name',
@@ -33,6 +34,7 @@ export const FEATURES = [
   'xpathTail',
   'idXpath',
   'idXpathTail',
+  'idAnchor',
   'position',
   'size',
   'overlap',
@@ -65,6 +67,7 @@ function bestLabel(a: string[], b: string[]): number {
 /** Fills `out` (length FEATURE_COUNT) with the features of candidate `c` against target `t`. */
 export function computeFeatures(t: Prepared, c: Prepared, out: Float64Array): Float64Array {
   out[F.tag] = str(t.tag, c.tag, eq);
+  out[F.tagFamily] = str(t.family, c.family, eq);
   // Two generated ids that differ say nothing; equal ones still identify the element.
   const ids = both(t.id, c.id) && !(t.idGenerated && c.idGenerated && t.id !== c.id);
   out[F.id] = ids ? eq(t.id, c.id) : NaN;
@@ -89,6 +92,7 @@ export function computeFeatures(t: Prepared, c: Prepared, out: Float64Array): Fl
   out[F.xpathTail] = t.xpath.length && c.xpath.length ? pathSuffix(t.xpath, c.xpath) : NaN;
   out[F.idXpath] = t.idXpath.length && c.idXpath.length ? pathLcs(t.idXpath, c.idXpath) : NaN;
   out[F.idXpathTail] = t.idXpath.length && c.idXpath.length ? pathSuffix(t.idXpath, c.idXpath) : NaN;
+  out[F.idAnchor] = both(t.anchor, c.anchor) ? eq(t.anchor, c.anchor) : NaN;
   const boxes = !!t.box && !!c.box;
   out[F.position] = boxes ? positionSimilarity(t.box!, c.box!) : NaN;
   out[F.size] = boxes ? sizeSimilarity(t.box!, c.box!) : NaN;

@@ -16,6 +16,8 @@ const COVERED_ATTRIBUTES = new Set([
 
 export interface Prepared {
   tag: string;
+  /** Coarse kind of element (see tagFamily): survives a <a> → <button> rewrite. */
+  family: string;
   id: string;
   idGenerated: boolean;
   idTokens: Set<string>;
@@ -40,6 +42,8 @@ export interface Prepared {
   href: UrlParts | undefined;
   xpath: Step[];
   idXpath: Step[];
+  /** The id the idXpath is anchored at (the element's own id, or its nearest ancestor's). */
+  anchor: string;
   box: Box | undefined;
   isButton: boolean | undefined;
   neighborWords: Set<string>;
@@ -69,8 +73,11 @@ export function prepare(fp: Fingerprint): Prepared {
     if (COVERED_ATTRIBUTES.has(key) || looksGenerated(v)) continue;
     attributes.add(`${key}=${v}`);
   }
+  const tag = (fp.tag ?? '').toLowerCase().trim();
+  const idXpath = parseXpath(fp.idXpath);
   return {
-    tag: (fp.tag ?? '').toLowerCase().trim(),
+    tag,
+    family: tagFamily(tag, normText(fp.type), normText(fp.role)),
     id,
     idGenerated: looksGenerated(id),
     idTokens: new Set(identTokens(id).filter((t) => !/^\d+$/.test(t))),
@@ -92,11 +99,33 @@ export function prepare(fp: Fingerprint): Prepared {
     type: normText(fp.type),
     href: fp.href?.trim() ? parseUrl(fp.href) : undefined,
     xpath: parseXpath(fp.xpath),
-    idXpath: parseXpath(fp.idXpath),
+    idXpath,
+    anchor: idXpath[0]?.tag.startsWith('#') ? idXpath[0].tag.slice(1) : id,
     box: usableBox(fp.box) ? fp.box : undefined,
     isButton: fp.isButton,
     neighborWords,
     neighborTexts,
     attributes,
   };
+}
+
+const FAMILIES: Record<string, string> = {
+  a: 'action', button: 'action', summary: 'action', area: 'action',
+  textarea: 'field', select: 'field',
+  svg: 'graphic', img: 'graphic', picture: 'graphic', canvas: 'graphic', path: 'graphic', use: 'graphic', i: 'graphic', video: 'graphic',
+  h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading',
+  span: 'text', p: 'text', label: 'text', strong: 'text', b: 'text', em: 'text', small: 'text', font: 'text', td: 'text', th: 'text',
+  li: 'item', option: 'item', dt: 'item', dd: 'item',
+  div: 'box', section: 'box', article: 'box', nav: 'box', header: 'box', footer: 'box', main: 'box', aside: 'box', form: 'box', ul: 'box', ol: 'box', table: 'box', tr: 'box', tbody: 'box',
+};
+
+/**
+ * The kind of an element, coarser than its tag: redesigns swap <a> for <button>, <h2>
+ * for <span>, <img> for <svg>, but rarely turn a field into a heading.
+ */
+export function tagFamily(tag: string, type: string, role: string): string {
+  if (!tag) return '';
+  if (role === 'button' || role === 'link' || role === 'menuitem' || role === 'tab') return 'action';
+  if (tag === 'input') return ['submit', 'button', 'reset', 'image'].includes(type) ? 'action' : 'field';
+  return FAMILIES[tag] ?? tag;
 }

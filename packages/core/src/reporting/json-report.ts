@@ -82,6 +82,11 @@ export const JsonReport = z.strictObject({
 });
 export type JsonReport = z.output<typeof JsonReport>;
 
+/** The JSON Schema (draft 2020-12) of report.json, generated from the zod schema, for consumers in other languages. */
+export function jsonReportSchema(): Record<string, unknown> {
+  return z.toJSONSchema(JsonReport, { target: 'draft-2020-12' }) as Record<string, unknown>;
+}
+
 /** Renders the JSON report: pretty-printed, keys in schema order, newline-terminated. */
 export function renderJsonReport(summary: RunSummary): string {
   return `${JSON.stringify(buildJsonReport(summary), null, 2)}\n`;

@@ -11,6 +11,7 @@ import { auditLogsRepo } from './audit-logs.ts';
 import { invitationsRepo } from './invitations.ts';
 import { systemSettingsRepo } from './settings.ts';
 import { testRunsRepo } from './test-runs.ts';
+import { checkpointsRepo } from './checkpoints.ts';
 
 /** Every repository over one table. */
 export function createStore(table: Table, clock: Clock) {
@@ -28,6 +29,7 @@ export function createStore(table: Table, clock: Clock) {
     invitations: invitationsRepo(ctx),
     settings: systemSettingsRepo(ctx),
     testRuns: testRunsRepo(ctx),
+    checkpoints: checkpointsRepo(ctx),
   };
 }
 

@@ -8,6 +8,7 @@ Usage: svc <command> [options]
 Commands:
   start        Run the API, dashboard and local store on 127.0.0.1
   run          Run tests against an app and write reports (svc run --help)
+  export       Write tests as a Playwright Test project (svc export --help)
   help         Show this help
 
 Options for start:
@@ -48,6 +49,10 @@ export async function main(argv: string[]): Promise<number> {
       // Loaded on demand: browser and database drivers stay out of `svc start` and --help.
       const { runCommand } = await import('./run.ts');
       return runCommand(rest);
+    }
+    case 'export': {
+      const { exportCommand } = await import('./export.ts');
+      return exportCommand(rest);
     }
     default:
       process.stderr.write(`svc: unknown command "${command}"\n\n${HELP}`);

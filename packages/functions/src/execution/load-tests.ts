@@ -44,7 +44,7 @@ export async function loadTests(path: string, cwd = process.cwd()): Promise<Suit
       const id = definition.id ?? (definitions.length === 1 ? name : `${name}#${i + 1}`);
       if (seen.has(id)) problems.push(`${name}: duplicate test id ${id}`);
       seen.add(id);
-      tests.push({ id, definition });
+      tests.push({ id, definition, metadata: { file: name } });
     });
   }
   if (problems.length) throw new TestFileError(problems);

@@ -64,9 +64,10 @@ async function poll<T>(deadline: number, signal: AbortSignal, probe: (timeoutMs:
       if (e instanceof StepFailure) throw e;
       error = e;
     }
-    const wait = INTERVALS[Math.min(i + 1, INTERVALS.length - 1)];
-    if (Date.now() + wait >= deadline) return { ok: false, last, error };
-    await sleep(wait, signal);
+    const left = deadline - Date.now();
+    if (left <= 0) return { ok: false, last, error };
+    // The last probe happens at the deadline, not an interval before it.
+    await sleep(Math.min(INTERVALS[Math.min(i + 1, INTERVALS.length - 1)], left), signal);
   }
 }
 

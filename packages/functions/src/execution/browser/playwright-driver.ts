@@ -32,6 +32,8 @@ export interface PlaywrightDriver extends UiDriver {
   browserPid(): number | undefined;
   /** Screenshots taken so far in this run (counted against maxScreenshotsPerRun). */
   screenshotsTaken(): number;
+  /** The effective per-run screenshot cap. */
+  readonly maxScreenshotsPerRun: number;
 }
 
 /** Switches for a system Chromium (the sparticuz build brings its own). */
@@ -133,6 +135,7 @@ export async function createPlaywrightDriver(options: PlaywrightDriverOptions = 
 
     browserPid: () => pidSeen,
     screenshotsTaken: () => budget.count,
+    maxScreenshotsPerRun: budget.max,
 
     async close(): Promise<void> {
       if (closed) return;

@@ -1,0 +1,101 @@
+import type { Checkpoint, CheckpointMetadata } from '../contracts/checkpoint.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { CheckpointsRepo } from '../store/checkpoints.ts';
+import { AppError, notFound } from '../errors.ts';
+import { uuidv7 } from '../ids.ts';
+import { deserializeState, serializeState, type RunGraphState } from './state.ts';
+import { applyWrites, storedWrites, type Write } from './writes.ts';
+
+export const ROOT_NS = '';
+/** Parallel tests commit on one head; this many lost races in a row means something is wrong. */
+const MAX_COMMIT_ATTEMPTS = 200;
+
+export interface CommitInput {
+  node: string;
+  source?: CheckpointMetadata['source'];
+  /** Task that produced the writes (the test's index in the plan; 0 for root nodes). */
+  taskId?: number;
+  /** The writes, computed from the head state they will apply to (re-run after a lost race). */
+  writes: (head: RunGraphState) => Write[];
+  metadata?: Record<string, unknown>;
+}
+
+export interface Committed {
+  checkpoint: Checkpoint;
+  state: RunGraphState;
+  writes: Write[];
+}
+
+/**
+ * Saves a checkpoint after every node. A commit reads the head, applies the node's
+ * writes, and saves the result as the head's child — conditionally, so parallel test
+ * executions serialise on the head without a lock (the same code works on DynamoDB,
+ * where the writers are separate Lambda invocations).
+ */
+export function createCheckpointer(repo: CheckpointsRepo, clock: Clock, hooks: { onCommit?: (ms: number) => void } = {}) {
+  async function load(threadId: string, checkpointId?: string): Promise<{ checkpoint: Checkpoint; state: RunGraphState }> {
+    const id = checkpointId ?? (await repo.head(threadId, ROOT_NS));
+    if (!id) throw notFound('thread');
+    const checkpoint = await repo.get(threadId, ROOT_NS, id);
+    if (!checkpoint) throw notFound('checkpoint');
+    return { checkpoint, state: deserializeState(checkpoint.checkpoint) };
+  }
+
+  function build(threadId: string, state: RunGraphState, parent: Checkpoint | null, metadata: CheckpointMetadata): Checkpoint {
+    return {
+      thread_id: threadId,
+      checkpoint_ns: ROOT_NS,
+      checkpoint_id: uuidv7(clock.now().getTime()),
+      parent_checkpoint_id: parent?.checkpoint_id ?? null,
+      checkpoint: serializeState(state),
+      metadata,
+      created_at: clock.now().toISOString(),
+    };
+  }
+
+  return {
+    load,
+
+    /** The first checkpoint of a thread (source "input", or "fork"); parent null. */
+    async start(threadId: string, state: RunGraphState, metadata: Partial<CheckpointMetadata> = {}): Promise<Checkpoint> {
+      const checkpoint = build(threadId, state, null, { source: 'input', step: -1, node: null, ...metadata });
+      if (!(await repo.save({ checkpoint, writes: [], expectedHead: null }))) throw new AppError('CONFLICT', `thread ${threadId} already has checkpoints`);
+      return checkpoint;
+    },
+
+    /** Applies a node's writes on the head and saves the checkpoint, retrying lost races. */
+    async commit(threadId: string, input: CommitInput): Promise<Committed> {
+      const t0 = performance.now();
+      for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
+        const head = await load(threadId);
+        const writes = input.writes(head.state);
+        const state = applyWrites(head.state, writes);
+        const checkpoint = build(threadId, state, head.checkpoint, {
+          source: input.source ?? 'loop',
+          step: head.checkpoint.metadata.step + 1,
+          node: input.node,
+          ...input.metadata,
+        });
+        const saved = await repo.save({ checkpoint, writes: storedWrites(writes, input.taskId ?? 0), expectedHead: head.checkpoint.checkpoint_id });
+        if (saved) {
+          hooks.onCommit?.(performance.now() - t0);
+          return { checkpoint, state, writes };
+        }
+        await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
+      }
+      throw new AppError('CONFLICT', `could not save a checkpoint on thread ${threadId}: the head kept moving`);
+    },
+
+    /** Moves the head back to an earlier checkpoint of the thread (replay). */
+    async rewind(threadId: string, checkpointId: string): Promise<void> {
+      for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
+        const head = await repo.head(threadId, ROOT_NS);
+        if (!head) throw notFound('thread');
+        if (head === checkpointId || (await repo.moveHead(threadId, ROOT_NS, checkpointId, head))) return;
+      }
+      throw new AppError('CONFLICT', `could not move the head of thread ${threadId}`);
+    },
+  };
+}
+
+export type Checkpointer = ReturnType<typeof createCheckpointer>;

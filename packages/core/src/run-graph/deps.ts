@@ -1,0 +1,37 @@
+import type { Store } from '../store/index.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Logger } from '../ports/logger.ts';
+import type { TestRunDeps } from '../execution/run-test.ts';
+import type { ArtifactSink } from '../execution/types.ts';
+import type { Checkpointer } from './checkpointer.ts';
+import type { EventLog } from './event-log.ts';
+import type { Healer } from './healer.ts';
+import type { ThreadsRepo } from './threads.ts';
+import type { ApprovalsRepo } from './approvals-repo.ts';
+
+/** Artifacts of a run; `read` lets screenshot events carry the image itself. */
+export interface RunArtifacts extends ArtifactSink {
+  read?(key: string): Promise<Uint8Array | undefined>;
+}
+
+/** What executing a run's tests needs, built per run by the entry point (browser, SQL, HTTP). */
+export type ExecutionEnv = Omit<TestRunDeps, 'signal' | 'onStep' | 'log' | 'artifacts' | 'baseUrl'> & { artifacts: RunArtifacts };
+
+/** Everything the graph's nodes use. Adapters (functions) build it once per process. */
+export interface GraphDeps {
+  store: Store;
+  checkpointer: Checkpointer;
+  events: EventLog;
+  threads: ThreadsRepo;
+  approvals: ApprovalsRepo;
+  clock: Clock;
+  logger: Logger;
+  /** The self-healer; absent → every heal answers "cannot heal: no healer is configured". */
+  healer?: Healer;
+  /** Execution resources for a run (one browser per run, closed by the run manager). */
+  execution(run: { threadId: string; organizationId: string; projectId: string }): Promise<ExecutionEnv>;
+  /** Aborted when the run is cancelled: in-flight tests stop and close their browser. */
+  signal(threadId: string): AbortSignal;
+  /** Delivers an approval decision to the waiting workflow (SendTaskSuccess on AWS). */
+  sendTaskSuccess(token: string, output: Record<string, unknown>): Promise<void>;
+}

@@ -1,0 +1,41 @@
+import type { TestSpec } from '../contracts/test-spec.ts';
+import type { TestResult } from '../contracts/run-state.ts';
+
+/**
+ * The self-healer, as the run graph sees it. The healing issue implements it (DOM
+ * similarity, memory, LLM); the graph only asks for a fix and decides whether it may be
+ * applied: locator-only fixes at confidence ≥ SELF_HEAL_CONFIDENCE_THRESHOLD apply
+ * automatically, anything else waits for approval.
+ */
+export interface HealFailure {
+  test: TestSpec;
+  result: TestResult;
+  /** Previous fixes tried for this test in this run, oldest first. */
+  previous: HealPatch[];
+  attempt: number;
+  app_url: string;
+}
+
+export interface HealPatch {
+  /** The test with the fix applied. */
+  test: TestSpec;
+  /** What changed, for people: e.g. [{ step: 2, field: 'selector', from: '#buy', to: '[data-testid=buy]' }]. */
+  changes: Array<Record<string, unknown>>;
+  confidence: number;
+  /** locator: only selectors changed; anything else (assertion, data, intent) always needs approval. */
+  kind: 'locator' | 'assertion' | 'data' | 'other';
+}
+
+export type HealOutcome =
+  | { healed: false; reason: string; usage?: HealUsage }
+  | { healed: true; patch: HealPatch; usage?: HealUsage };
+
+export interface HealUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+}
+
+export interface Healer {
+  heal(failure: HealFailure, ctx: { signal: AbortSignal }): Promise<HealOutcome>;
+}

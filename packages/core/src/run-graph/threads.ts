@@ -1,0 +1,39 @@
+import type { Table } from '../ports/table.ts';
+import { keys } from '../store/keys.ts';
+import { runGraphKeys as k } from '../store/run-graph-keys.ts';
+import { queryAll } from '../store/context.ts';
+
+export interface ThreadOwner {
+  organization_id: string;
+  run_id: string;
+}
+
+/**
+ * Which organization and run a thread belongs to (from the thread claim the run
+ * repository writes), and the set of threads not yet finished — the local runtime
+ * resumes those when it starts.
+ */
+export function threadsRepo(table: Table) {
+  return {
+    async owner(threadId: string): Promise<ThreadOwner | undefined> {
+      const item = await table.get(keys.threadClaim(threadId));
+      if (!item) return undefined;
+      return { organization_id: item.organization_id as string, run_id: item.run_id as string };
+    },
+
+    async markActive(threadId: string, owner: ThreadOwner): Promise<void> {
+      await table.put({ ...k.activeThread(threadId), entity: 'active_thread', thread_id: threadId, ...owner });
+    },
+
+    async markFinished(threadId: string): Promise<void> {
+      await table.delete(k.activeThread(threadId));
+    },
+
+    async active(): Promise<Array<ThreadOwner & { thread_id: string }>> {
+      const items = await queryAll(table, { pk: k.activeThreads });
+      return items.map((i) => ({ thread_id: i.thread_id as string, organization_id: i.organization_id as string, run_id: i.run_id as string }));
+    },
+  };
+}
+
+export type ThreadsRepo = ReturnType<typeof threadsRepo>;

@@ -1,0 +1,56 @@
+import { parseArgs } from 'node:util';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { exportPlaywrightProject } from '@svc/core/export/playwright';
+import { loadTests, TestFileError } from '../execution/load-tests.ts';
+
+export const EXPORT_HELP = `Usage: svc export --format playwright --tests <file|dir> [--out <dir>] [--url <app>]
+
+Writes a Playwright Test project: playwright.config.ts and one tests/<name>.spec.ts per
+test. Run it with \`npx playwright test --config <out>/playwright.config.ts\`; it uses
+the Chromium in SVC_CHROMIUM_PATH and the app in SVC_BASE_URL (or --url).
+Database steps are not exportable; such tests are emitted as skipped, with the reason.
+`;
+
+export async function exportCommand(args: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: { format: { type: 'string' }, tests: { type: 'string' }, out: { type: 'string' }, url: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
+  } catch (err) {
+    return usage((err as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(EXPORT_HELP);
+    return 0;
+  }
+  if (values.format !== 'playwright') return usage(values.format ? `unknown format ${values.format}; only playwright is supported` : '--format is required');
+  if (!values.tests) return usage('--tests is required');
+  let tests;
+  try {
+    tests = await loadTests(values.tests);
+  } catch (err) {
+    if (err instanceof TestFileError) {
+      process.stderr.write(`svc export: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const out = resolve(values.out ?? 'playwright-export');
+  const files = exportPlaywrightProject(tests.map((t) => t.definition), { baseUrl: values.url });
+  for (const file of files) {
+    const path = join(out, file.path);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, file.content);
+  }
+  process.stdout.write(`wrote ${files.length} files to ${out}\n`);
+  return 0;
+}
+
+function usage(message: string): number {
+  process.stderr.write(`svc export: ${message}\n\n${EXPORT_HELP}`);
+  return 2;
+}

@@ -1,0 +1,118 @@
+/**
+ * Every emission rule (spec "Emission rules" 1–5) fires with a schema-valid payload and
+ * reaches the consumers the routing table names. Rule 1 runs through the real API
+ * server; its event is fed into the local event machinery over the server's own table,
+ * as the local runtime will wire it. Rules 2–5 use the producer functions inside
+ * stand-in healer and knowledge-worker consumers (their real handlers come with those
+ * features), so the chains ingested → analysed and failed → healed run end to end.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventEnvelope } from '../../packages/core/src/contracts/events.ts';
+import { silentLogger } from '../../packages/core/src/ports/logger.ts';
+import { checkEvent } from '../../packages/core/src/events/validate.ts';
+import { apiConsumer, listActivity } from '../../packages/core/src/events/api-consumer.ts';
+import { streamAnalytics } from '../../packages/core/src/events/stream-analytics.ts';
+import { dlqProcessor } from '../../packages/core/src/events/dlq-processor.ts';
+import type { ConsumerDefinition } from '../../packages/core/src/events/consumer.ts';
+import { codebaseAnalyzed, codebaseIngested, eventSources, healingCompleted, testFailed } from '../../packages/core/src/events/producers.ts';
+import { createLocalEvents, type LocalEvents } from '../../packages/functions/src/events/local-events.ts';
+import { startTestServer, client, signUp, type TestServer, type Client } from '../support/server.ts';
+
+let server: TestServer;
+let member: Client;
+let orgId: string;
+let projectId: string;
+let events: LocalEvents;
+const seen: EventEnvelope[] = [];
+const received: Record<string, EventEnvelope[]> = { healer: [], 'knowledge-worker': [] };
+
+/** Knowledge worker stand-in: on codebase.ingested, publishes codebase.analyzed (rule 5). */
+const knowledgeWorker: ConsumerDefinition = {
+  name: 'knowledge-worker',
+  handlers: {
+    'codebase.ingested': (e, ctx) => {
+      received['knowledge-worker'].push(e);
+      ctx.emit(codebaseAnalyzed(
+        { source: eventSources.knowledgeWorker, tenant_id: e.tenant_id, correlation_id: e.correlation_id },
+        { project_id: String(e.payload.project_id), codebase_path: String(e.payload.codebase_path), testable_surfaces: [{ kind: 'route', path: '/cart' }], surface_count: 1 },
+      ));
+    },
+  },
+};
+
+/** Healer stand-in: on test.failed, publishes healing.completed either way (rule 4). */
+const healer: ConsumerDefinition = {
+  name: 'healer',
+  handlers: {
+    'test.failed': (e, ctx) => {
+      received.healer.push(e);
+      ctx.emit(healingCompleted(
+        { source: eventSources.healer, tenant_id: e.tenant_id, correlation_id: e.correlation_id },
+        { test_id: String(e.payload.test_id), success: false, healed_selector: null, confidence: 0, applied: false },
+      ));
+    },
+  },
+};
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const user = await signUp(server.url, 'events@example.com');
+  orgId = user.orgId;
+  member = client(server.url, { token: user.token, org: orgId });
+  projectId = (await member.post('/api/v1/projects', { name: 'shop' })).body.id;
+  events = createLocalEvents({
+    table: server.runtime.deps.store.table,
+    logger: silentLogger,
+    consumers: [apiConsumer(), streamAnalytics(), dlqProcessor({ alerts: { raise: async () => {} } }), knowledgeWorker, healer],
+  });
+  events.bus.subscribe((e) => void seen.push(e));
+  // What runtime wiring will do: the API's publisher is the local bus.
+  server.runtime.bus.subscribe((e) => events.bus.publish(e));
+});
+afterAll(async () => {
+  await events?.stop();
+  await server?.stop();
+});
+
+const ofType = (type: string) => seen.filter((e) => e.event_type === type);
+
+describe('emission rules', () => {
+  it('rule 1: POST /api/tests publishes test.created, which the API consumer records', async () => {
+    const res = await member.post('/api/tests', { project_id: projectId, name: 'checkout', type: 'ui', steps: [{ type: 'goto', url: '/' }] });
+    expect(res.status).toBe(201);
+    await events.drain();
+    const [created] = ofType('test.created');
+    expect(checkEvent(created)).toEqual(created);
+    expect(created.payload).toMatchObject({ test_id: res.body.id, test_name: 'checkout', test_type: 'ui', project_id: projectId, test_spec: expect.any(Object) });
+    expect(created).toMatchObject({ tenant_id: orgId, source: 'svc.api' });
+    const feed = await listActivity({ table: server.runtime.deps.store.table }, orgId);
+    expect(feed).toMatchObject([{ event_id: created.event_id, event_type: 'test.created', refs: { test_id: res.body.id, project_id: projectId } }]);
+  });
+
+  it('rules 2 and 5: codebase.ingested reaches the knowledge worker, which publishes codebase.analyzed', async () => {
+    await events.bus.publish(codebaseIngested({ source: eventSources.api, tenant_id: orgId, correlation_id: 'ingest-1' }, { project_id: projectId, codebase_path: '/repos/shop' }));
+    await events.drain();
+    expect(received['knowledge-worker']).toHaveLength(1);
+    const [analyzed] = ofType('codebase.analyzed');
+    expect(checkEvent(analyzed)).toEqual(analyzed);
+    expect(analyzed).toMatchObject({ correlation_id: 'ingest-1', payload: { project_id: projectId, surface_count: 1 } });
+    const types = (await listActivity({ table: server.runtime.deps.store.table }, orgId)).map((a) => a.event_type);
+    expect(types).toEqual(expect.arrayContaining(['codebase.ingested', 'codebase.analyzed']));
+  });
+
+  it('rules 3 and 4: test.failed reaches healer, stream analytics and the API; healing.completed follows', async () => {
+    const testId = (await member.post('/api/tests', { project_id: projectId, name: 'pay', type: 'ui' })).body.id;
+    await events.drain();
+    await events.bus.publish(testFailed({ source: eventSources.browserWorker, tenant_id: orgId, correlation_id: 'run-1' }, { test_id: testId, project_id: projectId, failure_details: { error_message: 'no element #pay', failure_type: 'selector_not_found', selector: '#pay' } }));
+    await events.drain();
+    expect(received.healer.map((e) => e.payload.test_id)).toEqual([testId]);
+    const [healed] = ofType('healing.completed');
+    expect(checkEvent(healed)).toEqual(healed);
+    expect(healed).toMatchObject({ correlation_id: 'run-1', payload: { test_id: testId, success: false, applied: false } });
+    const stats = await events.metrics.registry.render();
+    expect(stats).toContain('svc_events_consumed_total{consumer="stream-analytics",outcome="processed"} 1');
+    const feed = (await listActivity({ table: server.runtime.deps.store.table }, orgId)).map((a) => a.event_type);
+    expect(feed).toEqual(expect.arrayContaining(['test.failed', 'healing.completed']));
+    expect(ofType('dlq')).toEqual([]);
+  });
+});

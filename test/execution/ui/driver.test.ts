@@ -1,0 +1,181 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { createPlaywrightDriver, type PlaywrightDriver } from '../../../packages/functions/src/execution/browser/playwright-driver.ts';
+import { startFixtureApp, type FixtureApp } from '../../fixtures/app/server.ts';
+import { assertion, ctx, failure, run, step, type LogLine } from './helpers.ts';
+
+/** The driver's lifecycle: traces, diagnostics, the screenshot cap, and no Chromium left behind. */
+
+let app: FixtureApp;
+let driver: PlaywrightDriver;
+
+beforeAll(async () => {
+  app = await startFixtureApp();
+  driver = await createPlaywrightDriver({ locateTimeoutMs: 750 });
+});
+afterAll(async () => {
+  await driver?.close();
+  await app?.close();
+});
+
+/** Every process as pid → { ppid, args }. */
+function processes(): Map<number, { ppid: number; args: string }> {
+  const out = new Map<number, { ppid: number; args: string }>();
+  for (const line of execFileSync('ps', ['-eo', 'pid=,ppid=,stat=,args='], { encoding: 'utf8' }).split('\n')) {
+    const m = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line);
+    // a zombie (Z) still has a pid: it counts as left behind
+    if (m) out.set(Number(m[1]), { ppid: Number(m[2]), args: `${m[3].startsWith('Z') ? '[zombie] ' : ''}${m[4]}` });
+  }
+  return out;
+}
+
+/** The browser process and all its descendants. */
+function tree(root: number): Map<number, string> {
+  const all = processes();
+  const found = new Map<number, string>();
+  const visit = (pid: number) => {
+    const p = all.get(pid);
+    if (!p || found.has(pid)) return;
+    found.set(pid, p.args);
+    for (const [child, c] of all) if (c.ppid === pid) visit(child);
+  };
+  visit(root);
+  return found;
+}
+
+async function closedPort(): Promise<number> {
+  const srv = createNetServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+describe('traces', () => {
+  it('a kept trace is a valid zip (PK…) containing the trace; a discarded one returns nothing', async () => {
+    const s = await driver.openSession({ baseUrl: app.url, trace: true });
+    try {
+      await run(s, [{ type: 'goto', url: '/login' }, { type: 'fill', selector: '#email', value: 'a@b.c' }]);
+      const zip = await s.stopTrace(true);
+      expect(zip).toBeInstanceOf(Uint8Array);
+      expect(Buffer.from(zip!.subarray(0, 4)).toString('hex')).toBe('504b0304');
+      const text = Buffer.from(zip!).toString('latin1');
+      expect(text).toContain('trace.trace');
+      expect(text).toContain('trace.network');
+      // end of central directory record: a complete archive
+      expect(text.lastIndexOf('PK\u0005\u0006')).toBeGreaterThan(zip!.length - 100);
+      expect(await s.stopTrace(true)).toBeUndefined(); // already stopped
+    } finally {
+      await s.close();
+    }
+    const s2 = await driver.openSession({ baseUrl: app.url, trace: true });
+    await run(s2, [{ type: 'goto', url: '/' }]);
+    expect(await s2.stopTrace(false)).toBeUndefined();
+    await s2.close();
+    const s3 = await driver.openSession({ baseUrl: app.url, trace: false });
+    expect(await s3.stopTrace(true)).toBeUndefined();
+    await s3.close();
+  });
+});
+
+describe('diagnostics', () => {
+  it('captures console errors (not other levels) and requests that failed on the network', async () => {
+    const port = await closedPort();
+    const s = await driver.openSession({ baseUrl: app.url, trace: false });
+    try {
+      await run(s, [{ type: 'goto', url: `/console?port=${port}` }]);
+      await s.check(assertion({ type: 'text', selector: '#status', equals: 'fetch failed' }), ctx());
+      const d = s.diagnostics();
+      expect(d.consoleErrors).toContain('fixture: widget failed to render');
+      expect(d.consoleErrors.join('\n')).not.toContain('a plain log line');
+      expect(d.failedRequests).toContainEqual({ url: `http://127.0.0.1:${port}/unreachable`, method: 'GET', failure: 'net::ERR_CONNECTION_REFUSED' });
+      // an HTTP error is an answer, not a network failure
+      await run(s, [{ type: 'goto', url: '/missing-page' }]);
+      expect(s.diagnostics().failedRequests.map((r) => r.url)).not.toContain(`${app.url}/missing-page`);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('captures uncaught page errors', async () => {
+    const s = await driver.openSession({ baseUrl: app.url, trace: false });
+    try {
+      await run(s, [{ type: 'goto', url: '/' }]);
+      await s.page.evaluate(() => setTimeout(() => { throw new Error('boom from the page'); }, 0));
+      await s.perform(step({ type: 'wait-for', ms: 200 }), ctx());
+      expect(s.diagnostics().consoleErrors).toContain('Uncaught boom from the page');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('screenshot cap', () => {
+  it('counts across sessions; beyond the cap a screenshot step is skipped with a warning', async () => {
+    const capped = await createPlaywrightDriver({ maxScreenshotsPerRun: 2 });
+    try {
+      const a = await capped.openSession({ baseUrl: app.url, trace: false });
+      const b = await capped.openSession({ baseUrl: app.url, trace: false });
+      await run(a, [{ type: 'goto', url: '/' }]);
+      await run(b, [{ type: 'goto', url: '/table' }]);
+      expect((await a.perform(step({ type: 'screenshot' }), ctx())).screenshot?.length).toBeGreaterThan(1_000);
+      expect((await b.perform(step({ type: 'screenshot' }), ctx())).screenshot?.length).toBeGreaterThan(1_000);
+      const logs: LogLine[] = [];
+      expect(await a.perform(step({ type: 'screenshot', label: 'third' }), ctx(10_000, logs))).toEqual({});
+      expect(logs).toEqual([{ level: 'warn', message: 'screenshot skipped: the cap of 2 screenshots per run is reached' }]);
+      const f = await failure(() => b.screenshot());
+      expect(f.kind).toBe('configuration');
+      expect(capped.screenshotsTaken()).toBe(2);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('the cap defaults to, and cannot exceed, the spec limit of 100', async () => {
+    expect(driver.maxScreenshotsPerRun).toBe(100);
+    const d = await createPlaywrightDriver({ maxScreenshotsPerRun: 1_000 });
+    expect(d.maxScreenshotsPerRun).toBe(100);
+    expect(d.browserPid()).toBeUndefined(); // creating a driver launches nothing
+    await d.close();
+  });
+});
+
+describe('process lifecycle', () => {
+  it('launches lazily; close() leaves no Chromium process behind', async () => {
+    const d = await createPlaywrightDriver({});
+    expect(d.browserPid()).toBeUndefined(); // nothing launched yet
+    const s = await d.openSession({ baseUrl: app.url, trace: false });
+    await run(s, [{ type: 'goto', url: '/form' }]);
+    const pid = d.browserPid()!;
+    expect(pid).toBeGreaterThan(0);
+    const before = tree(pid);
+    const exe = before.get(pid)!.split(' ')[0];
+    expect(exe).toMatch(/chrom/i);
+    expect(before.size).toBeGreaterThan(1); // browser + renderer/utility processes
+    for (const args of before.values()) expect(args.startsWith(exe)).toBe(true);
+
+    await d.close();
+    const after = processes();
+    const survivors = [...before.keys()].filter((p) => after.has(p) && after.get(p)!.args.includes(exe));
+    expect(survivors).toEqual([]);
+    // a closed driver does not relaunch
+    expect((await failure(() => d.openSession({ trace: false }))).kind).toBe('internal');
+    await d.close(); // idempotent
+  });
+
+  it('a browser that hangs on close is killed after closeTimeoutMs', async () => {
+    const d = await createPlaywrightDriver({ closeTimeoutMs: 500 });
+    const s = await d.openSession({ baseUrl: app.url, trace: false });
+    await run(s, [{ type: 'goto', url: '/' }]);
+    const pid = d.browserPid()!;
+    const before = tree(pid);
+    const exe = before.get(pid)!.split(' ')[0];
+    process.kill(pid, 'SIGSTOP'); // a frozen browser never answers the close request
+    const t = Date.now();
+    await d.close();
+    expect(Date.now() - t).toBeGreaterThanOrEqual(450);
+    const after = processes();
+    expect([...before.keys()].filter((p) => after.has(p) && after.get(p)!.args.includes(exe))).toEqual([]);
+  });
+});

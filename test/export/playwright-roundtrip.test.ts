@@ -1,0 +1,177 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import chromium from '@sparticuz/chromium';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestDefinition } from '@svc/core/contracts/steps';
+import { exportPlaywrightProject } from '@svc/core/export/playwright';
+
+/**
+ * The exported project runs under the real Playwright Test runner, with svc's Chromium,
+ * against a small app served here: the exported tests pass, and a test whose assertion is
+ * wrong fails.
+ */
+
+const root = join(import.meta.dirname, '..', '..');
+const cli = join(root, 'node_modules', '@playwright', 'test', 'cli.js');
+
+const PAGES: Record<string, string> = {
+  '/': `<!doctype html><html><head><title>Lamp shop</title></head><body>
+    <h1>Welcome</h1>
+    <form action="/done" method="get">
+      <label for="email">Email</label> <input id="email" name="email" placeholder="you@example.com">
+      <label><input type="checkbox" name="terms" id="terms"> I agree</label>
+      <select id="size" name="size"><option value="s">Small</option><option value="m">Medium</option></select>
+      <button type="submit">Sign in</button>
+    </form>
+    <ul><li class="item">A</li><li class="item">B</li><li class="item">C</li></ul>
+    <a href="/done" data-testid="skip" class="link active">Skip</a>
+    <button disabled id="later">Later</button>
+  </body></html>`,
+  '/done': `<!doctype html><html><head><title>Done</title></head><body>
+    <h1>Thanks</h1><p data-testid="greeting">Signed in</p>
+  </body></html>`,
+};
+
+function app(): Server {
+  return createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/api/orders' && req.method === 'POST') {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const input = JSON.parse(body || '{}');
+        res.writeHead(201, { 'content-type': 'application/json', 'x-order': 'o_42' });
+        res.end(JSON.stringify({ id: 'o_42', items: [{ sku: input.sku, qty: input.qty }], auth: req.headers.authorization ?? null }));
+      });
+      return;
+    }
+    if (url.pathname === '/api/orders/o_42') {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ id: 'o_42', status: 'paid' }));
+      return;
+    }
+    const page = PAGES[url.pathname];
+    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(page ?? '<h1>Not found</h1>');
+  });
+}
+
+const uiTest = TestDefinition.parse({
+  name: 'Sign in and order a lamp',
+  type: 'ui',
+  tags: ['smoke'],
+  timeout_ms: 60_000,
+  parameters: { email: 'ann@example.test', size: 'm' },
+  steps: [
+    { type: 'goto', url: '/' },
+    { type: 'assert', assertion: { type: 'title', equals: 'Lamp shop' } },
+    { type: 'assert', assertion: { type: 'text', selector: { role: 'heading', name: 'Welcome' }, equals: 'Welcome' } },
+    { type: 'fill', selector: { label: 'Email' }, value: '{{email}}' },
+    { type: 'assert', assertion: { type: 'value', selector: { placeholder: 'you@example.com' }, contains: '@example.' } },
+    { type: 'check', selector: '#terms' },
+    { type: 'select', selector: '#size', value: '{{size}}' },
+    { type: 'assert', assertion: { type: 'count', selector: { css: 'li.item' }, equals: 3 } },
+    { type: 'assert', assertion: { type: 'count', selector: 'li.item', min: 2, max: 3 } },
+    { type: 'assert', assertion: { type: 'attribute', selector: { test_id: 'skip' }, attribute: 'class', contains: 'active' } },
+    { type: 'assert', assertion: { type: 'disabled', selector: { xpath: '//button[@id="later"]' } } },
+    { type: 'request', method: 'POST', url: '/api/orders', json: { sku: 'LAMP-1', qty: 2 }, auth: { type: 'bearer', token: 't0k' }, save: { orderId: '$.body.id' } },
+    { type: 'assert', assertion: { type: 'status', equals: 201 } },
+    { type: 'assert', assertion: { type: 'json', path: '$.items[0].sku', equals: 'LAMP-1' } },
+    { type: 'assert', assertion: { type: 'json', path: '$.auth', equals: 'Bearer t0k' } },
+    { type: 'click', selector: { role: 'button', name: 'Sign in' } },
+    { type: 'wait-for', url: '**/done?**' },
+    { type: 'assert', assertion: { type: 'url', contains: 'size=m' } },
+    { type: 'assert', assertion: { type: 'visible', selector: { text: 'Signed in', exact: true } } },
+    { type: 'request', url: '/api/orders/{{orderId}}' },
+    { type: 'assert', assertion: { type: 'json', path: '$.status', equals: 'paid' } },
+  ],
+});
+
+const apiTest = TestDefinition.parse({
+  name: 'Order API',
+  type: 'api',
+  steps: [{ type: 'request', method: 'POST', url: '/api/orders', json: { sku: 'X', qty: 1 }, save: { id: '$.body.id' } }, { type: 'request', url: '/api/orders/{{id}}' }],
+  assertions: [
+    { type: 'status', in: [200, 304] },
+    { type: 'header', header: 'Content-Type', matches: '^application/json' },
+    { type: 'json', path: '$.id', exists: true },
+    { type: 'response_time', max_ms: 10_000 },
+  ],
+});
+
+const brokenTest = TestDefinition.parse({
+  name: 'Expects the wrong heading',
+  type: 'ui',
+  steps: [{ type: 'goto', url: '/' }, { type: 'assert', assertion: { type: 'text', selector: 'h1', equals: 'Goodbye' }, timeout_ms: 1000 }],
+});
+
+function writeProject(dir: string, tests: TestDefinition[], baseUrl: string): void {
+  for (const f of exportPlaywrightProject(tests, { baseUrl })) {
+    mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+    writeFileSync(join(dir, f.path), f.content);
+  }
+  // The project resolves @playwright/test from the repository's node_modules.
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+}
+
+async function runPlaywright(dir: string): Promise<{ code: number | null; output: string }> {
+  const env = {
+    ...process.env,
+    SVC_CHROMIUM_PATH: await chromium.executablePath(),
+    SVC_CHROMIUM_ARGS: JSON.stringify(chromium.args),
+    CI: '1',
+    FORCE_COLOR: '0',
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, 'test', '--config', join(dir, 'playwright.config.ts'), '--workers', '1'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe('exported Playwright project, run by Playwright Test', () => {
+  let server: Server;
+  let baseUrl: string;
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    server = app();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  const project = (tests: TestDefinition[]) => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-pw-export-'));
+    dirs.push(dir);
+    writeProject(dir, tests, baseUrl);
+    return dir;
+  };
+
+  it('passes when the app behaves as the tests say', { timeout: 180_000 }, async () => {
+    const { code, output } = await runPlaywright(project([uiTest, apiTest]));
+    expect(output).toMatch(/2 passed/);
+    expect(code, output).toBe(0);
+  });
+
+  it('fails when an exported assertion does not hold', { timeout: 180_000 }, async () => {
+    const { code, output } = await runPlaywright(project([brokenTest]));
+    expect(code, output).not.toBe(0);
+    expect(output).toMatch(/1 failed/);
+    expect(output).toContain('Goodbye');
+  });
+});
