@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { convertSimiloDataset } from '../packages/core/src/healing/similo-dataset.ts';
 import { prepare } from '../packages/core/src/healing/prepare.ts';
+import { pageContext } from '../packages/core/src/healing/page-context.ts';
 import { computeFeatures, FEATURE_COUNT, FEATURES } from '../packages/core/src/healing/features.ts';
 import { combine } from '../packages/core/src/healing/scorer.ts';
 import { fitWeights, type TrainingCase } from '../packages/core/src/healing/fit-weights.ts';
@@ -8,13 +9,14 @@ import { PRIOR_WEIGHTS } from '../packages/core/src/healing/priors.ts';
 
 const ds = convertSimiloDataset(JSON.parse(readFileSync('/work/shared/datasets/healing-dev/similo-dev.json', 'utf8')));
 const pages = new Map(ds.input.pages.map((p) => [p.id, p.candidates.map(prepare)]));
+const ctxs = new Map([...pages].map(([k, v]) => [k, pageContext(v)]));
 const t0 = performance.now();
 const cases: (TrainingCase & { id: string; site: string })[] = ds.input.cases.map((c) => {
   const cands = pages.get(c.page)!;
   const t = prepare(c.target);
   const features = new Float64Array(cands.length * FEATURE_COUNT);
   const row = new Float64Array(FEATURE_COUNT);
-  cands.forEach((cd, i) => { computeFeatures(t, cd, row); features.set(row, i * FEATURE_COUNT); });
+  cands.forEach((cd, i) => { computeFeatures(t, cd, row, ctxs.get(c.page)!); features.set(row, i * FEATURE_COUNT); });
   return { id: c.id, site: ds.sites.get(c.id)!, features, count: cands.length, answer: ds.answers.get(c.id)! };
 });
 console.log('features ms', (performance.now() - t0).toFixed(0));

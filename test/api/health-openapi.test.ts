@@ -37,6 +37,18 @@ describe('health', () => {
   });
 });
 
+describe('metrics', () => {
+  it('/metrics serves the spec metrics in Prometheus text format', async () => {
+    const res = await fetch(`${server.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain; version=0.0.4');
+    const text = await res.text();
+    for (const name of ['knowledge_ecl_operations_total', 'knowledge_search_latency_seconds', 'healing_suggestions_total', 'llm_tokens_total', 'browser_pool_active_sessions']) {
+      expect(text).toContain(`# TYPE ${name} `);
+    }
+  });
+});
+
 describe('OpenAPI', () => {
   it('serves a 3.1 document covering every API route, with resolvable refs', async () => {
     const doc = (await client(server.url).get('/api/openapi.json')).body;

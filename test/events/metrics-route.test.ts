@@ -1,6 +1,5 @@
 /**
- * GET /metrics through the real route machinery (mountRoute, the app's middleware order
- * is the lead's to add), with the local event system's collectors feeding consumer lag
+ * GET /metrics through the real route machinery (mountRoute), with the local event system's collectors feeding consumer lag
  * and dead-letter depth.
  */
 import { describe, expect, it } from 'vitest';
@@ -21,10 +20,11 @@ async function app(metricsToken?: string) {
   const deps = await buildAppDeps({
     table, publisher: events.bus, logger: silentLogger, api: defaultApiConfig,
     issuer: { issuer: 'urn:svc:test', audience: 'svc' }, healthChecks: {},
+    metrics: events.metrics.registry, metricsToken,
   });
   const hono = new Hono<ApiEnv>();
   const registry: never[] = [];
-  metricsRoutes(hono, { ...deps, metrics: events.metrics.registry, metricsToken }, registry);
+  metricsRoutes(hono, deps, registry);
   hono.onError(handleError(silentLogger));
   return { hono, events, table, registry };
 }

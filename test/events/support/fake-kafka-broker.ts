@@ -145,7 +145,7 @@ export async function startFakeKafkaBroker(opts: { partitions?: number } = {}) {
           header.writeInt32BE(body.length + 4, 0);
           header.writeInt32BE(correlationId, 4);
           socket.write(Buffer.concat([header, body]));
-        }).catch((err) => socket.destroy(err));
+        }).catch((err: Error) => void socket.destroy(err));
       }
     });
   });

@@ -12,7 +12,7 @@ let s: PlaywrightUiSession;
 
 beforeAll(async () => {
   app = await startFixtureApp();
-  driver = await createPlaywrightDriver({ locateTimeoutMs: 750, assertTimeoutMs: 700 });
+  driver = await createPlaywrightDriver({ locateTimeoutMs: 500, assertTimeoutMs: 400 });
 });
 afterAll(async () => {
   await driver?.close();
@@ -199,10 +199,10 @@ describe('deadlines', () => {
   it("an assertion retries until its own timeout_ms, else the driver's default", async () => {
     await run(s, [{ type: 'goto', url: '/' }]);
     let t = Date.now();
-    await fails({ type: 'title', equals: 'nope', timeout_ms: 1_500 });
-    expect(Date.now() - t).toBeGreaterThanOrEqual(1_450);
+    await fails({ type: 'title', equals: 'nope', timeout_ms: 1_000 });
+    expect(Date.now() - t).toBeGreaterThanOrEqual(950);
     t = Date.now();
     await fails({ type: 'title', equals: 'nope' });
-    expect(Date.now() - t).toBeGreaterThanOrEqual(650);
+    expect(Date.now() - t).toBeGreaterThanOrEqual(350);
   });
 });

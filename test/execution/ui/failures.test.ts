@@ -18,7 +18,7 @@ let s: PlaywrightUiSession;
 
 beforeAll(async () => {
   app = await startFixtureApp();
-  driver = await createPlaywrightDriver({ locateTimeoutMs: 750 });
+  driver = await createPlaywrightDriver({ locateTimeoutMs: 500 });
 });
 afterAll(async () => {
   await driver?.close();
@@ -57,7 +57,7 @@ describe('locator failures', () => {
     ];
     for (const [selector, shown] of cases) {
       // A short deadline: when the deadline cuts the locate window short, it is still 'locator'.
-      const f = await failure(() => s.perform(step({ type: 'click', selector }), ctx(400)));
+      const f = await failure(() => s.perform(step({ type: 'click', selector }), ctx(300)));
       expect([f.kind, f.message]).toEqual(['locator', `click: ${shown} matched 0 elements; no vision model is configured for a coordinates fallback`]);
       expect(f.details).toMatchObject({ count: 0, selector: shown });
     }

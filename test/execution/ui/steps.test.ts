@@ -12,7 +12,7 @@ let s: PlaywrightUiSession;
 
 beforeAll(async () => {
   app = await startFixtureApp();
-  driver = await createPlaywrightDriver({ locateTimeoutMs: 750, assertTimeoutMs: 1_500 });
+  driver = await createPlaywrightDriver({ locateTimeoutMs: 500, assertTimeoutMs: 1_500 });
 });
 afterAll(async () => {
   await driver?.close();
@@ -253,18 +253,18 @@ describe('wait-for', () => {
 
   it('fails: never appears → locator; never hides, URL never reached, too long a wait → timeout', async () => {
     await run(s, [{ type: 'goto', url: '/hover' }]);
-    let f = await failure(() => s.perform(step({ type: 'wait-for', selector: '#never' }), ctx(600)));
+    let f = await failure(() => s.perform(step({ type: 'wait-for', selector: '#never' }), ctx(400)));
     expect([f.kind, f.message]).toEqual(['locator', 'wait-for: "#never" matched 0 elements']);
-    f = await failure(() => s.perform(step({ type: 'wait-for', selector: '#tooltip' }), ctx(600)));
+    f = await failure(() => s.perform(step({ type: 'wait-for', selector: '#tooltip' }), ctx(400)));
     expect(f.kind).toBe('timeout');
     expect(f.message).toMatch(/^wait-for: "#tooltip" did not become visible within \d+ ms \(1 matching element\)$/);
-    f = await failure(() => s.perform(step({ type: 'wait-for', selector: 'h1', state: 'hidden' }), ctx(600)));
+    f = await failure(() => s.perform(step({ type: 'wait-for', selector: 'h1', state: 'hidden' }), ctx(400)));
     expect(f.kind).toBe('timeout');
-    f = await failure(() => s.perform(step({ type: 'wait-for', url: '**/checkout' }), ctx(600)));
+    f = await failure(() => s.perform(step({ type: 'wait-for', url: '**/checkout' }), ctx(400)));
     expect(f.kind).toBe('timeout');
     expect(f.message).toContain(`wait-for: URL "**/checkout" not reached within`);
     expect(f.message).toContain(`current URL: ${app.url}/hover`);
-    f = await failure(() => s.perform(step({ type: 'wait-for', ms: 5_000 }), ctx(600)));
+    f = await failure(() => s.perform(step({ type: 'wait-for', ms: 5_000 }), ctx(400)));
     expect(f.kind).toBe('timeout');
   });
 });

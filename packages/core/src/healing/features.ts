@@ -5,8 +5,9 @@
  */
 import { overlap, positionSimilarity, shapeSimilarity, sizeSimilarity } from './geometry.ts';
 import { pathLcs, pathSuffix } from './path-similarity.ts';
+import { FLAT_CONTEXT, type PageContext } from './page-context.ts';
 import type { Prepared } from './prepare.ts';
-import { dice, jaccard, levenshteinRatio, textSimilarity } from './string-similarity.ts';
+import { dice, jaccard, levenshteinRatio, textSimilarity, weightedDice } from './string-similarity.ts';
 import { urlSimilarity } from './url-similarity.ts';
 
 export const FEATURES = [
@@ -43,6 +44,7 @@ export const FEATURES = [
   'neighbors',
   'neighborTexts',
   'attributes',
+  'tokens',
   'hasText',
   'hasId',
   'hasHref',
@@ -65,7 +67,7 @@ function bestLabel(a: string[], b: string[]): number {
 }
 
 /** Fills `out` (length FEATURE_COUNT) with the features of candidate `c` against target `t`. */
-export function computeFeatures(t: Prepared, c: Prepared, out: Float64Array): Float64Array {
+export function computeFeatures(t: Prepared, c: Prepared, out: Float64Array, page: PageContext = FLAT_CONTEXT): Float64Array {
   out[F.tag] = str(t.tag, c.tag, eq);
   out[F.tagFamily] = str(t.family, c.family, eq);
   // Two generated ids that differ say nothing; equal ones still identify the element.
@@ -102,6 +104,7 @@ export function computeFeatures(t: Prepared, c: Prepared, out: Float64Array): Fl
   out[F.neighbors] = t.neighborWords.size && c.neighborWords.size ? dice(t.neighborWords, c.neighborWords) : NaN;
   out[F.neighborTexts] = t.neighborTexts.size && c.neighborTexts.size ? dice(t.neighborTexts, c.neighborTexts) : NaN;
   out[F.attributes] = t.attributes.size && c.attributes.size ? dice(t.attributes, c.attributes) : NaN;
+  out[F.tokens] = t.tokens.size && c.tokens.size ? weightedDice(t.tokens, c.tokens, page.idf) : NaN;
   out[F.hasText] = presence(!!t.text, !!c.text);
   out[F.hasId] = presence(!!t.id, !!c.id);
   out[F.hasHref] = presence(!!t.href, !!c.href);

@@ -49,6 +49,12 @@ export interface Prepared {
   neighborWords: Set<string>;
   neighborTexts: Set<string>;
   attributes: Set<string>;
+  /**
+   * Every word the element carries, across attributes: text and labels, id, name, test id,
+   * classes, href path (identifier tokens split on camelCase and punctuation). Redesigns
+   * move words between attributes (`class="search-btn"` → `id="global-search-submit"`).
+   */
+  tokens: Set<string>;
 }
 
 const wordSet = (s: string) => new Set(words(s));
@@ -73,6 +79,14 @@ export function prepare(fp: Fingerprint): Prepared {
     if (COVERED_ATTRIBUTES.has(key) || looksGenerated(v)) continue;
     attributes.add(`${key}=${v}`);
   }
+  const tokens = new Set<string>();
+  const addIdent = (v: string | undefined) => {
+    if (v) for (const t of identTokens(v)) if (t.length > 1 && !/^\d+$/.test(t)) tokens.add(t);
+  };
+  for (const v of [fp.id, fp.name, fp.testId, ...(fp.classes ?? []).filter((c) => !looksGenerated(c))]) addIdent(v);
+  for (const l of labels) for (const w of words(l)) if (w !== '#' && !/^\d+$/.test(w)) tokens.add(w);
+  const href = fp.href?.trim() ? parseUrl(fp.href) : undefined;
+  for (const seg of href?.path ?? []) addIdent(seg);
   const tag = (fp.tag ?? '').toLowerCase().trim();
   const idXpath = parseXpath(fp.idXpath);
   return {
@@ -97,7 +111,7 @@ export function prepare(fp: Fingerprint): Prepared {
     alt,
     value,
     type: normText(fp.type),
-    href: fp.href?.trim() ? parseUrl(fp.href) : undefined,
+    href,
     xpath: parseXpath(fp.xpath),
     idXpath,
     anchor: idXpath[0]?.tag.startsWith('#') ? idXpath[0].tag.slice(1) : id,
@@ -106,6 +120,7 @@ export function prepare(fp: Fingerprint): Prepared {
     neighborWords,
     neighborTexts,
     attributes,
+    tokens,
   };
 }
 

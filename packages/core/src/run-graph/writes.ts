@@ -1,5 +1,6 @@
 import { limits } from '../contracts/limits.ts';
 import type { FailureAnalysis, RunMessage, TestingState, TestResult } from '../contracts/run-state.ts';
+import type { TestSpec } from '../contracts/test-spec.ts';
 import type { ApprovalEntry, HealRecord, LimitEvent, RunConfig, RunGraphState } from './state.ts';
 
 /**
@@ -12,6 +13,7 @@ import type { ApprovalEntry, HealRecord, LimitEvent, RunConfig, RunGraphState } 
 export type Write =
   | { channel: 'replace'; field: keyof TestingState; value: unknown }
   | { channel: 'result'; value: TestResult }
+  | { channel: 'plan_test'; value: TestSpec }
   | { channel: 'failure'; value: FailureAnalysis }
   | { channel: 'screenshots'; value: string[] }
   | { channel: 'healed_test'; value: Record<string, unknown> }
@@ -39,6 +41,11 @@ export function applyWrites(state: RunGraphState, writes: readonly Write[]): Run
       case 'result':
         upsert(s.test_results, w.value, (r) => r.test_id === w.value.test_id);
         break;
+      case 'plan_test': {
+        const i = s.test_plan.findIndex((t) => t.id === w.value.id);
+        if (i >= 0) s.test_plan[i] = w.value;
+        break;
+      }
       case 'failure':
         upsert(s.failures, w.value, (f) => f.test_id === w.value.test_id);
         break;

@@ -18,6 +18,7 @@ import { auditLogRoutes } from './routes/audit-logs.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { testRoutes } from './routes/tests.ts';
 import { openApiRoutes } from './routes/openapi.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { webRoutes } from './routes/web.ts';
 
 /**
@@ -40,6 +41,7 @@ export function createApp(deps: AppDeps) {
   app.use('*', rateLimit({ perMinute: deps.config.rateLimitPerMinute, authPerMinute: deps.config.authRateLimitPerMinute }));
 
   healthRoutes(app, deps, registry);
+  metricsRoutes(app, deps, registry);
   authRoutes(app, deps, registry);
   organizationRoutes(app, deps, registry);
   userRoutes(app, deps, registry);

@@ -5,6 +5,7 @@ import type { EventPublisher } from '@svc/core/ports/events';
 import type { Logger } from '@svc/core/ports/logger';
 import type { Clock } from '@svc/core/ports/clock';
 import type { HealthCheck } from '@svc/core/ports/health';
+import type { MetricsRegistry } from '@svc/core/telemetry/metrics';
 
 export interface ApiConfig {
   /** Origins allowed to call the API with credentials from a browser; none by default. */
@@ -38,6 +39,10 @@ export interface AppDeps {
   logger: Logger;
   clock: Clock;
   config: ApiConfig;
+  /** The process's metrics, served at /metrics. */
+  metrics: MetricsRegistry;
+  /** When set, /metrics requires `Authorization: Bearer <token>`. */
+  metricsToken?: string;
   /** Named component checks for /api/v1/health/data-layer. */
   healthChecks: Record<string, HealthCheck>;
   /** Serves the dashboard's static files; absent when the dashboard is hosted elsewhere. */

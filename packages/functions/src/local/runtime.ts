@@ -2,7 +2,6 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { InProcessBus } from '@svc/core/events/in-process-bus';
 import { loadWebAsset } from '@svc/web';
 import { createApp, type SvcApp } from '../api/app.ts';
 import { defaultApiConfig, type AppDeps } from '../api/deps.ts';
@@ -11,6 +10,8 @@ import { dataLayerChecks } from '../shared/health-checks.ts';
 import { createLogger } from '../shared/logger.ts';
 import { FileTable } from './file-table.ts';
 import { FsBlobs } from './fs-blobs.ts';
+import { createLocalEvents, type LocalEvents } from '../events/local-events.ts';
+import type { LocalEventBus } from '../events/local-bus.ts';
 import { ensureFirstAdmin, type FirstAdmin } from './bootstrap.ts';
 import type { LocalConfig } from './config.ts';
 
@@ -18,7 +19,8 @@ export interface LocalRuntime {
   url: string;
   app: SvcApp;
   deps: AppDeps;
-  bus: InProcessBus;
+  bus: LocalEventBus;
+  events: LocalEvents;
   blobs: FsBlobs;
   admin: FirstAdmin;
   firstStart: boolean;
@@ -34,11 +36,13 @@ export async function startLocalRuntime(config: LocalConfig): Promise<LocalRunti
   const logger = createLogger(config.logLevel);
   const table = await FileTable.open(join(config.dataDir, 'table'));
   const blobs = new FsBlobs(join(config.dataDir, 'blobs'));
-  const bus = new InProcessBus(logger);
+  const events = createLocalEvents({ table, logger });
+  const bus = events.bus;
   try {
     const deps = await buildAppDeps({
       table,
       publisher: bus,
+      metrics: events.metrics.registry,
       logger,
       api: {
         ...defaultApiConfig,
@@ -55,6 +59,7 @@ export async function startLocalRuntime(config: LocalConfig): Promise<LocalRunti
     const { admin, created } = await ensureFirstAdmin(deps, config.dataDir);
     const app = createApp(deps);
     const server = await listen(app, config.host, config.port);
+    events.start();
     const port = (server.address() as AddressInfo).port;
     const host = config.host === '::1' ? '[::1]' : config.host;
     return {
@@ -62,6 +67,7 @@ export async function startLocalRuntime(config: LocalConfig): Promise<LocalRunti
       app,
       deps,
       bus,
+      events,
       blobs,
       admin,
       firstStart: created,
@@ -70,6 +76,7 @@ export async function startLocalRuntime(config: LocalConfig): Promise<LocalRunti
           server.close(() => resolve());
           (server as { closeAllConnections?: () => void }).closeAllConnections?.();
         });
+        await events.stop();
         await table.close?.();
       },
     };

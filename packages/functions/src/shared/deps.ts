@@ -6,6 +6,7 @@ import type { EventPublisher } from '@svc/core/ports/events';
 import type { Logger } from '@svc/core/ports/logger';
 import type { HealthCheck } from '@svc/core/ports/health';
 import { systemClock, type Clock } from '@svc/core/ports/clock';
+import type { MetricsRegistry } from '@svc/core/telemetry/metrics';
 import type { AppDeps, ApiConfig } from '../api/deps.ts';
 
 export interface CommonDepsInput {
@@ -18,6 +19,8 @@ export interface CommonDepsInput {
   externalIssuer?: { jwksUrl: string; issuer: string; audience?: string };
   healthChecks: Record<string, HealthCheck>;
   webAssets?: AppDeps['webAssets'];
+  metrics: MetricsRegistry;
+  metricsToken?: string;
   clock?: Clock;
 }
 
@@ -43,5 +46,7 @@ export async function buildAppDeps(input: CommonDepsInput): Promise<AppDeps> {
     config: input.api,
     healthChecks: input.healthChecks,
     webAssets: input.webAssets,
+    metrics: input.metrics,
+    metricsToken: input.metricsToken,
   };
 }

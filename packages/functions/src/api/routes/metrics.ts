@@ -1,25 +1,17 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Hono } from 'hono';
 import { AppError } from '@svc/core/errors';
-import { PROMETHEUS_CONTENT_TYPE, type MetricsRegistry } from '@svc/core/telemetry/metrics';
+import { PROMETHEUS_CONTENT_TYPE } from '@svc/core/telemetry/metrics';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
-
-/** What /metrics needs from the app's deps (the lead adds these two fields to AppDeps). */
-export interface MetricsDeps {
-  /** The process's metrics registry (serviceMetrics().registry). */
-  metrics: MetricsRegistry;
-  /** When set, scrapers must send `Authorization: Bearer <token>`; unset: open, like most exporters. */
-  metricsToken?: string;
-}
 
 /**
  * GET /metrics in the Prometheus text format (spec "Operational telemetry", scraped
  * every 30 s). Outside the versioned API and organization scopes: a scraper is
  * infrastructure, not a user. Optionally guarded by a static bearer token.
  */
-export function metricsRoutes(app: Hono<ApiEnv>, deps: AppDeps & MetricsDeps, registry: RouteDef[]) {
+export function metricsRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
   mountRoute(app, deps, registry, {
     method: 'get', path: '/metrics', summary: 'Prometheus metrics (text exposition format 0.0.4)', tags: ['health'], auth: 'public',
     responses: { 200: { description: 'metrics in Prometheus text format' }, 401: { description: 'metrics token required' } },

@@ -1,0 +1,117 @@
+import { runTest } from '../execution/run-test.ts';
+import type { StepResult, TestExecutionResult } from '../execution/types.ts';
+import type { TestResult } from '../contracts/run-state.ts';
+import { AppError } from '../errors.ts';
+import type { GraphDeps } from './deps.ts';
+import { runLimit, event } from './limits.ts';
+import { nodeEvents } from './node-events.ts';
+import { notRunResult, recordResult, toTestResult } from './results.ts';
+import { definitionOf } from './spec-to-definition.ts';
+import { finalStatuses, resultOf, type RunGraphState } from './state.ts';
+import type { Write } from './writes.ts';
+
+export type TestRoute = 'self_heal' | 'done';
+
+/**
+ * execute_test for one test of the Map state. Runs the test unless its result is
+ * already in the checkpoint (a resumed run never runs a finished test twice), commits
+ * the result, stores it in test_results, and routes a failure to self_heal when healing
+ * is enabled.
+ */
+export async function executeTest(deps: GraphDeps, threadId: string, testId: string): Promise<{ route: TestRoute; state: RunGraphState }> {
+  const { state } = await deps.checkpointer.load(threadId);
+  const spec = state.test_plan.find((t) => t.id === testId);
+  if (!spec) return { route: 'done', state };
+  const previous = resultOf(state, testId);
+  if (previous && finalStatuses.has(previous.status) && !state.graph.rerun.includes(testId)) return { route: routeAfterExecute(state, testId), state };
+  const signal = deps.signal(threadId);
+  if (signal.aborted) throw new AppError('CONFLICT', 'the run was cancelled');
+  const ev = nodeEvents(deps, threadId);
+  const taskId = state.test_plan.indexOf(spec) + 1;
+  const stopped = state.graph.stop ?? runLimit(state, 'execute_test', testId, deps.clock.now().toISOString());
+  if (stopped) {
+    // Run-level stop: the test is not executed; report marks it skipped with the reason.
+    const committed = await deps.checkpointer.commit(threadId, { node: 'execute_test', taskId, writes: (head) => (head.graph.stop ? [] : [{ channel: 'limit', value: { ...stopped, stop: true } }]), metadata: { test_id: testId } });
+    return { route: 'done', state: committed.state };
+  }
+
+  const t0 = await ev.start('execute_test', testId);
+  const healedRun = state.graph.heal[testId]?.status === 'applied' && state.graph.rerun.includes(testId);
+  const execution = await execute(deps, state, threadId, testId, signal);
+  if (signal.aborted) throw new AppError('CONFLICT', 'the run was cancelled');
+
+  const committed = await deps.checkpointer.commit(threadId, {
+    node: 'execute_test',
+    taskId,
+    metadata: { test_id: testId },
+    writes: (head) => {
+      const attempt = (head.graph.attempts[testId] ?? 0) + 1;
+      const result: TestResult = execution.result ? toTestResult(execution.result, attempt, healedRun) : notRunResult(testId, 'FAILED', execution.error!, { attempt, failure_kind: 'configuration' });
+      const writes: Write[] = [
+        { channel: 'attempt', value: testId },
+        { channel: 'test_step', value: testId },
+        { channel: 'rerun', value: { test_id: testId, on: false } },
+        { channel: 'replace', field: 'current_test', value: spec },
+        { channel: 'result', value: result },
+        { channel: 'screenshots', value: result.screenshots },
+      ];
+      if (result.status === 'FAILED') {
+        const kind = String(result.metadata.failure_kind ?? 'unknown');
+        writes.push({ channel: 'failure', value: { test_id: testId, failure_type: kind, root_cause: result.error_message ?? 'unknown', confidence: 1, suggested_fixes: kind === 'locator' ? ['find a replacement selector (self_heal)'] : [], context: { failed_step: result.metadata.failed_step ?? null, attempt } } });
+        if (kind === 'timeout' && /exceeded its timeout/.test(result.error_message ?? '')) {
+          writes.push({ channel: 'limit', value: { ...event('EXECUTION_TIMEOUT', `test ${spec.name} exceeded its timeout of ${spec.timeout_seconds} s (at most 600 s)`, 'execute_test', testId, deps.clock.now().toISOString()), stop: false } });
+        }
+      }
+      if (result.status === 'HEALED') {
+        const h = head.graph.heal[testId];
+        writes.push({ channel: 'healed_test', value: { test_id: testId, name: spec.name, attempt, fix: h?.proposal ?? null } });
+      }
+      const room = 100 - head.screenshots.length;
+      if (result.screenshots.length > room) {
+        writes.push({ channel: 'limit', value: { ...event('MAX_SCREENSHOTS', `MAX_SCREENSHOTS (100 per run) reached; ${result.screenshots.length - Math.max(0, room)} screenshot(s) of ${spec.name} not kept in the run state`, 'execute_test', testId, deps.clock.now().toISOString()), stop: false } });
+      }
+      return writes;
+    },
+  });
+  const result = resultOf(committed.state, testId)!;
+  await recordResult(deps, committed.state, result);
+  await ev.log(result.status === 'FAILED' ? 'warn' : 'info', `${spec.name}: ${result.status}${result.error_message ? ` — ${result.error_message}` : ''}`, testId);
+  await ev.end('execute_test', t0, committed.state, testId);
+  return { route: routeAfterExecute(committed.state, testId), state: committed.state };
+}
+
+/** After execute_test: a failure goes to self_heal while healing is enabled and not concluded. */
+export function routeAfterExecute(state: RunGraphState, testId: string): TestRoute {
+  const r = resultOf(state, testId);
+  if (!r || r.status !== 'FAILED' || !state.graph.config.healing_enabled || state.graph.stop) return 'done';
+  const h = state.graph.heal[testId];
+  if (h && (h.status === 'rejected' || h.status === 'cannot_heal' || h.status === 'exhausted')) return 'done';
+  return 'self_heal';
+}
+
+async function execute(deps: GraphDeps, state: RunGraphState, threadId: string, testId: string, signal: AbortSignal): Promise<{ result?: TestExecutionResult; error?: string }> {
+  const spec = state.test_plan.find((t) => t.id === testId)!;
+  const def = definitionOf(spec);
+  if (!def.ok) return { error: def.message };
+  const cfg = state.graph.config;
+  const env = await deps.execution({ threadId, organizationId: cfg.organization_id, projectId: cfg.project_id });
+  // Step events are chained so they reach the log in step order without blocking the runner.
+  let pending: Promise<unknown> = Promise.resolve();
+  const emit = (fn: () => Promise<unknown>) => {
+    pending = pending.then(fn).catch((err) => deps.logger.warn('run event not stored', { thread_id: threadId, error: (err as Error).message }));
+  };
+  const onStep = (_: string, step: StepResult) => {
+    emit(() => deps.events.append(threadId, { type: 'tool_call', data: { tool: step.type, test_id: testId, input: step.description, status: step.status, duration_ms: step.duration_ms, ...(step.error ? { error: step.error.message } : {}) } }));
+    if (step.screenshot && env.artifacts.read) {
+      const key = step.screenshot;
+      emit(async () => {
+        const bytes = await env.artifacts.read!(key);
+        if (bytes) await deps.events.append(threadId, { type: 'screenshot', data: { base64: Buffer.from(bytes).toString('base64'), step: step.index, test_id: testId } });
+      });
+    }
+  };
+  const log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => emit(() => deps.events.append(threadId, { type: 'log', data: { level, message, test_id: testId } }));
+  const result = await runTest(testId, def.definition, { ...env, baseUrl: state.app_url || undefined, signal, onStep, log });
+  await pending;
+  return { result };
+}

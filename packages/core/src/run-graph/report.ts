@@ -1,0 +1,113 @@
+import type { TestRunStatus } from '../contracts/test-run.ts';
+import { isTerminalRunStatus } from '../contracts/test-run.ts';
+import { ConditionFailedError } from '../ports/table.ts';
+import { AppError } from '../errors.ts';
+import type { GraphDeps } from './deps.ts';
+import { nodeEvents } from './node-events.ts';
+import { notRunResult, recordResult } from './results.ts';
+import { finalStatuses, resultOf, type RunGraphState } from './state.ts';
+import type { Write } from './writes.ts';
+
+/**
+ * report: the end of every path. Tests that never ran get a SKIPPED result saying why;
+ * every final result is (re)stored in test_results — idempotently, so a crash between a
+ * test's checkpoint and its stored result loses nothing — and the run record gets its
+ * totals and final status. The complete event carries the summary.
+ */
+export async function report(deps: GraphDeps, threadId: string, input: { error?: string } = {}): Promise<{ status: TestRunStatus; state: RunGraphState }> {
+  let { state } = await deps.checkpointer.load(threadId);
+  const ev = nodeEvents(deps, threadId);
+  if (!state.graph.routes.report) {
+    if (deps.signal(threadId).aborted) throw new AppError('CONFLICT', 'the run was cancelled');
+    const t0 = await ev.start('report');
+    const at = deps.clock.now().toISOString();
+    const committed = await deps.checkpointer.commit(threadId, {
+      node: 'report',
+      writes: (head) => {
+        const writes: Write[] = [];
+        if (input.error && !head.error) writes.push({ channel: 'replace', field: 'error', value: input.error });
+        const why = skipReason(head, input.error);
+        for (const t of head.test_plan) {
+          const r = resultOf(head, t.id);
+          if (!r || !finalStatuses.has(r.status)) writes.push({ channel: 'result', value: notRunResult(t.id, 'SKIPPED', why, { attempt: 0 }) });
+        }
+        writes.push(
+          { channel: 'replace', field: 'completed_at', value: at },
+          { channel: 'replace', field: 'should_continue', value: false },
+          { channel: 'replace', field: 'current_test', value: null },
+          { channel: 'root_step', value: 'end' },
+          { channel: 'route', value: { node: 'report', route: 'end' } },
+        );
+        return writes;
+      },
+    });
+    state = committed.state;
+    await ev.end('report', t0, state);
+  }
+  for (const r of state.test_results) await recordResult(deps, state, r);
+  const status = await finishRun(deps, state);
+  await deps.threads.markFinished(threadId);
+  await deps.events.append(threadId, { type: 'complete', data: { summary: summaryOf(state, status) } });
+  return { status, state };
+}
+
+/** Moves the run record to completed (or failed: a fatal error or a hard limit), unless it is already final. */
+async function finishRun(deps: GraphDeps, state: RunGraphState): Promise<TestRunStatus> {
+  const { organization_id: org } = state.graph.config;
+  const status: TestRunStatus = state.error || state.graph.stop ? 'failed' : 'completed';
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const run = await deps.store.testRuns.get(org, state.run_id);
+    if (!run) return status;
+    if (isTerminalRunStatus(run.status)) return run.status;
+    try {
+      await deps.store.testRuns.setStatus(
+        org,
+        state.run_id,
+        status,
+        {
+          completed_at: state.completed_at ?? deps.clock.now().toISOString(),
+          total_tests: state.test_plan.length,
+          passed_tests: state.passed_count,
+          failed_tests: state.failed_count,
+          error: state.error ?? state.graph.stop?.message ?? null,
+          results: summaryOf(state, status),
+        },
+        run.status,
+      );
+      return status;
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'CONFLICT') && !(err instanceof ConditionFailedError)) throw err;
+    }
+  }
+  return status;
+}
+
+export function summaryOf(state: RunGraphState, status: string): Record<string, unknown> {
+  const healed = state.test_results.filter((r) => r.status === 'HEALED').length;
+  const started = Date.parse(state.started_at);
+  const ended = state.completed_at ? Date.parse(state.completed_at) : NaN;
+  return {
+    run_id: state.run_id,
+    thread_id: state.graph.config.thread_id,
+    status,
+    total: state.test_plan.length,
+    passed: state.passed_count - healed,
+    healed,
+    failed: state.failed_count,
+    skipped: state.skipped_count,
+    duration_ms: Number.isFinite(ended) ? Math.max(0, ended - started) : null,
+    error: state.error,
+    stopped_by: state.graph.stop ? { limit: state.graph.stop.limit, message: state.graph.stop.message } : null,
+    limits: state.graph.limits.map((l) => ({ limit: l.limit, message: l.message, test_id: l.test_id })),
+    total_cost: state.total_cost,
+    iterations: state.iteration,
+  };
+}
+
+function skipReason(state: RunGraphState, error?: string): string {
+  if (state.graph.stop) return `not executed: ${state.graph.stop.message}`;
+  const plan = state.graph.approvals.find((a) => a.interrupt_key === 'plan');
+  if (plan && (plan.status === 'rejected' || plan.status === 'expired')) return `not executed: the test plan was ${plan.status}${plan.comment ? ` (${plan.comment})` : ''}`;
+  if (error ?? state.error) return `not executed: ${error ?? state.error}`;
+  return 'not executed';
+}

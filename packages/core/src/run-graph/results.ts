@@ -1,0 +1,58 @@
+import type { TestResult } from '../contracts/run-state.ts';
+import type { TestExecutionResult } from '../execution/types.ts';
+import type { GraphDeps } from './deps.ts';
+import type { RunGraphState } from './state.ts';
+import { finalStatuses } from './state.ts';
+
+/** An execution as the run state's TestResult; the details the healer and reports need go in metadata. */
+export function toTestResult(r: TestExecutionResult, attempt: number, healed: boolean): TestResult {
+  const status = r.status === 'passed' ? (healed ? 'HEALED' : 'PASSED') : r.status === 'skipped' ? 'SKIPPED' : r.status === 'healed' ? 'HEALED' : 'FAILED';
+  return {
+    test_id: r.test_id,
+    status,
+    duration_ms: r.duration_ms,
+    assertions_passed: r.assertions_passed,
+    assertions_failed: r.assertions_failed,
+    error_message: r.error_message ?? null,
+    stack_trace: r.stack_trace ?? null,
+    screenshots: r.screenshots,
+    metadata: {
+      attempt,
+      name: r.name,
+      type: r.type,
+      started_at: r.started_at,
+      finished_at: r.finished_at,
+      ...(r.failure_kind ? { failure_kind: r.failure_kind, failed_step: r.failed_step ?? null } : {}),
+      ...(r.trace ? { trace: r.trace } : {}),
+      steps: r.steps,
+      console_errors: r.console_errors,
+      failed_requests: r.failed_requests,
+      fingerprints: r.fingerprints,
+    },
+  };
+}
+
+/** A result for a test that never ran (plan rejected, run stopped, not executable). */
+export function notRunResult(testId: string, status: 'SKIPPED' | 'FAILED', message: string, metadata: Record<string, unknown> = {}): TestResult {
+  return { test_id: testId, status, duration_ms: 0, assertions_passed: 0, assertions_failed: 0, error_message: message, stack_trace: null, screenshots: [], metadata };
+}
+
+/**
+ * Stores a test's result in test_results (idempotent per test and attempt: a resumed or
+ * repeated write stores it once). The attempt number continues across replays.
+ */
+export async function recordResult(deps: GraphDeps, state: RunGraphState, result: TestResult): Promise<void> {
+  if (!finalStatuses.has(result.status)) return;
+  const cfg = state.graph.config;
+  const attempt = cfg.attempt_offset + Math.max(1, state.graph.attempts[result.test_id] ?? 0);
+  await deps.store.testRuns.recordResult(cfg.organization_id, {
+    test_id: result.test_id,
+    test_run_id: state.run_id,
+    status: result.status.toLowerCase() as 'passed' | 'failed' | 'skipped' | 'healed',
+    duration_ms: result.duration_ms,
+    error_message: result.error_message,
+    screenshots: result.screenshots.slice(0, 100),
+    metadata: { ...result.metadata, thread_id: cfg.thread_id, assertions_passed: result.assertions_passed, assertions_failed: result.assertions_failed, ...(result.stack_trace ? { stack_trace: result.stack_trace } : {}) },
+    attempt,
+  });
+}

@@ -1,0 +1,197 @@
+import { AppError, notFound, validationFailed } from '../errors.ts';
+import { isTerminalRunStatus, type TestRun } from '../contracts/test-run.ts';
+import { TestingStateSchema } from '../contracts/run-state.ts';
+import { toFieldIssues } from '../contracts/parse.ts';
+import type { GraphDeps } from './deps.ts';
+import { ProjectRunSettings, type RunStartInput, type RunStatus } from './contracts.ts';
+import { editableFields, initialState, RunGraphStateSchema, type RunGraphState } from './state.ts';
+import { summaryOf } from './report.ts';
+
+/**
+ * Run lifecycle in the domain: create a run and its thread, look it up, cancel it, and
+ * prepare replays and forks. Starting the workflow itself is the caller's (the run
+ * manager's) job, so the same service serves the local interpreter and Step Functions.
+ */
+export function runService(deps: GraphDeps) {
+  const { store } = deps;
+
+  /** The run and thread named by `id` (a run id or a thread id) in the caller's organization. */
+  async function resolve(orgId: string, id: string): Promise<{ run: TestRun; threadId: string }> {
+    const byRun = /^[0-9a-f-]{36}$/i.test(id) ? await store.testRuns.get(orgId, id) : undefined;
+    if (byRun) return { run: byRun, threadId: byRun.thread_id };
+    const owner = await deps.threads.owner(id);
+    if (!owner || owner.organization_id !== orgId) throw notFound('run');
+    const run = await store.testRuns.get(orgId, owner.run_id);
+    if (!run) throw notFound('run');
+    return { run, threadId: id };
+  }
+
+  async function start(orgId: string, userId: string | null, input: RunStartInput, trigger?: string): Promise<{ run: TestRun; threadId: string }> {
+    const project = await store.projects.get(orgId, input.project_id);
+    if (!project) throw notFound('project');
+    const settings = ProjectRunSettings.safeParse(project.config ?? {});
+    if (!settings.success) throw validationFailed(toFieldIssues(settings.error).map((i) => ({ ...i, path: `project.config.${i.path}` })));
+    if (input.test_ids) {
+      const found = await Promise.all(input.test_ids.map((id) => store.tests.get(orgId, id)));
+      const missing = input.test_ids.filter((_, i) => !found[i] || found[i]!.project_id !== input.project_id);
+      if (missing.length) throw new AppError('NOT_FOUND', `test${missing.length > 1 ? 's' : ''} not found in this project: ${missing.join(', ')}`, { test_ids: missing });
+    }
+    const s = settings.data;
+    const run = await store.testRuns.create(orgId, { project_id: input.project_id, thread_id: input.thread_id, trigger: trigger ?? input.trigger, total_tests: input.test_ids?.length ?? 0 });
+    const threadId = run.thread_id;
+    await deps.threads.markActive(threadId, { organization_id: orgId, run_id: run.id });
+    const state = initialState({
+      run_id: run.id,
+      started_at: deps.clock.now().toISOString(),
+      app_url: input.app_url ?? project.app_url ?? '',
+      codebase_path: input.codebase_path ?? project.repo_url ?? '',
+      pr_number: input.pr_number ?? null,
+      changed_files: input.changed_files ?? [],
+      user_id: userId,
+      max_iterations: input.max_iterations,
+      config: {
+        thread_id: threadId,
+        organization_id: orgId,
+        project_id: input.project_id,
+        trigger: trigger ?? input.trigger,
+        test_ids: input.test_ids ?? null,
+        healing_enabled: input.healing_enabled ?? s.healing_enabled ?? true,
+        require_test_plan_approval: input.require_test_plan_approval ?? s.require_test_plan_approval ?? false,
+        require_healing_approval: input.require_healing_approval ?? s.require_healing_approval ?? false,
+        approval_timeout_seconds: input.approval_timeout_seconds ?? s.approval_timeout_seconds ?? undefined,
+        max_concurrency: input.max_concurrency ?? s.max_concurrency ?? undefined,
+        cost_limit_usd: input.cost_limit_usd,
+      },
+    });
+    await deps.checkpointer.start(threadId, state);
+    const started = await store.testRuns.setStatus(orgId, run.id, 'running', { started_at: state.started_at }, 'pending');
+    await deps.events.append(threadId, { type: 'state_update', data: { state } });
+    return { run: started, threadId };
+  }
+
+  async function status(orgId: string, id: string, active: boolean): Promise<RunStatus> {
+    const { run, threadId } = await resolve(orgId, id);
+    const head = await store.checkpoints.head(threadId);
+    const state = head ? (await deps.checkpointer.load(threadId)).state : undefined;
+    return {
+      run,
+      thread_id: threadId,
+      active,
+      next_agent: state?.next_agent ?? '',
+      iteration: state?.iteration ?? 0,
+      current_test_index: state?.current_test_index ?? 0,
+      passed_count: state?.passed_count ?? 0,
+      failed_count: state?.failed_count ?? 0,
+      skipped_count: state?.skipped_count ?? 0,
+      total_cost: state?.total_cost ?? 0,
+      pending_approvals: (state?.graph.approvals ?? []).filter((a) => a.status === 'pending').map((a) => ({ approval_id: a.approval_id, node: a.node, test_id: a.test_id, reason: a.reason, expires_at: a.expires_at })),
+      stop: state?.graph.stop ?? null,
+      last_event_id: await deps.events.lastId(threadId),
+      checkpoint_id: head ?? null,
+    };
+  }
+
+  /** Marks a run cancelled: run record, pending approvals, the active set and a complete event. */
+  async function markCancelled(orgId: string, threadId: string, by: string | null): Promise<TestRun> {
+    const owner = await deps.threads.owner(threadId);
+    if (!owner || owner.organization_id !== orgId) throw notFound('run');
+    const run = await store.testRuns.get(orgId, owner.run_id);
+    if (!run) throw notFound('run');
+    if (isTerminalRunStatus(run.status)) throw new AppError('CONFLICT', `run ${run.id} is already ${run.status}`);
+    const at = deps.clock.now().toISOString();
+    const cancelled = await store.testRuns.setStatus(orgId, run.id, 'cancelled', { completed_at: at, error: `cancelled${by ? ` by ${by}` : ''}` }, run.status);
+    const { state } = await deps.checkpointer.load(threadId);
+    const pending = state.graph.approvals.filter((a) => a.status === 'pending');
+    for (const a of pending) await deps.approvals.decide(orgId, a.approval_id, { status: 'cancelled', decided_at: at, decided_by: by, comment: 'the run was cancelled' });
+    const committed = await deps.checkpointer.commit(threadId, {
+      node: 'cancel',
+      source: 'update',
+      writes: () => [
+        ...pending.map((a) => ({ channel: 'approval' as const, value: { ...a, status: 'cancelled' as const, decided_at: at, decided_by: by, comment: 'the run was cancelled' } })),
+        { channel: 'replace', field: 'should_continue', value: false },
+        { channel: 'replace', field: 'completed_at', value: at },
+      ],
+    });
+    await deps.threads.markFinished(threadId);
+    await deps.events.append(threadId, { type: 'complete', data: { summary: summaryOf(committed.state, 'cancelled') } });
+    return cancelled;
+  }
+
+  /**
+   * Replay: the thread's head goes back to `checkpointId` and the run reopens; the caller
+   * then starts the workflow, which re-executes every node after that checkpoint.
+   * Results are stored with attempt numbers after the ones already stored.
+   */
+  async function prepareReplay(orgId: string, threadId: string, checkpointId: string): Promise<TestRun> {
+    const owner = await deps.threads.owner(threadId);
+    if (!owner || owner.organization_id !== orgId) throw notFound('thread');
+    const cp = await store.checkpoints.get(threadId, '', checkpointId);
+    if (!cp) throw notFound('checkpoint');
+    const run = await store.testRuns.get(orgId, owner.run_id);
+    if (!run) throw notFound('run');
+    const stored = await store.testRuns.results(orgId, run.id);
+    const offset = Math.max(0, ...stored.map((r) => r.attempt));
+    await deps.checkpointer.rewind(threadId, checkpointId);
+    await deps.threads.markActive(threadId, owner);
+    await deps.checkpointer.commit(threadId, {
+      node: 'replay',
+      source: 'update',
+      metadata: { replay_of: checkpointId },
+      writes: () => [{ channel: 'config', value: { attempt_offset: offset } }, { channel: 'replace', field: 'completed_at', value: null }, { channel: 'replace', field: 'should_continue', value: true }],
+    });
+    // Replay reopens a finished run (the one exception to the run status transitions).
+    const reopened = await store.testRuns.setStatus(orgId, run.id, 'running', { completed_at: null, error: null }, run.status);
+    await deps.events.append(threadId, { type: 'log', data: { level: 'info', message: `replaying from checkpoint ${checkpointId}` } });
+    return reopened;
+  }
+
+  /** Fork: a new run and thread whose first checkpoint is `checkpointId`'s state, optionally edited. */
+  async function fork(orgId: string, userId: string | null, threadId: string, checkpointId: string, patch?: Record<string, unknown>): Promise<{ run: TestRun; threadId: string }> {
+    const owner = await deps.threads.owner(threadId);
+    if (!owner || owner.organization_id !== orgId) throw notFound('thread');
+    const source = await deps.checkpointer.load(threadId, checkpointId).catch((err) => {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') throw notFound('checkpoint');
+      throw err;
+    });
+    const edited = applyPatch(source.state, patch);
+    const run = await store.testRuns.create(orgId, { project_id: edited.graph.config.project_id, trigger: 'fork', total_tests: edited.test_plan.length });
+    const newThread = run.thread_id;
+    await deps.threads.markActive(newThread, { organization_id: orgId, run_id: run.id });
+    const state: RunGraphState = RunGraphStateSchema.parse({
+      ...edited,
+      run_id: run.id,
+      user_id: userId ?? edited.user_id,
+      started_at: deps.clock.now().toISOString(),
+      completed_at: null,
+      should_continue: true,
+      graph: { ...edited.graph, config: { ...edited.graph.config, thread_id: newThread, trigger: 'fork', attempt_offset: 0 }, forked_from: { thread_id: threadId, checkpoint_id: checkpointId } },
+    });
+    await deps.checkpointer.start(newThread, state, { source: 'fork', forked_from: { thread_id: threadId, checkpoint_id: checkpointId } });
+    const started = await store.testRuns.setStatus(orgId, run.id, 'running', { started_at: state.started_at }, 'pending');
+    await deps.events.append(newThread, { type: 'state_update', data: { state } });
+    return { run: started, threadId: newThread };
+  }
+
+  return { resolve, start, status, markCancelled, prepareReplay, fork };
+}
+
+export type RunService = ReturnType<typeof runService>;
+
+function applyPatch(state: RunGraphState, patch?: Record<string, unknown>): RunGraphState {
+  if (!patch || !Object.keys(patch).length) return state;
+  const bad = Object.keys(patch).filter((f) => !editableFields.includes(f as never));
+  if (bad.length) throw validationFailed(bad.map((f) => ({ path: `state.${f}`, message: f === 'run_id' || f === 'graph' ? 'cannot be modified' : 'unknown field' })));
+  const { graph, ...rest } = state;
+  const parsed = TestingStateSchema.safeParse({ ...rest, ...patch });
+  if (!parsed.success) throw validationFailed(toFieldIssues(parsed.error).map((i) => ({ ...i, path: `state.${i.path}` })));
+  // Results edited away are tests to run again: drop their attempts and healing so the graph redoes them.
+  const kept = new Set(parsed.data.test_results.map((r) => r.test_id));
+  const g = structuredClone(graph);
+  for (const id of Object.keys(g.attempts)) if (!kept.has(id)) {
+    delete g.attempts[id];
+    delete g.heal[id];
+    delete g.test_steps[id];
+  }
+  if (patch.test_plan !== undefined || patch.test_results !== undefined) delete g.routes.report;
+  return { ...parsed.data, graph: g };
+}

@@ -1,0 +1,12 @@
+import { createPlaywrightDriver } from './playwright-driver.ts';
+const driver = await createPlaywrightDriver({ executablePath: '/tmp/chromium' });
+const s = await driver.openSession({ trace: false });
+await s.page.setContent(`<main>${Array.from({ length: 400 }, (_, i) => `<section id="s${i}"><h2>Section ${i}</h2><ul>${Array.from({ length: 10 }, (_, j) => `<li><a href="#${i}-${j}">Item ${i}.${j}</a> <span class="p">${j}</span></li>`).join('')}</ul></section>`).join('')}</main>`);
+let t = Date.now();
+const fps = await s.pageFingerprints();
+console.log('n', fps.length, 'ms', Date.now() - t, 'pid', driver.browserPid());
+await s.page.setContent(`<div>${'<div><span>x</span></div>'.repeat(12000)}</div>`);
+t = Date.now();
+const fps2 = await s.pageFingerprints();
+console.log('n', fps2.length, 'ms', Date.now() - t);
+await driver.close();

@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import type { ExecutionEnv } from '@svc/core/run-graph/deps';
+import type { HttpExchange, SqlDriver, UiDriver } from '@svc/core/execution/types';
+import type { Store } from '@svc/core/store/index';
+import { httpExchange } from '@svc/core/execution/api/http-exchange';
+import { FsArtifacts } from '../execution/fs-artifacts.ts';
+
+export interface ExecutionEnvOptions {
+  store: Store;
+  /** Artifacts of thread T go under <artifactsDir>/<T>/. */
+  artifactsDir: string;
+  http?: HttpExchange;
+  sql?: SqlDriver;
+  /** Opens a browser (one per run, launched on the run's first UI step). */
+  browser?: () => Promise<UiDriver>;
+}
+
+/**
+ * Execution resources per run: HTTP, SQL, a folder for artifacts and — lazily — one
+ * browser, closed when the run ends or is cancelled (no Chromium outlives its run).
+ * Environment variables for SQL steps come from the project's config.environment.
+ */
+export function createExecutionEnvs(o: ExecutionEnvOptions) {
+  const runs = new Map<string, { env: ExecutionEnv; browser?: Promise<UiDriver> }>();
+
+  return {
+    async forRun(run: { threadId: string; organizationId: string; projectId: string }): Promise<ExecutionEnv> {
+      const existing = runs.get(run.threadId);
+      if (existing) return existing.env;
+      const project = await o.store.projects.get(run.organizationId, run.projectId);
+      const configured = (project?.config as { environment?: unknown } | undefined)?.environment;
+      const environment = configured && typeof configured === 'object' ? Object.fromEntries(Object.entries(configured).filter(([, v]) => typeof v === 'string')) as Record<string, string> : {};
+      const entry: { env: ExecutionEnv; browser?: Promise<UiDriver> } = {
+        env: {
+          http: o.http ?? httpExchange,
+          sql: o.sql,
+          artifacts: new FsArtifacts(join(o.artifactsDir, safe(run.threadId))),
+          environment,
+          secrets: {},
+        },
+      };
+      if (o.browser) {
+        const open = o.browser;
+        entry.env.ui = () => (entry.browser ??= open());
+      }
+      runs.set(run.threadId, entry);
+      return entry.env;
+    },
+
+    /** Closes the run's browser (if it opened one) and forgets the run. */
+    async release(threadId: string): Promise<void> {
+      const entry = runs.get(threadId);
+      runs.delete(threadId);
+      if (entry?.browser) await (await entry.browser.catch(() => undefined))?.close();
+    },
+
+    /** Threads holding resources (an open browser) right now. */
+    held(): string[] {
+      return [...runs.keys()];
+    },
+  };
+}
+
+export type ExecutionEnvs = ReturnType<typeof createExecutionEnvs>;
+
+const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');

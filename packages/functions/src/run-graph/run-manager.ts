@@ -1,0 +1,184 @@
+import type { Store } from '@svc/core/store/index';
+import type { Table } from '@svc/core/ports/table';
+import type { Clock } from '@svc/core/ports/clock';
+import type { Logger } from '@svc/core/ports/logger';
+import type { TestRun } from '@svc/core/contracts/test-run';
+import { isTerminalRunStatus } from '@svc/core/contracts/test-run';
+import { AppError } from '@svc/core/errors';
+import { createCheckpointer } from '@svc/core/run-graph/checkpointer';
+import { createEventLog } from '@svc/core/run-graph/event-log';
+import { threadsRepo } from '@svc/core/run-graph/threads';
+import { approvalsRepo } from '@svc/core/run-graph/approvals-repo';
+import { createGraphTasks } from '@svc/core/run-graph/tasks';
+import { runService } from '@svc/core/run-graph/run-service';
+import type { GraphDeps } from '@svc/core/run-graph/deps';
+import type { Healer } from '@svc/core/run-graph/healer';
+import type { RunStartInput } from '@svc/core/run-graph/contracts';
+import type { Workflow } from '@svc/core/run-graph/workflow';
+import { createLocalWaiters } from './local-waiters.ts';
+import { createLocalWorkflow } from './local-workflow.ts';
+import type { ExecutionEnvs } from './execution-env.ts';
+
+export interface RunManagerOptions {
+  store: Store;
+  table: Table;
+  clock: Clock;
+  logger: Logger;
+  envs: ExecutionEnvs;
+  healer?: Healer;
+  /** Test hooks: checkpoint commit timings (benchmark). */
+  onCommit?: (ms: number) => void;
+}
+
+/**
+ * The run graph in one process: the domain service, the Task handlers, the local
+ * interpreter executing asl/run-graph.asl.json, and the bookkeeping a process owns —
+ * which executions run here, their cancel signals, their browsers. Runs survive a
+ * restart: `resumeUnfinished()` starts every unfinished thread again from its last
+ * checkpoint (handlers skip what the checkpoint says is done).
+ */
+export function createRunManager(o: RunManagerOptions) {
+  const controllers = new Map<string, AbortController>();
+  /** Threads being cancelled here: their execution's end is not a failure. */
+  const cancelling = new Set<string>();
+  const waiters = createLocalWaiters();
+  let closing = false;
+  let workflow: Workflow & { running(): string[]; settled(threadId: string): Promise<void> };
+
+  const deps: GraphDeps = {
+    store: o.store,
+    checkpointer: createCheckpointer(o.store.checkpoints, o.clock, { onCommit: o.onCommit }),
+    events: createEventLog(o.table, o.clock),
+    threads: threadsRepo(o.table),
+    approvals: approvalsRepo(o.table),
+    clock: o.clock,
+    logger: o.logger,
+    healer: o.healer,
+    execution: (run) => o.envs.forRun(run),
+    signal: (threadId) => (controllers.get(threadId) ?? new AbortController()).signal,
+    sendTaskSuccess: (token, output) => workflow.sendTaskSuccess(token, output),
+  };
+  const tasks = createGraphTasks(deps);
+  const runs = runService(deps);
+
+  workflow = createLocalWorkflow({
+    tasks,
+    deps,
+    waiters,
+    logger: o.logger,
+    onEnd: (threadId, outcome) => void ended(threadId, outcome),
+  });
+
+  async function ended(threadId: string, outcome: { ok: true; output: unknown } | { ok: false; error: Error; aborted: boolean }) {
+    controllers.delete(threadId);
+    await o.envs.release(threadId).catch((err) => o.logger.warn('closing the run browser failed', { thread_id: threadId, error: (err as Error).message }));
+    if (outcome.ok || outcome.aborted || closing || cancelling.has(threadId)) return;
+    // A fatal execution error: the run fails with it and the stream gets an error event.
+    try {
+      const owner = await deps.threads.owner(threadId);
+      if (!owner) return;
+      const run = await o.store.testRuns.get(owner.organization_id, owner.run_id);
+      if (!run || isTerminalRunStatus(run.status)) return;
+      await o.store.testRuns.setStatus(owner.organization_id, run.id, 'failed', { completed_at: o.clock.now().toISOString(), error: outcome.error.message }, run.status);
+      await deps.threads.markFinished(threadId);
+      await deps.events.append(threadId, { type: 'error', data: { error: outcome.error.message, ...(outcome.error.stack ? { stack: outcome.error.stack } : {}) } });
+    } catch (err) {
+      o.logger.error('could not record a failed run', { thread_id: threadId, error: (err as Error).message });
+    }
+  }
+
+  async function launch(threadId: string) {
+    if (closing) throw new AppError('UNAVAILABLE', 'the server is shutting down');
+    if (workflow.isRunning(threadId)) return;
+    controllers.set(threadId, new AbortController());
+    await workflow.start(threadId);
+  }
+
+  return {
+    deps,
+    tasks,
+    runs,
+    approvals: tasks.approvals,
+    events: deps.events,
+    checkpointer: deps.checkpointer,
+    store: o.store,
+
+    isActive: (threadId: string) => workflow.isRunning(threadId),
+    /** Resolves once the thread's execution in this process has ended. */
+    settled: (threadId: string) => workflow.settled(threadId),
+
+    async start(orgId: string, userId: string | null, input: RunStartInput, trigger?: string): Promise<{ run: TestRun; threadId: string }> {
+      const started = await runs.start(orgId, userId, input, trigger);
+      await launch(started.threadId);
+      return started;
+    },
+
+    /** Cancels a run: its execution stops, in-flight tests abort (closing their browser), status cancelled. */
+    async cancel(orgId: string, id: string, by: string | null): Promise<TestRun> {
+      const { threadId } = await runs.resolve(orgId, id);
+      cancelling.add(threadId);
+      try {
+        controllers.get(threadId)?.abort(new Error('the run was cancelled'));
+        const run = await runs.markCancelled(orgId, threadId, by);
+        await workflow.stop(threadId, 'the run was cancelled');
+        await o.envs.release(threadId);
+        return run;
+      } finally {
+        cancelling.delete(threadId);
+      }
+    },
+
+    async replay(orgId: string, threadId: string, checkpointId: string): Promise<TestRun> {
+      if (workflow.isRunning(threadId)) throw new AppError('CONFLICT', `thread ${threadId} is running; cancel it or wait for it to finish before replaying`);
+      const run = await runs.prepareReplay(orgId, threadId, checkpointId);
+      await launch(threadId);
+      return run;
+    },
+
+    async fork(orgId: string, userId: string | null, threadId: string, checkpointId: string, patch?: Record<string, unknown>) {
+      const forked = await runs.fork(orgId, userId, threadId, checkpointId, patch);
+      await launch(forked.threadId);
+      return forked;
+    },
+
+    /** Resumes an unfinished run's execution here if none is running (after a crash, or a Lambda hand-over). */
+    async resume(orgId: string, id: string): Promise<{ run: TestRun; threadId: string; resumed: boolean }> {
+      const { run, threadId } = await runs.resolve(orgId, id);
+      if (isTerminalRunStatus(run.status) || workflow.isRunning(threadId)) return { run, threadId, resumed: false };
+      await launch(threadId);
+      return { run, threadId, resumed: true };
+    },
+
+    /** Starts every unfinished thread again from its last checkpoint (called at runtime start). */
+    async resumeUnfinished(): Promise<string[]> {
+      const resumed: string[] = [];
+      for (const t of await deps.threads.active()) {
+        const run = await o.store.testRuns.get(t.organization_id, t.run_id);
+        if (!run || isTerminalRunStatus(run.status)) {
+          await deps.threads.markFinished(t.thread_id);
+          continue;
+        }
+        if (!(await o.store.checkpoints.head(t.thread_id))) {
+          await o.store.testRuns.setStatus(t.organization_id, run.id, 'failed', { completed_at: o.clock.now().toISOString(), error: 'the server stopped before the run saved its first checkpoint' }, run.status);
+          await deps.threads.markFinished(t.thread_id);
+          continue;
+        }
+        await deps.events.append(t.thread_id, { type: 'log', data: { level: 'info', message: 'resuming the run from its last checkpoint after a restart' } });
+        await launch(t.thread_id);
+        resumed.push(t.thread_id);
+      }
+      return resumed;
+    },
+
+    /** Stops executions without cancelling their runs (they resume at the next start). */
+    async close(): Promise<void> {
+      closing = true;
+      for (const c of controllers.values()) c.abort(new Error('the server is shutting down'));
+      waiters.rejectAll(new Error('the server is shutting down'));
+      await Promise.all(workflow.running().map((t) => workflow.stop(t, 'the server is shutting down')));
+      for (const t of o.envs.held()) await o.envs.release(t).catch(() => {});
+    },
+  };
+}
+
+export type RunManager = ReturnType<typeof createRunManager>;

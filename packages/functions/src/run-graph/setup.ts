@@ -1,0 +1,38 @@
+import { join } from 'node:path';
+import type { Store } from '@svc/core/store/index';
+import type { Table } from '@svc/core/ports/table';
+import type { Clock } from '@svc/core/ports/clock';
+import type { Logger } from '@svc/core/ports/logger';
+import type { Healer } from '@svc/core/run-graph/healer';
+import type { HttpExchange, SqlDriver, UiDriver } from '@svc/core/execution/types';
+import { createExecutionEnvs } from './execution-env.ts';
+import { createRunManager, type RunManager } from './run-manager.ts';
+
+export interface LocalRunGraphOptions {
+  store: Store;
+  table: Table;
+  clock: Clock;
+  logger: Logger;
+  /** Run artifacts go under <dataDir>/artifacts/runs/<thread_id>/. */
+  dataDir: string;
+  /** Opens a browser for a run's UI tests (createPlaywrightDriver); absent → UI tests fail with a clear error. */
+  browser?: () => Promise<UiDriver>;
+  sql?: SqlDriver;
+  http?: HttpExchange;
+  healer?: Healer;
+  /** Start unfinished runs again from their last checkpoint (default true). */
+  resume?: boolean;
+  onCommit?: (ms: number) => void;
+}
+
+/**
+ * The run graph for the local runtime: call once after the store is open; mount the
+ * routes with `runGraphRoutes(app, { ...deps, runGraph }, registry)`; `close()` on
+ * shutdown (runs are not cancelled: they resume at the next start).
+ */
+export async function createLocalRunGraph(o: LocalRunGraphOptions): Promise<RunManager> {
+  const envs = createExecutionEnvs({ store: o.store, artifactsDir: join(o.dataDir, 'artifacts', 'runs'), http: o.http, sql: o.sql, browser: o.browser });
+  const manager = createRunManager({ store: o.store, table: o.table, clock: o.clock, logger: o.logger, envs, healer: o.healer, onCommit: o.onCommit });
+  if (o.resume !== false) await manager.resumeUnfinished();
+  return manager;
+}
