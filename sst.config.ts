@@ -17,11 +17,17 @@ export default $config({
   async run() {
     // Imported here, not at the top: the SST globals exist only while run() executes.
     const storage = await import('./infra/storage.ts');
-    const { api } = await import('./infra/api.ts');
+    const { declareEvents } = await import('./infra/events.ts');
+    const { declareApi } = await import('./infra/api.ts');
+    // Domain events (docs/events.md): the bus, a queue + dead-letter queue per consumer,
+    // the consumer functions and the alarms. The API publishes to the bus.
+    const events = declareEvents({ table: storage.table });
+    const api = declareApi({ bus: events.bus });
     return {
       api: api.url,
       table: storage.table.name,
       artifactsBucket: storage.artifacts.name,
+      eventBus: events.bus.name,
     };
   },
 });

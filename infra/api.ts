@@ -1,12 +1,14 @@
 import { operatorEnvIssues, operatorEnvVarNames } from '../packages/functions/src/aws/config.ts';
+import type { EventBus } from './events.ts';
 import { artifacts, table } from './storage.ts';
 
 /**
  * Optional settings, read from the environment of whoever runs `sst deploy` (see
  * docs/deploy.md): an external identity provider (SVC_JWKS_URL + SVC_JWT_ISSUER,
- * optionally SVC_JWT_AUDIENCE), SVC_CORS_ORIGINS and SVC_LOG_LEVEL. None is needed: the
- * API issues its own tokens. Each one set is checked with the function's own schema and
- * passed through; a bad value stops the deploy here instead of failing every request.
+ * optionally SVC_JWT_AUDIENCE), SVC_CORS_ORIGINS, SVC_LOG_LEVEL and SVC_METRICS_TOKEN.
+ * None is needed: the API issues its own tokens. Each one set is checked with the
+ * function's own schema and passed through; a bad value stops the deploy here instead of
+ * failing every request.
  */
 function operatorSettings(): Record<string, string> {
   const given = Object.fromEntries(
@@ -33,23 +35,28 @@ const webPublicInPackage = 'packages/functions/src/public';
 /**
  * The HTTP API: the same Hono app as the local runtime, behind a Lambda function URL
  * with response streaming so SSE run streams reach the client as they are produced.
+ * It publishes domain events to `bus` (infra/events.ts): linked, so it may PutEvents
+ * there, and told the bus's name.
  */
-export const api = new sst.aws.Function('Api', {
-  handler: 'packages/functions/src/aws/api-handler.handler',
-  runtime: 'nodejs22.x',
-  memory: '1024 MB',
-  // A streamed response lives as long as the invocation; 15 minutes is Lambda's ceiling.
-  timeout: '15 minutes',
-  streaming: true,
-  // CORS is the app's own first middleware; a second layer at the URL would answer
-  // preflights with rules the app never sees. Authentication is also the app's (JWT).
-  url: { cors: false },
-  link: [table, artifacts],
-  copyFiles: [{ from: 'packages/web/public', to: webPublicInPackage }],
-  environment: {
-    SVC_TABLE_NAME: table.name,
-    SVC_BUCKET_NAME: artifacts.name,
-    ...operatorSettings(),
-    POWERTOOLS_SERVICE_NAME: 'svc-api',
-  },
-});
+export function declareApi({ bus }: { bus: EventBus }) {
+  return new sst.aws.Function('Api', {
+    handler: 'packages/functions/src/aws/api-handler.handler',
+    runtime: 'nodejs22.x',
+    memory: '1024 MB',
+    // A streamed response lives as long as the invocation; 15 minutes is Lambda's ceiling.
+    timeout: '15 minutes',
+    streaming: true,
+    // CORS is the app's own first middleware; a second layer at the URL would answer
+    // preflights with rules the app never sees. Authentication is also the app's (JWT).
+    url: { cors: false },
+    link: [table, artifacts, bus],
+    copyFiles: [{ from: 'packages/web/public', to: webPublicInPackage }],
+    environment: {
+      SVC_TABLE_NAME: table.name,
+      SVC_BUCKET_NAME: artifacts.name,
+      SVC_EVENT_BUS_NAME: bus.name,
+      ...operatorSettings(),
+      POWERTOOLS_SERVICE_NAME: 'svc-api',
+    },
+  });
+}

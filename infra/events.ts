@@ -9,8 +9,9 @@ import { alertRules } from '../packages/core/src/telemetry/alerts.ts';
  * alerts as CloudWatch alarms. Rule patterns are core's `patternFor`, the very objects
  * the local bus evaluates, so local and AWS routing cannot drift.
  *
- * Not imported by sst.config.ts yet: `const events = await import('./infra/events.ts');
- * events.declareEvents({ table })` wires it in (and links `events.bus` to the API).
+ * sst.config.ts calls `declareEvents({ table })` and hands the returned `bus` to
+ * infra/api.ts, which links it to the API function and passes its name
+ * (SVC_EVENT_BUS_NAME), so the API publishes here.
  */
 
 // The SST / Pulumi globals this file uses, typed structurally so it type-checks without
@@ -18,6 +19,8 @@ import { alertRules } from '../packages/core/src/telemetry/alerts.ts';
 interface Output {
   toString(): string;
 }
+/** The bus as other infra files see it (infra/api.ts links it and passes its name). */
+export type EventBus = SstBus;
 interface SstBus {
   name: Output;
   arn: Output;

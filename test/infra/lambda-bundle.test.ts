@@ -3,15 +3,18 @@
  * SST's Node runtime bundles it (esbuild, ESM, the bundle written at the handler's path
  * inside the package), infra's `copyFiles` are applied to the package, and the bundle is
  * loaded in a fresh Node process (one "container") with the environment infra declares.
- * AWS is stood in for by DynamoDB Local and the S3 wire-format double, reached through
- * the SDK's standard endpoint variables; `awslambda` (the streaming runtime API) is
- * doubled with its documented shape.
+ * AWS is stood in for by DynamoDB Local, the S3 wire-format double and an EventBridge
+ * wire-format double (test/events/support/aws-double.ts), reached through the SDK's
+ * standard endpoint variables; `awslambda` (the streaming runtime API) is doubled with
+ * its documented shape.
  *
  * What this proves: the bundle loads and builds its deps from that environment, the
  * dashboard files are found where the bundled @svc/web looks, sign-up works against
  * DynamoDB with Secure cookies and the built-in issuer, the data-layer health check
- * reaches S3, CORS follows SVC_CORS_ORIGINS, and a second container accepts the first
- * one's tokens (the signing key lives in the table).
+ * reaches S3, CORS follows SVC_CORS_ORIGINS, a second container accepts the first
+ * one's tokens (the signing key lives in the table), and creating a test puts a valid
+ * test.created event on the bus infra names (SVC_EVENT_BUS_NAME), counted at /metrics
+ * behind SVC_METRICS_TOKEN.
  *
  * SST's bundle layout is mirrored from its source (pkg/runtime/node/build.go); a change
  * there would not show here.
@@ -24,13 +27,18 @@ import { pathToFileURL } from 'node:url';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ensureTable } from '../../packages/functions/src/aws/dynamodb-table.ts';
+import { systemClock } from '../../packages/core/src/ports/clock.ts';
+import { createStore } from '../../packages/core/src/store/index.ts';
+import { checkEvent } from '../../packages/core/src/events/validate.ts';
+import { DynamoDbTable, ensureTable } from '../../packages/functions/src/aws/dynamodb-table.ts';
+import { startAwsDouble } from '../events/support/aws-double.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../support/dynamodb-local.ts';
 import { startS3Double, type S3Double } from '../support/s3-double.ts';
 import { evaluateSstApp, fromRoot, functionUrlEvent, resolvedEnvironment } from './sst-doubles.ts';
 
 const TABLE = `svc-lambda-bundle-${process.pid}`;
 const BUCKET = 'svc-artifacts-bundle-test';
+const BUS = 'svc-events-bundle-test';
 const APP_ORIGIN = 'https://app.example.com';
 const REGION = 'eu-west-1';
 // DynamoDB Local keeps separate tables per access key and region: the test and the
@@ -45,6 +53,7 @@ let functionEnv: Record<string, string>;
 let ddb: DynamoDbLocal | undefined;
 let ddbClient: DynamoDBClient | undefined;
 let s3: S3Double | undefined;
+let eventBridge: Awaited<ReturnType<typeof startAwsDouble>> | undefined;
 /** What the last container logged, for failure messages. */
 let logs = '';
 
@@ -87,14 +96,22 @@ beforeAll(async () => {
     await cp(fromRoot(entry.from), path.join(packageDir, entry.to ?? entry.from), { recursive: true });
   }
 
-  [ddb, s3] = await Promise.all([startDynamoDbLocal(), startS3Double({ buckets: [BUCKET] })]);
+  [ddb, s3, eventBridge] = await Promise.all([
+    startDynamoDbLocal(),
+    startS3Double({ buckets: [BUCKET] }),
+    // Accepts every entry, as PutEvents does when all goes well.
+    startAwsDouble((req) => ({ body: { FailedEntryCount: 0, Entries: req.body.Entries.map(() => ({ EventId: crypto.randomUUID() })) } })),
+  ]);
   ddbClient = new DynamoDBClient({ endpoint: ddb.endpoint, region: REGION, credentials: CREDENTIALS });
   await ensureTable(ddbClient, TABLE);
 
+  // infra links the bus and names it; here the name is a concrete one.
+  expect(args.environment.SVC_EVENT_BUS_NAME, 'infra passes the bus name').toBeDefined();
   functionEnv = {
     ...resolvedEnvironment(args.environment),
     SVC_TABLE_NAME: TABLE,
     SVC_BUCKET_NAME: BUCKET,
+    SVC_EVENT_BUS_NAME: BUS,
     // What the Lambda runtime provides.
     AWS_REGION: REGION,
     AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
@@ -103,13 +120,14 @@ beforeAll(async () => {
     // The SDK's standard per-service endpoint overrides point it at the stand-ins.
     AWS_ENDPOINT_URL_DYNAMODB: ddb.endpoint,
     AWS_ENDPOINT_URL_S3: s3.endpoint,
+    AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridge.endpoint,
   };
 });
 
 afterAll(async () => {
   await ddbClient?.send(new DeleteTableCommand({ TableName: TABLE })).catch(() => {});
   ddbClient?.destroy();
-  await Promise.all([ddb?.stop(), s3?.stop()]);
+  await Promise.all([ddb?.stop(), s3?.stop(), eventBridge?.close()]);
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -120,8 +138,11 @@ interface Invocation {
   body: string;
 }
 
-/** Loads the bundle in a fresh Node process (a cold container) and sends it the events in order. */
-async function container(events: object[]): Promise<Invocation[]> {
+/**
+ * Loads the bundle in a fresh Node process (a cold container) and sends it the events in
+ * order; `env` adds to (or, with undefined, removes from) the function's environment.
+ */
+async function container(events: object[], env: Record<string, string | undefined> = {}): Promise<Invocation[]> {
   const driver = path.join(work, 'driver.mjs');
   await writeFile(
     driver,
@@ -152,7 +173,7 @@ process.stdout.write('\\n@@result@@' + JSON.stringify(out));
     // A clean environment, as Lambda's: nothing from the test runner's shell.
     const child = spawn(process.execPath, [driver, JSON.stringify(events)], {
       cwd: packageDir,
-      env: { PATH: process.env.PATH ?? '', ...functionEnv },
+      env: withoutUndefined({ PATH: process.env.PATH ?? '', ...functionEnv, ...env }),
     });
     let stdout = '';
     let stderr = '';
@@ -170,6 +191,8 @@ process.stdout.write('\\n@@result@@' + JSON.stringify(out));
   });
 }
 
+const withoutUndefined = (env: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 const json = (invocation: Invocation) => JSON.parse(invocation.body);
 const jwtPayload = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
 
@@ -236,6 +259,80 @@ describe('the bundled API function', () => {
     const probe = s3!.requests.filter((r) => r.bucket === BUCKET && r.key.startsWith('health/probe-'));
     expect(probe.map((r) => `${r.operation} ${r.status}`)).toEqual(['PutObject 200', 'GetObject 200', 'DeleteObject 204']);
     expect(s3!.objects(BUCKET).size).toBe(0);
+  });
+
+  it('publishes test.created to the bus infra names, and counts it at /metrics behind the token', async () => {
+    const metricsToken = 'bundle-metrics-token-0123456789';
+    const signup = JSON.stringify({ email: 'events@example.com', password: 'correct horse battery', organization_name: 'Events Org' });
+    const [signedUp] = await container([functionUrlEvent('POST', '/api/auth/signup', { headers: { 'content-type': 'application/json' }, body: signup })]);
+    expect(signedUp!.statusCode, `${signedUp!.body}\n${logs}`).toBe(201);
+    const session = json(signedUp!);
+    const orgId: string = session.organization.id;
+    // The project is put straight into the table: only the test's creation is under test.
+    const project = await createStore(new DynamoDbTable({ tableName: TABLE, client: ddbClient! }), systemClock).projects.create(orgId, { name: 'shop' });
+
+    const auth = { authorization: `Bearer ${session.access_token}`, 'x-organization-id': orgId };
+    const before = eventBridge!.requests.length;
+    const [created, refused, anonymous, metrics] = await container(
+      [
+        functionUrlEvent('POST', '/api/tests', {
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ project_id: project.id, name: 'checkout', type: 'ui', steps: [{ type: 'goto', url: '/' }] }),
+        }),
+        functionUrlEvent('GET', '/metrics', { headers: { accept: 'text/plain' } }),
+        functionUrlEvent('GET', '/metrics', { headers: { accept: 'text/plain', authorization: 'Bearer wrong-token-0123456789' } }),
+        functionUrlEvent('GET', '/metrics', { headers: { accept: 'text/plain', authorization: `Bearer ${metricsToken}` } }),
+      ],
+      { SVC_METRICS_TOKEN: metricsToken },
+    );
+    expect(created!.statusCode, `${created!.body}\n${logs}`).toBe(201);
+    const test = json(created!);
+
+    const puts = eventBridge!.requests.slice(before);
+    expect(puts.map((r) => r.target)).toEqual(['AWSEvents.PutEvents']);
+    // Signed with the function's credentials, for EventBridge in the function's region.
+    expect(String(puts[0]!.headers.authorization)).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=${CREDENTIALS.accessKeyId}/\\d{8}/${REGION}/events/aws4_request`));
+    expect(puts[0]!.body.Entries).toHaveLength(1);
+    const [entry] = puts[0]!.body.Entries;
+    expect(entry).toMatchObject({ EventBusName: BUS, Source: 'svc.api', DetailType: 'test.created' });
+    const envelope = JSON.parse(entry.Detail);
+    expect(checkEvent(envelope)).toEqual(envelope);
+    expect(envelope).toMatchObject({
+      event_type: 'test.created',
+      source: 'svc.api',
+      tenant_id: orgId,
+      payload: { test_id: test.id, test_name: 'checkout', test_type: 'ui', project_id: project.id },
+    });
+    expect(entry.Time).toBe(Date.parse(envelope.timestamp) / 1000);
+
+    expect(refused!.statusCode).toBe(401);
+    expect(anonymous!.statusCode).toBe(401);
+    expect(metrics!.statusCode, metrics!.body).toBe(200);
+    expect(metrics!.body).toMatch(/^svc_events_published_total\{event_type="test\.created"\} 1$/m);
+  });
+
+  it('checks and drops events when no bus is named', async () => {
+    const signup = JSON.stringify({ email: 'nobus@example.com', password: 'correct horse battery', organization_name: 'No Bus Org' });
+    const [signedUp] = await container([functionUrlEvent('POST', '/api/auth/signup', { headers: { 'content-type': 'application/json' }, body: signup })]);
+    const session = json(signedUp!);
+    const orgId: string = session.organization.id;
+    const project = await createStore(new DynamoDbTable({ tableName: TABLE, client: ddbClient! }), systemClock).projects.create(orgId, { name: 'shop' });
+    const before = eventBridge!.requests.length;
+    const [created, metrics] = await container(
+      [
+        functionUrlEvent('POST', '/api/tests', {
+          headers: { authorization: `Bearer ${session.access_token}`, 'x-organization-id': orgId, 'content-type': 'application/json' },
+          body: JSON.stringify({ project_id: project.id, name: 'checkout', type: 'api' }),
+        }),
+        functionUrlEvent('GET', '/metrics', { headers: { accept: 'text/plain' } }),
+      ],
+      { SVC_EVENT_BUS_NAME: undefined },
+    );
+    expect(created!.statusCode, `${created!.body}\n${logs}`).toBe(201);
+    expect(eventBridge!.requests.length).toBe(before);
+    // No token configured: /metrics is open. Nothing reached a bus, so nothing is counted.
+    expect(metrics!.statusCode).toBe(200);
+    expect(metrics!.body).not.toMatch(/^svc_events_published_total\{/m);
   });
 
   it('keeps the dashboard files out of the bundle itself', async () => {

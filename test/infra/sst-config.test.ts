@@ -8,7 +8,11 @@ import { PassThrough } from 'node:stream';
 import { build, type BuildFailure, type BuildResult } from 'esbuild';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { globalIndexNames, keyAttributeNames, tableSchema } from '../../infra/table-schema.ts';
-import { evaluateSstApp as evaluate, fromRoot, functionUrlEvent, load, operatorVariables, resolvedEnvironment } from './sst-doubles.ts';
+import { eventTypes, type EventType } from '../../packages/core/src/contracts/events.ts';
+import { matchesPattern, type EventPattern } from '../../packages/core/src/events/pattern.ts';
+import { consumerRoutes, type ConsumerName } from '../../packages/core/src/events/routing.ts';
+import { alertRules } from '../../packages/core/src/telemetry/alerts.ts';
+import { evaluateSstApp as evaluate, fromRoot, functionUrlEvent, load, operatorVariables, resolvedEnvironment, type Declared } from './sst-doubles.ts';
 
 const appFile = fromRoot('packages/functions/src/api/app.ts');
 const tableAdapterFile = fromRoot('packages/functions/src/aws/dynamodb-table.ts');
@@ -20,6 +24,7 @@ const allSettings = {
   SVC_JWT_AUDIENCE: 'svc-api',
   SVC_CORS_ORIGINS: 'https://app.example.com, https://admin.example.com',
   SVC_LOG_LEVEL: 'INFO',
+  SVC_METRICS_TOKEN: 'metrics-token-0123456789abcdef',
 };
 
 afterEach(() => {
@@ -42,21 +47,48 @@ describe('sst.config.ts app()', () => {
 });
 
 describe('sst.config.ts run()', () => {
-  it('declares exactly the table, the artifacts bucket and the API function', async () => {
+  it('declares exactly the storage, the API function and the event infrastructure', async () => {
     const { declared } = await evaluate();
+    // Consumer functions are declared by Queue.subscribe (recorded as calls, below), not here.
     expect(declared.map((d) => `${d.type} ${d.name}`).sort()).toEqual([
+      'aws.cloudwatch.MetricAlarm BrowserPoolExhausted',
+      'aws.cloudwatch.MetricAlarm ConsumerLagHighApi',
+      'aws.cloudwatch.MetricAlarm ConsumerLagHighDlqProcessor',
+      'aws.cloudwatch.MetricAlarm ConsumerLagHighStreamAnalytics',
+      'aws.cloudwatch.MetricAlarm DeadLetterBacklogApi',
+      'aws.cloudwatch.MetricAlarm DeadLetterBacklogDlqProcessor',
+      'aws.cloudwatch.MetricAlarm DeadLetterBacklogHealer',
+      'aws.cloudwatch.MetricAlarm DeadLetterBacklogKnowledgeWorker',
+      'aws.cloudwatch.MetricAlarm DeadLetterBacklogRetry',
+      'aws.cloudwatch.MetricAlarm DeadLetterBacklogStreamAnalytics',
+      'aws.cloudwatch.MetricAlarm EventDeadLettered',
+      'aws.cloudwatch.MetricAlarm LlmErrorRateHigh',
       'sst.aws.Bucket Artifacts',
+      'sst.aws.Bus Events',
       'sst.aws.Dynamo Table',
       'sst.aws.Function Api',
+      'sst.aws.Queue ApiDlq',
+      'sst.aws.Queue ApiQueue',
+      'sst.aws.Queue DlqProcessorDlq',
+      'sst.aws.Queue DlqProcessorQueue',
+      'sst.aws.Queue EventRetryDlq',
+      'sst.aws.Queue EventRetryQueue',
+      'sst.aws.Queue HealerDlq',
+      'sst.aws.Queue HealerQueue',
+      'sst.aws.Queue KnowledgeWorkerDlq',
+      'sst.aws.Queue KnowledgeWorkerQueue',
+      'sst.aws.Queue StreamAnalyticsDlq',
+      'sst.aws.Queue StreamAnalyticsQueue',
     ]);
   });
 
-  it('returns the API URL and the storage names as outputs', async () => {
+  it('returns the API URL, the storage names and the event bus name as outputs', async () => {
     const { outputs, only } = await evaluate();
     expect(outputs).toEqual({
       api: only('sst.aws.Function').instance.url,
       table: only('sst.aws.Dynamo').instance.name,
       artifactsBucket: only('sst.aws.Bucket').instance.name,
+      eventBus: only('sst.aws.Bus').instance.name,
     });
   });
 
@@ -72,6 +104,7 @@ describe('sst.config.ts run()', () => {
     ['an audience without a provider', { SVC_JWT_AUDIENCE: 'svc-api' }, /SVC_JWT_AUDIENCE: only applies to an external identity provider/],
     ['a CORS entry that is not an origin', { SVC_CORS_ORIGINS: 'https://app.example.com/path' }, /SVC_CORS_ORIGINS: 1 of 1 entries not an origin/],
     ['an unknown log level', { SVC_LOG_LEVEL: 'LOUD' }, /SVC_LOG_LEVEL: must be one of DEBUG, INFO, WARN, ERROR, SILENT/],
+    ['a metrics token under 16 characters', { SVC_METRICS_TOKEN: 'secret-1234' }, /SVC_METRICS_TOKEN: must be at least 16 characters/],
   ])('stops the deploy on %s, naming the variable', async (_, env, message) => {
     const failure = await evaluate('test', env).then(
       () => undefined,
@@ -80,6 +113,7 @@ describe('sst.config.ts run()', () => {
     expect(failure?.message).toMatch(/^invalid deploy settings \(see docs\/deploy\.md\): /);
     expect(failure?.message).toMatch(message);
     expect(failure?.message).not.toContain('idp.example.com');
+    expect(failure?.message).not.toContain('secret');
   });
 });
 
@@ -133,16 +167,20 @@ describe('API function', () => {
     });
   });
 
-  it('is linked to the table and the artifacts bucket, and told their names', async () => {
+  it('is linked to the table, the artifacts bucket and the event bus, and told their names', async () => {
     const { only } = await evaluate();
     const { args } = only('sst.aws.Function');
     const table = only('sst.aws.Dynamo').instance;
     const bucket = only('sst.aws.Bucket').instance;
-    expect(args.link).toHaveLength(2);
+    const bus = only('sst.aws.Bus').instance;
+    expect(args.link).toHaveLength(3);
     expect(args.link).toContain(table);
     expect(args.link).toContain(bucket);
+    // Linking a Bus grants PutEvents on it; the name tells the app where to publish.
+    expect(args.link).toContain(bus);
     expect(args.environment.SVC_TABLE_NAME).toBe(table.name);
     expect(args.environment.SVC_BUCKET_NAME).toBe(bucket.name);
+    expect(args.environment.SVC_EVENT_BUS_NAME).toBe(bus.name);
   });
 
   it('passes each deploy-time setting through only when it is set', async () => {
@@ -171,6 +209,8 @@ describe('API function', () => {
       bucketName: '{Artifacts.name}',
       logLevel: 'INFO',
       corsOrigins: ['https://app.example.com', 'https://admin.example.com'],
+      eventBusName: '{Events.name}',
+      metricsToken: 'metrics-token-0123456789abcdef',
       externalIdp: {
         jwksUrl: 'https://idp.example.com/.well-known/jwks.json',
         issuer: 'https://idp.example.com/',
@@ -188,6 +228,7 @@ describe('API function', () => {
       bucketName: '{Artifacts.name}',
       logLevel: 'WARN',
       corsOrigins: [],
+      eventBusName: '{Events.name}',
     });
   });
 
@@ -218,6 +259,132 @@ describe('API function', () => {
     });
     const [output] = Object.values(result.metafile.outputs);
     expect(output!.exports).toContain(handler.slice(dot + 1));
+  });
+});
+
+describe('domain events', () => {
+  /** Each consumer in core's routing table and the queue infra gives it. */
+  const queueOf: Record<ConsumerName, string> = {
+    api: 'ApiQueue',
+    healer: 'HealerQueue',
+    'stream-analytics': 'StreamAnalyticsQueue',
+    'knowledge-worker': 'KnowledgeWorkerQueue',
+    'dlq-processor': 'DlqProcessorQueue',
+  };
+
+  const app = async () => {
+    const evaluated = await evaluate();
+    const { declared, only } = evaluated;
+    const named = (name: string) => {
+      const found = declared.filter((d) => d.name === name);
+      expect(found, `exactly one component named ${name}`).toHaveLength(1);
+      return found[0]!;
+    };
+    const queues = declared.filter((d) => d.type === 'sst.aws.Queue');
+    const queueByInstance = (instance: unknown) => queues.find((q) => q.instance === instance);
+    const bus = only('sst.aws.Bus');
+    const rules = bus.calls.filter((c) => c.method === 'subscribeQueue');
+    return { ...evaluated, named, queues, queueByInstance, bus, rules };
+  };
+
+  /** A bus event as EventBridge matches it (only source, detail-type and detail.metadata matter to the rules). */
+  const busEvent = (type: EventType, metadata: Record<string, unknown> = {}) => ({
+    version: '0', id: 'e-1', 'detail-type': type, source: 'svc.api', account: '123456789012', time: '2026-01-01T00:00:00Z',
+    region: 'eu-west-1', resources: [], detail: { event_type: type, metadata },
+  });
+  /** SST's subscribeQueue takes `detailType`; EventBridge's pattern names it "detail-type". */
+  const eventBridgePattern = (sst: { source: unknown; detailType: unknown; detail: unknown }): EventPattern =>
+    ({ source: sst.source, 'detail-type': sst.detailType, detail: sst.detail }) as EventPattern;
+
+  it('declares one bus, the one the API publishes to', async () => {
+    const { declared, bus, only } = await app();
+    expect(declared.filter((d) => d.type === 'sst.aws.Bus')).toEqual([bus]);
+    expect(only('sst.aws.Function').args.environment.SVC_EVENT_BUS_NAME).toBe(bus.instance.name);
+  });
+
+  it('gives every consumer queue its own dead-letter queue, redriven after 3 receives', async () => {
+    const { named, queues, queueByInstance, rules } = await app();
+    const consumerQueues = [...Object.values(queueOf), 'EventRetryQueue'].map(named);
+    const dlqs = new Set<Declared>();
+    for (const queue of consumerQueues) {
+      expect(queue.args.dlq, `${queue.name} has a dead-letter queue`).toEqual({ queue: expect.anything(), retry: 3 });
+      const dlq = queues.find((q) => q.instance.arn === queue.args.dlq.queue);
+      expect(dlq, `${queue.name}'s dead-letter queue is declared`).toBeDefined();
+      dlqs.add(dlq!);
+      // A dead-letter queue is where messages rest: no redrive of its own, nothing consuming it.
+      expect(dlq!.args.dlq, dlq!.name).toBeUndefined();
+      expect(dlq!.calls, dlq!.name).toEqual([]);
+      // Lambda's advice for SQS event sources: visibility at least 6× the function timeout.
+      expect(queue.args.visibilityTimeout).toBe('360 seconds');
+    }
+    expect(dlqs.size, 'no two queues share a dead-letter queue').toBe(consumerQueues.length);
+    // Every queue is one of the two kinds.
+    expect(queues).toHaveLength(consumerQueues.length + dlqs.size);
+    // Every queue a bus rule feeds is one of those.
+    for (const rule of rules) expect(consumerQueues).toContain(queueByInstance(rule.args[1]));
+  });
+
+  it("routes each event type to exactly the consumers of core's routing table", async () => {
+    const { rules, queueByInstance, named } = await app();
+    expect(rules).toHaveLength(consumerRoutes.length);
+    const routed = (event: object) =>
+      rules.filter((r) => matchesPattern(eventBridgePattern(r.args[2].pattern), event)).map((r) => queueByInstance(r.args[1])!.name).sort();
+    for (const type of eventTypes) {
+      const expected = consumerRoutes.filter((r) => r.handles.includes(type)).map((r) => queueOf[r.consumer]).sort();
+      expect(routed(busEvent(type)), type).toEqual(expected);
+    }
+    // A dlq republish addressed to one consumer reaches that consumer only.
+    expect(routed(busEvent('test.failed', { retry_for: 'stream-analytics' }))).toEqual(['StreamAnalyticsQueue']);
+    // Events from outside svc on a shared bus match no rule.
+    expect(routed({ ...busEvent('test.failed'), source: 'acme.orders' })).toEqual([]);
+    for (const route of consumerRoutes) expect(named(queueOf[route.consumer]).instance).toBeDefined();
+  });
+
+  it('runs a function on the queue of each consumer with handlers, configured for it', async () => {
+    const { named, bus, only } = await app();
+    const { eventsEnvVarNames, loadEventsConfig } = await load('packages/functions/src/aws/events/config.ts');
+    const table = only('sst.aws.Dynamo').instance;
+    for (const route of consumerRoutes) {
+      const subscriptions = named(queueOf[route.consumer]).calls.filter((c) => c.method === 'subscribe');
+      expect(subscriptions, route.consumer).toHaveLength(route.implemented ? 1 : 0);
+      if (!route.implemented) continue;
+      const [fn, args] = subscriptions[0]!.args;
+      expect(fn).toMatchObject({ handler: 'packages/functions/src/aws/events/consumer-handler.handler', runtime: 'nodejs22.x' });
+      expect(args).toEqual({ batch: { size: 10, partialResponses: true } });
+      expect(fn.link).toEqual(expect.arrayContaining([table, bus.instance]));
+      for (const name of (eventsEnvVarNames as string[]).filter((n) => n !== 'AWS_REGION' && n !== 'SVC_RETRY_QUEUE_URL')) {
+        expect(fn.environment, `${route.consumer} ${name}`).toHaveProperty(name);
+      }
+      const env = resolvedEnvironment(fn.environment);
+      if (route.consumer === 'dlq-processor') {
+        // The dlq processor schedules its retries on the retry queue.
+        expect(fn.environment.SVC_RETRY_QUEUE_URL).toBe(named('EventRetryQueue').instance.url);
+        expect(fn.link).toContain(named('EventRetryQueue').instance);
+        env.SVC_RETRY_QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/svc-event-retry';
+      }
+      expect(loadEventsConfig({ ...env, AWS_REGION: 'eu-west-1' })).toMatchObject({
+        tableName: '{Table.name}',
+        busName: '{Events.name}',
+        consumer: route.consumer,
+      });
+    }
+    const [republisher] = named('EventRetryQueue').calls.filter((c) => c.method === 'subscribe');
+    expect(republisher!.args[0].handler).toBe('packages/functions/src/aws/events/consumer-handler.republishHandler');
+    expect(republisher!.args[0].link).toContain(bus.instance);
+  });
+
+  it("alarms on every dead-letter queue, on each working consumer's lag, and on the spec's other alerts", async () => {
+    const { declared, named } = await app();
+    const alarms = declared.filter((d) => d.type === 'aws.cloudwatch.MetricAlarm');
+    const onQueue = (queue: Declared) => alarms.filter((a) => a.args.dimensions?.QueueName === queue.instance.nodes.queue.name).map((a) => a.name);
+    for (const route of consumerRoutes) {
+      const name = queueOf[route.consumer];
+      expect(onQueue(named(name.replace(/Queue$/, 'Dlq'))), `${name} DLQ`).toHaveLength(1);
+      expect(onQueue(named(name)).length, `${name} lag`).toBe(route.implemented ? 1 : 0);
+    }
+    expect(onQueue(named('EventRetryDlq'))).toEqual(['DeadLetterBacklogRetry']);
+    for (const rule of alertRules) expect(alarms.some((a) => a.name.startsWith(rule.name)) || rule.cloudwatch.source === 'knowledge-worker-queue', rule.name).toBe(true);
+    for (const alarm of alarms) expect(alarm.args).toMatchObject({ period: 60, treatMissingData: 'notBreaching' });
   });
 });
 
@@ -263,6 +430,11 @@ describe('Lambda config', () => {
     });
   });
 
+  it('reads the event bus name and the metrics token when set', async () => {
+    const config = (await loadConfig())({ ...minimal, SVC_EVENT_BUS_NAME: ' svc-events ', SVC_METRICS_TOKEN: ' 0123456789abcdef ' });
+    expect(config).toMatchObject({ eventBusName: 'svc-events', metricsToken: '0123456789abcdef' });
+  });
+
   it('parses CORS origins and the log level', async () => {
     const config = (await loadConfig())({ ...minimal, SVC_CORS_ORIGINS: 'https://App.example.com/, http://localhost:5173,,', SVC_LOG_LEVEL: 'debug' });
     expect(config.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
@@ -279,16 +451,17 @@ describe('Lambda config', () => {
       SVC_JWT_AUDIENCE: 'secret-audience',
       SVC_CORS_ORIGINS: 'https://ok.example, secret-origin',
       SVC_LOG_LEVEL: 'secret-level',
+      SVC_METRICS_TOKEN: 'secret-token',
     };
     const error = failureOf(() => load(env));
     expect(error.name).toBe('AwsConfigError');
-    for (const name of ['SVC_TABLE_NAME', 'SVC_BUCKET_NAME', 'SVC_JWT_ISSUER', 'SVC_CORS_ORIGINS', 'SVC_LOG_LEVEL']) {
+    for (const name of ['SVC_TABLE_NAME', 'SVC_BUCKET_NAME', 'SVC_JWT_ISSUER', 'SVC_CORS_ORIGINS', 'SVC_LOG_LEVEL', 'SVC_METRICS_TOKEN']) {
       expect(error.message).toContain(`${name}: `);
     }
     expect(error.message).toMatch(/SVC_JWKS_URL: must be an https URL/);
     expect(error.message).toMatch(/SVC_CORS_ORIGINS: 1 of 2 entries not an origin/);
     expect(error.message).not.toMatch(/secret/);
-    expect(error.issues!.length).toBeGreaterThanOrEqual(6);
+    expect(error.issues!.length).toBeGreaterThanOrEqual(7);
   });
 
   it('treats empty or blank optional variables as unset', async () => {
@@ -299,8 +472,12 @@ describe('Lambda config', () => {
       SVC_JWT_AUDIENCE: '',
       SVC_CORS_ORIGINS: '',
       SVC_LOG_LEVEL: '',
+      SVC_EVENT_BUS_NAME: ' ',
+      SVC_METRICS_TOKEN: '',
     });
     expect(config).not.toHaveProperty('externalIdp');
+    expect(config).not.toHaveProperty('eventBusName');
+    expect(config).not.toHaveProperty('metricsToken');
     expect(config.corsOrigins).toEqual([]);
     expect(config.logLevel).toBe('WARN');
   });

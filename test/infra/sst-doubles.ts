@@ -1,7 +1,8 @@
 /**
- * Recording doubles of the SST globals ($config, $app, sst.aws.*) that capture every
- * declared component and its args, and `evaluateSstApp`, which loads sst.config.ts as
- * `sst deploy --stage <stage>` would. No AWS account, no SST binary.
+ * Recording doubles of the SST globals ($config, $app, sst.aws.*, and Pulumi's `aws`
+ * provider) that capture every declared component, its args and the calls made on it,
+ * and `evaluateSstApp`, which loads sst.config.ts as `sst deploy --stage <stage>` would.
+ * No AWS account, no SST binary.
  *
  * Modules are imported through computed paths so the type checker does not pull in
  * files that only type-check with SST's generated .sst/platform declarations.
@@ -27,17 +28,25 @@ export interface Declared {
   name: string;
   args: any;
   instance: any;
+  /** Methods called on the component after construction (Bus.subscribeQueue, Queue.subscribe). */
+  calls: { method: string; args: any[] }[];
 }
 
 function installSstGlobals(stage: string) {
   const declared: Declared[] = [];
-  const component = (type: string, outputs: string[]) =>
+  /**
+   * A component double: its outputs are FakeOutputs named `<name>.<output>` (nested
+   * outputs such as `nodes.queue.name` too), and each listed method records its calls.
+   */
+  const component = (type: string, outputs: string[], methods: string[] = []) =>
     class {
       constructor(name: string, args: unknown = {}) {
-        for (const attr of outputs) {
-          Object.defineProperty(this, attr, { value: new FakeOutput(`${name}.${attr}`) });
+        const record: Declared = { type, name, args, instance: this, calls: [] };
+        for (const attr of outputs) setPath(this, attr, new FakeOutput(`${name}.${attr}`));
+        for (const method of methods) {
+          Object.defineProperty(this, method, { value: (...callArgs: any[]) => void record.calls.push({ method, args: callArgs }) });
         }
-        declared.push({ type, name, args, instance: this });
+        declared.push(record);
       }
     };
   vi.stubGlobal('$config', (config: unknown) => config);
@@ -51,13 +60,29 @@ function installSstGlobals(stage: string) {
       Dynamo: component('sst.aws.Dynamo', ['name', 'arn']),
       Bucket: component('sst.aws.Bucket', ['name', 'arn']),
       Function: component('sst.aws.Function', ['name', 'arn', 'url']),
+      Bus: component('sst.aws.Bus', ['name', 'arn'], ['subscribe', 'subscribeQueue']),
+      Queue: component('sst.aws.Queue', ['arn', 'url', 'nodes.queue.name'], ['subscribe']),
     },
+  });
+  // Pulumi's AWS provider, for the resources SST has no component for.
+  vi.stubGlobal('aws', {
+    cloudwatch: { MetricAlarm: component('aws.cloudwatch.MetricAlarm', ['name', 'arn']) },
   });
   return declared;
 }
 
+function setPath(target: object, dotted: string, value: unknown) {
+  const keys = dotted.split('.');
+  let at: any = target;
+  for (const key of keys.slice(0, -1)) {
+    if (!(key in at)) Object.defineProperty(at, key, { value: {} });
+    at = at[key];
+  }
+  Object.defineProperty(at, keys[keys.length - 1]!, { value });
+}
+
 /** The variables an operator may set in the deploying shell (infra passes them through). */
-export const operatorVariables = ['SVC_JWKS_URL', 'SVC_JWT_ISSUER', 'SVC_JWT_AUDIENCE', 'SVC_CORS_ORIGINS', 'SVC_LOG_LEVEL'];
+export const operatorVariables = ['SVC_JWKS_URL', 'SVC_JWT_ISSUER', 'SVC_JWT_AUDIENCE', 'SVC_CORS_ORIGINS', 'SVC_LOG_LEVEL', 'SVC_METRICS_TOKEN'];
 
 /**
  * Evaluates sst.config.ts as `sst deploy --stage <stage>` would, from a clean module

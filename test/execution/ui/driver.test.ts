@@ -1,5 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { join } from 'node:path';
+import sparticuz from '@sparticuz/chromium';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createPlaywrightDriver, type PlaywrightDriver } from '../../../packages/functions/src/execution/browser/playwright-driver.ts';
 import { startFixtureApp, type FixtureApp } from '../../fixtures/app/server.ts';
@@ -177,5 +180,31 @@ describe('process lifecycle', () => {
     expect(Date.now() - t).toBeGreaterThanOrEqual(450);
     const after = processes();
     expect([...before.keys()].filter((p) => after.has(p) && after.get(p)!.args.includes(exe))).toEqual([]);
+  });
+
+  it('a process that exits without close() takes its browser with it', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'exit-child.ts')], { timeout: 60_000 });
+    const pids = stdout.trim().split(' ').map(Number);
+    expect(pids.length).toBeGreaterThan(1); // the browser and its helper processes
+    // Killed at exit; once orphaned, zombie entries are reaped by init (pid 1), which may take a moment.
+    const until = Date.now() + 10_000;
+    const alive = () => { const all = processes(); return pids.filter((p) => all.has(p)); };
+    while (alive().length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(alive()).toEqual([]);
+  });
+
+  it('a configured system Chromium is launched with the system switches', async () => {
+    const executablePath = await sparticuz.executablePath(); // stands in for a system install
+    const d = await createPlaywrightDriver({ executablePath });
+    try {
+      const s = await d.openSession({ baseUrl: app.url, trace: false });
+      await run(s, [{ type: 'goto', url: '/' }]);
+      await s.check(assertion({ type: 'title', equals: 'Fixture Shop' }), ctx());
+      const args = processes().get(d.browserPid()!)!.args;
+      for (const flag of ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']) expect(args).toContain(flag);
+      expect(args).not.toContain('--single-process');
+    } finally {
+      await d.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll, afterAll, beforeEach, afterEach } from
 import { Fingerprint } from '@svc/core/contracts/fingerprint';
 import { createPlaywrightDriver, type PlaywrightDriver } from '../../../packages/functions/src/execution/browser/playwright-driver.ts';
 import type { PlaywrightUiSession } from '../../../packages/functions/src/execution/browser/session.ts';
+import { MAX_PAGE_FINGERPRINTS, pageFingerprints } from '../../../packages/functions/src/execution/browser/fingerprint.ts';
 import { startFixtureApp, type FixtureApp } from '../../fixtures/app/server.ts';
 import { assertion, ctx, run, step } from './helpers.ts';
 
@@ -151,5 +152,14 @@ describe('pageFingerprints', () => {
     const all = await s.pageFingerprints();
     const button = all.find((f) => f.id === 'bottom-button')!;
     expect(button.box!.y).toBeGreaterThan(3_000);
+  });
+
+  it('is capped (20,000 by default) and cheap on wide pages', async () => {
+    expect(MAX_PAGE_FINGERPRINTS).toBe(20_000);
+    await s.page.setContent(`<div id="wide">${'<p>x</p>'.repeat(3_000)}</div>`);
+    expect(await pageFingerprints(s.page, 50)).toHaveLength(50);
+    const all = await s.pageFingerprints();
+    expect(all).toHaveLength(3_001);
+    expect(all[3_000]).toMatchObject({ xpath: '/html/body/div[1]/p[3000]', idXpath: '//*[@id="wide"]/p[3000]', text: 'x' });
   });
 });

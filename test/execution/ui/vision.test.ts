@@ -52,7 +52,7 @@ const vision: VisionLocator = {
 
 beforeAll(async () => {
   app = await startFixtureApp({ version: 'v2' });
-  driver = await createPlaywrightDriver({ vision, locateTimeoutMs: 500 });
+  driver = await createPlaywrightDriver({ vision, locateTimeoutMs: 300 });
 });
 afterAll(async () => {
   await driver?.close();

@@ -9,6 +9,7 @@ import type { FeatureName } from './features.ts';
 
 export const PRIOR_WEIGHTS: Record<FeatureName, number> = {
   tag: 1.5,
+  tagFamily: 0.5,
   id: 1.5,
   idFuzzy: 0.5,
   name: 1.5,
@@ -31,6 +32,7 @@ export const PRIOR_WEIGHTS: Record<FeatureName, number> = {
   xpathTail: 0.5,
   idXpath: 0.5,
   idXpathTail: 0.5,
+  idAnchor: 0.5,
   position: 0.5,
   size: 0.5,
   overlap: 0.5,
@@ -39,6 +41,7 @@ export const PRIOR_WEIGHTS: Record<FeatureName, number> = {
   neighbors: 1.5,
   neighborTexts: 0.5,
   attributes: 1,
+  tokens: 1,
   hasText: 0.5,
   hasId: 0.3,
   hasHref: 0.3,

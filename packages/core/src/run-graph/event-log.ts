@@ -25,7 +25,7 @@ export function createEventLog(table: Table, clock: Clock, opts: { onAppend?: (t
   const watchers = new Map<string, Set<() => void>>();
 
   async function appendNow(threadId: string, input: RunEventInput): Promise<RunEvent> {
-    const data = runEventPayloads[input.type].parse(input.data) as Record<string, unknown>;
+    const data = fitEvent(input.type, runEventPayloads[input.type].parse(input.data) as Record<string, unknown>);
     for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {
       const counter = await table.get(k.eventCounter(threadId));
       const last = (counter?.seq as number | undefined) ?? 0;
@@ -103,3 +103,28 @@ export function createEventLog(table: Table, clock: Clock, opts: { onAppend?: (t
 }
 
 export type EventLog = ReturnType<typeof createEventLog>;
+
+/** Below DynamoDB's 400 KB item limit, with room for the item's other attributes. */
+const MAX_EVENT_CHARS = 350_000;
+
+/**
+ * Keeps an event within one item: a state_update sheds the per-result details (steps,
+ * fingerprints) and then the conversation; a screenshot too large is sent without its
+ * pixels (the artifact stays with the result); other text is truncated. Each says so.
+ */
+export function fitEvent(type: string, data: Record<string, unknown>): Record<string, unknown> {
+  if (JSON.stringify(data).length <= MAX_EVENT_CHARS) return data;
+  if (type === 'state_update') {
+    const state = structuredClone(data.state) as Record<string, unknown> & { test_results?: Array<{ metadata?: unknown }>; messages?: unknown[] };
+    for (const r of state.test_results ?? []) r.metadata = { omitted: true };
+    const slim = { state, truncated: 'test_results[].metadata' };
+    if (JSON.stringify(slim).length <= MAX_EVENT_CHARS) return slim;
+    state.messages = [];
+    state.testable_surfaces = [];
+    return { state, truncated: 'test_results[].metadata, messages, testable_surfaces' };
+  }
+  if (type === 'screenshot') return { ...data, base64: '', truncated: `screenshot of ${String(data.base64).length} base64 characters not sent` };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data)) out[k] = typeof v === 'string' && v.length > 100_000 ? `${v.slice(0, 100_000)}… (truncated)` : v;
+  return out;
+}

@@ -17,8 +17,9 @@ import type { Write } from './writes.ts';
 export async function report(deps: GraphDeps, threadId: string, input: { error?: string } = {}): Promise<{ status: TestRunStatus; state: RunGraphState }> {
   let { state } = await deps.checkpointer.load(threadId);
   const ev = nodeEvents(deps, threadId);
+  const run = await deps.store.testRuns.get(state.graph.config.organization_id, state.run_id);
+  if (deps.signal(threadId).aborted || run?.status === 'cancelled') throw new AppError('CONFLICT', 'the run was cancelled');
   if (!state.graph.routes.report) {
-    if (deps.signal(threadId).aborted) throw new AppError('CONFLICT', 'the run was cancelled');
     const t0 = await ev.start('report');
     const at = deps.clock.now().toISOString();
     const committed = await deps.checkpointer.commit(threadId, {

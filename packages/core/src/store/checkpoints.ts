@@ -29,13 +29,11 @@ export function checkpointsRepo(ctx: StoreContext) {
     async save(input: SaveCheckpointInput): Promise<boolean> {
       const cp = input.checkpoint;
       const chunks = cp.checkpoint.length > CHUNK_CHARS ? splitChunks(cp.checkpoint) : [];
-      const extra: WriteOp[] = [
-        ...chunks.map((body, n): WriteOp => ({ type: 'put', item: { ...k.checkpointChunk(cp.thread_id, cp.checkpoint_ns, cp.checkpoint_id, n), entity: 'checkpoint_chunk', body } })),
-        ...input.writes.map((w): WriteOp => ({
-          type: 'put',
-          item: { ...k.checkpointWrite(cp.thread_id, cp.checkpoint_ns, cp.checkpoint_id, w.task_id, w.idx), entity: 'checkpoint_write', thread_id: cp.thread_id, checkpoint_ns: cp.checkpoint_ns, checkpoint_id: cp.checkpoint_id, ...w },
-        })),
-      ];
+      const chunkOps = chunks.map((body, n): WriteOp => ({ type: 'put', item: { ...k.checkpointChunk(cp.thread_id, cp.checkpoint_ns, cp.checkpoint_id, n), entity: 'checkpoint_chunk', body } }));
+      const writeOps = input.writes.map((w): WriteOp => ({
+        type: 'put',
+        item: { ...k.checkpointWrite(cp.thread_id, cp.checkpoint_ns, cp.checkpoint_id, w.task_id, w.idx), entity: 'checkpoint_write', thread_id: cp.thread_id, checkpoint_ns: cp.checkpoint_ns, checkpoint_id: cp.checkpoint_id, ...fitted(w) },
+      }));
       const head: WriteOp =
         input.expectedHead === null
           ? { type: 'put', item: { ...k.head(cp.thread_id, cp.checkpoint_ns), entity: 'checkpoint_head', checkpoint_id: cp.checkpoint_id }, condition: { kind: 'notExists' } }
@@ -47,8 +45,9 @@ export function checkpointsRepo(ctx: StoreContext) {
       };
       // The checkpoint becomes visible (history, head) only with the transaction; chunks and
       // writes that do not fit in it go first and are unreachable until it commits.
-      const inTransaction = extra.length + 2 <= MAX_TRANSACTION_OPS ? extra : [];
-      if (!inTransaction.length) for (const op of extra) if (op.type === 'put') await table.put(op.item);
+      // (DynamoDB also caps a transaction at 4 MB, so chunks always go first.)
+      const inTransaction = !chunkOps.length && writeOps.length + 2 <= MAX_TRANSACTION_OPS ? writeOps : [];
+      if (!inTransaction.length) for (const op of [...chunkOps, ...writeOps]) if (op.type === 'put') await table.put(op.item);
       try {
         await table.transact([...inTransaction, item, head]);
         return true;
@@ -97,6 +96,13 @@ export function checkpointsRepo(ctx: StoreContext) {
       return items.map((i) => stripLayout<CheckpointWrite>(i));
     },
   };
+}
+
+/** A write's value too large for one item is left out of the write (the checkpoint's state holds it). */
+function fitted<W extends { type: string; blob: string }>(w: W): W {
+  if (w.blob.length <= CHUNK_CHARS) return w;
+  const note = { omitted: true, bytes: Math.floor((w.blob.length * 3) / 4), reason: 'larger than one item; the value is in the checkpoint state' };
+  return { ...w, type: 'json-omitted', blob: Buffer.from(JSON.stringify(note), 'utf8').toString('base64') };
 }
 
 function splitChunks(text: string): string[] {

@@ -10,6 +10,9 @@ import type { LogLevel } from '../shared/logger.ts';
  * config.ts): svc always runs its built-in token issuer, whose signing key lives in the
  * table, so no secret is configured; `SVC_JWKS_URL` + `SVC_JWT_ISSUER` (+ optional
  * `SVC_JWT_AUDIENCE`) add an external identity provider whose JWTs are accepted too.
+ * `SVC_EVENT_BUS_NAME` (set by infra from the declared bus) sends domain events to
+ * EventBridge; without it they are checked and dropped. `SVC_METRICS_TOKEN` (optional)
+ * makes `GET /metrics` require that bearer token.
  */
 
 /** The built-in issuer's `iss` and `aud` on AWS: fixed, the tokens are svc's own. */
@@ -23,6 +26,9 @@ const optional = <T extends z.ZodType>(schema: T) =>
 
 const required = (description: string) =>
   z.string({ error: 'must be set' }).trim().min(1, { error: 'must be set' }).describe(description);
+
+/** Shortest accepted metrics token: the function URL is public, so the token is all that guards /metrics. */
+export const MIN_METRICS_TOKEN_LENGTH = 16;
 
 /** "https://a.example, https://b.example:8443" → each entry must be a bare origin. */
 const originList = z
@@ -64,6 +70,13 @@ export const operatorEnvSchema = z.object({
       z.enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` }),
     ).describe('log level of the structured logs'),
   ),
+  SVC_METRICS_TOKEN: optional(
+    z
+      .string()
+      .trim()
+      .min(MIN_METRICS_TOKEN_LENGTH, { error: `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters` })
+      .describe('bearer token GET /metrics requires; /metrics is open when unset'),
+  ),
 });
 
 /** Variable names an operator may set when deploying; infra passes them through. */
@@ -88,6 +101,9 @@ export const awsEnvSchema = operatorEnvSchema
   .extend({
     SVC_TABLE_NAME: required('DynamoDB single table name'),
     SVC_BUCKET_NAME: required('S3 bucket for artifacts'),
+    // Optional so the function still serves the API where no bus is declared (events are
+    // then checked and dropped, as in a local runtime without a bus).
+    SVC_EVENT_BUS_NAME: optional(z.string().trim().describe('EventBridge bus the API publishes domain events to')),
     AWS_REGION: required('set by the Lambda runtime'),
   });
 
@@ -109,6 +125,10 @@ export interface AwsConfig {
   corsOrigins: string[];
   /** Accepted besides the built-in issuer, when configured. */
   externalIdp?: ExternalIdentityProvider;
+  /** EventBridge bus for domain events; when absent, events are checked and dropped. */
+  eventBusName?: string;
+  /** Bearer token GET /metrics requires; open when absent. */
+  metricsToken?: string;
 }
 
 /** The environment does not describe a working deployment; `issues` names each variable. */
@@ -143,6 +163,8 @@ export function loadAwsConfig(env: Record<string, string | undefined>): AwsConfi
     bucketName: e.SVC_BUCKET_NAME,
     logLevel: e.SVC_LOG_LEVEL ?? 'WARN',
     corsOrigins: e.SVC_CORS_ORIGINS ?? [],
+    ...(e.SVC_EVENT_BUS_NAME ? { eventBusName: e.SVC_EVENT_BUS_NAME } : {}),
+    ...(e.SVC_METRICS_TOKEN ? { metricsToken: e.SVC_METRICS_TOKEN } : {}),
     ...(e.SVC_JWKS_URL && e.SVC_JWT_ISSUER
       ? {
           externalIdp: {

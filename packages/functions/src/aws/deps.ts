@@ -1,6 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
+import type { EventPublisher } from '@svc/core/ports/events';
+import type { Logger } from '@svc/core/ports/logger';
 import { skippingPublisher } from '@svc/core/events/in-process-bus';
+import { validatingPublisher } from '@svc/core/events/validating-publisher';
+import { serviceMetrics, type ServiceMetrics } from '@svc/core/telemetry/service-metrics';
 import { loadWebAsset } from '@svc/web';
 import { defaultApiConfig, type AppDeps } from '../api/deps.ts';
 import { buildAppDeps } from '../shared/deps.ts';
@@ -8,23 +13,32 @@ import { dataLayerChecks } from '../shared/health-checks.ts';
 import { createLogger } from '../shared/logger.ts';
 import { builtInIssuer, type AwsConfig } from './config.ts';
 import { DynamoDbTable } from './dynamodb-table.ts';
+import { EventBridgePublisher } from './events/eventbridge-publisher.ts';
 import { S3Blobs } from './s3-blobs.ts';
 
 /**
  * The Lambda's AppDeps: the same wiring as the local runtime (buildAppDeps) over
- * DynamoDB and S3. The built-in issuer's signing key is created once in the table, so
- * every container agrees on it and no secret is configured. Events are not published
- * yet: skippingPublisher logs and drops them until the EventBridge bus is wired.
+ * DynamoDB, S3 and EventBridge. The built-in issuer's signing key is created once in the
+ * table, so every container agrees on it and no secret is configured.
+ *
+ * Domain events go to the EventBridge bus named by SVC_EVENT_BUS_NAME (infra/events.ts
+ * declares it and infra/api.ts passes its name); every event is checked first, so a bad
+ * one is refused to the route that produced it. Without a bus name they are checked and
+ * then dropped with a debug log, as in a local runtime without a bus.
+ *
+ * Metrics are per container (each Lambda container has its own registry), so /metrics
+ * shows the container that answered; docs/deploy.md says what that means for scraping.
  *
  * Built once per container; the SDK clients are reused across invocations.
  */
 export async function buildAwsDeps(config: AwsConfig): Promise<AppDeps> {
   const logger = createLogger(config.logLevel, 'svc-api');
+  const metrics = serviceMetrics();
   const table = new DynamoDbTable({ tableName: config.tableName, client: new DynamoDBClient({ region: config.region }) });
   const blobs = new S3Blobs({ bucket: config.bucketName, client: new S3Client({ region: config.region }) });
   return buildAppDeps({
     table,
-    publisher: skippingPublisher(logger),
+    publisher: eventPublisher(config, logger, metrics),
     logger,
     // Function URLs are https only, so cookies are always Secure.
     api: { ...defaultApiConfig, secureCookies: true, corsOrigins: config.corsOrigins },
@@ -32,5 +46,14 @@ export async function buildAwsDeps(config: AwsConfig): Promise<AppDeps> {
     externalIssuer: config.externalIdp,
     healthChecks: dataLayerChecks({ table, blobs }),
     webAssets: loadWebAsset,
+    metrics: metrics.registry,
+    metricsToken: config.metricsToken,
   });
+}
+
+/** EventBridge when a bus is configured, else check-and-drop; both behind the validating publisher. */
+export function eventPublisher(config: Pick<AwsConfig, 'region' | 'eventBusName'>, logger: Logger, metrics: ServiceMetrics): EventPublisher {
+  if (!config.eventBusName) return validatingPublisher(skippingPublisher(logger));
+  const bus = new EventBridgePublisher({ client: new EventBridgeClient({ region: config.region }), busName: config.eventBusName, logger });
+  return validatingPublisher(bus, { onPublished: (event) => metrics.eventsPublished.inc({ event_type: event.event_type }) });
 }

@@ -8,6 +8,7 @@ Usage: svc <command> [options]
 Commands:
   start        Run the API, dashboard and local store on 127.0.0.1
   run          Run tests against an app and write reports (svc run --help)
+  heal         Rank page elements against stored fingerprints (svc heal --help)
   export       Write tests as a Playwright Test project (svc export --help)
   help         Show this help
 
@@ -53,6 +54,11 @@ export async function main(argv: string[]): Promise<number> {
     case 'export': {
       const { exportCommand } = await import('./export.ts');
       return exportCommand(rest);
+    }
+    case 'heal': {
+      // Loaded on demand, like run: the healing engine stays out of `svc start` and --help.
+      const { healCommand } = await import('./heal.ts');
+      return healCommand(rest);
     }
     default:
       process.stderr.write(`svc: unknown command "${command}"\n\n${HELP}`);

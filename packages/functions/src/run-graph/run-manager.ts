@@ -70,7 +70,11 @@ export function createRunManager(o: RunManagerOptions) {
   });
 
   async function ended(threadId: string, outcome: { ok: true; output: unknown } | { ok: false; error: Error; aborted: boolean }) {
-    controllers.delete(threadId);
+    // An aborted execution's handlers may still be finishing: they keep seeing the aborted
+    // signal for a while (a new launch replaces it), so none of them writes after a cancel.
+    const controller = controllers.get(threadId);
+    if (controller?.signal.aborted) setTimeout(() => controllers.get(threadId) === controller && controllers.delete(threadId), 10 * 60_000).unref();
+    else controllers.delete(threadId);
     await o.envs.release(threadId).catch((err) => o.logger.warn('closing the run browser failed', { thread_id: threadId, error: (err as Error).message }));
     if (outcome.ok || outcome.aborted || closing || cancelling.has(threadId)) return;
     // A fatal execution error: the run fails with it and the stream gets an error event.

@@ -66,7 +66,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 const WRONG_ELEMENT = /not an <input>|not an? <select>|not a checkbox|not an input element|not an HTMLInputElement|Element is not an|Node is not an|Cannot type text into input|Input of type .* cannot be filled|is not a <select>|Cannot uncheck radio|not a file input/i;
-const BAD_SELECTOR = /Unexpected token|is not a valid selector|Unknown engine|Failed to parse|Unsupported token|is not a valid XPath|Invalid role/i;
+export const BAD_SELECTOR = /Unexpected token|is not a valid selector|Unknown engine|Failed to parse|Unsupported token|is not a valid XPath|Invalid role/i;
 
 /**
  * Maps an error thrown while acting on an element that WAS located.
@@ -87,4 +87,3 @@ export function actionFailure(e: unknown, what: string, timeoutMs: number, signa
   return new StepFailure('internal', `${what}: ${msg}`);
 }
 
-export { BAD_SELECTOR };

@@ -18,7 +18,17 @@ const api = (() => {
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'meta', 'link', 'title', 'head', 'base']);
   const collapse = (s) => (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim();
   const clip = (s, n) => (s.length > n ? s.slice(0, n) : s);
-  const textOf = (el) => collapse(typeof el.innerText === 'string' ? el.innerText : el.textContent);
+  // Memo tables: one evaluate call computes thousands of fingerprints, and siblings, parents
+  // and ancestors are shared — without them wide pages go quadratic.
+  const textMemo = new Map(), stepMemo = new Map(), pathMemo = new Map(), idPathMemo = new Map(), ownMemo = new Map();
+  const textOf = (el) => {
+    let t = textMemo.get(el);
+    if (t === undefined) {
+      t = collapse(typeof el.innerText === 'string' ? el.innerText : el.textContent).slice(0, 1000);
+      textMemo.set(el, t);
+    }
+    return t;
+  };
   const attr = (el, name) => { const v = el.getAttribute(name); return v == null ? undefined : v; };
 
   const implicitRole = (el) => {
@@ -118,31 +128,43 @@ const api = (() => {
   };
 
   const xpathStep = (n) => {
-    const tag = n.localName;
-    let idx = 1;
-    for (let s = n.previousElementSibling; s; s = s.previousElementSibling) if (s.localName === tag && s.namespaceURI === n.namespaceURI) idx++;
-    return (n.namespaceURI === XHTML ? tag : '*[local-name()="' + tag + '"]') + '[' + idx + ']';
-  };
-  const absXpath = (el) => {
-    const parts = [];
-    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
-      if (n === document.documentElement) { parts.unshift('html'); break; }
-      if (n === document.body) parts.unshift('body');
-      else if (n === document.head) parts.unshift('head');
-      else parts.unshift(xpathStep(n));
+    if (!stepMemo.has(n)) {
+      const parent = n.parentElement;
+      const kids = parent ? parent.children : [n];
+      const seen = new Map();
+      for (const k of kids) {
+        const key = k.namespaceURI + ' ' + k.localName;
+        const idx = (seen.get(key) || 0) + 1;
+        seen.set(key, idx);
+        stepMemo.set(k, (k.namespaceURI === XHTML ? k.localName : '*[local-name()="' + k.localName + '"]') + '[' + idx + ']');
+      }
     }
-    return '/' + parts.join('/');
+    return stepMemo.get(n);
+  };
+  const special = (n) => (n === document.body ? 'body' : n === document.head ? 'head' : n === document.documentElement ? 'html' : undefined);
+  const absXpath = (el) => {
+    if (el === document.documentElement) return '/html';
+    let p = pathMemo.get(el);
+    if (p === undefined) {
+      const parent = el.parentElement;
+      p = (parent ? absXpath(parent) : '') + '/' + (special(el) || xpathStep(el));
+      pathMemo.set(el, p);
+    }
+    return p;
   };
   const literal = (s) => (s.indexOf('"') < 0 ? '"' + s + '"' : s.indexOf("'") < 0 ? "'" + s + "'" : undefined);
   const idXpath = (el) => {
-    const parts = [];
-    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
-      const id = attr(n, 'id');
-      const lit = id ? literal(id) : undefined;
-      if (lit && document.getElementById(id) === n) return '//*[@id=' + lit + ']' + (parts.length ? '/' + parts.join('/') : '');
-      parts.unshift(n === document.body ? 'body' : n === document.documentElement ? 'html' : xpathStep(n));
+    if (idPathMemo.has(el)) return idPathMemo.get(el);
+    let p;
+    const id = attr(el, 'id');
+    const lit = id ? literal(id) : undefined;
+    if (lit && document.getElementById(id) === el) p = '//*[@id=' + lit + ']';
+    else if (el.parentElement) {
+      const up = idXpath(el.parentElement);
+      p = up === undefined ? undefined : up + '/' + (special(el) || xpathStep(el));
     }
-    return undefined;
+    idPathMemo.set(el, p);
+    return p;
   };
 
   let headings;
@@ -170,9 +192,14 @@ const api = (() => {
   };
   const ownText = (el) => {
     if (!el) return '';
-    let s = '';
-    for (const c of el.childNodes) if (c.nodeType === 3) s += ' ' + c.nodeValue;
-    return collapse(s);
+    let t = ownMemo.get(el);
+    if (t === undefined) {
+      let s = '';
+      for (const c of el.childNodes) if (c.nodeType === 3) s += ' ' + c.nodeValue;
+      t = collapse(s).slice(0, MAX_NEIGHBOR);
+      ownMemo.set(el, t);
+    }
+    return t;
   };
   const neighborText = (el) => {
     const out = [];
@@ -253,7 +280,7 @@ const api = (() => {
 })();
 `;
 
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- see PAGE_SOURCE: the page code must not be transpiled
+// new Function, not a function literal: see PAGE_SOURCE.
 const elementFn = new Function('el', `${PAGE_SOURCE}\nreturn api.one(el);`) as (el: Element) => unknown;
 const allFn = new Function('cap', `${PAGE_SOURCE}\nreturn api.all(cap);`) as (cap: number) => unknown[];
 const pointFn = new Function('p', `${PAGE_SOURCE}\nreturn api.point(p.x, p.y);`) as (p: { x: number; y: number }) => unknown;

@@ -1,0 +1,55 @@
+import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
+import type { TestRun } from '../contracts/test-run.ts';
+import type { Store } from '../store/index.ts';
+
+/**
+ * A finished (or running) run as the RunSummary the report renderers take, from what is
+ * stored: the run record and, per test, its latest stored attempt.
+ */
+export async function runSummaryOf(store: Store, orgId: string, run: TestRun): Promise<RunSummary> {
+  const stored = await store.testRuns.results(orgId, run.id);
+  const latest = new Map<string, (typeof stored)[number]>();
+  for (const r of stored) if ((latest.get(r.test_id)?.attempt ?? -1) < r.attempt) latest.set(r.test_id, r);
+  const results: TestExecutionResult[] = [...latest.values()].map((r) => {
+    const m = r.metadata as Record<string, unknown>;
+    const finished = typeof m.finished_at === 'string' ? m.finished_at : r.created_at;
+    return {
+      test_id: r.test_id,
+      name: typeof m.name === 'string' ? m.name : r.test_id,
+      type: (m.type as TestExecutionResult['type']) ?? 'api',
+      status: r.status === 'pending' || r.status === 'running' ? 'skipped' : r.status,
+      started_at: typeof m.started_at === 'string' ? m.started_at : finished,
+      finished_at: finished,
+      duration_ms: r.duration_ms ?? 0,
+      steps: Array.isArray(m.steps) ? (m.steps as TestExecutionResult['steps']) : [],
+      assertions_passed: Number(m.assertions_passed ?? 0),
+      assertions_failed: Number(m.assertions_failed ?? 0),
+      ...(r.error_message ? { error_message: r.error_message } : {}),
+      ...(typeof m.stack_trace === 'string' ? { stack_trace: m.stack_trace } : {}),
+      ...(typeof m.failure_kind === 'string' ? { failure_kind: m.failure_kind as TestExecutionResult['failure_kind'] } : {}),
+      screenshots: r.screenshots,
+      ...(typeof m.trace === 'string' ? { trace: m.trace } : {}),
+      console_errors: Array.isArray(m.console_errors) ? (m.console_errors as string[]) : [],
+      failed_requests: Array.isArray(m.failed_requests) ? (m.failed_requests as TestExecutionResult['failed_requests']) : [],
+      fingerprints: {},
+      metadata: { attempt: r.attempt },
+    };
+  });
+  const count = (s: TestExecutionResult['status']) => results.filter((r) => r.status === s).length;
+  const started = run.started_at ?? run.created_at;
+  const finished = run.completed_at ?? new Date().toISOString();
+  return {
+    run_id: run.id,
+    name: `run ${run.id}`,
+    started_at: started,
+    finished_at: finished,
+    duration_ms: Math.max(0, Date.parse(finished) - Date.parse(started)),
+    workers: 1,
+    total: results.length,
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    healed: count('healed'),
+    results,
+  };
+}

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import type { Hono } from 'hono';
+import { listResponse, ListQuery } from '@svc/core/contracts/common';
+import { ApprovalDecisionBody, ApprovalModifyBody } from '@svc/core/run-graph/contracts';
+import { ApprovalSchema } from '@svc/core/run-graph/approvals-repo';
+import { ApprovalEntrySchema } from '@svc/core/run-graph/state';
+import type { ApiEnv } from '../env.ts';
+import { mountRoute, type RouteDef } from '../route.ts';
+import { runGraphOf, userOf, type RunGraphAppDeps } from './runs.ts';
+
+const ThreadParams = z.strictObject({ thread_id: z.string().min(1).max(200).describe('Thread waiting for approval') });
+const DecisionResponse = z.object({ approval: ApprovalEntrySchema, thread_id: z.string(), decision: z.string() });
+
+/**
+ * Approvals (spec "Approval workflow"): list what waits, approve (resume unchanged),
+ * modify (resume with the validated modified state), reject (skip the node). Deciding a
+ * thread that is not waiting, or deciding twice, is a 409 that changes nothing.
+ */
+export function approvalRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[]) {
+  mountRoute(app, deps, registry, {
+    method: 'get', path: '/api/v1/approvals/pending', summary: 'Pending approvals of the organization, oldest first', tags: ['approvals'], auth: 'viewer', query: ListQuery,
+    responses: { 200: { description: 'pending approvals', schema: listResponse(ApprovalSchema) } },
+  }, async ({ c, query, access }) => {
+    const g = runGraphOf(deps);
+    return c.json(await g.deps.approvals.pending(access.organizationId, query.limit, query.cursor));
+  });
+
+  for (const decision of ['approve', 'reject'] as const) {
+    mountRoute(app, deps, registry, {
+      method: 'post', path: `/api/v1/approvals/:thread_id/${decision}`,
+      summary: decision === 'approve' ? 'Approve and resume with the state unchanged' : 'Reject: the interrupted node is skipped (plan: no test runs; fix: not applied, the test stays failed)',
+      tags: ['approvals'], auth: 'member', params: ThreadParams, body: ApprovalDecisionBody,
+      responses: { 200: { description: 'decided; the run resumes', schema: DecisionResponse }, 404: { description: 'no such thread' }, 409: { description: 'the thread is not waiting for approval' } },
+    }, async ({ c, params, body, access, principal }) => {
+      const g = runGraphOf(deps);
+      const { approval, output } = await g.approvals.decide(access.organizationId, params.thread_id, decision === 'approve' ? 'approved' : 'rejected', { approvalId: body.approval_id, comment: body.comment, by: userOf(principal) });
+      c.set('audit', { action: `approval.${decision}`, resource: `approval:${approval.approval_id}`, metadata: { thread_id: params.thread_id, node: approval.node } });
+      return c.json({ approval, thread_id: params.thread_id, decision: output.decision });
+    });
+  }
+
+  mountRoute(app, deps, registry, {
+    method: 'post', path: '/api/v1/approvals/:id/modify', summary: 'Modify the waiting run\'s state (validated) and resume with it; id is the thread id', tags: ['approvals'], auth: 'member',
+    params: z.strictObject({ id: z.string().min(1).max(200).describe('Thread id') }), body: ApprovalModifyBody,
+    responses: { 200: { description: 'decided; the run resumes with the modified state', schema: DecisionResponse }, 400: { description: 'the modified state is not valid' }, 404: { description: 'no such thread' }, 409: { description: 'the thread is not waiting for approval' } },
+  }, async ({ c, params, body, access, principal }) => {
+    const g = runGraphOf(deps);
+    const { approval, output } = await g.approvals.decide(access.organizationId, params.id, 'modified', { approvalId: body.approval_id, state: body.state, comment: body.comment, by: userOf(principal) });
+    c.set('audit', { action: 'approval.modify', resource: `approval:${approval.approval_id}`, metadata: { thread_id: params.id, node: approval.node, fields: Object.keys(body.state) } });
+    return c.json({ approval, thread_id: params.id, decision: output.decision });
+  });
+}

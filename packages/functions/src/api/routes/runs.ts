@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import type { Hono } from 'hono';
+import { AppError, notFound } from '@svc/core/errors';
+import { TestRunSchema } from '@svc/core/contracts/test-run';
+import { TestResultRecordSchema } from '@svc/core/contracts/test-result';
+import { RunStartInput, RunStartedSchema, RunStatusSchema } from '@svc/core/run-graph/contracts';
+import { runSummaryOf } from '@svc/core/run-graph/run-summary';
+import { renderReports, reportFormats } from '@svc/core/reporting/index';
+import type { Principal } from '@svc/core/services/identity';
+import type { AppDeps } from '../deps.ts';
+import type { ApiEnv } from '../env.ts';
+import { mountRoute, type RouteDef } from '../route.ts';
+import type { RunManager } from '../../run-graph/run-manager.ts';
+import { streamRoutes } from './stream.ts';
+import { approvalRoutes } from './approvals.ts';
+import { timeTravelRoutes } from './time-travel.ts';
+
+/** AppDeps plus the run graph (absent: every run endpoint answers 501 NOT_CONFIGURED). */
+export type RunGraphAppDeps = AppDeps & { runGraph?: RunManager };
+
+export function runGraphOf(deps: RunGraphAppDeps): RunManager {
+  if (!deps.runGraph) throw new AppError('NOT_CONFIGURED', 'the run graph is not configured on this server');
+  return deps.runGraph;
+}
+
+export const userOf = (p: Principal | undefined) => p?.userId ?? null;
+
+const IdParams = z.strictObject({ id: z.string().min(1).max(200).describe('Run id (or thread id)') });
+const TestIdParams = z.strictObject({ id: z.uuid().describe('Test id') });
+const ResultsResponse = z.object({ run: TestRunSchema, items: z.array(TestResultRecordSchema.extend({ attempt: z.number().int() })) });
+const RetryInput = RunStartInput.omit({ project_id: true, test_ids: true, trigger: true }).partial();
+const ReportQuery = z.strictObject({ format: z.enum(reportFormats).default('json').describe('json (default), html, md or junit') });
+
+/**
+ * Run endpoints (spec: versioned and unversioned families) and, through it, every run
+ * graph route: streams, approvals and time travel. Mounted by the app with
+ * `runGraphRoutes(app, deps, registry)`.
+ */
+export function runGraphRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[]) {
+  runRoutes(app, deps, registry);
+  streamRoutes(app, deps, registry);
+  approvalRoutes(app, deps, registry);
+  timeTravelRoutes(app, deps, registry);
+}
+
+function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[]) {
+  const started = (run: z.output<typeof TestRunSchema>, threadId: string) => ({ run, thread_id: threadId, job_id: run.id, stream_url: `/stream/${encodeURIComponent(threadId)}` });
+
+  for (const [path, summary] of [
+    ['/api/v1/test/run', 'Start test execution (the run graph)'],
+    ['/api/v1/tests/run', 'Start a test run (dashboard flow)'],
+    ['/api/tests/run', 'Start test execution'],
+  ] as const) {
+    mountRoute(app, deps, registry, {
+      method: 'post', path, summary, tags: ['runs'], auth: 'member', body: RunStartInput,
+      responses: { 201: { description: 'run started', schema: RunStartedSchema }, 404: { description: 'no such project or test' } },
+    }, async ({ c, body, access, principal }) => {
+      const { run, threadId } = await runGraphOf(deps).start(access.organizationId, userOf(principal), body);
+      c.set('audit', { action: 'test_run.start', resource: `test_run:${run.id}`, metadata: { project_id: run.project_id, thread_id: threadId } });
+      return c.json(started(run, threadId), 201);
+    });
+  }
+
+  mountRoute(app, deps, registry, {
+    method: 'get', path: '/api/v1/test/status/:id', summary: 'Execution status of a run', tags: ['runs'], auth: 'viewer', params: IdParams,
+    responses: { 200: { description: 'status', schema: RunStatusSchema }, 404: { description: 'no such run' } },
+  }, async ({ c, params, access }) => {
+    const g = runGraphOf(deps);
+    const { threadId } = await g.runs.resolve(access.organizationId, params.id);
+    return c.json(await g.runs.status(access.organizationId, params.id, g.isActive(threadId)));
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'get', path: '/api/jobs/:id', summary: 'Job status (a run is a job; its id is the run id)', tags: ['runs'], auth: 'viewer', params: IdParams,
+    responses: { 200: { description: 'status', schema: RunStatusSchema.extend({ id: z.string(), type: z.literal('test_run'), status: z.string() }) }, 404: { description: 'no such job' } },
+  }, async ({ c, params, access }) => {
+    const g = runGraphOf(deps);
+    const { threadId } = await g.runs.resolve(access.organizationId, params.id);
+    const status = await g.runs.status(access.organizationId, params.id, g.isActive(threadId));
+    return c.json({ id: status.run.id, type: 'test_run' as const, status: status.run.status, ...status });
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'post', path: '/api/v1/test/cancel/:id', summary: 'Cancel a run: stops its tests and browser, status cancelled', tags: ['runs'], auth: 'member', params: IdParams,
+    responses: { 200: { description: 'cancelled', schema: TestRunSchema }, 404: { description: 'no such run' }, 409: { description: 'the run already finished' } },
+  }, async ({ c, params, access, principal }) => {
+    const run = await runGraphOf(deps).cancel(access.organizationId, params.id, userOf(principal));
+    c.set('audit', { action: 'test_run.cancel', resource: `test_run:${run.id}` });
+    return c.json(run);
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'get', path: '/api/v1/tests/:id/results', summary: 'Stored results of a run, one per test and attempt', tags: ['runs'], auth: 'viewer', params: IdParams,
+    responses: { 200: { description: 'results', schema: ResultsResponse }, 404: { description: 'no such run' } },
+  }, async ({ c, params, access }) => {
+    const { run } = await runGraphOf(deps).runs.resolve(access.organizationId, params.id);
+    const items = await deps.store.testRuns.results(access.organizationId, run.id);
+    return c.json({ run, items });
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'post', path: '/api/tests/:id/retry', summary: 'Retry a test: a new run of that test (trigger retry)', tags: ['runs'], auth: 'member', params: TestIdParams, body: RetryInput,
+    responses: { 201: { description: 'run started', schema: RunStartedSchema }, 404: { description: 'no such test' } },
+  }, async ({ c, params, body, access, principal }) => {
+    const test = await deps.store.tests.get(access.organizationId, params.id);
+    if (!test) throw notFound('test');
+    const input = RunStartInput.parse({ ...body, project_id: test.project_id, test_ids: [test.id], trigger: 'retry' });
+    const { run, threadId } = await runGraphOf(deps).start(access.organizationId, userOf(principal), input);
+    c.set('audit', { action: 'test.retry', resource: `test:${test.id}`, metadata: { run_id: run.id } });
+    return c.json(started(run, threadId), 201);
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'get', path: '/api/reports/:run_id', summary: 'Report of a run: json (default), html, md or junit', tags: ['runs'], auth: 'viewer',
+    params: z.strictObject({ run_id: z.string().min(1).max(200) }), query: ReportQuery,
+    responses: { 200: { description: 'the report in the asked format' }, 404: { description: 'no such run' } },
+  }, async ({ c, params, query, access }) => {
+    const { run } = await runGraphOf(deps).runs.resolve(access.organizationId, params.run_id);
+    const summary = await runSummaryOf(deps.store, access.organizationId, run);
+    const [report] = renderReports(summary, [query.format]);
+    return c.body(report.body, 200, { 'content-type': report.contentType });
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * The checkpoint store, the checkpointer's optimistic commits and the event log on both
+ * Table adapters: the in-process file table and DynamoDB Local (the same conditional
+ * writes and transactions the AWS deployment relies on).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createStore, type Store } from '@svc/core/store/index';
+import { systemClock } from '@svc/core/ports/clock';
+import type { Table } from '@svc/core/ports/table';
+import { createCheckpointer } from '@svc/core/run-graph/checkpointer';
+import { createEventLog } from '@svc/core/run-graph/event-log';
+import { initialState } from '@svc/core/run-graph/state';
+import { FileTable } from '../../packages/functions/src/local/file-table.ts';
+import { DynamoDbTable, ensureTable } from '../../packages/functions/src/aws/dynamodb-table.ts';
+import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../support/dynamodb-local.ts';
+
+let ddb: DynamoDbLocal | undefined;
+let client: DynamoDBClient;
+beforeAll(async () => {
+  ddb = await startDynamoDbLocal();
+  client = localClient(ddb.endpoint);
+});
+afterAll(async () => {
+  client?.destroy();
+  await ddb?.stop();
+});
+
+let n = 0;
+const adapters: Array<[string, () => Promise<Table>]> = [
+  ['FileTable', async () => new FileTable()],
+  ['DynamoDbTable', async () => {
+    const tableName = `cp-${process.pid}-${++n}`;
+    await ensureTable(client, tableName);
+    return new DynamoDbTable({ tableName, client });
+  }],
+];
+
+const state = (thread: string) =>
+  initialState({ run_id: thread, started_at: new Date().toISOString(), config: { thread_id: thread, organization_id: 'o', project_id: 'p' } });
+
+for (const [name, makeTable] of adapters) {
+  describe(`run graph storage on ${name}`, () => {
+    let table: Table;
+    let store: Store;
+    beforeAll(async () => {
+      table = await makeTable();
+      store = createStore(table, systemClock);
+    });
+
+    it('saves the first checkpoint with a null parent, then a chain; a second first checkpoint conflicts', async () => {
+      const cps = createCheckpointer(store.checkpoints, systemClock);
+      const first = await cps.start('t1', state('t1'));
+      expect(first.parent_checkpoint_id).toBeNull();
+      const { checkpoint } = await cps.commit('t1', { node: 'analyze_code', writes: () => [{ channel: 'replace', field: 'codebase_summary', value: 'x' }] });
+      expect(checkpoint.parent_checkpoint_id).toBe(first.checkpoint_id);
+      expect(checkpoint.metadata).toMatchObject({ source: 'loop', step: 0, node: 'analyze_code' });
+      await expect(cps.start('t1', state('t1'))).rejects.toMatchObject({ code: 'CONFLICT' });
+      const loaded = await cps.load('t1');
+      expect(loaded.state.codebase_summary).toBe('x');
+      const writes = await store.checkpoints.writes('t1', '', checkpoint.checkpoint_id);
+      expect(writes).toEqual([expect.objectContaining({ task_id: 0, idx: 0, channel: 'replace:codebase_summary', type: 'json' })]);
+      expect(JSON.parse(Buffer.from(writes[0].blob, 'base64').toString())).toBe('x');
+    });
+
+    it('parallel commits on one head all land, each on the previous one (no lost update)', async () => {
+      const cps = createCheckpointer(store.checkpoints, systemClock);
+      await cps.start('t2', state('t2'));
+      const ids = Array.from({ length: 8 }, (_, i) => `test-${i}`);
+      await Promise.all(ids.map((id, i) => cps.commit('t2', { node: 'execute_test', taskId: i + 1, writes: () => [{ channel: 'result', value: { test_id: id, status: 'PASSED', duration_ms: 1, assertions_passed: 1, assertions_failed: 0, error_message: null, stack_trace: null, screenshots: [], metadata: {} } }] })));
+      const { state: s } = await cps.load('t2');
+      expect(s.test_results.map((r) => r.test_id).sort()).toEqual(ids.sort());
+      expect(s.passed_count).toBe(8);
+      const page = await store.checkpoints.list('t2', { limit: 100 });
+      expect(page.items).toHaveLength(9);
+      const parents = page.items.map((c) => c.parent_checkpoint_id);
+      expect(new Set(parents).size).toBe(9); // a chain: every checkpoint has a distinct parent
+    });
+
+    it('a state larger than one item is stored in chunks and read back whole', async () => {
+      const cps = createCheckpointer(store.checkpoints, systemClock);
+      await cps.start('t3', state('t3'));
+      const big = 'y'.repeat(900_000);
+      const { checkpoint } = await cps.commit('t3', { node: 'analyze_code', writes: () => [{ channel: 'replace', field: 'codebase_summary', value: big }] });
+      const back = await store.checkpoints.get('t3', '', checkpoint.checkpoint_id);
+      expect(back?.checkpoint).toBe(checkpoint.checkpoint);
+      expect((await cps.load('t3')).state.codebase_summary).toHaveLength(900_000);
+    });
+
+    it('rewind moves the head back; the next commit branches from there', async () => {
+      const cps = createCheckpointer(store.checkpoints, systemClock);
+      const first = await cps.start('t4', state('t4'));
+      await cps.commit('t4', { node: 'analyze_code', writes: () => [] });
+      await cps.rewind('t4', first.checkpoint_id);
+      const { checkpoint } = await cps.commit('t4', { node: 'replay', writes: () => [] });
+      expect(checkpoint.parent_checkpoint_id).toBe(first.checkpoint_id);
+    });
+
+    it('event ids are 1, 2, 3 … without gaps, even for concurrent appends', async () => {
+      const log = createEventLog(table, systemClock);
+      await Promise.all(Array.from({ length: 20 }, (_, i) => log.append('t5', { type: 'log', data: { level: 'info', message: `m${i}` } })));
+      const events = await log.after('t5', 0, 100);
+      expect(events.map((e) => e.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect((await log.after('t5', 15, 100)).map((e) => e.id)).toEqual([16, 17, 18, 19, 20]);
+      expect(await log.lastId('t5')).toBe(20);
+      // a second log object (another process) appending to the same thread continues the sequence
+      const other = createEventLog(table, systemClock);
+      await Promise.all([other.append('t5', { type: 'log', data: { level: 'info', message: 'a' } }), log.append('t5', { type: 'log', data: { level: 'info', message: 'b' } })]);
+      expect((await log.after('t5', 20, 100)).map((e) => e.id)).toEqual([21, 22]);
+    });
+  });
+}

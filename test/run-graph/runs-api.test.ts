@@ -1,0 +1,134 @@
+/**
+ * Run endpoints over real HTTP on the local runtime: start (three paths), status, job,
+ * results, report, retry, cancel — and the bad inputs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, signUp, type Client } from '../support/server.ts';
+import { startRunGraphServer } from './support/api-server.ts';
+import { apiTest, startTarget, type Target } from './support/target.ts';
+
+let server: Awaited<ReturnType<typeof startRunGraphServer>>;
+let target: Target;
+let api: Client;
+let other: Client;
+let projectId: string;
+
+beforeAll(async () => {
+  target = await startTarget();
+  server = await startRunGraphServer();
+  const user = await signUp(server.url, 'runs@example.com');
+  api = client(server.url, { token: user.token, org: user.orgId });
+  const stranger = await signUp(server.url, 'stranger@example.com');
+  other = client(server.url, { token: stranger.token, org: stranger.orgId });
+  projectId = (await api.post('/api/v1/projects', { name: 'shop', app_url: target.url })).body.id;
+});
+afterAll(async () => {
+  await server?.stop();
+  await target?.stop();
+});
+
+async function createTests(paths: string[]): Promise<string[]> {
+  const ids = [];
+  for (const p of paths) {
+    const res = await api.post('/api/tests', { project_id: projectId, ...apiTest(`GET ${p}`, p), description: undefined });
+    expect(res.status).toBe(201);
+    ids.push(res.body.id as string);
+  }
+  return ids;
+}
+
+async function until(runId: string, statuses: string[], timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api.get(`/api/v1/test/status/${runId}`);
+    expect(res.status).toBe(200);
+    if (statuses.includes(res.body.run.status)) return res.body;
+    if (Date.now() > deadline) throw new Error(`run ${runId} still ${res.body.run.status}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('run endpoints', () => {
+  it('POST /api/v1/test/run starts the graph; status, job, results and report follow it', async () => {
+    const ids = await createTests(['/ok?id=r1', '/fail?id=r2']);
+    const res = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: ids });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ thread_id: res.body.run.id, job_id: res.body.run.id, stream_url: `/stream/${res.body.run.id}` });
+    expect(res.body.run.status).toBe('running');
+    const status = await until(res.body.run.id, ['completed']);
+    expect(status).toMatchObject({ passed_count: 1, failed_count: 1, next_agent: 'end', active: false, pending_approvals: [], stop: null });
+    expect(status.run).toMatchObject({ total_tests: 2, passed_tests: 1, failed_tests: 1 });
+
+    const job = await api.get(`/api/jobs/${res.body.run.id}`);
+    expect(job.body).toMatchObject({ id: res.body.run.id, type: 'test_run', status: 'completed' });
+
+    const results = await api.get(`/api/v1/tests/${res.body.run.id}/results`);
+    expect(results.status).toBe(200);
+    expect(results.body.items).toHaveLength(2);
+    expect(results.body.items.map((r: { status: string }) => r.status).sort()).toEqual(['failed', 'passed']);
+
+    const junit = await api.get(`/api/reports/${res.body.run.id}?format=junit`);
+    expect(junit.status).toBe(200);
+    expect(junit.headers.get('content-type')).toMatch(/xml/);
+    expect(junit.text).toMatch(/<testsuite/);
+    expect(junit.text).toMatch(/failures="1"/);
+    const json = await api.get(`/api/reports/${res.body.run.id}`);
+    expect(json.body).toBeTruthy();
+  });
+
+  it('POST /api/v1/tests/run and /api/tests/run start the same graph', async () => {
+    const ids = await createTests(['/ok?id=r3']);
+    for (const path of ['/api/v1/tests/run', '/api/tests/run']) {
+      const res = await api.post(path, { project_id: projectId, test_ids: ids, trigger: 'manual' });
+      expect(res.status).toBe(201);
+      expect(res.body.run.trigger).toBe('manual');
+      await until(res.body.run.id, ['completed']);
+    }
+  });
+
+  it('POST /api/tests/{id}/retry runs that test again as a new run (trigger retry)', async () => {
+    const [id] = await createTests(['/fail?id=r4']);
+    const res = await api.post(`/api/tests/${id}/retry`, {});
+    expect(res.status).toBe(201);
+    expect(res.body.run).toMatchObject({ trigger: 'retry', total_tests: 1 });
+    const done = await until(res.body.run.id, ['completed']);
+    expect(done.failed_count).toBe(1);
+  });
+
+  it('POST /api/v1/test/cancel stops a running run: cancelled, no result for the stopped test', async () => {
+    const ids = await createTests(['/slow?ms=5000&id=c1', '/slow?ms=5000&id=c2']);
+    const res = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: ids, max_concurrency: 1 });
+    const runId = res.body.run.id;
+    const deadline = Date.now() + 10_000;
+    while (target.hits('/slow?id=c1') + target.hits('/slow?id=c2') === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const cancelled = await api.post(`/api/v1/test/cancel/${runId}`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.status).toBe('cancelled');
+    const status = await api.get(`/api/v1/test/status/${runId}`);
+    expect(status.body).toMatchObject({ active: false, run: { status: 'cancelled' } });
+    expect((await api.get(`/api/v1/tests/${runId}/results`)).body.items).toEqual([]);
+    const again = await api.post(`/api/v1/test/cancel/${runId}`);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('CONFLICT');
+  });
+
+  it('bad input: unknown project or test → 404, invalid body → 400, another organization\'s run → 404', async () => {
+    const unknownProject = await api.post('/api/v1/test/run', { project_id: crypto.randomUUID() });
+    expect(unknownProject.status).toBe(404);
+    const unknownTest = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [crypto.randomUUID()] });
+    expect(unknownTest.status).toBe(404);
+    expect(unknownTest.body.error.message).toMatch(/not found in this project/);
+    const invalid = await api.post('/api/v1/test/run', { project_id: projectId, max_concurrency: 0, bogus: 1 });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(['bogus', 'max_concurrency']);
+
+    const [id] = await createTests(['/ok?id=r5']);
+    const mine = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [id] });
+    await until(mine.body.run.id, ['completed']);
+    for (const path of [`/api/v1/test/status/${mine.body.run.id}`, `/api/jobs/${mine.body.run.id}`, `/api/v1/tests/${mine.body.run.id}/results`, `/api/reports/${mine.body.run.id}`]) {
+      expect((await other.get(path)).status, path).toBe(404);
+    }
+    expect((await other.post(`/api/v1/test/cancel/${mine.body.run.id}`)).status).toBe(404);
+    expect((await api.get('/api/v1/test/status/nope')).status).toBe(404);
+  });
+});
