@@ -6,7 +6,10 @@
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FEATURE_COUNT } from '../packages/core/src/healing/features.ts';
 import { evaluate, fitModel, loadDataset, metrics, prepareDev } from './healing-lib.ts';
+
+const chunk = <T>(xs: readonly T[], n: number): T[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
 
 const out = join(import.meta.dirname, '..', 'packages', 'core', 'src', 'healing', 'model-constants.ts');
 const t0 = performance.now();
@@ -15,7 +18,11 @@ const model = fitModel(cases);
 const body = JSON.stringify({ ...model, version: undefined });
 model.version = `dev-${createHash('sha256').update(body).digest('hex').slice(0, 12)}`;
 console.log('in-sample', metrics(evaluate(model, cases)), `${((performance.now() - t0) / 1000).toFixed(1)} s`);
-const rerank = model.rerank ? `[\n    ${model.rerank.join(', ')},\n  ]` : 'undefined';
+// Stage-2 coefficients in four groups: feature values, presence, gap to the shortlist's best, then the two score terms.
+const groups = model.rerank ? [model.rerank.slice(0, FEATURE_COUNT), model.rerank.slice(FEATURE_COUNT, 2 * FEATURE_COUNT), model.rerank.slice(2 * FEATURE_COUNT, 3 * FEATURE_COUNT), model.rerank.slice(3 * FEATURE_COUNT)] : [];
+const rerank = model.rerank
+  ? `[\n${groups.map((g, i) => `    // ${['feature', 'present', 'gap to best', 'score, score gap'][i]}\n${chunk(g, 10).map((c) => `    ${c.join(', ')},`).join('\n')}`).join('\n')}\n  ]`
+  : 'undefined';
 await writeFile(
   out,
   `/**
@@ -30,7 +37,7 @@ export const DEFAULT_MODEL: HealingModel = {
   weights: ${JSON.stringify(model.weights, null, 4).replace(/"(\w+)":/g, '$1:').replace(/\n}/, ',\n  }')},
   shortlist: ${model.shortlist},
   rerank: ${rerank},
-  calibration: ${JSON.stringify(model.calibration).replace(/"(\w+)":/g, '$1: ').replace(/,/g, ', ')},
+  calibration: ${JSON.stringify(model.calibration).replace(/"(\w+)":/g, '$1: ').replace(/,/g, ', ').replace(/^\{/, '{ ').replace(/\}$/, ' }')},
   evidenceScale: ${model.evidenceScale},
 };
 `,

@@ -13,7 +13,9 @@ import { pageContext, type PageContext } from '../packages/core/src/healing/page
 import { featureRows, orderBy, stage1 } from '../packages/core/src/healing/pipeline.ts';
 import { prepare, type Prepared } from '../packages/core/src/healing/prepare.ts';
 import { PRIOR_WEIGHTS } from '../packages/core/src/healing/priors.ts';
-import { rankDetailed } from '../packages/core/src/healing/rank.ts';
+import { FULL_SCORING_LIMIT, rankRows, type DetailedRank } from '../packages/core/src/healing/rank.ts';
+import { prefilter } from '../packages/core/src/healing/prefilter.ts';
+import { weightVector } from '../packages/core/src/healing/pipeline.ts';
 import { rerankDesign } from '../packages/core/src/healing/rerank.ts';
 import { availableWeight } from '../packages/core/src/healing/scorer.ts';
 import { convertSimiloDataset, type ConvertedDataset } from '../packages/core/src/healing/similo-dataset.ts';
@@ -56,6 +58,18 @@ export function prepareDev(ds: ConvertedDataset): DevCase[] {
   });
 }
 
+/**
+ * What rankPage would return for this case (pre-filter included), from the feature rows
+ * computed once in prepareDev; `removeAnswer` ranks the page as if the element were gone.
+ */
+export function rankCase(c: DevCase, model: HealingModel, opts: { top?: number; removeAnswer?: boolean } = {}): DetailedRank[] {
+  const candidates = opts.removeAnswer ? c.page.candidates.map((p, i) => (i === c.answer ? undefined : p)) : c.page.candidates;
+  const indices = prefilter(c.target, candidates, weightVector(model), FULL_SCORING_LIMIT);
+  const rows = new Float64Array(indices.length * FEATURE_COUNT);
+  indices.forEach((ci, j) => rows.set(c.rows.subarray(ci * FEATURE_COUNT, (ci + 1) * FEATURE_COUNT), j * FEATURE_COUNT));
+  return rankRows(indices, rows, model, opts.top);
+}
+
 const prior = () => Float64Array.from(FEATURES, (f) => PRIOR_WEIGHTS[f]);
 
 /** Fits weights, re-ranker and calibration on `train` (answers used here only). */
@@ -87,10 +101,9 @@ export function fitModel(train: readonly DevCase[], opts: { iterations?: number 
   // Calibration: every case as it is, and again with its answer removed (always wrong).
   const calib: CalibrationExample[] = [];
   for (const c of train) {
-    const top = rankDetailed(c.target, c.page.candidates, c.page.context, partial, { top: 1 })[0];
+    const top = rankCase(c, partial, { top: 1 })[0];
     if (top) calib.push({ score: top.score, margin: top.margin, evidence: top.evidence, correct: top.index === c.answer });
-    const without = c.page.candidates.map((p, i) => (i === c.answer ? undefined : p));
-    const top2 = rankDetailed(c.target, without, c.page.context, partial, { top: 1 })[0];
+    const top2 = rankCase(c, partial, { top: 1, removeAnswer: true })[0];
     if (top2) calib.push({ score: top2.score, margin: top2.margin, evidence: top2.evidence, correct: false });
   }
   const cal = fitCalibration(calib);
@@ -115,10 +128,9 @@ export interface CaseResult {
 
 export function evaluate(model: HealingModel, cases: readonly DevCase[]): CaseResult[] {
   return cases.map((c) => {
-    const ranked = rankDetailed(c.target, c.page.candidates, c.page.context, model);
+    const ranked = rankCase(c, model);
     const rank = ranked.findIndex((r) => r.index === c.answer);
-    const without = c.page.candidates.map((p, i) => (i === c.answer ? undefined : p));
-    const removed = rankDetailed(c.target, without, c.page.context, model, { top: 1 })[0];
+    const removed = rankCase(c, model, { top: 1, removeAnswer: true })[0];
     return {
       id: c.id,
       site: c.site,

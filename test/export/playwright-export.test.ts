@@ -239,14 +239,14 @@ describe('Playwright export: API tests', () => {
     );
     expect(code).toContain(`import { test, expect, type APIResponse } from '@playwright/test';`);
     expect(code).toContain('async ({ request }) => {');
-    expect(code).toContain('// Needs the environment variables: API_TOKEN');
+    expect(code).toContain('// Needs the environment variables: SVC_SECRET_API_TOKEN');
     expect(lines(code)).toEqual([
       'test.setTimeout(600000);',
       'const res1 = await request.fetch("/api/orders", {',
       'method: "POST",',
       'headers: {',
       '"X-Trace": "abc",',
-      'Authorization: "Bearer " + (process.env.API_TOKEN ?? ""),',
+      'Authorization: "Bearer " + (process.env.SVC_SECRET_API_TOKEN ?? ""),',
       '},',
       'params: {',
       'dry: true,',
@@ -388,8 +388,8 @@ describe('Playwright export: variables', () => {
     const body = lines(code);
     expect(body).toContain('await page.goto("/shop?u=ann&vip=true");');
     expect(body).toContain('await page.getByLabel("Quantity").fill("3");');
-    expect(body).toContain('await page.locator("#password").fill(process.env.SHOP_PASSWORD ?? "");');
-    expect(body).toContain('await page.locator("#otp").fill("otp-" + (process.env["otp-code"] ?? "") + "-x");');
+    expect(body).toContain('await page.locator("#password").fill(process.env.SVC_SECRET_SHOP_PASSWORD ?? "");');
+    expect(body).toContain('await page.locator("#otp").fill("otp-" + (process.env["SVC_SECRET_otp-code"] ?? "") + "-x");');
     expect(body).toContain('let token = jsonPath({ status: res1.status(), headers: res1.headers(), body: body1 }, "$.body.token");');
     expect(body).toContain('const class_ = jsonPath({ status: res1.status(), headers: res1.headers(), body: body1 }, "$.body.class");');
     expect(body).toContain('token = jsonPath({ status: res2.status(), headers: res2.headers(), body: body2 }, "$.body.token");');
@@ -398,7 +398,7 @@ describe('Playwright export: variables', () => {
     expect(body).toContain('await page.locator("#x").fill("{{nobody}}");');
     expect(code).toContain('// svc: no value for {{nobody}} at export time; left as written.');
     expect(code).toContain('async ({ page, request }) => {');
-    expect(code).toContain('// Needs the environment variables: SHOP_PASSWORD, otp-code');
+    expect(code).toContain('// Needs the environment variables: SVC_SECRET_SHOP_PASSWORD, SVC_SECRET_otp-code');
   });
 
   it('a variable used in a substring assertion is escaped at run time', () => {

@@ -167,6 +167,9 @@ describe('SSE', () => {
     const deadline = Date.now() + 10_000;
     while (log.watcherCount(threadId) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(log.watcherCount(threadId)).toBe(0);
+    // The server closed the connection: once the client reads again it sees the end.
+    socket.on('data', () => {});
+    socket.resume();
     for (let i = 0; i < 100 && !closed; i++) await new Promise((r) => setTimeout(r, 50));
     expect(closed).toBe(true);
     socket.destroy();

@@ -12,7 +12,7 @@ let s: PlaywrightUiSession;
 
 beforeAll(async () => {
   app = await startFixtureApp();
-  driver = await createPlaywrightDriver({ locateTimeoutMs: 500, assertTimeoutMs: 1_500 });
+  driver = await createPlaywrightDriver({ locateTimeoutMs: 500, assertTimeoutMs: 3_000 });
 });
 afterAll(async () => {
   await driver?.close();

@@ -123,7 +123,8 @@ export class Variables {
       const saved = this.saved.get(name);
       if (saved !== undefined) push('expr', `String(${saved})`);
       else if (name.startsWith('secrets.') && name.length > 'secrets.'.length) {
-        const env = name.slice('secrets.'.length);
+        // The same variable `svc run` reads a secret from: SVC_SECRET_<NAME>.
+        const env = `SVC_SECRET_${name.slice('secrets.'.length)}`;
         this.secrets.add(env);
         push('expr', `${ENV}${/^[A-Za-z_$][\w$]*$/.test(env) ? `.${env}` : `[${lit(env)}]`} ?? ""`);
       } else if (Object.hasOwn(this.parameters, name)) push('lit', String(this.parameters[name]));

@@ -6,20 +6,33 @@
 export type HelperName = 'jsonPath' | 'bodyOf' | 'escapeRegExp';
 
 const HELPERS: Record<HelperName, string> = {
-  jsonPath: `/** Reads a value by a simple JSONPath: $.a.b[0], $['key with spaces']; undefined when absent. */
+  jsonPath: `/**
+ * Reads a value by a simple JSONPath: $.a.b[0], $['key with spaces'], and the wildcards
+ * [*] / .* — a path with a wildcard yields the list of matches, as in svc's runner.
+ * undefined when absent.
+ */
 function jsonPath(value: unknown, path: string): unknown {
-  const step = /\\.([A-Za-z_$][\\w$-]*)|\\[(\\d+)\\]|\\[(['"])(.*?)\\3\\]/y;
-  let current: unknown = value;
+  const step = /\\.([A-Za-z_$][\\w$-]*)|\\[(\\d+)\\]|\\[(['"])(.*?)\\3\\]|(\\[\\*\\]|\\.\\*)/y;
+  let nodes: unknown[] = [value];
+  let many = false;
   step.lastIndex = path.startsWith('$') ? 1 : 0;
   while (step.lastIndex < path.length) {
     const m = step.exec(path);
     if (!m) throw new Error(\`unsupported JSONPath: \${path}\`);
-    if (current === null || typeof current !== 'object') return undefined;
-    const k = m[2] !== undefined ? Number(m[2]) : (m[1] ?? m[4]);
-    if (!Object.prototype.hasOwnProperty.call(current, k)) return undefined;
-    current = (current as Record<string | number, unknown>)[k];
+    const next: unknown[] = [];
+    for (const node of nodes) {
+      if (node === null || typeof node !== 'object') continue;
+      if (m[5] !== undefined) {
+        next.push(...Object.values(node as Record<string, unknown>));
+        continue;
+      }
+      const k = m[2] !== undefined ? Number(m[2]) : (m[1] ?? m[4]);
+      if (Object.prototype.hasOwnProperty.call(node, k)) next.push((node as Record<string | number, unknown>)[k]);
+    }
+    if (m[5] !== undefined) many = true;
+    nodes = next;
   }
-  return current;
+  return many ? nodes : nodes[0];
 }`,
   bodyOf: `/** The response body: parsed JSON when the response says it is JSON, else the text. */
 async function bodyOf(res: APIResponse): Promise<unknown> {

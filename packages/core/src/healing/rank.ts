@@ -100,15 +100,20 @@ export function rankDetailed(
   model: HealingModel,
   opts: RankOptions = {},
 ): DetailedRank[] {
-  const w = weightVector(model);
-  const indices = prefilter(t, candidates, w, opts.fullScoringLimit ?? FULL_SCORING_LIMIT);
+  const indices = prefilter(t, candidates, weightVector(model), opts.fullScoringLimit ?? FULL_SCORING_LIMIT);
   if (!indices.length) return [];
-  const rows = featureRows(t, candidates, indices, page);
-  const s1 = stage1(rows, indices.length, w, model.evidenceScale);
+  return rankRows(indices, featureRows(t, candidates, indices, page), model, opts.top);
+}
+
+/**
+ * The ranking from feature rows already computed for the candidates at `indices` (features
+ * do not depend on the model, so the fitting code computes them once and reuses them).
+ */
+export function rankRows(indices: readonly number[], rows: Float64Array, model: HealingModel, top = Infinity): DetailedRank[] {
+  const s1 = stage1(rows, indices.length, weightVector(model), model.evidenceScale);
   const ranked = finalOrder(rows, s1, indices.length, model);
-  const top = Math.min(ranked.length, opts.top ?? ranked.length);
   const out: DetailedRank[] = [];
-  for (let k = 0; k < top; k++) {
+  for (let k = 0; k < Math.min(ranked.length, top); k++) {
     const r = ranked[k];
     out.push({ ...r, index: indices[r.row], confidence: confidenceOf(r, model) });
   }

@@ -2,9 +2,10 @@ import type { StateDiff } from '../contracts/checkpoint.ts';
 
 /**
  * Compare (spec "Checkpoint operations"): which fields of two states were added,
- * removed, changed or left unchanged. Fields are the state's top-level fields; the
- * graph's own bookkeeping is compared one level down (graph.routes, graph.heal …) so a
- * diff says what the graph did, not just "graph changed".
+ * removed, changed or left unchanged. Fields are the state's top-level fields, except
+ * where a finer name says more: results and failures per test (`test_results.<test_id>`),
+ * and the graph's bookkeeping per entry (`graph.routes.plan_tests`, `graph.heal.<test_id>`)
+ * — so a diff reads "test X's result was added, passed_count changed", not "state changed".
  */
 export function diffStates(a: Record<string, unknown>, b: Record<string, unknown>): StateDiff {
   const fa = flatten(a);
@@ -19,16 +20,27 @@ export function diffStates(a: Record<string, unknown>, b: Record<string, unknown
   return diff;
 }
 
+const perTest = new Set(['test_results', 'failures']);
+const graphRecords = new Set(['routes', 'attempts', 'heal', 'test_steps', 'test_costs']);
+
 function flatten(state: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(state)) {
     if (v === undefined) continue;
-    if (k === 'graph' && v && typeof v === 'object' && !Array.isArray(v)) {
-      for (const [gk, gv] of Object.entries(v as Record<string, unknown>)) if (gv !== undefined) out[`graph.${gk}`] = gv;
+    if (perTest.has(k) && Array.isArray(v)) {
+      for (const item of v as Array<{ test_id?: string }>) out[`${k}.${item.test_id}`] = item;
+    } else if (k === 'graph' && isRecord(v)) {
+      for (const [gk, gv] of Object.entries(v)) {
+        if (gv === undefined) continue;
+        if (graphRecords.has(gk) && isRecord(gv)) for (const [rk, rv] of Object.entries(gv)) out[`graph.${gk}.${rk}`] = rv;
+        else out[`graph.${gk}`] = gv;
+      }
     } else out[k] = v;
   }
   return out;
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** JSON with object keys sorted, so key order never counts as a change. */
 export function stableJson(value: unknown): string {

@@ -112,8 +112,7 @@ async function check(env: AssertEnv, a: UiAssertion, ctx: StepContext, deadline:
         if (!isTimeout(e)) throw actionFailure(e, `hidden: ${desc}`, t, ctx.signal);
         throw new StepFailure('assertion', `hidden: expected ${desc} to be hidden, but it is visible (waited ${t} ms)`, { selector: desc, expected: 'hidden', actual: 'visible' });
       }
-      const fingerprint = (await countOf(locator, 'hidden', desc)) === 1 ? await captureFingerprint(locator, Math.min(FINGERPRINT_MS, msLeft(deadline))) : undefined;
-      return fingerprint ? { fingerprint } : {};
+      return (await countOf(locator, 'hidden', desc)) === 1 ? withFingerprint(locator) : {};
     }
     case 'visible': {
       const { locator, desc } = await locateOne(page, a.selector, 'visible', deadline, env.locateTimeoutMs);
@@ -126,36 +125,33 @@ async function check(env: AssertEnv, a: UiAssertion, ctx: StepContext, deadline:
         const actual = count === 0 ? 'it no longer exists' : 'it is hidden';
         throw new StepFailure('assertion', `visible: expected ${desc} to be visible, but ${actual} (waited ${t} ms)`, { selector: desc, expected: 'visible', actual: count === 0 ? 'absent' : 'hidden' });
       }
-      return withFingerprint(locator, deadline);
+      return withFingerprint(locator);
     }
     case 'text':
     case 'value': {
       const { locator, desc } = await locateOne(page, a.selector, a.type, deadline, env.locateTimeoutMs);
-      const fp = await withFingerprint(locator, deadline);
       const read = a.type === 'text' ? async (timeout: number) => collapse(await locator.innerText({ timeout })) : (timeout: number) => locator.inputValue({ timeout });
       const r = await poll(deadline, ctx.signal, read, (v) => stringMatches(v, a));
       if (!r.ok) throw mismatch(`${a.type}: expected the ${a.type === 'text' ? 'text' : 'value'} of ${desc} ${expectation(a)}`, r, desc);
-      return fp;
+      return withFingerprint(locator);
     }
     case 'attribute': {
       const { locator, desc } = await locateOne(page, a.selector, 'attribute', deadline, env.locateTimeoutMs);
-      const fp = await withFingerprint(locator, deadline);
       const ok = (v: string | null) => (a.exists !== undefined ? (v !== null) === a.exists : v !== null && stringMatches(v, a));
       const r = await poll(deadline, ctx.signal, (timeout) => locator.getAttribute(a.attribute, { timeout }), ok);
       if (!r.ok) {
         const want = a.exists !== undefined ? (a.exists ? 'to be present' : 'to be absent') : expectation(a);
         throw mismatch(`attribute: expected attribute ${JSON.stringify(a.attribute)} of ${desc} ${want}`, r, desc, (v) => (v === null ? 'no such attribute' : shown(v)));
       }
-      return fp;
+      return withFingerprint(locator);
     }
     case 'enabled':
     case 'disabled': {
       const { locator, desc } = await locateOne(page, a.selector, a.type, deadline, env.locateTimeoutMs);
-      const fp = await withFingerprint(locator, deadline);
       const want = a.type === 'enabled';
       const r = await poll(deadline, ctx.signal, (timeout) => locator.isEnabled({ timeout }), (enabled) => enabled === want);
       if (!r.ok) throw mismatch(`${a.type}: expected ${desc} to be ${a.type}`, r, desc, (v) => (v ? 'enabled' : 'disabled'));
-      return fp;
+      return withFingerprint(locator);
     }
     default: {
       const unknown: never = a;
@@ -177,8 +173,9 @@ function urlMatches(actual: string, m: StringMatch, baseUrl: string | undefined)
   return false;
 }
 
-async function withFingerprint(locator: PwLocator, deadline: number): Promise<{ fingerprint?: Fingerprint }> {
-  const fingerprint = await captureFingerprint(locator, Math.min(FINGERPRINT_MS, msLeft(deadline)));
+/** Taken once the assertion holds, so it never eats the assertion's own retry time. */
+async function withFingerprint(locator: PwLocator): Promise<{ fingerprint?: Fingerprint }> {
+  const fingerprint = await captureFingerprint(locator, FINGERPRINT_MS);
   return fingerprint ? { fingerprint } : {};
 }
 

@@ -1,0 +1,190 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, readFile, readdir } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import mysql from 'mysql2/promise';
+import { parse as parseJUnit } from 'junit2json';
+import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+
+/**
+ * `svc run` as a user runs it: the real binary, the fixture app in real Chromium, real
+ * HTTP, PostgreSQL and MariaDB on this machine; all four reports; the exit code; and no
+ * Chromium left behind.
+ */
+const root = join(import.meta.dirname, '..', '..');
+const bin = join(root, 'node_modules', '.bin', 'svc');
+const suites = join(root, 'test', 'fixtures', 'suites');
+const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
+const MYSQL_URL = 'mysql://root@127.0.0.1:3306/test';
+const table = `svc_e2e_${process.pid}_${Date.now() % 100000}`;
+
+let app: FixtureApp;
+let out: string;
+
+beforeAll(async () => {
+  app = await startFixtureApp();
+  out = await mkdtemp(join(tmpdir(), 'svc-run-'));
+  const pgClient = new pg.Client(PG_URL);
+  await pgClient.connect();
+  await pgClient.query(`CREATE TABLE ${table} (id serial primary key, customer text not null, total numeric(10,2) not null)`);
+  await pgClient.end();
+  const my = await mysql.createConnection(MYSQL_URL);
+  await my.query(`CREATE TABLE ${table} (id int auto_increment primary key, customer varchar(100) not null, total decimal(10,2) not null)`);
+  await my.end();
+});
+
+afterAll(async () => {
+  await app?.close();
+  if (out) await rm(out, { recursive: true, force: true });
+  const pgClient = new pg.Client(PG_URL);
+  await pgClient.connect();
+  await pgClient.query(`DROP TABLE IF EXISTS ${table}`);
+  await pgClient.end();
+  const my = await mysql.createConnection(MYSQL_URL);
+  await my.query(`DROP TABLE IF EXISTS ${table}`);
+  await my.end();
+});
+
+function svc(args: string[], marker: string) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(bin, args, {
+      cwd: root,
+      timeout: 240_000,
+      env: {
+        ...process.env,
+        SVC_RUN_MARKER: marker,
+        SVC_SECRET_DEMO_PASSWORD: 's3cret!',
+        SVC_SECRET_API_TOKEN: 'fixture-token',
+        DATABASE_URL: PG_URL,
+        MYSQL_URL,
+        REFUSED_DATABASE_URL: 'postgres://postgres:hunter2@127.0.0.1:9/test',
+        SVC_E2E_TABLE: table,
+      },
+    }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }));
+  });
+}
+
+/** Processes (Chromium included) that inherited this run's marker and are still alive. */
+function survivors(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').includes(`SVC_RUN_MARKER=${marker}`)) {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+        if (!/\) Z /.test(stat)) pids.push(Number(entry));
+      }
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return pids;
+}
+
+describe('svc run', () => {
+  it('runs UI, API and DB tests, writes all four reports, exits 0, and leaves no browser behind', async () => {
+    const marker = randomUUID();
+    const dir = join(out, 'pass');
+    const res = await svc(['run', '--url', app.url, '--tests', join(suites, 'pass'), '--workers', '2', '--out', dir], marker);
+    expect(res.stderr).toBe('');
+    expect(res.code, res.stdout).toBe(0);
+    expect(res.stdout).toMatch(/PASS \[\d+\/6\]/);
+    expect(res.stdout).toContain('6/6 passed');
+
+    const files = await readdir(dir);
+    for (const f of ['report.html', 'report.json', 'report.md', 'junit.xml']) expect(files).toContain(f);
+    const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+    expect(json.run).toMatchObject({ total: 6, passed: 6, failed: 0 });
+    const junit = (await parseJUnit(await readFile(join(dir, 'junit.xml'), 'utf8'))) as { tests?: number; failures?: number };
+    expect(junit.tests).toBe(6);
+    expect(junit.failures).toBe(0);
+    const html = await readFile(join(dir, 'report.html'), 'utf8');
+    expect(html).toContain('data:image/png;base64,'); // the on-demand screenshot, embedded
+    expect(html).not.toContain('s3cret!'); // secrets never reach a report
+    expect(await readFile(join(dir, 'report.md'), 'utf8')).toContain('| 6 |');
+
+    await expect.poll(() => survivors(marker), { timeout: 10_000 }).toEqual([]);
+  }, 300_000);
+
+  it('reports each failure precisely, keeps running the rest, and exits 1', async () => {
+    const marker = randomUUID();
+    const dir = join(out, 'fail');
+    const res = await svc(['run', '--url', app.url, '--tests', join(suites, 'fail'), '--out', dir, '--reporter', 'json,junit'], marker);
+    expect(res.code, res.stdout + res.stderr).toBe(1);
+    const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+    const byId = Object.fromEntries(json.tests.map((t: { id: string }) => [t.id, t]));
+    const errorOf = (id: string) => byId[id].error;
+    expect(errorOf('missing-element')).toMatchObject({ kind: 'locator' });
+    expect(errorOf('missing-element').message).toContain('#no-such-button');
+    expect(errorOf('wrong-text')).toMatchObject({ kind: 'assertion' });
+    expect(errorOf('wrong-text').message).toContain('Some other shop');
+    expect(errorOf('unreachable')).toMatchObject({ kind: 'navigation' });
+    expect(errorOf('unreachable').message).toContain('127.0.0.1:9');
+    expect(errorOf('html-api')).toMatchObject({ kind: 'http' });
+    expect(errorOf('html-api').message).toMatch(/JSON/);
+    expect(errorOf('bad-sql')).toMatchObject({ kind: 'database' });
+    expect(errorOf('bad-sql').message).toContain('42601');
+    expect(errorOf('db-refused')).toMatchObject({ kind: 'database' });
+    expect(errorOf('db-refused').message).not.toContain('hunter2');
+    expect(byId['still-runs'].status).toBe('passed');
+    expect(json.run).toMatchObject({ total: 7, passed: 1, failed: 6 });
+    const junit = (await parseJUnit(await readFile(join(dir, 'junit.xml'), 'utf8'))) as { failures?: number };
+    expect(junit.failures).toBe(6);
+    // A failed UI test keeps a Playwright trace next to the reports.
+    expect(byId['missing-element'].trace).toMatch(/trace\.zip$/);
+    const trace = await readFile(join(dir, 'artifacts', byId['missing-element'].trace));
+    expect(trace.subarray(0, 2).toString()).toBe('PK');
+    await expect.poll(() => survivors(marker), { timeout: 10_000 }).toEqual([]);
+  }, 300_000);
+
+  it('svc export --format playwright writes specs that pass with Playwright Test against the same app', async () => {
+    const fresh = await startFixtureApp(); // its own item store, as a fresh app under test
+    const dir = join(out, 'export');
+    try {
+      const tests = join(out, 'exportable');
+      const fs = await import('node:fs/promises');
+      await fs.mkdir(tests, { recursive: true });
+      for (const f of ['login.json', 'contact-form.json', 'products-table.json', 'items-api.json']) await fs.copyFile(join(suites, 'pass', f), join(tests, f));
+      const exported = await svc(['export', '--format', 'playwright', '--tests', tests, '--out', dir, '--url', fresh.url], randomUUID());
+      expect(exported.code, exported.stderr).toBe(0);
+      const specs = await readdir(join(dir, 'tests'));
+      expect(specs.filter((f) => f.endsWith('.spec.ts'))).toHaveLength(4);
+
+      // A user's project has @playwright/test installed; here it comes from the repository.
+      await fs.symlink(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+      const chromium = (await import('@sparticuz/chromium')).default;
+      const executablePath = await chromium.executablePath();
+      const withBrowser = await new Promise<{ code: number; output: string }>((resolve) => {
+        execFile(process.execPath, [join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--config', join(dir, 'playwright.config.ts')], {
+          cwd: dir,
+          timeout: 240_000,
+          env: {
+            ...process.env,
+            SVC_CHROMIUM_PATH: executablePath,
+            // The same flags svc's own driver uses: several contexts are unstable with --single-process.
+            SVC_CHROMIUM_ARGS: JSON.stringify(chromium.args.filter((a) => !['--single-process', '--disable-web-security', '--allow-running-insecure-content'].includes(a))),
+            SVC_BASE_URL: fresh.url,
+            SVC_SECRET_DEMO_PASSWORD: 's3cret!',
+            SVC_SECRET_API_TOKEN: 'fixture-token',
+          },
+        }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, output: stdout + stderr }));
+      });
+      expect(withBrowser.code, withBrowser.output).toBe(0);
+      expect(withBrowser.output).toMatch(/4 passed/);
+    } finally {
+      await fresh.close();
+    }
+  }, 300_000);
+
+  it('rejects invalid test files before running anything, naming file and field (exit 2)', async () => {
+    const bad = join(out, 'bad-tests');
+    await import('node:fs/promises').then((fs) => fs.mkdir(bad, { recursive: true }).then(() => fs.writeFile(join(bad, 't.json'), JSON.stringify({ name: 'x', type: 'ui', steps: [{ type: 'teleport' }] }))));
+    const res = await svc(['run', '--url', app.url, '--tests', bad], randomUUID());
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/t\.json: steps\.0\.type: Invalid discriminator value/);
+  });
+});

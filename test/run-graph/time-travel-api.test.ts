@@ -1,0 +1,153 @@
+/**
+ * Time travel over HTTP: history, state at a checkpoint, compare, replay (resume a failed
+ * run from its failing step) and fork (a new thread, optionally with edited state).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, signUp, type Client } from '../support/server.ts';
+import { startRunGraphServer } from './support/api-server.ts';
+import { apiTest, startTarget, type Target } from './support/target.ts';
+
+let server: Awaited<ReturnType<typeof startRunGraphServer>>;
+let target: Target;
+let api: Client;
+let stranger: Client;
+let projectId: string;
+
+beforeAll(async () => {
+  target = await startTarget();
+  server = await startRunGraphServer();
+  const user = await signUp(server.url, 'tt@example.com');
+  api = client(server.url, { token: user.token, org: user.orgId });
+  const other = await signUp(server.url, 'tt-other@example.com');
+  stranger = client(server.url, { token: other.token, org: other.orgId });
+  projectId = (await api.post('/api/v1/projects', { name: 'shop', app_url: target.url })).body.id;
+});
+afterAll(async () => {
+  await server?.stop();
+  await target?.stop();
+});
+
+async function create(path: string) {
+  return (await api.post('/api/tests', { project_id: projectId, ...apiTest(path, path), description: undefined })).body.id as string;
+}
+async function settle(id: string) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const s = (await api.get(`/api/v1/test/status/${id}`)).body;
+    if (['completed', 'failed', 'cancelled'].includes(s.run.status) && !s.active) return s;
+    if (Date.now() > deadline) throw new Error(`still ${s.run.status}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+type Summary = { checkpoint_id: string; parent_checkpoint_id: string | null; metadata: { node?: string; test_id?: string; source: string } };
+async function history(threadId: string): Promise<Summary[]> {
+  const res = await api.get(`/api/v1/time-travel/history/${threadId}?limit=200`);
+  expect(res.status).toBe(200);
+  return res.body.items;
+}
+
+describe('time travel', () => {
+  it('resumes a failed run from its failing step: replay re-executes from the checkpoint before it', async () => {
+    target.setBroken(true);
+    const ok = await create('/ok?id=tt1');
+    const flaky = await create('/flaky?id=tt2');
+    const run = (await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [ok, flaky], max_concurrency: 1, healing_enabled: false })).body;
+    const threadId = run.thread_id as string;
+    const first = await settle(threadId);
+    expect(first).toMatchObject({ passed_count: 1, failed_count: 1 });
+
+    const items = await history(threadId);
+    expect(items[0].metadata.node).toBe('report'); // newest first
+    const failing = items.find((c) => c.metadata.node === 'execute_test' && c.metadata.test_id === flaky)!;
+    const before = failing.parent_checkpoint_id!;
+
+    const at = await api.get(`/api/v1/time-travel/state/${threadId}/${failing.checkpoint_id}`);
+    expect(at.status).toBe(200);
+    expect(at.body.state.test_results.find((r: { test_id: string }) => r.test_id === flaky).status).toBe('FAILED');
+    expect(at.body.writes.map((w: { channel: string }) => w.channel)).toEqual(expect.arrayContaining(['attempt', 'result', 'failure']));
+    expect(at.body.writes.find((w: { channel: string }) => w.channel === 'result').value).toMatchObject({ test_id: flaky, status: 'FAILED' });
+
+    target.setBroken(false); // the app is fixed
+    const replay = await api.post('/api/v1/time-travel/replay', { thread_id: threadId, checkpoint_id: before });
+    expect(replay.status).toBe(200);
+    expect(replay.body.run.status).toBe('running');
+    const second = await settle(threadId);
+    expect(second).toMatchObject({ run: { status: 'completed', passed_tests: 2, failed_tests: 0 }, passed_count: 2 });
+    expect(target.hits('/ok?id=tt1')).toBe(1); // the passed step is not run again
+    expect(target.hits('/flaky?id=tt2')).toBe(2);
+    const results = (await api.get(`/api/v1/tests/${threadId}/results`)).body.items.filter((r: { test_id: string }) => r.test_id === flaky);
+    expect(results.map((r: { attempt: number; status: string }) => [r.attempt, r.status])).toEqual([[1, 'failed'], [2, 'passed']]);
+
+    // The replayed branch hangs off the chosen checkpoint; the old branch stays in history.
+    const after = await history(threadId);
+    const replayCp = after.find((c) => c.metadata.node === 'replay')!;
+    expect(replayCp.parent_checkpoint_id).toBe(before);
+    expect(after.some((c) => c.checkpoint_id === failing.checkpoint_id)).toBe(true);
+
+    const diff = await api.get(`/api/v1/time-travel/compare?thread_id=${threadId}&checkpoint_a=${before}&checkpoint_b=${after[0].checkpoint_id}`);
+    expect(diff.status).toBe(200);
+    expect(diff.body.added).toEqual(expect.arrayContaining([`test_results.${flaky}`, 'graph.routes.report']));
+    expect(diff.body.changed).toEqual(expect.arrayContaining(['passed_count', 'completed_at', 'iteration']));
+    expect(diff.body.unchanged).toEqual(expect.arrayContaining(['test_plan', 'app_url', `test_results.${ok}`]));
+    expect(diff.body.removed).toEqual([]);
+  });
+
+  it('fork: a new run on a new thread from a checkpoint, with edited state', async () => {
+    const a = await create('/ok?id=f1');
+    const b = await create('/ok?id=f2');
+    const run = (await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [a, b] })).body;
+    await settle(run.thread_id);
+    const planned = (await history(run.thread_id)).find((c) => c.metadata.node === 'plan_tests')!;
+    const plan = (await api.get(`/api/v1/time-travel/state/${run.thread_id}/${planned.checkpoint_id}`)).body.state.test_plan;
+
+    const fork = await api.post('/api/v1/time-travel/fork', { thread_id: run.thread_id, checkpoint_id: planned.checkpoint_id, state: { test_plan: plan.filter((t: { id: string }) => t.id === b) } });
+    expect(fork.status).toBe(201);
+    expect(fork.body.thread_id).not.toBe(run.thread_id);
+    expect(fork.body.run).toMatchObject({ trigger: 'fork', status: 'running' });
+    const done = await settle(fork.body.thread_id);
+    expect(done).toMatchObject({ passed_count: 1, run: { total_tests: 1 } });
+    expect(target.hits('/ok?id=f1')).toBe(1);
+    expect(target.hits('/ok?id=f2')).toBe(2);
+    const forkHistory = await history(fork.body.thread_id);
+    const root = forkHistory.at(-1)!;
+    expect(root).toMatchObject({ parent_checkpoint_id: null, metadata: { source: 'fork', forked_from: { thread_id: run.thread_id, checkpoint_id: planned.checkpoint_id } } });
+    // The original thread is untouched.
+    expect((await api.get(`/api/v1/test/status/${run.thread_id}`)).body.passed_count).toBe(2);
+  });
+
+  it('bad input: unknown checkpoint or thread → 404, foreign thread → 404, invalid edit → 400, replaying a running thread → 409', async () => {
+    const a = await create('/ok?id=bad1');
+    const run = (await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [a] })).body;
+    await settle(run.thread_id);
+    const cp = (await history(run.thread_id))[0].checkpoint_id;
+    expect((await api.post('/api/v1/time-travel/fork', { thread_id: run.thread_id, checkpoint_id: 'nope' })).status).toBe(404);
+    expect((await api.post('/api/v1/time-travel/replay', { thread_id: run.thread_id, checkpoint_id: 'nope' })).status).toBe(404);
+    expect((await api.get(`/api/v1/time-travel/state/${run.thread_id}/nope`)).status).toBe(404);
+    expect((await api.get('/api/v1/time-travel/history/nope')).status).toBe(404);
+    expect((await api.get(`/api/v1/time-travel/compare?thread_id=${run.thread_id}&checkpoint_a=${cp}&checkpoint_b=nope`)).status).toBe(404);
+    expect((await api.get(`/api/v1/time-travel/compare?thread_id=${run.thread_id}`)).status).toBe(400);
+    for (const res of [
+      await stranger.get(`/api/v1/time-travel/history/${run.thread_id}`),
+      await stranger.get(`/api/v1/time-travel/state/${run.thread_id}/${cp}`),
+      await stranger.post('/api/v1/time-travel/replay', { thread_id: run.thread_id, checkpoint_id: cp }),
+      await stranger.post('/api/v1/time-travel/fork', { thread_id: run.thread_id, checkpoint_id: cp }),
+    ]) expect(res.status).toBe(404);
+    const invalid = await api.post('/api/v1/time-travel/fork', { thread_id: run.thread_id, checkpoint_id: cp, state: { passed_count: -1, run_id: 'x' } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error.details.issues.map((i: { path: string }) => i.path)).toEqual(['state.run_id']);
+    const invalid2 = await api.post('/api/v1/time-travel/fork', { thread_id: run.thread_id, checkpoint_id: cp, state: { passed_count: -1 } });
+    expect(invalid2.status).toBe(400);
+    expect(invalid2.body.error.details.issues.map((i: { path: string }) => i.path)).toEqual(['state.passed_count']);
+
+    target.closeGate();
+    const g = await create('/gate?id=bad2');
+    const running = (await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [g] })).body;
+    const deadline = Date.now() + 5000;
+    while (target.hits('/gate?id=bad2') === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const rcp = (await history(running.thread_id))[0].checkpoint_id;
+    const busy = await api.post('/api/v1/time-travel/replay', { thread_id: running.thread_id, checkpoint_id: rcp });
+    expect(busy.status).toBe(409);
+    target.openGate();
+    await settle(running.thread_id);
+  });
+});
