@@ -86,27 +86,24 @@ describe('local execution of the run graph', () => {
     expect(await g.store.testRuns.get(g.orgId, run.id)).toMatchObject({ status: 'failed', error: NO_SURFACES });
   });
 
-  it('healing: a locator fix from the healer is applied and the test re-runs as HEALED', async () => {
+  it('self_heal never asks the healer about an assertion failure: the test stays FAILED', async () => {
     let calls = 0;
     const healer: Healer = {
-      async heal(f) {
+      async heal() {
         calls++;
-        const test = structuredClone(f.test);
-        (test.steps[0] as { url: string }).url = '/ok?id=healed';
-        return { healed: true, patch: { test, changes: [{ step: 0, field: 'url' }], confidence: 0.95, kind: 'locator' } };
+        return { healed: false, reason: 'not expected to be asked' };
       },
     };
     const h = await startGraph({ healer });
     try {
       const project = await h.project(target.url);
-      // A locator failure needs a browser; here the healer is exercised through a test whose
-      // stored failure is marked as one, by using a step the API runner reports as 'locator'.
       const [t] = await h.tests(project.id, ['/fail?id=heal']);
       const { threadId } = await h.graph.start(h.orgId, null, { project_id: project.id, test_ids: [t.id], trigger: 'api' } as never);
-      const state = (await h.waitForEvent(threadId, (e) => e.type === 'complete'), (await h.graph.checkpointer.load(threadId)).state);
-      // An assertion failure is never healed, whatever the healer would say.
+      await h.waitForEvent(threadId, (e) => e.type === 'complete');
+      const { state } = await h.graph.checkpointer.load(threadId);
       expect(calls).toBe(0);
-      expect(state.graph.heal[t.id].status).toBe('cannot_heal');
+      expect(state.graph.heal[t.id]).toMatchObject({ status: 'cannot_heal', reason: expect.stringMatching(/assertion failure/) });
+      expect(state.test_results[0].status).toBe('FAILED');
     } finally {
       await h.stop();
     }

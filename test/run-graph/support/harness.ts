@@ -6,17 +6,18 @@ import { systemClock } from '@svc/core/ports/clock';
 import { silentLogger } from '@svc/core/ports/logger';
 import type { Healer } from '@svc/core/run-graph/healer';
 import type { RunEvent } from '@svc/core/run-graph/events';
+import type { UiDriver } from '@svc/core/execution/types';
 import { FileTable } from '../../../packages/functions/src/local/file-table.ts';
 import { createLocalRunGraph } from '../../../packages/functions/src/run-graph/setup.ts';
 import type { RunManager } from '../../../packages/functions/src/run-graph/run-manager.ts';
-import { apiTest } from './target.ts';
+import { apiTest, uiTest } from './target.ts';
 
 /** The run graph in-process over a memory table: no HTTP, for node and interpreter tests. */
-export async function startGraph(opts: { healer?: Healer; onCommit?: (ms: number) => void } = {}) {
+export async function startGraph(opts: { healer?: Healer; onCommit?: (ms: number) => void; browser?: () => Promise<UiDriver> } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-graph-'));
   const table = new FileTable();
   const store: Store = createStore(table, systemClock);
-  const graph: RunManager = await createLocalRunGraph({ store, table, clock: systemClock, logger: silentLogger, dataDir, healer: opts.healer, onCommit: opts.onCommit });
+  const graph: RunManager = await createLocalRunGraph({ store, table, clock: systemClock, logger: silentLogger, dataDir, healer: opts.healer, onCommit: opts.onCommit, browser: opts.browser });
   const orgId = crypto.randomUUID();
   return {
     store,
@@ -25,6 +26,9 @@ export async function startGraph(opts: { healer?: Healer; onCommit?: (ms: number
     orgId,
     async project(appUrl: string, config: Record<string, unknown> = {}) {
       return store.projects.create(orgId, { name: 'p', app_url: appUrl, config });
+    },
+    async uiTest(projectId: string, selector: string) {
+      return store.tests.create(orgId, { project_id: projectId, ...uiTest(`click ${selector}`, selector) });
     },
     async tests(projectId: string, paths: string[]) {
       const out = [];

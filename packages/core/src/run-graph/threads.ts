@@ -25,6 +25,15 @@ export function threadsRepo(table: Table) {
       await table.put({ ...k.activeThread(threadId), entity: 'active_thread', thread_id: threadId, ...owner });
     },
 
+    /** The thread's current workflow execution (Step Functions execution ARN). */
+    async setExecution(threadId: string, executionArn: string): Promise<void> {
+      await table.update({ key: k.activeThread(threadId), set: { execution_arn: executionArn } }).catch(() => {});
+    },
+
+    async execution(threadId: string): Promise<string | undefined> {
+      return ((await table.get(k.activeThread(threadId)))?.execution_arn as string | undefined) ?? undefined;
+    },
+
     async markFinished(threadId: string): Promise<void> {
       await table.delete(k.activeThread(threadId));
     },

@@ -10,6 +10,6 @@ export interface Workflow {
   stop(threadId: string, reason: string): Promise<void>;
   /** Delivers the decision to a waiting approval Task (SendTaskSuccess). */
   sendTaskSuccess(token: string, output: Record<string, unknown>): Promise<void>;
-  /** Whether an execution of the thread is running (as far as this adapter knows). */
-  isRunning(threadId: string): boolean;
+  /** Whether an execution of the thread is running. */
+  isRunning(threadId: string): boolean | Promise<boolean>;
 }

@@ -3,13 +3,10 @@ import { mkdir, writeFile, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { runSuite, type ProgressEvent } from '@svc/core/execution/run-suite';
 import { httpExchange } from '@svc/core/execution/api/http-exchange';
-import { renderReports } from '@svc/core/reporting/index';
-import type { UiDriver } from '@svc/core/execution/types';
+import type { UiDriver, SqlDriver } from '@svc/core/execution/types';
 import { uuidv7 } from '@svc/core/ids';
 import { loadTests, TestFileError } from '../execution/load-tests.ts';
 import { FsArtifacts } from '../execution/fs-artifacts.ts';
-import { createPlaywrightDriver } from '../execution/browser/playwright-driver.ts';
-import { createSqlDriver } from '../execution/sql/sql-driver.ts';
 import { progressPrinter } from './progress.ts';
 
 export const RUN_HELP = `Usage: svc run --url <app> --tests <file|dir> [options]
@@ -86,7 +83,14 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   const artifacts = new FsArtifacts(join(out, 'artifacts'));
   let driver: Promise<UiDriver> | undefined;
   const executablePath = values.chromium ?? env.SVC_CHROMIUM_PATH;
-  const sql = createSqlDriver();
+  // Drivers load on first use: an API-only run never loads Playwright or the SQL clients.
+  let sqlDriver: Promise<SqlDriver> | undefined;
+  const sql: SqlDriver = {
+    query: async (...args) => (await (sqlDriver ??= import('../execution/sql/sql-driver.ts').then((m) => m.createSqlDriver()))).query(...args),
+    close: async () => {
+      if (sqlDriver) await (await sqlDriver).close();
+    },
+  };
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
@@ -99,7 +103,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       tests,
       workers,
       baseUrl: values.url,
-      ui: () => (driver ??= createPlaywrightDriver({ executablePath })),
+      ui: () => (driver ??= import('../execution/browser/playwright-driver.ts').then((m) => m.createPlaywrightDriver({ executablePath }))),
       sql,
       http: httpExchange,
       artifacts,
@@ -108,6 +112,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       signal: controller.signal,
       onProgress: (e: ProgressEvent) => print(e),
     });
+    const { renderReports } = await import('@svc/core/reporting/index');
     const embed = new Map<string, Uint8Array>();
     for (const r of summary.results) for (const key of r.screenshots) {
       const bytes = await artifacts.read(key);

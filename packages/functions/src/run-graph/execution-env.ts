@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ExecutionEnv } from '@svc/core/run-graph/deps';
+import type { ExecutionEnv, RunArtifacts } from '@svc/core/run-graph/deps';
 import type { HttpExchange, SqlDriver, UiDriver } from '@svc/core/execution/types';
 import type { Store } from '@svc/core/store/index';
 import { httpExchange } from '@svc/core/execution/api/http-exchange';
@@ -13,6 +13,8 @@ export interface ExecutionEnvOptions {
   sql?: SqlDriver;
   /** Opens a browser (one per run, launched on the run's first UI step). */
   browser?: () => Promise<UiDriver>;
+  /** Where a run's artifacts go (default: files under artifactsDir). */
+  artifacts?: (threadId: string) => RunArtifacts;
 }
 
 /**
@@ -34,7 +36,7 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
         env: {
           http: o.http ?? httpExchange,
           sql: o.sql,
-          artifacts: new FsArtifacts(join(o.artifactsDir, safe(run.threadId))),
+          artifacts: o.artifacts ? o.artifacts(run.threadId) : new FsArtifacts(join(o.artifactsDir, safe(run.threadId))),
           environment,
           secrets: {},
         },

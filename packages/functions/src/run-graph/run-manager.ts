@@ -16,7 +16,9 @@ import type { Healer } from '@svc/core/run-graph/healer';
 import type { RunStartInput } from '@svc/core/run-graph/contracts';
 import type { Workflow } from '@svc/core/run-graph/workflow';
 import { createLocalWaiters } from './local-waiters.ts';
-import { createLocalWorkflow } from './local-workflow.ts';
+import { createLocalWorkflow, type LocalWorkflowOptions } from './local-workflow.ts';
+import type { GraphTasks } from '@svc/core/run-graph/tasks';
+import type { LocalWaiters } from './local-waiters.ts';
 import type { ExecutionEnvs } from './execution-env.ts';
 
 export interface RunManagerOptions {
@@ -28,7 +30,15 @@ export interface RunManagerOptions {
   healer?: Healer;
   /** Test hooks: checkpoint commit timings (benchmark). */
   onCommit?: (ms: number) => void;
+  /**
+   * Where executions run. Default: in this process (the local ASL interpreter). On AWS:
+   * Step Functions (createSfnWorkflow), the Task Lambdas doing the work (lambda-tasks.ts).
+   */
+  workflow?: (ctx: { tasks: GraphTasks; deps: GraphDeps; waiters: LocalWaiters; onEnd: LocalWorkflowOptions['onEnd'] }) => ManagedWorkflow;
 }
+
+/** A Workflow plus what the manager asks of one that runs executions in-process. */
+export type ManagedWorkflow = Workflow & { running?(): string[]; settled?(threadId: string): Promise<void> };
 
 /**
  * The run graph in one process: the domain service, the Task handlers, the local
@@ -43,7 +53,7 @@ export function createRunManager(o: RunManagerOptions) {
   const cancelling = new Set<string>();
   const waiters = createLocalWaiters();
   let closing = false;
-  let workflow: Workflow & { running(): string[]; settled(threadId: string): Promise<void> };
+  let workflow: ManagedWorkflow;
 
   const deps: GraphDeps = {
     store: o.store,
@@ -61,13 +71,8 @@ export function createRunManager(o: RunManagerOptions) {
   const tasks = createGraphTasks(deps);
   const runs = runService(deps);
 
-  workflow = createLocalWorkflow({
-    tasks,
-    deps,
-    waiters,
-    logger: o.logger,
-    onEnd: (threadId, outcome) => void ended(threadId, outcome),
-  });
+  const onEnd: LocalWorkflowOptions['onEnd'] = (threadId, outcome) => void ended(threadId, outcome);
+  workflow = o.workflow ? o.workflow({ tasks, deps, waiters, onEnd }) : createLocalWorkflow({ tasks, deps, waiters, logger: o.logger, onEnd });
 
   async function ended(threadId: string, outcome: { ok: true; output: unknown } | { ok: false; error: Error; aborted: boolean }) {
     // An aborted execution's handlers may still be finishing: they keep seeing the aborted
@@ -93,7 +98,7 @@ export function createRunManager(o: RunManagerOptions) {
 
   async function launch(threadId: string) {
     if (closing) throw new AppError('UNAVAILABLE', 'the server is shutting down');
-    if (workflow.isRunning(threadId)) return;
+    if (await workflow.isRunning(threadId)) return;
     controllers.set(threadId, new AbortController());
     await workflow.start(threadId);
   }
@@ -107,9 +112,9 @@ export function createRunManager(o: RunManagerOptions) {
     checkpointer: deps.checkpointer,
     store: o.store,
 
-    isActive: (threadId: string) => workflow.isRunning(threadId),
+    isActive: async (threadId: string) => workflow.isRunning(threadId),
     /** Resolves once the thread's execution in this process has ended. */
-    settled: (threadId: string) => workflow.settled(threadId),
+    settled: async (threadId: string) => workflow.settled?.(threadId),
 
     async start(orgId: string, userId: string | null, input: RunStartInput, trigger?: string): Promise<{ run: TestRun; threadId: string }> {
       const started = await runs.start(orgId, userId, input, trigger);
@@ -122,9 +127,12 @@ export function createRunManager(o: RunManagerOptions) {
       const { threadId } = await runs.resolve(orgId, id);
       cancelling.add(threadId);
       try {
+        const { run: current } = await runs.resolve(orgId, threadId);
+        if (isTerminalRunStatus(current.status)) throw new AppError('CONFLICT', `run ${current.id} is already ${current.status}`);
+        // Stop first (the execution's ARN is forgotten once the run is marked finished), then mark.
         controllers.get(threadId)?.abort(new Error('the run was cancelled'));
-        const run = await runs.markCancelled(orgId, threadId, by);
         await workflow.stop(threadId, 'the run was cancelled');
+        const run = await runs.markCancelled(orgId, threadId, by);
         await o.envs.release(threadId);
         return run;
       } finally {
@@ -133,7 +141,7 @@ export function createRunManager(o: RunManagerOptions) {
     },
 
     async replay(orgId: string, threadId: string, checkpointId: string): Promise<TestRun> {
-      if (workflow.isRunning(threadId)) throw new AppError('CONFLICT', `thread ${threadId} is running; cancel it or wait for it to finish before replaying`);
+      if (await workflow.isRunning(threadId)) throw new AppError('CONFLICT', `thread ${threadId} is running; cancel it or wait for it to finish before replaying`);
       const run = await runs.prepareReplay(orgId, threadId, checkpointId);
       await launch(threadId);
       return run;
@@ -148,7 +156,7 @@ export function createRunManager(o: RunManagerOptions) {
     /** Resumes an unfinished run's execution here if none is running (after a crash, or a Lambda hand-over). */
     async resume(orgId: string, id: string): Promise<{ run: TestRun; threadId: string; resumed: boolean }> {
       const { run, threadId } = await runs.resolve(orgId, id);
-      if (isTerminalRunStatus(run.status) || workflow.isRunning(threadId)) return { run, threadId, resumed: false };
+      if (isTerminalRunStatus(run.status) || (await workflow.isRunning(threadId))) return { run, threadId, resumed: false };
       await launch(threadId);
       return { run, threadId, resumed: true };
     },
@@ -179,7 +187,7 @@ export function createRunManager(o: RunManagerOptions) {
       closing = true;
       for (const c of controllers.values()) c.abort(new Error('the server is shutting down'));
       waiters.rejectAll(new Error('the server is shutting down'));
-      await Promise.all(workflow.running().map((t) => workflow.stop(t, 'the server is shutting down')));
+      await Promise.all((workflow.running?.() ?? []).map((t) => workflow.stop(t, 'the server is shutting down')));
       for (const t of o.envs.held()) await o.envs.release(t).catch(() => {});
     },
   };

@@ -67,7 +67,7 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
   }, async ({ c, params, access }) => {
     const g = runGraphOf(deps);
     const { threadId } = await g.runs.resolve(access.organizationId, params.id);
-    return c.json(await g.runs.status(access.organizationId, params.id, g.isActive(threadId)));
+    return c.json(await g.runs.status(access.organizationId, params.id, (await g.isActive(threadId))));
   });
 
   mountRoute(app, deps, registry, {
@@ -76,7 +76,7 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
   }, async ({ c, params, access }) => {
     const g = runGraphOf(deps);
     const { threadId } = await g.runs.resolve(access.organizationId, params.id);
-    const status = await g.runs.status(access.organizationId, params.id, g.isActive(threadId));
+    const status = await g.runs.status(access.organizationId, params.id, (await g.isActive(threadId)));
     return c.json({ id: status.run.id, type: 'test_run' as const, status: status.run.status, ...status });
   });
 

@@ -32,7 +32,7 @@ export function streamRoutes(app: Hono<ApiEnv>, deps: StreamAppDeps, registry: R
         options: deps.runGraphStream,
         isFinished: async () => {
           const { run } = await g.runs.resolve(orgId, threadId);
-          return isTerminalRunStatus(run.status) && !g.isActive(threadId);
+          return isTerminalRunStatus(run.status) && !(await g.isActive(threadId));
         },
       });
       // A client that stopped reading: drop the connection itself, or the socket (and what
@@ -73,7 +73,7 @@ export function streamRoutes(app: Hono<ApiEnv>, deps: StreamAppDeps, registry: R
   }, async ({ c, params, access }) => {
     const g = runGraphOf(deps);
     const { threadId } = await g.runs.resolve(access.organizationId, params.thread_id);
-    const status = await g.runs.status(access.organizationId, threadId, g.isActive(threadId));
+    const status = await g.runs.status(access.organizationId, threadId, (await g.isActive(threadId)));
     return c.json({ ...status, stream: { last_event_id: status.last_event_id, clients: g.events.watcherCount(threadId) } });
   });
 

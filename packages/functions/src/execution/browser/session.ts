@@ -70,7 +70,7 @@ export class PlaywrightUiSession implements UiSession {
       ignoreHTTPSErrors: false,
     });
     try {
-      if (options.trace) await context.tracing.start({ screenshots: true, snapshots: true, sources: false });
+      if (options.trace) await context.tracing.start({ screenshots: false, snapshots: true, sources: false });
       const page = await context.newPage();
       const session = new PlaywrightUiSession(context, page, config, options, onClose);
       session.tracing = options.trace;

@@ -1,0 +1,100 @@
+import definition from '../asl/run-graph.asl.json' with { type: 'json' };
+import { renderDefinition } from '../packages/functions/src/run-graph/definition.ts';
+import { taskResources, type TaskResource } from '../packages/core/src/run-graph/tasks.ts';
+import { artifacts, table } from './storage.ts';
+
+/**
+ * The run graph on AWS: asl/run-graph.asl.json as a Step Functions state machine whose
+ * Task states invoke one Lambda per resource (packages/functions/src/run-graph/
+ * lambda-tasks.ts), plus the per-minute approval expiry. The API needs
+ * `runGraphApiEnvironment` and `runGraphApiPermissions` (infra/api.ts) to start, stop and
+ * resume executions and to deliver approval decisions (SendTaskSuccess).
+ */
+const handlerOf: Record<TaskResource, string> = {
+  analyze_code: 'analyzeCode',
+  plan_tests: 'planTests',
+  execute_test: 'executeTest',
+  self_heal: 'selfHeal',
+  request_approval: 'requestApproval',
+  approval_expired: 'approvalExpired',
+  report: 'report',
+};
+
+/** Test execution and healing drive a browser: more memory, and the longest timeout (Task timeouts are below it). */
+const heavy = new Set<TaskResource>(['execute_test', 'self_heal']);
+
+/** Task-token calls take no resource-level permission but the token itself. */
+const taskTokenPermission = { actions: ['states:SendTaskSuccess', 'states:SendTaskFailure'], resources: ['*'] };
+
+const environment = { SVC_TABLE_NAME: table.name, SVC_BUCKET_NAME: artifacts.name, POWERTOOLS_SERVICE_NAME: 'svc-run-graph' };
+
+export const taskFunctions = Object.fromEntries(
+  taskResources.map((resource) => [
+    resource,
+    new sst.aws.Function(`RunGraph${pascal(resource)}`, {
+      handler: `packages/functions/src/run-graph/lambda-tasks.${handlerOf[resource]}`,
+      runtime: 'nodejs22.x',
+      memory: heavy.has(resource) ? '2048 MB' : '512 MB',
+      timeout: heavy.has(resource) ? '15 minutes' : '5 minutes',
+      link: [table, artifacts],
+      environment,
+      permissions: [taskTokenPermission],
+      ...(heavy.has(resource) ? { nodejs: { install: ['@sparticuz/chromium', 'playwright-core'] } } : {}),
+    }),
+  ]),
+) as Record<TaskResource, InstanceType<typeof sst.aws.Function>>;
+
+const role = new aws.iam.Role('RunGraphStateMachineRole', {
+  assumeRolePolicy: JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [{ Effect: 'Allow', Principal: { Service: 'states.amazonaws.com' }, Action: 'sts:AssumeRole' }],
+  }),
+});
+
+const functionArns = taskResources.map((r) => taskFunctions[r].arn);
+
+new aws.iam.RolePolicy('RunGraphStateMachineInvoke', {
+  role: role.id,
+  policy: $resolve(functionArns).apply((arns) =>
+    JSON.stringify({
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arns.flatMap((arn: string) => [arn, `${arn}:*`]) }],
+    }),
+  ),
+});
+
+/** The same definition the local interpreter runs, with each resource bound to its Lambda. */
+export const stateMachine = new aws.sfn.StateMachine('RunGraph', {
+  roleArn: role.arn,
+  type: 'STANDARD',
+  definition: $resolve(functionArns).apply((arns) =>
+    JSON.stringify(renderDefinition(Object.fromEntries(taskResources.map((r, i) => [r, arns[i]])) as Record<TaskResource, string>, JSON.stringify(definition))),
+  ),
+});
+
+/** Pending approvals past their time expire (treated as a reject) within a minute. */
+export const approvalExpiry = new sst.aws.Cron('RunGraphApprovalExpiry', {
+  schedule: 'rate(1 minute)',
+  function: {
+    handler: 'packages/functions/src/run-graph/lambda-tasks.expireApprovals',
+    runtime: 'nodejs22.x',
+    timeout: '1 minute',
+    link: [table, artifacts],
+    environment,
+    permissions: [taskTokenPermission],
+  },
+});
+
+/** What the API function needs (infra/api.ts): the state machine's ARN … */
+export const runGraphApiEnvironment = { SVC_STATE_MACHINE_ARN: stateMachine.arn };
+
+/** … and the right to start, describe and stop its executions and to deliver decisions. */
+export const runGraphApiPermissions = [
+  { actions: ['states:StartExecution'], resources: [stateMachine.arn] },
+  { actions: ['states:DescribeExecution', 'states:StopExecution'], resources: [$interpolate`${stateMachine.arn}`.apply((arn: string) => `${arn.replace(':stateMachine:', ':execution:')}:*`)] },
+  taskTokenPermission,
+];
+
+function pascal(s: string): string {
+  return s.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+}

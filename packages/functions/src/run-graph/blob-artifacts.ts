@@ -1,0 +1,17 @@
+import type { Blobs } from '@svc/core/ports/blobs';
+import type { RunArtifacts } from '@svc/core/run-graph/deps';
+
+/** Run artifacts in the Blobs store (S3 on AWS): keys `runs/<thread_id>/<name>`. */
+export function blobArtifacts(blobs: Blobs, threadId: string): RunArtifacts {
+  const prefix = `runs/${threadId.replace(/[^A-Za-z0-9._-]+/g, '_')}/`;
+  return {
+    async put(name, body, contentType) {
+      if (name.split('/').some((p) => p === '..' || p === '')) throw new Error(`artifact name escapes the run's folder: ${name}`);
+      await blobs.put(prefix + name, body, contentType);
+      return prefix + name;
+    },
+    async read(key) {
+      return (await blobs.get(key))?.body;
+    },
+  };
+}

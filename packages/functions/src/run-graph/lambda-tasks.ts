@@ -1,0 +1,121 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { createStore } from '@svc/core/store/index';
+import { systemClock } from '@svc/core/ports/clock';
+import { createCheckpointer } from '@svc/core/run-graph/checkpointer';
+import { createEventLog } from '@svc/core/run-graph/event-log';
+import { threadsRepo } from '@svc/core/run-graph/threads';
+import { approvalsRepo } from '@svc/core/run-graph/approvals-repo';
+import { createGraphTasks, type GraphTasks, type TaskResource } from '@svc/core/run-graph/tasks';
+import type { GraphDeps } from '@svc/core/run-graph/deps';
+import { DynamoDbTable } from '../aws/dynamodb-table.ts';
+import { S3Blobs } from '../aws/s3-blobs.ts';
+import { createLogger } from '../shared/logger.ts';
+import { createPlaywrightDriver } from '../execution/browser/playwright-driver.ts';
+import { createSqlDriver } from '../execution/sql/sql-driver.ts';
+import { createExecutionEnvs, type ExecutionEnvs } from './execution-env.ts';
+import { blobArtifacts } from './blob-artifacts.ts';
+import { createSfnWorkflow } from './sfn-workflow.ts';
+import { loadRunGraphLambdaConfig } from './lambda-config.ts';
+
+/**
+ * Lambda entry points of the run graph's Task states (one per Task resource of
+ * asl/run-graph.asl.json; infra/run-graph.ts deploys each). They call the same core
+ * handlers as the local interpreter binding. Built once per container.
+ *
+ * Cancellation: a cancelled run's execution is stopped by Step Functions; a Task already
+ * running notices within a couple of seconds (its run is polled) and aborts its test,
+ * closing the browser.
+ */
+interface Built {
+  tasks: GraphTasks;
+  deps: GraphDeps;
+  envs: ExecutionEnvs;
+  watch(threadId: string): () => void;
+}
+
+let built: Promise<Built> | undefined;
+
+function build(): Promise<Built> {
+  built ??= (async () => {
+    const config = loadRunGraphLambdaConfig(process.env);
+    const logger = createLogger(config.logLevel, 'svc-run-graph');
+    const table = new DynamoDbTable({ tableName: config.tableName, client: new DynamoDBClient({ region: config.region }) });
+    const blobs = new S3Blobs({ bucket: config.bucketName, client: new S3Client({ region: config.region }) });
+    const store = createStore(table, systemClock);
+    const threads = threadsRepo(table);
+    const sfn = createSfnWorkflow({ client: new SFNClient({ region: config.region }), stateMachineArn: '', executions: { save: (t, arn) => threads.setExecution(t, arn), get: (t) => threads.execution(t) } });
+    const envs = createExecutionEnvs({ store, artifactsDir: '/tmp/svc-artifacts', artifacts: (t) => blobArtifacts(blobs, t), sql: createSqlDriver(), browser: () => createPlaywrightDriver() });
+    const controllers = new Map<string, AbortController>();
+    const deps: GraphDeps = {
+      store,
+      checkpointer: createCheckpointer(store.checkpoints, systemClock),
+      events: createEventLog(table, systemClock),
+      threads,
+      approvals: approvalsRepo(table),
+      clock: systemClock,
+      logger,
+      execution: (run) => envs.forRun(run),
+      signal: (threadId) => (controllers.get(threadId) ?? new AbortController()).signal,
+      sendTaskSuccess: (token, output) => sfn.sendTaskSuccess(token, output),
+    };
+    const watch = (threadId: string) => {
+      const controller = new AbortController();
+      controllers.set(threadId, controller);
+      const check = async () => {
+        const owner = await threads.owner(threadId);
+        const run = owner && (await store.testRuns.get(owner.organization_id, owner.run_id));
+        if (run && run.status === 'cancelled') controller.abort(new Error('the run was cancelled'));
+      };
+      void check().catch(() => {});
+      const timer = setInterval(() => void check().catch(() => {}), 2_000);
+      return () => {
+        clearInterval(timer);
+        if (controllers.get(threadId) === controller) controllers.delete(threadId);
+      };
+    };
+    return { tasks: createGraphTasks(deps), deps, envs, watch };
+  })();
+  built.catch(() => (built = undefined));
+  return built;
+}
+
+function handler(resource: Exclude<TaskResource, 'request_approval'>) {
+  return async (event: unknown) => {
+    const b = await build();
+    const threadId = String((event as { thread_id?: unknown })?.thread_id ?? '');
+    const unwatch = b.watch(threadId);
+    try {
+      return await (b.tasks[resource] as (input: unknown) => Promise<unknown>)(event);
+    } finally {
+      unwatch();
+      await b.envs.release(threadId); // one test per invocation: no browser outlives it
+    }
+  };
+}
+
+export const analyzeCode = handler('analyze_code');
+export const planTests = handler('plan_tests');
+export const executeTest = handler('execute_test');
+export const selfHeal = handler('self_heal');
+export const approvalExpired = handler('approval_expired');
+export const report = handler('report');
+
+/**
+ * The .waitForTaskToken Task: stores the approval with its token and returns; Step
+ * Functions then waits for SendTaskSuccess (the approval endpoints). When the decision is
+ * already known (a resumed execution), it sends it at once.
+ */
+export async function requestApproval(event: Record<string, unknown>) {
+  const b = await build();
+  const result = await b.tasks.request_approval(event);
+  if (result.status === 'decided') await b.deps.sendTaskSuccess(String(event.task_token), result.output);
+  return { status: result.status };
+}
+
+/** Scheduled (every minute): pending approvals past their time expire, which counts as a reject. */
+export async function expireApprovals() {
+  const b = await build();
+  return { expired: await b.tasks.approvals.expireDue() };
+}
