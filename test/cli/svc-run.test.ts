@@ -89,7 +89,8 @@ describe('svc run', () => {
   it('runs UI, API and DB tests, writes all four reports, exits 0, and leaves no browser behind', async () => {
     const marker = randomUUID();
     const dir = join(out, 'pass');
-    const res = await svc(['run', '--url', app.url, '--tests', join(suites, 'pass'), '--workers', '2', '--out', dir], marker);
+    const state = join(out, 'state');
+    const res = await svc(['run', '--url', app.url, '--tests', join(suites, 'pass'), '--workers', '2', '--out', dir, '--state-dir', state], marker);
     expect(res.stderr).toBe('');
     expect(res.code, res.stdout).toBe(0);
     expect(res.stdout).toMatch(/PASS \[\d+\/6\]/);
@@ -107,13 +108,21 @@ describe('svc run', () => {
     expect(html).not.toContain('s3cret!'); // secrets never reach a report
     expect(await readFile(join(dir, 'report.md'), 'utf8')).toContain('| 6 |');
 
+    // The latest fingerprint of each located element is kept for self-healing in later runs.
+    const { FileFingerprintStore } = await import('../../packages/functions/src/execution/file-fingerprints.ts');
+    const loginId = json.tests.find((t: { name: string }) => t.name === 'sign in and see the dashboard').id;
+    const prints = await new FileFingerprintStore(state).get(loginId);
+    expect(prints[1]).toMatchObject({ tag: 'input', id: 'email', type: 'email' });
+    expect(prints[4]).toMatchObject({ tag: 'button', role: 'button', id: 'login-submit' });
+    expect(prints[4].box?.width).toBeGreaterThan(0);
+
     await expect.poll(() => survivors(marker), { timeout: 10_000 }).toEqual([]);
   }, 300_000);
 
   it('reports each failure precisely, keeps running the rest, and exits 1', async () => {
     const marker = randomUUID();
     const dir = join(out, 'fail');
-    const res = await svc(['run', '--url', app.url, '--tests', join(suites, 'fail'), '--out', dir, '--reporter', 'json,junit'], marker);
+    const res = await svc(['run', '--url', app.url, '--tests', join(suites, 'fail'), '--out', dir, '--reporter', 'json,junit', '--state-dir', join(out, 'state-fail')], marker);
     expect(res.code, res.stdout + res.stderr).toBe(1);
     const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     const byId = Object.fromEntries(json.tests.map((t: { id: string }) => [t.id, t]));
@@ -183,7 +192,7 @@ describe('svc run', () => {
   it('rejects invalid test files before running anything, naming file and field (exit 2)', async () => {
     const bad = join(out, 'bad-tests');
     await import('node:fs/promises').then((fs) => fs.mkdir(bad, { recursive: true }).then(() => fs.writeFile(join(bad, 't.json'), JSON.stringify({ name: 'x', type: 'ui', steps: [{ type: 'teleport' }] }))));
-    const res = await svc(['run', '--url', app.url, '--tests', bad], randomUUID());
+    const res = await svc(['run', '--url', app.url, '--tests', bad, '--state-dir', join(out, 'state-bad')], randomUUID());
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/t\.json: steps\.0\.type: Invalid discriminator value/);
   });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createStore, memberItem, type Store } from '@svc/core/store/index';
+import { tableFingerprintStore } from '@svc/core/store/fingerprints';
 import { systemClock } from '@svc/core/ports/clock';
 import { AppError } from '@svc/core/errors';
 import type { Table } from '@svc/core/ports/table';
@@ -103,6 +104,14 @@ for (const [name, makeTable] of adapters) {
       const done = await store.testRuns.setStatus('org-r', run.id, 'running', {}, 'pending');
       expect(done.status).toBe('running');
       expect(await code(store.testRuns.setStatus('org-r', run.id, 'completed', {}, 'pending'))).toBe('CONFLICT');
+    });
+
+    it('fingerprints keep the latest per test step, per organization', async () => {
+      const a = tableFingerprintStore(store.table, 'org-fa');
+      await a.save('t1', { 0: { tag: 'input', id: 'email' }, 2: { tag: 'button', text: 'Go' } });
+      await a.save('t1', { 2: { tag: 'button', text: 'Go now' } });
+      expect(await a.get('t1')).toEqual({ 0: { tag: 'input', id: 'email' }, 2: { tag: 'button', text: 'Go now' } });
+      expect(await tableFingerprintStore(store.table, 'org-fb').get('t1')).toEqual({});
     });
 
     it('projects and tests list newest first and never cross organizations', async () => {

@@ -6,6 +6,7 @@ import { describeStep, describeAssertion } from './describe-step.ts';
 import { checkApiAssertion } from './api/check-api-assertion.ts';
 import { checkDbAssertion } from './db/check-db-assertion.ts';
 import { saveVariables } from './save-variables.ts';
+import type { FingerprintStore } from './fingerprint-store.ts';
 
 /** What one test needs to run. The UI driver is opened lazily: API and DB tests never start Chromium. */
 export interface TestRunDeps {
@@ -19,6 +20,8 @@ export interface TestRunDeps {
   signal?: AbortSignal;
   now?: () => number;
   log?: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
+  /** Where the latest fingerprint of each step's element is kept across runs. */
+  fingerprints?: FingerprintStore;
   /** Keep a Playwright trace of failed UI tests (default true). */
   traceOnFailure?: boolean;
   onStep?: (testId: string, step: StepResult) => void;
@@ -169,6 +172,10 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     const zip = await session.stopTrace(!!failure).catch(() => undefined);
     if (zip) trace = await deps.artifacts.put(`${safeName(testId)}/trace.zip`, zip, 'application/zip');
     await session.close().catch((err) => log('warn', `closing the browser context failed: ${(err as Error).message}`));
+  }
+
+  if (deps.fingerprints && Object.keys(fingerprints).length) {
+    await deps.fingerprints.save(testId, fingerprints).catch((err) => log('warn', `saving fingerprints failed: ${(err as Error).message}`));
   }
 
   const finishedMs = now();

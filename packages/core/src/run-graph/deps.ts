@@ -8,6 +8,7 @@ import type { EventLog } from './event-log.ts';
 import type { Healer } from './healer.ts';
 import type { ThreadsRepo } from './threads.ts';
 import type { ApprovalsRepo } from './approvals-repo.ts';
+import type { TestExtras } from './spec-to-definition.ts';
 
 /** Artifacts of a run; `read` lets screenshot events carry the image itself. */
 export interface RunArtifacts extends ArtifactSink {
@@ -32,6 +33,8 @@ export interface GraphDeps {
   execution(run: { threadId: string; organizationId: string; projectId: string }): Promise<ExecutionEnv>;
   /** Aborted when the run is cancelled: in-flight tests stop and close their browser. */
   signal(threadId: string): AbortSignal;
+  /** Per-test timeout and parameters the stored test does not carry (tests run from files by the CLI). */
+  testExtras?(testId: string): TestExtras | undefined;
   /** Delivers an approval decision to the waiting workflow (SendTaskSuccess on AWS). */
   sendTaskSuccess(token: string, output: Record<string, unknown>): Promise<void>;
 }

@@ -91,7 +91,7 @@ export function routeAfterExecute(state: RunGraphState, testId: string): TestRou
 
 async function execute(deps: GraphDeps, state: RunGraphState, threadId: string, testId: string, signal: AbortSignal): Promise<{ result?: TestExecutionResult; error?: string }> {
   const spec = state.test_plan.find((t) => t.id === testId)!;
-  const def = definitionOf(spec);
+  const def = definitionOf(spec, deps.testExtras?.(testId));
   if (!def.ok) return { error: def.message };
   const cfg = state.graph.config;
   const env = await deps.execution({ threadId, organizationId: cfg.organization_id, projectId: cfg.project_id });

@@ -7,6 +7,7 @@ import type { UiDriver, SqlDriver } from '@svc/core/execution/types';
 import { uuidv7 } from '@svc/core/ids';
 import { loadTests, TestFileError } from '../execution/load-tests.ts';
 import { FsArtifacts } from '../execution/fs-artifacts.ts';
+import { FileFingerprintStore } from '../execution/file-fingerprints.ts';
 import { progressPrinter } from './progress.ts';
 
 export const RUN_HELP = `Usage: svc run --url <app> --tests <file|dir> [options]
@@ -19,6 +20,7 @@ Options:
   --workers <n>          Tests run in parallel (default 1)
   --reporter <list>      Any of html,json,md,junit (default html,json,md,junit)
   --out <dir>            Where reports and artifacts go (default ./svc-report)
+  --state-dir <dir>      Where element fingerprints are kept between runs, for self-healing (default ./.svc)
   --env-file <file>      KEY=value lines: project environment (e.g. DATABASE_URL for SQL steps)
   --chromium <path>      Use this Chromium instead of the bundled one (env SVC_CHROMIUM_PATH)
 
@@ -37,7 +39,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       args,
       options: {
         url: { type: 'string' }, tests: { type: 'string' }, workers: { type: 'string' }, reporter: { type: 'string' },
-        out: { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        out: { type: 'string' }, 'state-dir': { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
     }));
@@ -107,6 +109,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       sql,
       http: httpExchange,
       artifacts,
+      fingerprints: new FileFingerprintStore(resolve(values['state-dir'] ?? '.svc')),
       environment,
       secrets,
       signal: controller.signal,

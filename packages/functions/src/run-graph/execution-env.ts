@@ -13,6 +13,9 @@ export interface ExecutionEnvOptions {
   sql?: SqlDriver;
   /** Opens a browser (one per run, launched on the run's first UI step). */
   browser?: () => Promise<UiDriver>;
+  /** Environment variables and secrets for every run (the CLI's); default: the project's config.environment, no secrets. */
+  environment?: Record<string, string>;
+  secrets?: Record<string, string>;
   /** Where a run's artifacts go (default: files under artifactsDir). */
   artifacts?: (threadId: string) => RunArtifacts;
 }
@@ -37,8 +40,8 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
           http: o.http ?? httpExchange,
           sql: o.sql,
           artifacts: o.artifacts ? o.artifacts(run.threadId) : new FsArtifacts(join(o.artifactsDir, safe(run.threadId))),
-          environment,
-          secrets: {},
+          environment: o.environment ?? environment,
+          secrets: o.secrets ?? {},
         },
       };
       if (o.browser) {

@@ -28,6 +28,7 @@ export interface RunManagerOptions {
   logger: Logger;
   envs: ExecutionEnvs;
   healer?: Healer;
+  testExtras?: GraphDeps['testExtras'];
   /** Test hooks: checkpoint commit timings (benchmark). */
   onCommit?: (ms: number) => void;
   /**
@@ -64,6 +65,7 @@ export function createRunManager(o: RunManagerOptions) {
     clock: o.clock,
     logger: o.logger,
     healer: o.healer,
+    testExtras: o.testExtras,
     execution: (run) => o.envs.forRun(run),
     signal: (threadId) => (controllers.get(threadId) ?? new AbortController()).signal,
     sendTaskSuccess: (token, output) => workflow.sendTaskSuccess(token, output),
