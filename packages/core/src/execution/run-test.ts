@@ -7,6 +7,7 @@ import { checkApiAssertion } from './api/check-api-assertion.ts';
 import { checkDbAssertion } from './db/check-db-assertion.ts';
 import { saveVariables } from './save-variables.ts';
 import type { FingerprintStore } from './fingerprint-store.ts';
+import { StepHealer, type AppliedHeal } from './step-healer.ts';
 
 /** What one test needs to run. The UI driver is opened lazily: API and DB tests never start Chromium. */
 export interface TestRunDeps {
@@ -22,6 +23,8 @@ export interface TestRunDeps {
   log?: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
   /** Where the latest fingerprint of each step's element is kept across runs. */
   fingerprints?: FingerprintStore;
+  /** Locator-only self-healing, shared by the tests of one run (one heal per element per run). */
+  healer?: StepHealer;
   /** Keep a Playwright trace of failed UI tests (default true). */
   traceOnFailure?: boolean;
   onStep?: (testId: string, step: StepResult) => void;
@@ -55,6 +58,8 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   let session: UiSession | undefined;
   let lastResponse: HttpResult | undefined;
   let lastQuery: SqlResult | undefined;
+  const heals = new Map<number, AppliedHeal>();
+  const stored = deps.fingerprints && deps.healer?.policy.enabled ? await deps.fingerprints.get(testId).catch(() => ({})) : {};
   let assertionsPassed = 0;
   let assertionsFailed = 0;
   let failure: { kind: FailureKind; message: string; stack?: string; step?: number } | undefined;
@@ -78,7 +83,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   async function checkAssertion(assertion: Assertion, ctx: StepContext, index: number) {
     if (uiAssertionTypes.has(assertion.type)) {
       const s = await openSession();
-      const out = await s.check(assertion as UiAssertion, ctx);
+      const out = await withHealing(index, assertion as UiAssertion, s, ctx, (a) => s.check(a as UiAssertion, ctx));
       if (out.fingerprint) fingerprints[index] = out.fingerprint;
     } else if (apiAssertionTypes.has(assertion.type)) {
       checkApiAssertion(assertion as ApiAssertion, lastResponse);
@@ -87,10 +92,27 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     }
   }
 
+  /**
+   * Runs a UI step or assertion; when its locator finds nothing and a healer is set, tries
+   * a healed locator (and only that: a timeout or a failed expectation is never healed).
+   */
+  async function withHealing<T>(index: number, item: UiStep | UiAssertion, s: UiSession, ctx: StepContext, run: (item: UiStep | UiAssertion) => Promise<T>): Promise<T> {
+    try {
+      return await run(item);
+    } catch (err) {
+      if (!(err instanceof StepFailure) || err.kind !== 'locator' || !deps.healer || controller.signal.aborted) throw err;
+      const attempt = await deps.healer.heal({ item, stored: (stored as Record<number, Fingerprint>)[index], session: s, ctx, rerun: run });
+      if (!attempt.healed) throw new StepFailure('locator', `${err.message}; not healed: ${attempt.reason}`, err.details);
+      heals.set(index, attempt.heal);
+      log('info', `healed ${attempt.heal.original} → ${attempt.heal.healed} (confidence ${attempt.heal.confidence.toFixed(2)})`);
+      return attempt.result;
+    }
+  }
+
   async function performStep(step: Step, ctx: StepContext, index: number): Promise<string | undefined> {
     if (uiStepTypes.has(step.type)) {
       const s = await openSession();
-      const out = await s.perform(step as UiStep, ctx);
+      const out = await withHealing(index, step as UiStep, s, ctx, (healed) => s.perform(healed as UiStep, ctx));
       if (out.fingerprint) fingerprints[index] = out.fingerprint;
       if (out.screenshot) return deps.artifacts.put(`${safeName(testId)}/step-${index}.png`, out.screenshot, 'image/png');
       return undefined;
@@ -129,7 +151,8 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
         const screenshot = await withDeadline(performStep(step, ctx, i), controller.signal, ctx.deadline + ABANDON_GRACE_MS);
         if (screenshot) screenshots.push(screenshot);
         if (step.type === 'assert') assertionsPassed++;
-        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(step)), status: 'passed', duration_ms: now() - t0, ...(screenshot ? { screenshot } : {}) };
+        const heal = heals.get(i);
+        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(step)), status: 'passed', duration_ms: now() - t0, ...(screenshot ? { screenshot } : {}), ...(heal ? { healed: { original: heal.original, healed: heal.healed, confidence: heal.confidence } } : {}) };
         steps.push(result);
         deps.onStep?.(testId, result);
       } catch (err) {
@@ -183,7 +206,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     test_id: testId,
     name: test.name,
     type: test.type,
-    status: failure ? 'failed' : 'passed',
+    status: failure ? 'failed' : heals.size ? 'healed' : 'passed',
     started_at: new Date(startedMs).toISOString(),
     finished_at: new Date(finishedMs).toISOString(),
     duration_ms: finishedMs - startedMs,
@@ -196,7 +219,11 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     console_errors: diagnostics.consoleErrors.map(redact),
     failed_requests: diagnostics.failedRequests,
     fingerprints,
-    metadata: { priority: test.priority, tags: test.tags },
+    metadata: {
+      priority: test.priority,
+      tags: test.tags,
+      ...(heals.size ? { heals: [...heals].map(([index, h]) => ({ index, original: h.original, healed: h.healed, confidence: h.confidence, strategy: h.strategy })) } : {}),
+    },
   };
 }
 

@@ -101,6 +101,7 @@ async function execute(deps: GraphDeps, state: RunGraphState, threadId: string, 
     pending = pending.then(fn).catch((err) => deps.logger.warn('run event not stored', { thread_id: threadId, error: (err as Error).message }));
   };
   const onStep = (_: string, step: StepResult) => {
+    if (signal.aborted) return; // a step cut short by a cancel is not news
     emit(() => deps.events.append(threadId, { type: 'tool_call', data: { tool: step.type, test_id: testId, input: step.description, status: step.status, duration_ms: step.duration_ms, ...(step.error ? { error: step.error.message } : {}) } }));
     if (step.screenshot && env.artifacts.read) {
       const key = step.screenshot;
@@ -110,7 +111,7 @@ async function execute(deps: GraphDeps, state: RunGraphState, threadId: string, 
       });
     }
   };
-  const log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => emit(() => deps.events.append(threadId, { type: 'log', data: { level, message, test_id: testId } }));
+  const log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => !signal.aborted && emit(() => deps.events.append(threadId, { type: 'log', data: { level, message, test_id: testId } }));
   const result = await runTest(testId, def.definition, { ...env, baseUrl: state.app_url || undefined, signal, onStep, log });
   await pending;
   return { result };

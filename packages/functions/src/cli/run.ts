@@ -5,6 +5,7 @@ import { runSuite, type ProgressEvent } from '@svc/core/execution/run-suite';
 import { httpExchange } from '@svc/core/execution/api/http-exchange';
 import type { UiDriver, SqlDriver } from '@svc/core/execution/types';
 import { uuidv7 } from '@svc/core/ids';
+import { StepHealer, defaultHealingPolicy } from '@svc/core/execution/step-healer';
 import { loadTests, TestFileError } from '../execution/load-tests.ts';
 import { FsArtifacts } from '../execution/fs-artifacts.ts';
 import { FileFingerprintStore } from '../execution/file-fingerprints.ts';
@@ -21,8 +22,15 @@ Options:
   --reporter <list>      Any of html,json,md,junit (default html,json,md,junit)
   --out <dir>            Where reports and artifacts go (default ./svc-report)
   --state-dir <dir>      Where element fingerprints are kept between runs, for self-healing (default ./.svc)
+  --no-heal              Do not heal broken locators
+  --heal-threshold <x>   Confidence needed to apply a heal, 0.5–1 (default 0.8)
   --env-file <file>      KEY=value lines: project environment (e.g. DATABASE_URL for SQL steps)
   --chromium <path>      Use this Chromium instead of the bundled one (env SVC_CHROMIUM_PATH)
+
+Self-healing: when a locator finds nothing, svc ranks the page's elements against the
+element's fingerprint from the last run that found it (kept in --state-dir) and re-runs
+the step with a replacement locator if one is confident enough and passes. Such tests
+are reported as healed, with the old and new locator.
 
 Secrets: {{secrets.NAME}} in a test reads the environment variable SVC_SECRET_NAME;
 secret values are masked in reports. Exit code: 0 when every test passed, 1 otherwise,
@@ -39,7 +47,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       args,
       options: {
         url: { type: 'string' }, tests: { type: 'string' }, workers: { type: 'string' }, reporter: { type: 'string' },
-        out: { type: 'string' }, 'state-dir': { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        out: { type: 'string' }, 'state-dir': { type: 'string' }, 'no-heal': { type: 'boolean' }, 'heal-threshold': { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
     }));
@@ -55,6 +63,8 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   if (!values.tests) return usage('--tests is required');
   const workers = Number(values.workers ?? 1);
   if (!Number.isInteger(workers) || workers < 1 || workers > 32) return usage('--workers must be a whole number from 1 to 32');
+  const threshold = Number(values['heal-threshold'] ?? defaultHealingPolicy.threshold);
+  if (!(threshold >= 0.5 && threshold <= 1)) return usage('--heal-threshold must be a number from 0.5 to 1');
   const formats = (values.reporter ?? FORMATS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = formats.filter((f) => !FORMATS.includes(f as Format));
   if (unknown.length) return usage(`unknown reporter ${unknown.join(', ')}; use any of ${FORMATS.join(',')}`);
@@ -109,6 +119,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       sql,
       http: httpExchange,
       artifacts,
+      healer: new StepHealer({ ...defaultHealingPolicy, enabled: !values['no-heal'], threshold }),
       fingerprints: new FileFingerprintStore(resolve(values['state-dir'] ?? '.svc')),
       environment,
       secrets,

@@ -7,6 +7,9 @@ import { decisionOutput } from '@svc/core/run-graph/approvals';
 import { placeholderResources, renderDefinition, taskStates } from './definition.ts';
 import type { LocalWaiters } from './local-waiters.ts';
 
+/** How long a stop waits for in-flight Task handlers (a test aborting, a browser closing). */
+const STOP_DRAIN_MS = 15_000;
+
 type JsonValue = Parameters<NonNullable<NonNullable<NonNullable<Parameters<StateMachine['run']>[1]>['overrides']>['taskResourceLocalHandlers']>[string]>[0];
 
 export interface LocalWorkflowOptions {
@@ -52,10 +55,26 @@ export function createLocalWorkflow(o: LocalWorkflowOptions): Workflow & { runni
     return out as JsonValue;
   };
 
+  /** Task invocations in flight per thread: a stop waits for them, so nothing writes after it. */
+  const inflight = new Map<string, Set<Promise<unknown>>>();
+  const tracked = (fn: (input: JsonValue) => Promise<JsonValue>) => (input: JsonValue) => {
+    const raw = input as { thread_id?: unknown; Payload?: { thread_id?: unknown } };
+    const threadId = String(raw.thread_id ?? raw.Payload?.thread_id ?? '');
+    const p = fn(input);
+    let set = inflight.get(threadId);
+    if (!set) inflight.set(threadId, (set = new Set()));
+    set.add(p);
+    const forget = () => {
+      set.delete(p);
+      if (!set.size && inflight.get(threadId) === set) inflight.delete(threadId);
+    };
+    p.then(forget, forget);
+    return p;
+  };
   const bind = (resource: TaskResource) => {
-    if (resource === 'request_approval') return approvalHandler;
+    if (resource === 'request_approval') return tracked(approvalHandler);
     const task = o.tasks[resource] as (input: unknown) => Promise<unknown>;
-    return async (input: JsonValue) => (await task(input)) as JsonValue;
+    return tracked(async (input: JsonValue) => (await task(input)) as JsonValue);
   };
   const handlers = Object.fromEntries(taskStates().map(({ state, resource }) => [state, bind(resource)]));
 
@@ -87,9 +106,11 @@ export function createLocalWorkflow(o: LocalWorkflowOptions): Workflow & { runni
     async stop(threadId: string, reason: string) {
       const e = executions.get(threadId);
       o.waiters.rejectThread(threadId, new Error(reason));
-      if (!e) return;
-      e.abort();
-      await e.done;
+      e?.abort();
+      await e?.done;
+      // Handlers see the run's aborted signal; wait (bounded) until they have let go.
+      const pending = [...(inflight.get(threadId) ?? [])];
+      if (pending.length) await Promise.race([Promise.allSettled(pending), new Promise((r) => setTimeout(r, STOP_DRAIN_MS).unref())]);
     },
 
     async sendTaskSuccess(token: string, output: Record<string, unknown>) {
