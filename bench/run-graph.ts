@@ -29,7 +29,7 @@ const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
 const commits: number[] = [];
 const runtime = await startLocalRuntime(parseLocalConfig({ SVC_LOG_LEVEL: 'SILENT', SVC_RATE_LIMIT: '100000', SVC_AUTH_RATE_LIMIT: '10000' }, { port: 0, dataDir }));
 const graph = await createLocalRunGraph({ store: runtime.deps.store, table: runtime.deps.store.table, clock: runtime.deps.clock, logger: runtime.deps.logger, dataDir, onCommit: (ms) => commits.push(ms) });
-runGraphRoutes(runtime.app, { ...runtime.deps, runGraph: graph }, runtime.app.routes);
+runGraphRoutes(runtime.app, { ...runtime.deps, runGraph: graph }, []);
 
 const headers = { authorization: `Bearer ${runtime.admin.apiKey}`, 'content-type': 'application/json' };
 const post = async (path: string, body: unknown) => {

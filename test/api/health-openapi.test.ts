@@ -55,7 +55,7 @@ describe('OpenAPI', () => {
     expect(doc.openapi).toBe('3.1.0');
     const documented = new Set<string>();
     for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) for (const m of Object.keys(ops)) documented.add(`${m} ${path}`);
-    for (const route of server.runtime.app.routes) {
+    for (const route of server.runtime.app.routeDefs) {
       const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
       expect(documented, `${route.method} ${path}`).toContain(`${route.method} ${path}`);
     }

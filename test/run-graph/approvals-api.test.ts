@@ -107,7 +107,9 @@ describe('approvals', () => {
     // Keep only test b in the plan.
     const state = (await api.get(`/api/v1/time-travel/state/${threadId}/${(await api.get(`/api/v1/test/status/${threadId}`)).body.checkpoint_id}`)).body.state;
     const onlyB = state.test_plan.filter((t: { id: string }) => t.id === b);
-    const modified = await api.post(`/api/v1/approvals/${threadId}/modify`, { state: { test_plan: onlyB }, comment: 'a is flaky today' });
+    // {id} may be the approval's id as well as the thread's.
+    const approvalId = (await api.get('/api/v1/approvals/pending')).body.items.find((x: { thread_id: string }) => x.thread_id === threadId).approval_id;
+    const modified = await api.post(`/api/v1/approvals/${approvalId}/modify`, { state: { test_plan: onlyB }, comment: 'a is flaky today' });
     expect(modified.status).toBe(200);
     expect(modified.body).toMatchObject({ decision: 'modified', approval: { status: 'modified' } });
     const done = await s.waitFor((e) => e.event === 'complete');

@@ -131,4 +131,22 @@ describe('run endpoints', () => {
     expect((await other.post(`/api/v1/test/cancel/${mine.body.run.id}`)).status).toBe(404);
     expect((await api.get('/api/v1/test/status/nope')).status).toBe(404);
   });
+
+  it('every run graph route is in the OpenAPI document, with resolvable refs', async () => {
+    const doc = (await api.get('/api/openapi.json')).body;
+    const documented = new Set<string>();
+    for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) for (const m of Object.keys(ops)) documented.add(`${m} ${path}`);
+    const ours = server.runtime.app.routeDefs.filter((r) => /stream|approvals|time-travel|test\/|tests\/run|tests\/:id\/(results|retry)|jobs|reports/.test(r.path));
+    expect(ours.length).toBeGreaterThanOrEqual(20);
+    for (const route of ours) {
+      const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+      expect(documented, `${route.method} ${path}`).toContain(`${route.method} ${path}`);
+    }
+    const text = JSON.stringify(doc);
+    for (const [, ref] of text.matchAll(/"\$ref":"#\/([^"]+)"/g)) {
+      let node: any = doc;
+      for (const part of ref.split('/')) node = node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+      expect(node, ref).toBeDefined();
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalRuntime, type LocalRuntime } from '../../packages/functions/src/local/runtime.ts';
+import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../packages/functions/src/local/runtime.ts';
 import { parseLocalConfig } from '../../packages/functions/src/local/config.ts';
 
 export interface TestServer {
@@ -16,10 +16,10 @@ export interface TestServer {
  * The real local runtime on 127.0.0.1 with a free port and an empty temporary data
  * folder (or a given one, to test restarts).
  */
-export async function startTestServer(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { dataDir?: string; env?: Record<string, string>; runtime?: LocalRuntimeOptions } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-test-')));
   const config = parseLocalConfig({ SVC_LOG_LEVEL: 'SILENT', SVC_AUTH_RATE_LIMIT: '10000', ...opts.env }, { port: 0, dataDir });
-  const runtime = await startLocalRuntime(config);
+  const runtime = await startLocalRuntime(config, opts.runtime);
   return {
     url: runtime.url,
     runtime,

@@ -29,7 +29,8 @@ export function approvalService(deps: GraphDeps) {
   async function request(threadId: string, node: InterruptNode, testId: string | null, taskToken: string): Promise<ApprovalRequest> {
     let { state, checkpoint } = await deps.checkpointer.load(threadId);
     const key = interruptKey(state, node, testId);
-    let entry = state.graph.approvals.find((a) => a.interrupt_key === key);
+    let entry = state.graph.approvals.findLast((a) => a.interrupt_key === key);
+    if (entry?.status === 'superseded') entry = undefined; // a replay: ask again
     if (entry && entry.status !== 'pending') return { status: 'decided', output: decisionOutput(state, entry) };
     const cfg = state.graph.config;
     if (!entry) {
@@ -80,7 +81,7 @@ export function approvalService(deps: GraphDeps) {
     const stored = await deps.approvals.get(cfg.organization_id, entry.approval_id);
     if (stored && stored.status !== 'pending') {
       const latest = (await deps.checkpointer.load(threadId)).state;
-      const decided = latest.graph.approvals.find((a) => a.approval_id === entry!.approval_id)!;
+      const decided = latest.graph.approvals.findLast((a) => a.approval_id === entry!.approval_id)!;
       if (decided.status !== 'pending') return { status: 'decided', output: decisionOutput(latest, decided) };
     }
     return { status: 'waiting', approval: entry };

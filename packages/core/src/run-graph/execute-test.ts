@@ -45,7 +45,7 @@ export async function executeTest(deps: GraphDeps, threadId: string, testId: str
     taskId,
     metadata: { test_id: testId },
     writes: (head) => {
-      const attempt = (head.graph.attempts[testId] ?? 0) + 1;
+      const attempt = head.graph.config.attempt_offset + (head.graph.attempts[testId] ?? 0) + 1;
       const result: TestResult = execution.result ? toTestResult(execution.result, attempt, healedRun) : notRunResult(testId, 'FAILED', execution.error!, { attempt, failure_kind: 'configuration' });
       const writes: Write[] = [
         { channel: 'attempt', value: testId },

@@ -107,7 +107,7 @@ export function summaryOf(state: RunGraphState, status: string): Record<string, 
 
 function skipReason(state: RunGraphState, error?: string): string {
   if (state.graph.stop) return `not executed: ${state.graph.stop.message}`;
-  const plan = state.graph.approvals.find((a) => a.interrupt_key === 'plan');
+  const plan = state.graph.approvals.findLast((a) => a.interrupt_key === 'plan');
   if (plan && (plan.status === 'rejected' || plan.status === 'expired')) return `not executed: the test plan was ${plan.status}${plan.comment ? ` (${plan.comment})` : ''}`;
   if (error ?? state.error) return `not executed: ${error ?? state.error}`;
   return 'not executed';

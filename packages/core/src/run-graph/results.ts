@@ -44,7 +44,10 @@ export function notRunResult(testId: string, status: 'SKIPPED' | 'FAILED', messa
 export async function recordResult(deps: GraphDeps, state: RunGraphState, result: TestResult): Promise<void> {
   if (!finalStatuses.has(result.status)) return;
   const cfg = state.graph.config;
-  const attempt = cfg.attempt_offset + Math.max(1, state.graph.attempts[result.test_id] ?? 0);
+  // An executed result carries the attempt it is stored under (fixed when it was produced,
+  // so a replay's higher offset never re-stores it); one that never ran takes the next.
+  const own = result.metadata.attempt;
+  const attempt = typeof own === 'number' && own > 0 ? own : cfg.attempt_offset + Math.max(1, state.graph.attempts[result.test_id] ?? 0);
   await deps.store.testRuns.recordResult(cfg.organization_id, {
     test_id: result.test_id,
     test_run_id: state.run_id,

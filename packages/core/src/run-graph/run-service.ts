@@ -4,7 +4,7 @@ import { TestingStateSchema } from '../contracts/run-state.ts';
 import { toFieldIssues } from '../contracts/parse.ts';
 import type { GraphDeps } from './deps.ts';
 import { ProjectRunSettings, type RunStartInput, type RunStatus } from './contracts.ts';
-import { editableFields, initialState, RunGraphStateSchema, type RunGraphState } from './state.ts';
+import { editableFields, initialState, RunGraphStateSchema, type ApprovalEntry, type RunGraphState } from './state.ts';
 import { summaryOf } from './report.ts';
 
 /**
@@ -133,11 +133,23 @@ export function runService(deps: GraphDeps) {
     const offset = Math.max(0, ...stored.map((r) => r.attempt));
     await deps.checkpointer.rewind(threadId, checkpointId);
     await deps.threads.markActive(threadId, owner);
+    // Approvals pending at that checkpoint but decided since (on the abandoned branch) are asked again.
+    const rewound = (await deps.checkpointer.load(threadId)).state;
+    const stale: ApprovalEntry[] = [];
+    for (const a of rewound.graph.approvals.filter((x) => x.status === 'pending')) {
+      const stored = await deps.approvals.get(orgId, a.approval_id);
+      if (!stored || stored.status !== 'pending') stale.push({ ...a, status: 'superseded', comment: 'the run was replayed from before this decision; asked again' });
+    }
     await deps.checkpointer.commit(threadId, {
       node: 'replay',
       source: 'update',
       metadata: { replay_of: checkpointId },
-      writes: () => [{ channel: 'config', value: { attempt_offset: offset } }, { channel: 'replace', field: 'completed_at', value: null }, { channel: 'replace', field: 'should_continue', value: true }],
+      writes: () => [
+        { channel: 'config', value: { attempt_offset: offset } },
+        { channel: 'replace', field: 'completed_at', value: null },
+        { channel: 'replace', field: 'should_continue', value: true },
+        ...stale.map((a) => ({ channel: 'approval' as const, value: a })),
+      ],
     });
     // Replay reopens a finished run (the one exception to the run status transitions).
     const reopened = await store.testRuns.setStatus(orgId, run.id, 'running', { completed_at: null, error: null }, run.status);

@@ -59,7 +59,7 @@ export const ApprovalEntrySchema = z.object({
   interrupt_key: z.string().describe('Which interrupt: "plan" or "heal:<test_id>:<attempt>"'),
   node: z.enum(['execute_test', 'self_heal']),
   test_id: z.string().nullable().default(null),
-  status: z.enum(['pending', ...approvalDecisions]),
+  status: z.enum(['pending', ...approvalDecisions, 'superseded']).describe('superseded: a replay went back to before this approval was decided; it is asked again'),
   reason: z.string().describe('Why the run was interrupted'),
   requested_at: IsoDateTime,
   expires_at: IsoDateTime,

@@ -18,6 +18,7 @@ import { auditLogRoutes } from './routes/audit-logs.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { testRoutes } from './routes/tests.ts';
 import { openApiRoutes } from './routes/openapi.ts';
+import { runGraphRoutes } from './routes/runs.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { webRoutes } from './routes/web.ts';
 
@@ -50,12 +51,14 @@ export function createApp(deps: AppDeps) {
   auditLogRoutes(app, deps, registry);
   projectRoutes(app, deps, registry);
   testRoutes(app, deps, registry);
+  runGraphRoutes(app, deps, registry);
   openApiRoutes(app, deps, registry);
   webRoutes(app, deps);
 
   app.notFound((c) => errorResponse(c, new AppError('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`)));
   app.onError(handleError(deps.logger));
-  return Object.assign(app, { routes: registry });
+  // Named routeDefs: Hono keeps its own `routes` list on the app.
+  return Object.assign(app, { routeDefs: registry });
 }
 
 export type SvcApp = ReturnType<typeof createApp>;

@@ -6,6 +6,8 @@ import type { Logger } from '@svc/core/ports/logger';
 import type { Clock } from '@svc/core/ports/clock';
 import type { HealthCheck } from '@svc/core/ports/health';
 import type { MetricsRegistry } from '@svc/core/telemetry/metrics';
+import type { RunManager } from '../run-graph/run-manager.ts';
+import type { SseOptions } from '../run-graph/sse.ts';
 
 export interface ApiConfig {
   /** Origins allowed to call the API with credentials from a browser; none by default. */
@@ -45,6 +47,10 @@ export interface AppDeps {
   metricsToken?: string;
   /** Named component checks for /api/v1/health/data-layer. */
   healthChecks: Record<string, HealthCheck>;
+  /** The run graph (runs, streams, approvals, time travel); absent → those routes answer 501. */
+  runGraph?: RunManager;
+  /** Stream limits; on Lambda maxStreamMs stays below the function's timeout. */
+  runGraphStream?: Partial<SseOptions>;
   /** Serves the dashboard's static files; absent when the dashboard is hosted elsewhere. */
   webAssets?: (path: string) => Promise<{ body: Uint8Array; contentType: string } | undefined>;
 }

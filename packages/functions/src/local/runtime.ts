@@ -10,6 +10,10 @@ import { dataLayerChecks } from '../shared/health-checks.ts';
 import { createLogger } from '../shared/logger.ts';
 import { FileTable } from './file-table.ts';
 import { FsBlobs } from './fs-blobs.ts';
+import { createLocalRunGraph } from '../run-graph/setup.ts';
+import type { UiDriver } from '@svc/core/execution/types';
+import type { Healer } from '@svc/core/run-graph/healer';
+import type { SseOptions } from '../run-graph/sse.ts';
 import { createLocalEvents, type LocalEvents } from '../events/local-events.ts';
 import type { LocalEventBus } from '../events/local-bus.ts';
 import { ensureFirstAdmin, type FirstAdmin } from './bootstrap.ts';
@@ -31,7 +35,12 @@ export interface LocalRuntime {
  * The whole product on one machine: the same Hono app as on Lambda, over a file-backed
  * table and a blob folder under the data folder, on loopback only.
  */
-export async function startLocalRuntime(config: LocalConfig): Promise<LocalRuntime> {
+/** Extension points for tests and embedders: the run graph's healer, browser and stream limits. */
+export interface LocalRuntimeOptions {
+  runGraph?: { healer?: Healer; browser?: () => Promise<UiDriver>; stream?: Partial<SseOptions> };
+}
+
+export async function startLocalRuntime(config: LocalConfig, options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   await mkdir(config.dataDir, { recursive: true });
   const logger = createLogger(config.logLevel);
   const table = await FileTable.open(join(config.dataDir, 'table'));
@@ -57,6 +66,19 @@ export async function startLocalRuntime(config: LocalConfig): Promise<LocalRunti
       webAssets: loadWebAsset,
     });
     const { admin, created } = await ensureFirstAdmin(deps, config.dataDir);
+    // Runs survive restarts: unfinished ones resume from their last checkpoint here.
+    const { createSqlDriver } = await import('../execution/sql/sql-driver.ts');
+    deps.runGraph = await createLocalRunGraph({
+      store: deps.store,
+      table,
+      clock: deps.clock,
+      logger,
+      dataDir: config.dataDir,
+      browser: options.runGraph?.browser ?? (async (): Promise<UiDriver> => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath })),
+      sql: createSqlDriver(),
+      healer: options.runGraph?.healer,
+    });
+    deps.runGraphStream = options.runGraph?.stream;
     const app = createApp(deps);
     const server = await listen(app, config.host, config.port);
     events.start();
@@ -76,6 +98,7 @@ export async function startLocalRuntime(config: LocalConfig): Promise<LocalRunti
           server.close(() => resolve());
           (server as { closeAllConnections?: () => void }).closeAllConnections?.();
         });
+        await deps.runGraph?.close();
         await events.stop();
         await table.close?.();
       },

@@ -4,6 +4,7 @@ import type { HttpExchange, SqlDriver, UiDriver } from '@svc/core/execution/type
 import type { Store } from '@svc/core/store/index';
 import { httpExchange } from '@svc/core/execution/api/http-exchange';
 import { FsArtifacts } from '../execution/fs-artifacts.ts';
+import { tableFingerprintStore } from '@svc/core/store/fingerprints';
 
 export interface ExecutionEnvOptions {
   store: Store;
@@ -42,6 +43,8 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
           artifacts: o.artifacts ? o.artifacts(run.threadId) : new FsArtifacts(join(o.artifactsDir, safe(run.threadId))),
           environment: o.environment ?? environment,
           secrets: o.secrets ?? {},
+          // Keep each step's element fingerprint for healing in later runs.
+          fingerprints: tableFingerprintStore(o.store.table, run.organizationId),
         },
       };
       if (o.browser) {

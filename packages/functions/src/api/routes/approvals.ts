@@ -40,13 +40,23 @@ export function approvalRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registr
   }
 
   mountRoute(app, deps, registry, {
-    method: 'post', path: '/api/v1/approvals/:id/modify', summary: 'Modify the waiting run\'s state (validated) and resume with it; id is the thread id', tags: ['approvals'], auth: 'member',
-    params: z.strictObject({ id: z.string().min(1).max(200).describe('Thread id') }), body: ApprovalModifyBody,
+    method: 'post', path: '/api/v1/approvals/:id/modify', summary: 'Modify the waiting run\'s state (validated) and resume with it; id is the thread id (or an approval id)', tags: ['approvals'], auth: 'member',
+    params: z.strictObject({ id: z.string().min(1).max(200).describe('Thread id, or the approval id') }), body: ApprovalModifyBody,
     responses: { 200: { description: 'decided; the run resumes with the modified state', schema: DecisionResponse }, 400: { description: 'the modified state is not valid' }, 404: { description: 'no such thread' }, 409: { description: 'the thread is not waiting for approval' } },
   }, async ({ c, params, body, access, principal }) => {
     const g = runGraphOf(deps);
-    const { approval, output } = await g.approvals.decide(access.organizationId, params.id, 'modified', { approvalId: body.approval_id, state: body.state, comment: body.comment, by: userOf(principal) });
-    c.set('audit', { action: 'approval.modify', resource: `approval:${approval.approval_id}`, metadata: { thread_id: params.id, node: approval.node, fields: Object.keys(body.state) } });
-    return c.json({ approval, thread_id: params.id, decision: output.decision });
+    // {id} is the thread id; an approval id is accepted too (it names the thread and the approval).
+    let threadId = params.id;
+    let approvalId = body.approval_id;
+    if (!(await g.deps.threads.owner(params.id))) {
+      const byId = await g.deps.approvals.get(access.organizationId, params.id);
+      if (byId) {
+        threadId = byId.thread_id;
+        approvalId ??= byId.approval_id;
+      }
+    }
+    const { approval, output } = await g.approvals.decide(access.organizationId, threadId, 'modified', { approvalId, state: body.state, comment: body.comment, by: userOf(principal) });
+    c.set('audit', { action: 'approval.modify', resource: `approval:${approval.approval_id}`, metadata: { thread_id: threadId, node: approval.node, fields: Object.keys(body.state) } });
+    return c.json({ approval, thread_id: threadId, decision: output.decision });
   });
 }
