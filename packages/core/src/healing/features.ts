@@ -45,6 +45,11 @@ export const FEATURES = [
   'neighborTexts',
   'attributes',
   'tokens',
+  'contextTokens',
+  'groupTokens',
+  'groupLabel',
+  'groupTag',
+  'groupHref',
   'hasText',
   'hasId',
   'hasHref',
@@ -105,6 +110,25 @@ export function computeFeatures(t: Prepared, c: Prepared, out: Float64Array, pag
   out[F.neighborTexts] = t.neighborTexts.size && c.neighborTexts.size ? dice(t.neighborTexts, c.neighborTexts) : NaN;
   out[F.attributes] = t.attributes.size && c.attributes.size ? dice(t.attributes, c.attributes) : NaN;
   out[F.tokens] = t.tokens.size && c.tokens.size ? weightedDice(t.tokens, c.tokens, page.idf) : NaN;
+  out[F.contextTokens] = t.contextTokens.size && c.contextTokens.size ? weightedDice(t.contextTokens, c.contextTokens, page.idf) : NaN;
+  const group = c.group?.length ? c.group : undefined;
+  out[F.groupTokens] = group && t.contextTokens.size && c.groupTokens?.size ? weightedDice(t.contextTokens, c.groupTokens, page.idf) : NaN;
+  out[F.groupLabel] = NaN;
+  out[F.groupTag] = NaN;
+  out[F.groupHref] = NaN;
+  if (group) {
+    let label = t.labels.length && c.labels.length ? bestLabel(t.labels, c.labels) : -1;
+    let tag = t.tag ? eq(t.tag, c.tag) : -1;
+    let href = t.href && c.href ? urlSimilarity(t.href, c.href) : -1;
+    for (const m of group) {
+      if (t.labels.length && m.labels.length && label < 1) label = Math.max(label, bestLabel(t.labels, m.labels));
+      if (t.tag && m.tag === t.tag) tag = 1;
+      if (t.href && m.href && href < 1) href = Math.max(href, urlSimilarity(t.href, m.href));
+    }
+    if (label >= 0) out[F.groupLabel] = label;
+    if (tag >= 0) out[F.groupTag] = tag;
+    if (href >= 0) out[F.groupHref] = href;
+  }
   out[F.hasText] = presence(!!t.text, !!c.text);
   out[F.hasId] = presence(!!t.id, !!c.id);
   out[F.hasHref] = presence(!!t.href, !!c.href);

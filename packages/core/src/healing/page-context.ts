@@ -1,8 +1,10 @@
 /**
  * What the engine knows about the page as a whole: how common each token is among the
  * candidates (document frequency). A shared rare token ("checkout") is strong evidence;
- * a shared token every element has ("nav", "item") is not. Computed once per page.
+ * a shared token every element has ("nav", "item") is not. Computed once per page, which
+ * also links the candidates' visual groups (groups.ts).
  */
+import { linkGroups } from './groups.ts';
 import type { Prepared } from './prepare.ts';
 
 export interface PageContext {
@@ -11,8 +13,9 @@ export interface PageContext {
 }
 
 export function pageContext(candidates: readonly Prepared[]): PageContext {
+  linkGroups(candidates);
   const df = new Map<string, number>();
-  for (const c of candidates) for (const t of c.tokens) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const c of candidates) for (const t of c.contextTokens) df.set(t, (df.get(t) ?? 0) + 1);
   const n = Math.max(1, candidates.length);
   const cache = new Map<string, number>();
   return {

@@ -55,6 +55,19 @@ export interface Prepared {
    * move words between attributes (`class="search-btn"` → `id="global-search-submit"`).
    */
   tokens: Set<string>;
+  /** `tokens` plus the identifier tokens of the id the idXpath is anchored at (an ancestor's id says where the element lives). */
+  contextTokens: Set<string>;
+  /** The xpath as a canonical key (`html[1]/body[1]/…`), for finding nested elements on the page. */
+  xpathKey: string;
+  /**
+   * The other candidates of the page that are the same visual thing (VON Similo): nested
+   * within a few levels (by xpath) or occupying nearly the same box. Set by pageContext.
+   */
+  group?: Prepared[];
+  /** Identifies the group on its page (equal ids = same visual element). */
+  groupId?: number;
+  /** Union of the tokens of the element and its group (set by pageContext). */
+  groupTokens?: Set<string>;
 }
 
 const wordSet = (s: string) => new Set(words(s));
@@ -89,6 +102,10 @@ export function prepare(fp: Fingerprint): Prepared {
   for (const seg of href?.path ?? []) addIdent(seg);
   const tag = (fp.tag ?? '').toLowerCase().trim();
   const idXpath = parseXpath(fp.idXpath);
+  const xpath = parseXpath(fp.xpath);
+  const anchor = idXpath[0]?.tag.startsWith('#') ? idXpath[0].tag.slice(1) : id;
+  const contextTokens = new Set(tokens);
+  if (anchor && !looksGenerated(anchor)) for (const t of identTokens(anchor)) if (t.length > 1 && !/^\d+$/.test(t)) contextTokens.add(t);
   return {
     tag,
     family: tagFamily(tag, normText(fp.type), normText(fp.role)),
@@ -112,15 +129,17 @@ export function prepare(fp: Fingerprint): Prepared {
     value,
     type: normText(fp.type),
     href,
-    xpath: parseXpath(fp.xpath),
+    xpath,
     idXpath,
-    anchor: idXpath[0]?.tag.startsWith('#') ? idXpath[0].tag.slice(1) : id,
+    anchor,
     box: usableBox(fp.box) ? fp.box : undefined,
     isButton: fp.isButton,
     neighborWords,
     neighborTexts,
     attributes,
     tokens,
+    contextTokens,
+    xpathKey: xpath.map((s) => `${s.tag}[${s.index}]`).join('/'),
   };
 }
 
