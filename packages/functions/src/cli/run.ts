@@ -22,6 +22,7 @@ Options:
   --reporter <list>      Any of html,json,md,junit (default html,json,md,junit)
   --out <dir>            Where reports and artifacts go (default ./svc-report)
   --state-dir <dir>      Where element fingerprints are kept between runs, for self-healing (default ./.svc)
+  --trace <mode>         on-failure (default: keep a Playwright trace of each failed UI test) or off
   --no-heal              Do not heal broken locators
   --heal-threshold <x>   Confidence needed to apply a heal, 0.5–1 (default 0.8)
   --env-file <file>      KEY=value lines: project environment (e.g. DATABASE_URL for SQL steps)
@@ -47,7 +48,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       args,
       options: {
         url: { type: 'string' }, tests: { type: 'string' }, workers: { type: 'string' }, reporter: { type: 'string' },
-        out: { type: 'string' }, 'state-dir': { type: 'string' }, 'no-heal': { type: 'boolean' }, 'heal-threshold': { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        out: { type: 'string' }, 'state-dir': { type: 'string' }, 'no-heal': { type: 'boolean' }, trace: { type: 'string' }, 'heal-threshold': { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
     }));
@@ -63,6 +64,8 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   if (!values.tests) return usage('--tests is required');
   const workers = Number(values.workers ?? 1);
   if (!Number.isInteger(workers) || workers < 1 || workers > 32) return usage('--workers must be a whole number from 1 to 32');
+  const trace = values.trace ?? 'on-failure';
+  if (trace !== 'on-failure' && trace !== 'off') return usage('--trace must be on-failure or off');
   const threshold = Number(values['heal-threshold'] ?? defaultHealingPolicy.threshold);
   if (!(threshold >= 0.5 && threshold <= 1)) return usage('--heal-threshold must be a number from 0.5 to 1');
   const formats = (values.reporter ?? FORMATS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
