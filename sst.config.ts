@@ -19,10 +19,16 @@ export default $config({
     const storage = await import('./infra/storage.ts');
     const { declareEvents } = await import('./infra/events.ts');
     const { declareApi } = await import('./infra/api.ts');
+    // The run graph (docs/run-graph.md): the Step Functions state machine, its Task
+    // Lambdas and the approval expiry schedule. The API starts and steers its executions.
+    const runGraph = await import('./infra/run-graph.ts');
     // Domain events (docs/events.md): the bus, a queue + dead-letter queue per consumer,
     // the consumer functions and the alarms. The API publishes to the bus.
     const events = declareEvents({ table: storage.table });
-    const api = declareApi({ bus: events.bus });
+    const api = declareApi({
+      bus: events.bus,
+      runGraph: { environment: runGraph.runGraphApiEnvironment, permissions: runGraph.runGraphApiPermissions },
+    });
     return {
       api: api.url,
       table: storage.table.name,

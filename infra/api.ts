@@ -1,5 +1,6 @@
 import { operatorEnvIssues, operatorEnvVarNames } from '../packages/functions/src/aws/config.ts';
 import type { EventBus } from './events.ts';
+import type { runGraphApiEnvironment, runGraphApiPermissions } from './run-graph.ts';
 import { artifacts, table } from './storage.ts';
 
 /**
@@ -36,9 +37,11 @@ const webPublicInPackage = 'packages/functions/src/public';
  * The HTTP API: the same Hono app as the local runtime, behind a Lambda function URL
  * with response streaming so SSE run streams reach the client as they are produced.
  * It publishes domain events to `bus` (infra/events.ts): linked, so it may PutEvents
- * there, and told the bus's name.
+ * there, and told the bus's name. It runs the run graph on the state machine of
+ * infra/run-graph.ts: told its ARN (SVC_STATE_MACHINE_ARN) and allowed to start, describe
+ * and stop its executions and to deliver approval decisions (SendTaskSuccess/Failure).
  */
-export function declareApi({ bus }: { bus: EventBus }) {
+export function declareApi({ bus, runGraph }: { bus: EventBus; runGraph: RunGraphAccess }) {
   return new sst.aws.Function('Api', {
     handler: 'packages/functions/src/aws/api-handler.handler',
     runtime: 'nodejs22.x',
@@ -50,13 +53,21 @@ export function declareApi({ bus }: { bus: EventBus }) {
     // preflights with rules the app never sees. Authentication is also the app's (JWT).
     url: { cors: false },
     link: [table, artifacts, bus],
+    permissions: runGraph.permissions,
     copyFiles: [{ from: 'packages/web/public', to: webPublicInPackage }],
     environment: {
       SVC_TABLE_NAME: table.name,
       SVC_BUCKET_NAME: artifacts.name,
       SVC_EVENT_BUS_NAME: bus.name,
+      ...runGraph.environment,
       ...operatorSettings(),
       POWERTOOLS_SERVICE_NAME: 'svc-api',
     },
   });
+}
+
+/** What the API needs of the run graph (infra/run-graph.ts exports both). */
+export interface RunGraphAccess {
+  environment: typeof runGraphApiEnvironment;
+  permissions: typeof runGraphApiPermissions;
 }

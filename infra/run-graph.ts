@@ -91,7 +91,7 @@ export const runGraphApiEnvironment = { SVC_STATE_MACHINE_ARN: stateMachine.arn 
 /** … and the right to start, describe and stop its executions and to deliver decisions. */
 export const runGraphApiPermissions = [
   { actions: ['states:StartExecution'], resources: [stateMachine.arn] },
-  { actions: ['states:DescribeExecution', 'states:StopExecution'], resources: [$interpolate`${stateMachine.arn}`.apply((arn: string) => `${arn.replace(':stateMachine:', ':execution:')}:*`)] },
+  { actions: ['states:DescribeExecution', 'states:StopExecution'], resources: [stateMachine.arn.apply((arn: string) => `${arn.replace(':stateMachine:', ':execution:')}:*`)] },
   taskTokenPermission,
 ];
 

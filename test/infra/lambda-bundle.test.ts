@@ -14,7 +14,8 @@
  * reaches S3, CORS follows SVC_CORS_ORIGINS, a second container accepts the first
  * one's tokens (the signing key lives in the table), and creating a test puts a valid
  * test.created event on the bus infra names (SVC_EVENT_BUS_NAME), counted at /metrics
- * behind SVC_METRICS_TOKEN.
+ * behind SVC_METRICS_TOKEN, and starting a run starts an execution of the state machine
+ * infra names (SVC_STATE_MACHINE_ARN) on a Step Functions wire-format double.
  *
  * SST's bundle layout is mirrored from its source (pkg/runtime/node/build.go); a change
  * there would not show here.
@@ -40,6 +41,7 @@ const TABLE = `svc-lambda-bundle-${process.pid}`;
 const BUCKET = 'svc-artifacts-bundle-test';
 const BUS = 'svc-events-bundle-test';
 const APP_ORIGIN = 'https://app.example.com';
+const STATE_MACHINE_ARN = 'arn:aws:states:eu-west-1:123456789012:stateMachine:svc-bundle-test-RunGraph';
 const REGION = 'eu-west-1';
 // DynamoDB Local keeps separate tables per access key and region: the test and the
 // function must use the same pair.
@@ -54,11 +56,12 @@ let ddb: DynamoDbLocal | undefined;
 let ddbClient: DynamoDBClient | undefined;
 let s3: S3Double | undefined;
 let eventBridge: Awaited<ReturnType<typeof startAwsDouble>> | undefined;
+let stepFunctions: Awaited<ReturnType<typeof startAwsDouble>> | undefined;
 /** What the last container logged, for failure messages. */
 let logs = '';
 
 beforeAll(async () => {
-  const { args } = (await evaluateSstApp('test', { SVC_CORS_ORIGINS: APP_ORIGIN, SVC_LOG_LEVEL: 'ERROR' })).only('sst.aws.Function');
+  const { args } = (await evaluateSstApp('test', { SVC_CORS_ORIGINS: APP_ORIGIN, SVC_LOG_LEVEL: 'ERROR' })).named('Api');
   vi.unstubAllGlobals();
   vi.unstubAllEnvs();
 
@@ -96,22 +99,30 @@ beforeAll(async () => {
     await cp(fromRoot(entry.from), path.join(packageDir, entry.to ?? entry.from), { recursive: true });
   }
 
-  [ddb, s3, eventBridge] = await Promise.all([
+  [ddb, s3, eventBridge, stepFunctions] = await Promise.all([
     startDynamoDbLocal(),
     startS3Double({ buckets: [BUCKET] }),
     // Accepts every entry, as PutEvents does when all goes well.
     startAwsDouble((req) => ({ body: { FailedEntryCount: 0, Entries: req.body.Entries.map(() => ({ EventId: crypto.randomUUID() })) } })),
+    // Starts every execution; nothing runs it (the Task Lambdas are not under test here).
+    startAwsDouble((req) =>
+      req.target === 'AWSStepFunctions.StartExecution'
+        ? { body: { executionArn: `${STATE_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${req.body.name}`, startDate: Date.now() / 1000 } }
+        : { status: 400, body: { __type: 'UnknownOperationException', message: req.target } },
+    ),
   ]);
   ddbClient = new DynamoDBClient({ endpoint: ddb.endpoint, region: REGION, credentials: CREDENTIALS });
   await ensureTable(ddbClient, TABLE);
 
   // infra links the bus and names it; here the name is a concrete one.
   expect(args.environment.SVC_EVENT_BUS_NAME, 'infra passes the bus name').toBeDefined();
+  expect(args.environment.SVC_STATE_MACHINE_ARN, 'infra passes the state machine ARN').toBeDefined();
   functionEnv = {
     ...resolvedEnvironment(args.environment),
     SVC_TABLE_NAME: TABLE,
     SVC_BUCKET_NAME: BUCKET,
     SVC_EVENT_BUS_NAME: BUS,
+    SVC_STATE_MACHINE_ARN: STATE_MACHINE_ARN,
     // What the Lambda runtime provides.
     AWS_REGION: REGION,
     AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
@@ -121,13 +132,14 @@ beforeAll(async () => {
     AWS_ENDPOINT_URL_DYNAMODB: ddb.endpoint,
     AWS_ENDPOINT_URL_S3: s3.endpoint,
     AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridge.endpoint,
+    AWS_ENDPOINT_URL_SFN: stepFunctions.endpoint,
   };
 });
 
 afterAll(async () => {
   await ddbClient?.send(new DeleteTableCommand({ TableName: TABLE })).catch(() => {});
   ddbClient?.destroy();
-  await Promise.all([ddb?.stop(), s3?.stop(), eventBridge?.close()]);
+  await Promise.all([ddb?.stop(), s3?.stop(), eventBridge?.close(), stepFunctions?.close()]);
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -333,6 +345,33 @@ describe('the bundled API function', () => {
     // No token configured: /metrics is open. Nothing reached a bus, so nothing is counted.
     expect(metrics!.statusCode).toBe(200);
     expect(metrics!.body).not.toMatch(/^svc_events_published_total\{/m);
+  });
+
+  it('starts a run as an execution of the state machine infra names, and has no run graph without it', async () => {
+    const signup = JSON.stringify({ email: 'rungraph@example.com', password: 'correct horse battery', organization_name: 'Run Graph Org' });
+    const [signedUp] = await container([functionUrlEvent('POST', '/api/auth/signup', { headers: { 'content-type': 'application/json' }, body: signup })]);
+    expect(signedUp!.statusCode, `${signedUp!.body}\n${logs}`).toBe(201);
+    const session = json(signedUp!);
+    const orgId: string = session.organization.id;
+    const project = await createStore(new DynamoDbTable({ tableName: TABLE, client: ddbClient! }), systemClock).projects.create(orgId, { name: 'shop' });
+    const start = () =>
+      functionUrlEvent('POST', '/api/v1/test/run', {
+        headers: { authorization: `Bearer ${session.access_token}`, 'x-organization-id': orgId, 'content-type': 'application/json' },
+        body: JSON.stringify({ project_id: project.id }),
+      });
+
+    const before = stepFunctions!.requests.length;
+    const [started] = await container([start()]);
+    expect(started!.statusCode, `${started!.body}\n${logs}`).toBe(201);
+    const starts = stepFunctions!.requests.slice(before);
+    expect(starts.map((r) => r.target)).toEqual(['AWSStepFunctions.StartExecution']);
+    expect(starts[0]!.body).toMatchObject({ stateMachineArn: STATE_MACHINE_ARN, input: JSON.stringify({ thread_id: json(started!).thread_id }) });
+    expect(String(starts[0]!.headers.authorization)).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=${CREDENTIALS.accessKeyId}/\\d{8}/${REGION}/states/aws4_request`));
+
+    const [unconfigured] = await container([start()], { SVC_STATE_MACHINE_ARN: undefined });
+    expect(unconfigured!.statusCode, unconfigured!.body).toBe(501);
+    expect(json(unconfigured!).error.code).toBe('NOT_CONFIGURED');
+    expect(stepFunctions!.requests.length).toBe(before + 1);
   });
 
   it('keeps the dashboard files out of the bundle itself', async () => {

@@ -3,7 +3,7 @@
  * recording doubles of the SST globals (./sst-doubles.ts), which capture every declared
  * component and its args. No AWS account, no SST binary.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { build, type BuildFailure, type BuildResult } from 'esbuild';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -12,7 +12,7 @@ import { eventTypes, type EventType } from '../../packages/core/src/contracts/ev
 import { matchesPattern, type EventPattern } from '../../packages/core/src/events/pattern.ts';
 import { consumerRoutes, type ConsumerName } from '../../packages/core/src/events/routing.ts';
 import { alertRules } from '../../packages/core/src/telemetry/alerts.ts';
-import { evaluateSstApp as evaluate, fromRoot, functionUrlEvent, load, operatorVariables, resolvedEnvironment, type Declared } from './sst-doubles.ts';
+import { evaluateSstApp as evaluate, fromRoot, type AppliedOutput, functionUrlEvent, load, operatorVariables, resolvedEnvironment, type Declared } from './sst-doubles.ts';
 
 const appFile = fromRoot('packages/functions/src/api/app.ts');
 const tableAdapterFile = fromRoot('packages/functions/src/aws/dynamodb-table.ts');
@@ -26,6 +26,10 @@ const allSettings = {
   SVC_LOG_LEVEL: 'INFO',
   SVC_METRICS_TOKEN: 'metrics-token-0123456789abcdef',
 };
+
+/** What the state machine's ARN output resolves to once deployed (the doubles' outputs are placeholders). */
+const STATE_MACHINE_ARN = 'arn:aws:states:eu-west-1:123456789012:stateMachine:svc-test-RunGraph';
+const deployedStateMachine = { SVC_STATE_MACHINE_ARN: STATE_MACHINE_ARN };
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -47,7 +51,7 @@ describe('sst.config.ts app()', () => {
 });
 
 describe('sst.config.ts run()', () => {
-  it('declares exactly the storage, the API function and the event infrastructure', async () => {
+  it('declares exactly the storage, the API function, the event infrastructure and the run graph', async () => {
     const { declared } = await evaluate();
     // Consumer functions are declared by Queue.subscribe (recorded as calls, below), not here.
     expect(declared.map((d) => `${d.type} ${d.name}`).sort()).toEqual([
@@ -63,10 +67,21 @@ describe('sst.config.ts run()', () => {
       'aws.cloudwatch.MetricAlarm DeadLetterBacklogStreamAnalytics',
       'aws.cloudwatch.MetricAlarm EventDeadLettered',
       'aws.cloudwatch.MetricAlarm LlmErrorRateHigh',
+      'aws.iam.Role RunGraphStateMachineRole',
+      'aws.iam.RolePolicy RunGraphStateMachineInvoke',
+      'aws.sfn.StateMachine RunGraph',
       'sst.aws.Bucket Artifacts',
       'sst.aws.Bus Events',
+      'sst.aws.Cron RunGraphApprovalExpiry',
       'sst.aws.Dynamo Table',
       'sst.aws.Function Api',
+      'sst.aws.Function RunGraphAnalyzeCode',
+      'sst.aws.Function RunGraphApprovalExpired',
+      'sst.aws.Function RunGraphExecuteTest',
+      'sst.aws.Function RunGraphPlanTests',
+      'sst.aws.Function RunGraphReport',
+      'sst.aws.Function RunGraphRequestApproval',
+      'sst.aws.Function RunGraphSelfHeal',
       'sst.aws.Queue ApiDlq',
       'sst.aws.Queue ApiQueue',
       'sst.aws.Queue DlqProcessorDlq',
@@ -83,9 +98,9 @@ describe('sst.config.ts run()', () => {
   });
 
   it('returns the API URL, the storage names and the event bus name as outputs', async () => {
-    const { outputs, only } = await evaluate();
+    const { outputs, only, named } = await evaluate();
     expect(outputs).toEqual({
-      api: only('sst.aws.Function').instance.url,
+      api: named('Api').instance.url,
       table: only('sst.aws.Dynamo').instance.name,
       artifactsBucket: only('sst.aws.Bucket').instance.name,
       eventBus: only('sst.aws.Bus').instance.name,
@@ -93,7 +108,7 @@ describe('sst.config.ts run()', () => {
   });
 
   it('deploys with no settings in the shell: the API issues its own tokens', async () => {
-    const { args } = (await evaluate('test', {})).only('sst.aws.Function');
+    const { args } = (await evaluate('test', {})).named('Api');
     for (const name of operatorVariables) expect(args.environment, name).not.toHaveProperty(name);
   });
 
@@ -156,7 +171,7 @@ describe('table', () => {
 
 describe('API function', () => {
   it('runs the streaming Node 22 handler behind a function URL with CORS left to the app', async () => {
-    const { args } = (await evaluate()).only('sst.aws.Function');
+    const { args } = (await evaluate()).named('Api');
     expect(args).toMatchObject({
       handler: 'packages/functions/src/aws/api-handler.handler',
       runtime: 'nodejs22.x',
@@ -168,8 +183,8 @@ describe('API function', () => {
   });
 
   it('is linked to the table, the artifacts bucket and the event bus, and told their names', async () => {
-    const { only } = await evaluate();
-    const { args } = only('sst.aws.Function');
+    const { only, named } = await evaluate();
+    const { args } = named('Api');
     const table = only('sst.aws.Dynamo').instance;
     const bucket = only('sst.aws.Bucket').instance;
     const bus = only('sst.aws.Bus').instance;
@@ -184,30 +199,31 @@ describe('API function', () => {
   });
 
   it('passes each deploy-time setting through only when it is set', async () => {
-    const none = (await evaluate('test', { SVC_JWKS_URL: '', SVC_JWT_ISSUER: '  ' })).only('sst.aws.Function').args.environment;
+    const none = (await evaluate('test', { SVC_JWKS_URL: '', SVC_JWT_ISSUER: '  ' })).named('Api').args.environment;
     for (const name of operatorVariables) expect(none, name).not.toHaveProperty(name);
 
-    const some = (await evaluate('test', { SVC_LOG_LEVEL: 'debug', SVC_CORS_ORIGINS: ' https://app.example.com ' })).only('sst.aws.Function')
+    const some = (await evaluate('test', { SVC_LOG_LEVEL: 'debug', SVC_CORS_ORIGINS: ' https://app.example.com ' })).named('Api')
       .args.environment;
     expect(some).toMatchObject({ SVC_LOG_LEVEL: 'debug', SVC_CORS_ORIGINS: 'https://app.example.com' });
     expect(some).not.toHaveProperty('SVC_JWKS_URL');
 
-    const all = (await evaluate('test', allSettings)).only('sst.aws.Function').args.environment;
+    const all = (await evaluate('test', allSettings)).named('Api').args.environment;
     expect(all).toMatchObject({ ...allSettings, SVC_CORS_ORIGINS: 'https://app.example.com, https://admin.example.com' });
   });
 
   it('sets every variable the Lambda config reads, and the config accepts them', async () => {
-    const { args } = (await evaluate('test', allSettings)).only('sst.aws.Function');
+    const { args } = (await evaluate('test', allSettings)).named('Api');
     const { awsEnvVarNames, loadAwsConfig } = await load('packages/functions/src/aws/config.ts');
     const runtimeProvided = ['AWS_REGION'];
     for (const name of awsEnvVarNames as string[]) {
       if (!runtimeProvided.includes(name)) expect(args.environment, name).toHaveProperty(name);
     }
-    expect(loadAwsConfig({ ...resolvedEnvironment(args.environment), AWS_REGION: 'eu-west-1' })).toEqual({
+    expect(loadAwsConfig({ ...resolvedEnvironment(args.environment), ...deployedStateMachine, AWS_REGION: 'eu-west-1' })).toEqual({
       region: 'eu-west-1',
       tableName: '{Table.name}',
       bucketName: '{Artifacts.name}',
       logLevel: 'INFO',
+      stateMachineArn: STATE_MACHINE_ARN,
       corsOrigins: ['https://app.example.com', 'https://admin.example.com'],
       eventBusName: '{Events.name}',
       metricsToken: 'metrics-token-0123456789abcdef',
@@ -220,20 +236,21 @@ describe('API function', () => {
   });
 
   it('gives the function a working config with no settings at all', async () => {
-    const { args } = (await evaluate('test', {})).only('sst.aws.Function');
+    const { args } = (await evaluate('test', {})).named('Api');
     const { loadAwsConfig } = await load('packages/functions/src/aws/config.ts');
-    expect(loadAwsConfig({ ...resolvedEnvironment(args.environment), AWS_REGION: 'eu-west-1' })).toEqual({
+    expect(loadAwsConfig({ ...resolvedEnvironment(args.environment), ...deployedStateMachine, AWS_REGION: 'eu-west-1' })).toEqual({
       region: 'eu-west-1',
       tableName: '{Table.name}',
       bucketName: '{Artifacts.name}',
       logLevel: 'WARN',
       corsOrigins: [],
       eventBusName: '{Events.name}',
+      stateMachineArn: STATE_MACHINE_ARN,
     });
   });
 
   it('ships the dashboard files where the bundled @svc/web looks for them', async () => {
-    const { args } = (await evaluate()).only('sst.aws.Function');
+    const { args } = (await evaluate()).named('Api');
     expect(args.copyFiles).toEqual([{ from: 'packages/web/public', to: 'packages/functions/src/public' }]);
     expect(existsSync(fromRoot(args.copyFiles[0].from, 'index.html'))).toBe(true);
     // The bundle is written at the handler's path; @svc/web resolves `../public` from it.
@@ -242,7 +259,7 @@ describe('API function', () => {
   });
 
   it('names a handler file that exists and exports `handler`', async () => {
-    const { args } = (await evaluate()).only('sst.aws.Function');
+    const { args } = (await evaluate()).named('Api');
     const handler: string = args.handler;
     const dot = handler.lastIndexOf('.');
     const file = fromRoot(`${handler.slice(0, dot)}.ts`);
@@ -297,9 +314,9 @@ describe('domain events', () => {
     ({ source: sst.source, 'detail-type': sst.detailType, detail: sst.detail }) as EventPattern;
 
   it('declares one bus, the one the API publishes to', async () => {
-    const { declared, bus, only } = await app();
+    const { declared, bus, named } = await app();
     expect(declared.filter((d) => d.type === 'sst.aws.Bus')).toEqual([bus]);
-    expect(only('sst.aws.Function').args.environment.SVC_EVENT_BUS_NAME).toBe(bus.instance.name);
+    expect(named('Api').args.environment.SVC_EVENT_BUS_NAME).toBe(bus.instance.name);
   });
 
   it('gives every consumer queue its own dead-letter queue, redriven after 3 receives', async () => {
@@ -388,6 +405,73 @@ describe('domain events', () => {
   });
 });
 
+describe('run graph', () => {
+  const taskFunctionName = (resource: string) => `RunGraph${resource.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())}`;
+
+  it("runs the repository's asl/run-graph.asl.json, each Task bound to its own function's ARN", async () => {
+    const { only, named } = await evaluate();
+    const machine = only('aws.sfn.StateMachine');
+    expect(machine.args).toMatchObject({ type: 'STANDARD', roleArn: named('RunGraphStateMachineRole').instance.arn });
+    const { renderDefinition } = await load('packages/functions/src/run-graph/definition.ts');
+    const { taskResources } = await load('packages/core/src/run-graph/tasks.ts');
+    const arns = Object.fromEntries((taskResources as string[]).map((r) => [r, String(named(taskFunctionName(r)).instance.arn)]));
+    const deployed = JSON.parse(String(machine.args.definition));
+    expect(deployed).toEqual(renderDefinition(arns, readFileSync(fromRoot('asl/run-graph.asl.json'), 'utf8')));
+    // Every function is referenced, and no `${resource}` placeholder is left.
+    const text = JSON.stringify(deployed);
+    for (const arn of Object.values(arns)) expect(text, arn).toContain(arn);
+    expect(text).not.toMatch(/\$\{[a-z_]+\}/);
+  });
+
+  it('lets the state machine invoke exactly its task functions (and their versions)', async () => {
+    const { named } = await evaluate();
+    const policy = named('RunGraphStateMachineInvoke').args;
+    expect(policy.role).toBe(named('RunGraphStateMachineRole').instance.id);
+    const { taskResources } = await load('packages/core/src/run-graph/tasks.ts');
+    const arns = (taskResources as string[]).map((r) => String(named(taskFunctionName(r)).instance.arn));
+    const statements = JSON.parse(String(policy.policy)).Statement;
+    expect(statements).toEqual([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arns.flatMap((arn) => [arn, `${arn}:*`]) }]);
+  });
+
+  it('declares a function per task resource whose handler lambda-tasks.ts exports, and the per-minute approval expiry', async () => {
+    const { named, only } = await evaluate();
+    const { taskResources } = await load('packages/core/src/run-graph/tasks.ts');
+    const source = readFileSync(fromRoot('packages/functions/src/run-graph/lambda-tasks.ts'), 'utf8');
+    const exported = (name: string) => new RegExp(`export (const|async function|function) ${name}\\b`).test(source);
+    for (const resource of taskResources as string[]) {
+      const { args } = named(taskFunctionName(resource));
+      expect(args.handler, resource).toMatch(/^packages\/functions\/src\/run-graph\/lambda-tasks\.\w+$/);
+      expect(exported(args.handler.split('.').pop()), args.handler).toBe(true);
+      expect(args.link).toEqual([only('sst.aws.Dynamo').instance, only('sst.aws.Bucket').instance]);
+    }
+    const cron = only('sst.aws.Cron').args;
+    expect(cron.schedule).toBe('rate(1 minute)');
+    expect(exported(cron.function.handler.split('.').pop())).toBe(true);
+  });
+
+  it('tells the API function the state machine ARN and lets it start, describe and stop executions and deliver decisions', async () => {
+    const { only, named } = await evaluate();
+    const machine = only('aws.sfn.StateMachine').instance;
+    const { args } = named('Api');
+    expect(args.environment.SVC_STATE_MACHINE_ARN).toBe(machine.arn);
+    const allowed = (action: string) => args.permissions.filter((p: { actions: string[] }) => p.actions.includes(action));
+    expect(allowed('states:StartExecution')).toEqual([{ actions: ['states:StartExecution'], resources: [machine.arn] }]);
+    for (const action of ['states:SendTaskSuccess', 'states:SendTaskFailure']) {
+      // Task-token calls have no resource-level permission.
+      expect(allowed(action), action).toEqual([{ actions: ['states:SendTaskSuccess', 'states:SendTaskFailure'], resources: ['*'] }]);
+    }
+    for (const action of ['states:DescribeExecution', 'states:StopExecution']) {
+      const [grant] = allowed(action);
+      expect(grant, action).toBeDefined();
+      expect(grant.resources).toHaveLength(1);
+      // Executions of this state machine only: the ARN is derived from the machine's.
+      const executions = grant.resources[0] as AppliedOutput;
+      expect(executions.source).toBe(machine.arn);
+      expect(executions.fn(STATE_MACHINE_ARN)).toBe('arn:aws:states:eu-west-1:123456789012:execution:svc-test-RunGraph:*');
+    }
+  });
+});
+
 describe('Lambda config', () => {
   const minimal = {
     SVC_TABLE_NAME: 'svc-table',
@@ -433,6 +517,15 @@ describe('Lambda config', () => {
   it('reads the event bus name and the metrics token when set', async () => {
     const config = (await loadConfig())({ ...minimal, SVC_EVENT_BUS_NAME: ' svc-events ', SVC_METRICS_TOKEN: ' 0123456789abcdef ' });
     expect(config).toMatchObject({ eventBusName: 'svc-events', metricsToken: '0123456789abcdef' });
+  });
+
+  it('reads the run graph state machine ARN when set, and refuses anything else without echoing it', async () => {
+    const load = await loadConfig();
+    expect(load({ ...minimal, SVC_STATE_MACHINE_ARN: ` ${STATE_MACHINE_ARN} ` }).stateMachineArn).toBe(STATE_MACHINE_ARN);
+    expect(load({ ...minimal, SVC_STATE_MACHINE_ARN: ' ' })).not.toHaveProperty('stateMachineArn');
+    const error = failureOf(() => load({ ...minimal, SVC_STATE_MACHINE_ARN: 'secret-machine' }));
+    expect(error.message).toMatch(/SVC_STATE_MACHINE_ARN: must be a Step Functions state machine ARN/);
+    expect(error.message).not.toMatch(/secret/);
   });
 
   it('parses CORS origins and the log level', async () => {

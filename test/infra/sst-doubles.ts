@@ -21,6 +21,27 @@ export class FakeOutput {
   toString(): string {
     return `{${this.ref}}`;
   }
+  /** Output.apply: recorded with its callback, so a test can run it on a concrete value. */
+  apply(fn: (value: string) => unknown): AppliedOutput {
+    return new AppliedOutput(this, fn);
+  }
+}
+
+/** An Output derived with `.apply` or `$resolve(...).apply`: `fn` is the callback, `value` its result on the doubles' values. */
+export class AppliedOutput {
+  constructor(
+    readonly source: unknown,
+    readonly fn: (value: any) => unknown,
+  ) {}
+  get value(): unknown {
+    return this.fn(Array.isArray(this.source) ? this.source.map(String) : String(this.source));
+  }
+  toString(): string {
+    return String(this.value);
+  }
+  apply(fn: (value: any) => unknown): AppliedOutput {
+    return new AppliedOutput(this, fn);
+  }
 }
 
 export interface Declared {
@@ -55,6 +76,7 @@ function installSstGlobals(stage: string) {
   vi.stubGlobal('$interpolate', (parts: TemplateStringsArray, ...values: unknown[]) =>
     new FakeOutput(parts.reduce((acc, part, i) => acc + part + (i < values.length ? String(values[i]) : ''), '')),
   );
+  vi.stubGlobal('$resolve', (values: unknown[]) => ({ apply: (fn: (resolved: string[]) => unknown) => new AppliedOutput(values, fn) }));
   vi.stubGlobal('sst', {
     aws: {
       Dynamo: component('sst.aws.Dynamo', ['name', 'arn']),
@@ -62,11 +84,17 @@ function installSstGlobals(stage: string) {
       Function: component('sst.aws.Function', ['name', 'arn', 'url']),
       Bus: component('sst.aws.Bus', ['name', 'arn'], ['subscribe', 'subscribeQueue']),
       Queue: component('sst.aws.Queue', ['arn', 'url', 'nodes.queue.name'], ['subscribe']),
+      Cron: component('sst.aws.Cron', []),
     },
   });
   // Pulumi's AWS provider, for the resources SST has no component for.
   vi.stubGlobal('aws', {
     cloudwatch: { MetricAlarm: component('aws.cloudwatch.MetricAlarm', ['name', 'arn']) },
+    iam: {
+      Role: component('aws.iam.Role', ['id', 'name', 'arn']),
+      RolePolicy: component('aws.iam.RolePolicy', ['id', 'name']),
+    },
+    sfn: { StateMachine: component('aws.sfn.StateMachine', ['id', 'name', 'arn']) },
   });
   return declared;
 }
@@ -103,7 +131,13 @@ export async function evaluateSstApp(stage = 'test', env: Record<string, string>
     expect(found, `exactly one ${type}`).toHaveLength(1);
     return found[0]!;
   };
-  return { app, outputs, declared, only };
+  /** The one component declared under `name` (several share a type, e.g. the functions). */
+  const named = (name: string) => {
+    const found = declared.filter((d) => d.name === name);
+    expect(found, `exactly one component named ${name}`).toHaveLength(1);
+    return found[0]!;
+  };
+  return { app, outputs, declared, only, named };
 }
 
 /** What Lambda would see once Pulumi resolves the outputs. */

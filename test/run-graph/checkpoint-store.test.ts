@@ -3,8 +3,7 @@
  * Table adapters: the in-process file table and DynamoDB Local (the same conditional
  * writes and transactions the AWS deployment relies on).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { createStore, type Store } from '@svc/core/store/index';
 import { systemClock } from '@svc/core/ports/clock';
 import type { Table } from '@svc/core/ports/table';
@@ -12,28 +11,12 @@ import { createCheckpointer } from '@svc/core/run-graph/checkpointer';
 import { createEventLog } from '@svc/core/run-graph/event-log';
 import { initialState } from '@svc/core/run-graph/state';
 import { FileTable } from '../../packages/functions/src/local/file-table.ts';
-import { DynamoDbTable, ensureTable } from '../../packages/functions/src/aws/dynamodb-table.ts';
-import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../support/dynamodb-local.ts';
+import { useDynamoDbLocal } from '../support/dynamodb-local.ts';
 
-let ddb: DynamoDbLocal | undefined;
-let client: DynamoDBClient;
-beforeAll(async () => {
-  ddb = await startDynamoDbLocal();
-  client = localClient(ddb.endpoint);
-});
-afterAll(async () => {
-  client?.destroy();
-  await ddb?.stop();
-});
-
-let n = 0;
+const ddb = useDynamoDbLocal('cp');
 const adapters: Array<[string, () => Promise<Table>]> = [
   ['FileTable', async () => new FileTable()],
-  ['DynamoDbTable', async () => {
-    const tableName = `cp-${process.pid}-${++n}`;
-    await ensureTable(client, tableName);
-    return new DynamoDbTable({ tableName, client });
-  }],
+  ['DynamoDbTable', () => ddb.freshTable()],
 ];
 
 const state = (thread: string) =>

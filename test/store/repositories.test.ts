@@ -3,36 +3,19 @@
  * local file table and over DynamoDB Local, so the conditions and transactions the
  * repositories rely on are proven on the real DynamoDB emulator too.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createStore, memberItem, type Store } from '@svc/core/store/index';
 import { tableFingerprintStore } from '@svc/core/store/fingerprints';
 import { systemClock } from '@svc/core/ports/clock';
 import { AppError } from '@svc/core/errors';
 import type { Table } from '@svc/core/ports/table';
 import { FileTable } from '../../packages/functions/src/local/file-table.ts';
-import { DynamoDbTable, ensureTable } from '../../packages/functions/src/aws/dynamodb-table.ts';
-import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../support/dynamodb-local.ts';
+import { useDynamoDbLocal } from '../support/dynamodb-local.ts';
 
-let ddb: DynamoDbLocal | undefined;
-let client: DynamoDBClient;
-beforeAll(async () => {
-  ddb = await startDynamoDbLocal();
-  client = localClient(ddb.endpoint);
-});
-afterAll(async () => {
-  client?.destroy();
-  await ddb?.stop();
-});
-
-let n = 0;
+const ddb = useDynamoDbLocal('repos');
 const adapters: Array<[string, () => Promise<Table>]> = [
   ['FileTable', async () => new FileTable()],
-  ['DynamoDbTable', async () => {
-    const tableName = `repos-${process.pid}-${++n}`;
-    await ensureTable(client, tableName);
-    return new DynamoDbTable({ tableName, client });
-  }],
+  ['DynamoDbTable', () => ddb.freshTable()],
 ];
 
 const code = async (p: Promise<unknown>) => {

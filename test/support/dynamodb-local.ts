@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll } from 'vitest';
+import { DynamoDbTable, ensureTable } from '../../packages/functions/src/aws/dynamodb-table.ts';
 
 export interface DynamoDbLocal {
   endpoint: string;
@@ -130,4 +132,33 @@ async function stopChild(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * One DynamoDB Local for the calling test file (started in beforeAll, stopped in
+ * afterAll) and fresh tables on it, each with the svc layout.
+ */
+export function useDynamoDbLocal(prefix: string) {
+  let ddb: DynamoDbLocal | undefined;
+  let client: DynamoDBClient | undefined;
+  let n = 0;
+  beforeAll(async () => {
+    ddb = await startDynamoDbLocal();
+    client = localClient(ddb.endpoint);
+  });
+  afterAll(async () => {
+    client?.destroy();
+    await ddb?.stop();
+  });
+  return {
+    get client(): DynamoDBClient {
+      if (!client) throw new Error('DynamoDB Local is not started yet (use it inside tests or hooks)');
+      return client;
+    },
+    async freshTable(): Promise<DynamoDbTable> {
+      const tableName = `${prefix}-${process.pid}-${++n}`;
+      await ensureTable(this.client, tableName);
+      return new DynamoDbTable({ tableName, client: this.client });
+    },
+  };
 }

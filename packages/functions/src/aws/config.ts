@@ -11,8 +11,11 @@ import type { LogLevel } from '../shared/logger.ts';
  * table, so no secret is configured; `SVC_JWKS_URL` + `SVC_JWT_ISSUER` (+ optional
  * `SVC_JWT_AUDIENCE`) add an external identity provider whose JWTs are accepted too.
  * `SVC_EVENT_BUS_NAME` (set by infra from the declared bus) sends domain events to
- * EventBridge; without it they are checked and dropped. `SVC_METRICS_TOKEN` (optional)
- * makes `GET /metrics` require that bearer token.
+ * EventBridge; without it they are checked and dropped. `SVC_STATE_MACHINE_ARN` (set by
+ * infra from the declared run graph, infra/run-graph.ts) turns on the run graph routes,
+ * with executions on that Step Functions state machine; without it they answer
+ * NOT_CONFIGURED. `SVC_METRICS_TOKEN` (optional) makes `GET /metrics` require that bearer
+ * token.
  */
 
 /** The built-in issuer's `iss` and `aud` on AWS: fixed, the tokens are svc's own. */
@@ -104,6 +107,14 @@ export const awsEnvSchema = operatorEnvSchema
     // Optional so the function still serves the API where no bus is declared (events are
     // then checked and dropped, as in a local runtime without a bus).
     SVC_EVENT_BUS_NAME: optional(z.string().trim().describe('EventBridge bus the API publishes domain events to')),
+    // Optional likewise: without a state machine the run graph routes answer NOT_CONFIGURED.
+    SVC_STATE_MACHINE_ARN: optional(
+      z
+        .string()
+        .trim()
+        .regex(/^arn:[\w-]+:states:[\w-]+:\d{12}:stateMachine:[\w-]+$/, { error: 'must be a Step Functions state machine ARN' })
+        .describe('the run graph state machine the API starts executions on'),
+    ),
     AWS_REGION: required('set by the Lambda runtime'),
   });
 
@@ -129,6 +140,8 @@ export interface AwsConfig {
   eventBusName?: string;
   /** Bearer token GET /metrics requires; open when absent. */
   metricsToken?: string;
+  /** The run graph's Step Functions state machine; when absent, the run graph is not configured. */
+  stateMachineArn?: string;
 }
 
 /** The environment does not describe a working deployment; `issues` names each variable. */
@@ -165,6 +178,7 @@ export function loadAwsConfig(env: Record<string, string | undefined>): AwsConfi
     corsOrigins: e.SVC_CORS_ORIGINS ?? [],
     ...(e.SVC_EVENT_BUS_NAME ? { eventBusName: e.SVC_EVENT_BUS_NAME } : {}),
     ...(e.SVC_METRICS_TOKEN ? { metricsToken: e.SVC_METRICS_TOKEN } : {}),
+    ...(e.SVC_STATE_MACHINE_ARN ? { stateMachineArn: e.SVC_STATE_MACHINE_ARN } : {}),
     ...(e.SVC_JWKS_URL && e.SVC_JWT_ISSUER
       ? {
           externalIdp: {

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SFNClient } from '@aws-sdk/client-sfn';
 import type { EventPublisher } from '@svc/core/ports/events';
 import type { Logger } from '@svc/core/ports/logger';
 import { skippingPublisher } from '@svc/core/events/in-process-bus';
@@ -8,6 +9,7 @@ import { validatingPublisher } from '@svc/core/events/validating-publisher';
 import { serviceMetrics, type ServiceMetrics } from '@svc/core/telemetry/service-metrics';
 import { loadWebAsset } from '@svc/web';
 import { defaultApiConfig, type AppDeps } from '../api/deps.ts';
+import { createAwsRunGraph } from '../run-graph/aws-setup.ts';
 import { buildAppDeps } from '../shared/deps.ts';
 import { dataLayerChecks } from '../shared/health-checks.ts';
 import { createLogger } from '../shared/logger.ts';
@@ -26,6 +28,13 @@ import { S3Blobs } from './s3-blobs.ts';
  * one is refused to the route that produced it. Without a bus name they are checked and
  * then dropped with a debug log, as in a local runtime without a bus.
  *
+ * The run graph runs when SVC_STATE_MACHINE_ARN names its state machine (infra/run-graph.ts):
+ * executions on Step Functions, the same run manager and routes as locally. Unfinished
+ * runs are not resumed here: their executions live in Step Functions, not the container.
+ * A run stream ends after RUN_GRAPH_MAX_STREAM_MS, inside the function's 15-minute
+ * timeout, and the client resumes it with Last-Event-ID. Without the ARN the run graph
+ * routes answer NOT_CONFIGURED.
+ *
  * Metrics are per container (each Lambda container has its own registry), so /metrics
  * shows the container that answered; docs/deploy.md says what that means for scraping.
  *
@@ -36,7 +45,7 @@ export async function buildAwsDeps(config: AwsConfig): Promise<AppDeps> {
   const metrics = serviceMetrics();
   const table = new DynamoDbTable({ tableName: config.tableName, client: new DynamoDBClient({ region: config.region }) });
   const blobs = new S3Blobs({ bucket: config.bucketName, client: new S3Client({ region: config.region }) });
-  return buildAppDeps({
+  const deps = await buildAppDeps({
     table,
     publisher: eventPublisher(config, logger, metrics),
     logger,
@@ -49,7 +58,22 @@ export async function buildAwsDeps(config: AwsConfig): Promise<AppDeps> {
     metrics: metrics.registry,
     metricsToken: config.metricsToken,
   });
+  if (config.stateMachineArn) {
+    deps.runGraph = createAwsRunGraph({
+      store: deps.store,
+      table,
+      clock: deps.clock,
+      logger,
+      sfn: new SFNClient({ region: config.region }),
+      stateMachineArn: config.stateMachineArn,
+    });
+    deps.runGraphStream = { maxStreamMs: RUN_GRAPH_MAX_STREAM_MS };
+  }
+  return deps;
 }
+
+/** How long one run stream lasts on Lambda: below the API function's 15-minute timeout (infra/api.ts). */
+export const RUN_GRAPH_MAX_STREAM_MS = 14 * 60_000;
 
 /** EventBridge when a bus is configured, else check-and-drop; both behind the validating publisher. */
 export function eventPublisher(config: Pick<AwsConfig, 'region' | 'eventBusName'>, logger: Logger, metrics: ServiceMetrics): EventPublisher {
