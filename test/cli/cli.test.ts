@@ -43,6 +43,29 @@ describe('svc CLI', () => {
     await expect(run(bin, ['frobnicate'], { cwd: root })).rejects.toMatchObject({ code: 2 });
   });
 
+  it('svc start takes its port and data folder from SVC_PORT and SVC_DATA_DIR', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'svc-cli-env-'));
+    const port = 40_000 + (process.pid % 20_000);
+    const child = spawn(bin, ['start'], { cwd: root, env: { ...process.env, SVC_LOG_LEVEL: 'SILENT', SVC_PORT: String(port), SVC_DATA_DIR: dataDir } });
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d) => {
+          out += d;
+          if (out.includes('Admin API key')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+      expect(out).toContain(`running at http://127.0.0.1:${port}`);
+      expect(out).toContain(`Data folder   ${dataDir}`);
+      expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+      expect(JSON.parse(await readFile(join(dataDir, 'first-admin.json'), 'utf8')).email).toBe('admin@svc.local');
+    } finally {
+      await stop(child);
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('svc start prints URL and first admin, answers /health, and keeps data across a restart', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'svc-cli-'));
     try {

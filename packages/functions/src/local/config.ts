@@ -37,9 +37,9 @@ export function parseLocalConfig(env: Record<string, string | undefined>, flags:
     jwtIssuer: env.SVC_JWT_ISSUER,
     jwtAudience: env.SVC_JWT_AUDIENCE,
   };
-  const merged = Object.fromEntries(
-    Object.entries({ ...fromEnv, ...flags }).filter(([, v]) => v !== undefined && v !== ''),
-  );
+  // Unset values drop out before merging, so an absent flag never hides the environment.
+  const given = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== ''));
+  const merged = { ...given(fromEnv), ...given(flags) };
   const result = LocalConfigSchema.safeParse(merged);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
