@@ -122,6 +122,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       sql,
       http: httpExchange,
       artifacts,
+      traceOnFailure: trace === 'on-failure',
       healer: new StepHealer({ ...defaultHealingPolicy, enabled: !values['no-heal'], threshold }),
       fingerprints: new FileFingerprintStore(resolve(values['state-dir'] ?? '.svc')),
       environment,

@@ -5,7 +5,7 @@ import { StepFailure, type StepContext } from '@svc/core/execution/types';
 import { actionFailure, isTimeout, msLeft, shortMessage, sleep, stepDeadline, throwIfAborted, withSignal } from './failures.ts';
 import { countOf, locateOne } from './locate.ts';
 import { describeLocator, resolveLocator } from './locators.ts';
-import { captureFingerprint } from './fingerprint.ts';
+import { captureFingerprint, readWithFingerprint } from './fingerprint.ts';
 
 export interface AssertEnv {
   page: Page;
@@ -127,23 +127,40 @@ async function check(env: AssertEnv, a: UiAssertion, ctx: StepContext, deadline:
       }
       return withFingerprint(locator);
     }
-    case 'text':
+    case 'text': {
+      const { locator, desc } = await locateOne(page, a.selector, a.type, deadline, env.locateTimeoutMs);
+      // The probe that holds also reads the fingerprint (one round trip); see readWithFingerprint.
+      let fingerprint: Fingerprint | undefined;
+      const read = async (timeout: number) => {
+        const fast = await readWithFingerprint(locator);
+        fingerprint = fast?.fingerprint;
+        return collapse(fast ? (fast.value ?? '') : await locator.innerText({ timeout }));
+      };
+      const r = await poll(deadline, ctx.signal, read, (v) => stringMatches(v, a));
+      if (!r.ok) throw mismatch(`text: expected the text of ${desc} ${expectation(a)}`, r, desc);
+      return fingerprint ? { fingerprint } : withFingerprint(locator);
+    }
     case 'value': {
       const { locator, desc } = await locateOne(page, a.selector, a.type, deadline, env.locateTimeoutMs);
-      const read = a.type === 'text' ? async (timeout: number) => collapse(await locator.innerText({ timeout })) : (timeout: number) => locator.inputValue({ timeout });
-      const r = await poll(deadline, ctx.signal, read, (v) => stringMatches(v, a));
-      if (!r.ok) throw mismatch(`${a.type}: expected the ${a.type === 'text' ? 'text' : 'value'} of ${desc} ${expectation(a)}`, r, desc);
+      const r = await poll(deadline, ctx.signal, (timeout: number) => locator.inputValue({ timeout }), (v) => stringMatches(v, a));
+      if (!r.ok) throw mismatch(`value: expected the value of ${desc} ${expectation(a)}`, r, desc);
       return withFingerprint(locator);
     }
     case 'attribute': {
       const { locator, desc } = await locateOne(page, a.selector, 'attribute', deadline, env.locateTimeoutMs);
       const ok = (v: string | null) => (a.exists !== undefined ? (v !== null) === a.exists : v !== null && stringMatches(v, a));
-      const r = await poll(deadline, ctx.signal, (timeout) => locator.getAttribute(a.attribute, { timeout }), ok);
+      let fingerprint: Fingerprint | undefined;
+      const read = async (timeout: number) => {
+        const fast = await readWithFingerprint(locator, a.attribute);
+        fingerprint = fast?.fingerprint;
+        return fast ? fast.value : locator.getAttribute(a.attribute, { timeout });
+      };
+      const r = await poll(deadline, ctx.signal, read, ok);
       if (!r.ok) {
         const want = a.exists !== undefined ? (a.exists ? 'to be present' : 'to be absent') : expectation(a);
         throw mismatch(`attribute: expected attribute ${JSON.stringify(a.attribute)} of ${desc} ${want}`, r, desc, (v) => (v === null ? 'no such attribute' : shown(v)));
       }
-      return withFingerprint(locator);
+      return fingerprint ? { fingerprint } : withFingerprint(locator);
     }
     case 'enabled':
     case 'disabled': {

@@ -284,6 +284,11 @@ const api = (() => {
 const elementFn = new Function('el', `${PAGE_SOURCE}\nreturn api.one(el);`) as (el: Element) => unknown;
 const allFn = new Function('cap', `${PAGE_SOURCE}\nreturn api.all(cap);`) as (cap: number) => unknown[];
 const pointFn = new Function('p', `${PAGE_SOURCE}\nreturn api.point(p.x, p.y);`) as (p: { x: number; y: number }) => unknown;
+// Strictness and the fingerprint in one round trip: the count of matches, and the
+// fingerprint when exactly one matched and `fp` is set (a failing fingerprint never fails the count).
+const countFn = new Function('els', 'fp', `if (!fp || els.length !== 1) return { count: els.length };
+let f; try { ${PAGE_SOURCE}\nf = api.one(els[0]); } catch (e) {}
+return { count: 1, fp: f };`) as (els: Element[], fp: boolean) => { count: number; fp?: unknown };
 
 /** Parses in-page output through the schema (drops nothing we produce; guards the type). */
 const parse = (raw: unknown): Fingerprint | undefined => {
@@ -299,6 +304,28 @@ export async function captureFingerprint(locator: PwLocator, timeoutMs: number):
   } catch {
     return undefined; // a fingerprint is best effort: it never fails a step
   }
+}
+
+// An assertion's probe and the fingerprint in one round trip: the element's innerText or an
+// attribute, exactly as Playwright reads them, when exactly one (X)HTML element matches; else
+// { ok: false } and the caller falls back to Playwright's own (waiting) call.
+const readFn = new Function('els', 'a', `const el = els[0];
+if (els.length !== 1 || el.namespaceURI !== 'http://www.w3.org/1999/xhtml') return { ok: false };
+const value = a.attribute === undefined ? el.innerText : el.getAttribute(a.attribute);
+let f; try { ${PAGE_SOURCE}\nf = api.one(el); } catch (e) {}
+return { ok: true, value, fp: f };`) as (els: Element[], a: { attribute?: string }) => { ok: boolean; value?: string | null; fp?: unknown };
+
+/** The element's innerText (or attribute `attribute`) and its fingerprint in one call; undefined when the fast path does not apply. */
+export async function readWithFingerprint(locator: PwLocator, attribute?: string): Promise<{ value: string | null; fingerprint?: Fingerprint } | undefined> {
+  const r = await locator.evaluateAll(readFn, attribute === undefined ? {} : { attribute });
+  if (!r.ok) return undefined;
+  return { value: r.value ?? null, ...(r.fp !== undefined && { fingerprint: parse(r.fp) }) };
+}
+
+/** How many elements the locator matches now and, with `fingerprint`, the fingerprint of the only one (one evaluate call). */
+export async function countAndFingerprint(locator: PwLocator, fingerprint: boolean): Promise<{ count: number; fingerprint?: Fingerprint }> {
+  const r = await locator.evaluateAll(countFn, fingerprint);
+  return { count: r.count, ...(r.fp !== undefined && { fingerprint: parse(r.fp) }) };
 }
 
 /** The fingerprint of the topmost element at a viewport point (used after a vision fallback). */

@@ -3,7 +3,7 @@ import type { Locator, UiStep } from '@svc/core/contracts/steps';
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
 import { StepFailure, type StepContext } from '@svc/core/execution/types';
 import { actionFailure, isTimeout, msLeft, shortMessage, sleep, stepDeadline, throwIfAborted, withSignal } from './failures.ts';
-import { countOf, locateOne } from './locate.ts';
+import { countOf, locateOne, type Located } from './locate.ts';
 import { describeLocator, resolveLocator } from './locators.ts';
 import { captureFingerprint } from './fingerprint.ts';
 import { visionFallback } from './vision-fallback.ts';
@@ -112,12 +112,13 @@ async function attempt<T>(fn: () => Promise<T>, what: string, deadline: number, 
 
 /** Locate strictly, fingerprint, then act with the remaining time. */
 async function act(env: StepEnv, step: { type: string; selector: Locator }, ctx: StepContext, deadline: number, action: Action): Promise<StepOutcome> {
-  const { locator, desc } = await locateOne(env.page, step.selector, step.type, deadline, env.locateTimeoutMs);
-  return actOn(locator, desc, step.type, ctx, deadline, action);
+  const located = await locateOne(env.page, step.selector, step.type, deadline, env.locateTimeoutMs, true);
+  return actOn(located, step.type, ctx, deadline, action);
 }
 
-async function actOn(locator: PwLocator, desc: string, type: string, ctx: StepContext, deadline: number, action: Action): Promise<StepOutcome> {
-  const fingerprint = await captureFingerprint(locator, Math.min(FINGERPRINT_MS, msLeft(deadline)));
+/** Acts on a located element; its fingerprint was read with the locate (before acting: the action may navigate). */
+async function actOn({ locator, desc, fingerprint: located }: Located, type: string, ctx: StepContext, deadline: number, action: Action): Promise<StepOutcome> {
+  const fingerprint = located ?? (await captureFingerprint(locator, Math.min(FINGERPRINT_MS, msLeft(deadline))));
   const t = msLeft(deadline);
   try {
     await action(locator, t);
@@ -138,12 +139,12 @@ async function actOrVision(
 ): Promise<StepOutcome> {
   let located;
   try {
-    located = await locateOne(env.page, step.selector, step.type, deadline, env.locateTimeoutMs);
+    located = await locateOne(env.page, step.selector, step.type, deadline, env.locateTimeoutMs, true);
   } catch (e) {
     if (!(e instanceof StepFailure) || e.kind !== 'locator') throw e;
     return visionFallback(env, step, e, ctx, deadline, atPoint);
   }
-  return actOn(located.locator, located.desc, step.type, ctx, deadline, action);
+  return actOn(located, step.type, ctx, deadline, action);
 }
 
 // ---------------------------------------------------------------- goto
@@ -204,7 +205,8 @@ async function select(env: StepEnv, step: Extract<UiStep, { type: 'select' }>, c
     throw new StepFailure('assertion', `select: ${desc} has no option with ${by} ${probe.missing.map((m) => JSON.stringify(m)).join(', ')} (options: ${probe.options.map((o) => JSON.stringify(o)).join(', ')})`, { selector: desc, missing: probe.missing, options: probe.options });
   }
   const values = wanted.map((w) => (by === 'label' ? { label: w } : { value: w }));
-  return actOn(locator, desc, 'select', ctx, deadline, (l, timeout) => l.selectOption(values, { timeout }));
+  // Options may have been filled in since the locate: fingerprint the element as it is now.
+  return actOn({ locator, desc }, 'select', ctx, deadline, (l, timeout) => l.selectOption(values, { timeout }));
 }
 
 // ---------------------------------------------------------------- scroll
