@@ -109,10 +109,10 @@ export function createIdentityService(opts: IdentityServiceOptions) {
     async authenticate(credential: string): Promise<Principal> {
       if (credential.startsWith('svc_sk_')) {
         if (!looksLikeApiKey(credential)) throw new AppError('INVALID_TOKEN', 'API key is malformed');
-        const key = await store.apiKeys.findByHash(hashApiKey(credential));
+        const hash = hashApiKey(credential);
+        const key = await store.apiKeys.findByHash(hash);
         if (!key) throw new AppError('INVALID_TOKEN', 'API key is unknown, revoked or expired');
-        const record = await store.apiKeys.get(key.organization_id, key.id);
-        void store.apiKeys.touch(key.organization_id, key.id, record?.last_used ?? null);
+        void store.apiKeys.touch(hash, key);
         return {
           kind: 'apiKey',
           keyId: key.id,

@@ -14,6 +14,8 @@ export interface ApiKeyAuthRecord {
   permissions: ApiKeyRecord['permissions'];
   expires_at: string | null;
   created_by: string;
+  /** Copied here so authentication can throttle the last_used write without a second read. */
+  last_used?: string | null;
 }
 
 /** last_used is written at most this often per key, so reads don't become writes. */
@@ -56,6 +58,7 @@ export function apiKeysRepo(ctx: StoreContext) {
         permissions: record.permissions,
         expires_at: record.expires_at,
         created_by: input.createdBy,
+        last_used: null,
       };
       await table.transact([
         { type: 'put', item: { ...keys.apiKey(record.organization_id, record.id), entity: 'api_key', key_hash: input.hash, created_by: input.createdBy, ...record }, condition: { kind: 'notExists' } },
@@ -73,10 +76,21 @@ export function apiKeysRepo(ctx: StoreContext) {
       return auth;
     },
 
-    async touch(orgId: string, keyId: string, lastUsed: string | null): Promise<void> {
+    /**
+     * Records use of a key on both of its items, at most once a minute: `key` is the auth
+     * record authentication just read, so deciding costs no extra read.
+     */
+    async touch(hash: string, key: ApiKeyAuthRecord): Promise<void> {
       const now = ctx.clock.now();
-      if (lastUsed && now.getTime() - Date.parse(lastUsed) < LAST_USED_RESOLUTION_MS) return;
-      await table.update({ key: keys.apiKey(orgId, keyId), set: { last_used: now.toISOString() } }).catch(() => undefined);
+      if (key.last_used && now.getTime() - Date.parse(key.last_used) < LAST_USED_RESOLUTION_MS) return;
+      const set = { last_used: now.toISOString() };
+      // A key revoked meanwhile has no auth record: the transaction fails and nothing is written.
+      await table
+        .transact([
+          { type: 'update', update: { key: keys.apiKey(key.organization_id, key.id), set } },
+          { type: 'update', update: { key: keys.apiKeyHash(hash), set } },
+        ])
+        .catch(() => undefined);
     },
 
     async get(orgId: string, keyId: string): Promise<(ApiKeyRecord & { key_hash: string }) | undefined> {
