@@ -1,38 +1,15 @@
 /**
  * DynamoDbTable against DynamoDB Local: one emulator for this file, a fresh table per test.
  */
-import { DeleteTableCommand, DescribeTimeToLiveCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeleteTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { DynamoDbTable, ensureTable, tableDefinition } from '../../packages/functions/src/aws/dynamodb-table.ts';
-import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../support/dynamodb-local.ts';
+import { useDynamoDbLocal } from '../support/dynamodb-local.ts';
 import { tableConformance } from './table.conformance.ts';
 
-let ddb: DynamoDbLocal | undefined;
-let client: DynamoDBClient;
-let counter = 0;
+const ddb = useDynamoDbLocal('conformance');
 
-beforeAll(async () => {
-  ddb = await startDynamoDbLocal();
-  client = localClient(ddb.endpoint);
-});
-
-afterAll(async () => {
-  client?.destroy();
-  await ddb?.stop();
-});
-
-const uniqueName = () => `conformance-${process.pid}-${++counter}`;
-
-tableConformance('DynamoDbTable (DynamoDB Local)', async () => {
-  const tableName = uniqueName();
-  await ensureTable(client, tableName);
-  return {
-    table: new DynamoDbTable({ tableName, client }),
-    cleanup: async () => {
-      await client.send(new DeleteTableCommand({ TableName: tableName }));
-    },
-  };
-});
+tableConformance('DynamoDbTable (DynamoDB Local)', () => ddb.tableFixture());
 
 describe('DynamoDbTable setup', () => {
   it('defines an on-demand table with both GSIs projecting everything', () => {
@@ -49,7 +26,8 @@ describe('DynamoDbTable setup', () => {
   });
 
   it('ensureTable is idempotent and enables TTL on expiresAt', async () => {
-    const tableName = uniqueName();
+    const tableName = `conformance-setup-${process.pid}`;
+    const client = ddb.client;
     await ensureTable(client, tableName);
     await ensureTable(client, tableName);
     const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
@@ -59,7 +37,7 @@ describe('DynamoDbTable setup', () => {
   });
 
   it('reports a missing table as down', async () => {
-    const health = await new DynamoDbTable({ tableName: 'no-such-table', client }).health();
+    const health = await new DynamoDbTable({ tableName: 'no-such-table', client: ddb.client }).health();
     expect(health.status).toBe('down');
     expect(health.detail).toMatch(/ResourceNotFound/);
   });

@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import type { Clock } from '@svc/core/ports/clock';
 import { afterAll, beforeAll } from 'vitest';
 import { DynamoDbTable, ensureTable } from '../../packages/functions/src/aws/dynamodb-table.ts';
 
@@ -155,10 +156,21 @@ export function useDynamoDbLocal(prefix: string) {
       if (!client) throw new Error('DynamoDB Local is not started yet (use it inside tests or hooks)');
       return client;
     },
-    async freshTable(): Promise<DynamoDbTable> {
+    async freshTable(options: { clock?: Clock } = {}): Promise<DynamoDbTable> {
+      return (await this.tableFixture(options)).table;
+    },
+    /** A fresh table and a cleanup that drops it. */
+    async tableFixture(options: { clock?: Clock } = {}): Promise<{ table: DynamoDbTable; tableName: string; cleanup(): Promise<void> }> {
       const tableName = `${prefix}-${process.pid}-${++n}`;
-      await ensureTable(this.client, tableName);
-      return new DynamoDbTable({ tableName, client: this.client });
+      const c = this.client;
+      await ensureTable(c, tableName);
+      return {
+        table: new DynamoDbTable({ tableName, client: c, clock: options.clock }),
+        tableName,
+        cleanup: async () => {
+          await c.send(new DeleteTableCommand({ TableName: tableName }));
+        },
+      };
     },
   };
 }
