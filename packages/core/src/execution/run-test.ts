@@ -59,7 +59,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   let lastResponse: HttpResult | undefined;
   let lastQuery: SqlResult | undefined;
   const heals = new Map<number, AppliedHeal>();
-  const stored = deps.fingerprints && deps.healer?.policy.enabled ? await deps.fingerprints.get(testId).catch(() => ({})) : {};
+  const stored: Record<number, Fingerprint> = deps.fingerprints && deps.healer?.policy.enabled ? await deps.fingerprints.get(testId).catch(() => ({})) : {};
   let assertionsPassed = 0;
   let assertionsFailed = 0;
   let failure: { kind: FailureKind; message: string; stack?: string; step?: number } | undefined;
@@ -101,7 +101,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       return await run(item);
     } catch (err) {
       if (!(err instanceof StepFailure) || err.kind !== 'locator' || !deps.healer || controller.signal.aborted) throw err;
-      const attempt = await deps.healer.heal({ item, stored: (stored as Record<number, Fingerprint>)[index], session: s, ctx, rerun: run });
+      const attempt = await deps.healer.heal({ item, stored: stored[index], session: s, ctx, rerun: run });
       if (!attempt.healed) throw new StepFailure('locator', `${err.message}; not healed: ${attempt.reason}`, err.details);
       heals.set(index, attempt.heal);
       log('info', `healed ${attempt.heal.original} → ${attempt.heal.healed} (confidence ${attempt.heal.confidence.toFixed(2)})`);

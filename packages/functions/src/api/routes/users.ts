@@ -37,10 +37,10 @@ export function userRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
     if (body.default_organization_id && !(await deps.store.members.get(body.default_organization_id, principal.userId))) {
       throw notFound('organization');
     }
-    await deps.store.users.updateProfile(principal.userId, body);
-    if (body.default_organization_id) {
-      c.set('audit', { action: 'user.update', resource: `user:${principal.userId}`, organizationId: body.default_organization_id });
-    }
+    const updated = await deps.store.users.updateProfile(principal.userId, body);
+    // Audit logs are per organization: the entry goes to the user's default one, if any.
+    const organizationId = updated.default_organization_id ?? (await deps.store.members.listForUser(principal.userId))[0]?.organization_id;
+    if (organizationId) c.set('audit', { action: 'user.update', resource: `user:${principal.userId}`, organizationId, metadata: { fields: Object.keys(body) } });
     return c.json(await me(principal.userId));
   });
 }
