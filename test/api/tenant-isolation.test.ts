@@ -15,7 +15,7 @@ const asB: Record<Role, Client> = {} as Record<Role, Client>;
 let orgA: string;
 let orgB: string;
 let bAdmin: Client;
-const b = { projectId: '', testId: '', invitationId: '', apiKeyId: '', adminUserId: '' };
+const b = { projectId: '', testId: '', invitationId: '', apiKeyId: '', adminUserId: '', conversationId: '', discoveryId: '', healingPatternId: '' };
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -38,6 +38,10 @@ beforeAll(async () => {
   b.testId = (await bAdmin.post('/api/tests', { project_id: b.projectId, name: 'B test', type: 'api' })).body.id;
   b.invitationId = (await bAdmin.post('/api/teams/invitations', { email: 'x@example.com' })).body.id;
   b.apiKeyId = (await bAdmin.post('/api/api-keys', { name: 'B key', permissions: ['read'] })).body.id;
+  b.healingPatternId = (await bAdmin.post('/api/healing/apply-fix', { project_id: b.projectId, original_selector: '#b-secret', healed_selector: '#b-secret-2' })).body.id;
+  b.conversationId = (await bAdmin.post('/api/v1/chat', { message: 'how many tests are there?', project_id: b.projectId })).body.conversation_id;
+  // A stored session (no crawl needed): discovery reads must not cross tenants.
+  b.discoveryId = (await server.runtime.deps.store.discovery.createSession(orgB, { project_id: b.projectId, name: 'B discovery', start_url: 'http://127.0.0.1:1/', mode: 'dom_only', strategy: 'priority', max_pages: 5 })).id;
   for (const role of ['admin', 'member', 'viewer'] as const) asB[role] = withOrg(A[role], orgB);
 });
 
@@ -61,11 +65,38 @@ const byId = (): Array<{ name: string; minRole: Role; call: (c: Client) => Retur
   { name: 'GET test', minRole: 'viewer', call: (c) => c.get(`/api/tests/${b.testId}`) },
   { name: 'GET tests of project', minRole: 'viewer', call: (c) => c.get(`/api/tests?project_id=${b.projectId}`) },
   { name: 'POST test into project', minRole: 'member', call: (c) => c.post('/api/tests', { project_id: b.projectId, name: 'x', type: 'ui' }) },
+  { name: 'POST analyze for project', minRole: 'member', call: (c) => c.post('/api/analyze', { project_id: b.projectId, files: [{ path: 'a.html', content: '<b data-testid="x">' }] }) },
   { name: 'POST api key for project', minRole: 'admin', call: (c) => c.post('/api/api-keys', { name: 'x', project_id: b.projectId }) },
   { name: 'DELETE api key', minRole: 'admin', call: (c) => c.delete(`/api/api-keys/${b.apiKeyId}`) },
   { name: 'DELETE invitation', minRole: 'admin', call: (c) => c.delete(`/api/teams/invitations/${b.invitationId}`) },
   { name: 'PATCH member role', minRole: 'admin', call: (c) => c.patch(`/api/teams/members/${b.adminUserId}`, { role: 'viewer' }) },
   { name: 'DELETE member', minRole: 'admin', call: (c) => c.delete(`/api/teams/members/${b.adminUserId}`) },
+  { name: 'GET chat history', minRole: 'viewer', call: (c) => c.get(`/api/v1/chat/history/${b.conversationId}`) },
+  { name: 'POST chat into conversation', minRole: 'viewer', call: (c) => c.post('/api/v1/chat', { message: 'what failed?', conversation_id: b.conversationId }) },
+  { name: 'POST chat about project', minRole: 'viewer', call: (c) => c.post('/api/chat', { message: 'what failed?', project_id: b.projectId }) },
+  { name: 'POST stream chat into conversation', minRole: 'viewer', call: (c) => c.post('/api/v1/stream/chat', { message: 'what failed?', conversation_id: b.conversationId }) },
+  { name: 'GET discovery session', minRole: 'viewer', call: (c) => c.get(`/api/discovery/${b.discoveryId}`) },
+  { name: 'GET discovery pages', minRole: 'viewer', call: (c) => c.get(`/api/v1/discovery/${b.discoveryId}/pages`) },
+  { name: 'POST discovery start for project', minRole: 'member', call: (c) => c.post('/api/v1/discovery/start', { project_id: b.projectId }) },
+  { name: 'POST discovery run for project', minRole: 'member', call: (c) => c.post('/api/discovery/run', { project_id: b.projectId }) },
+  { name: 'POST discover for project', minRole: 'member', call: (c) => c.post('/api/discover', { project_id: b.projectId }) },
+  { name: 'POST suggest from discovery', minRole: 'viewer', call: (c) => c.post('/api/suggest', { discovery_session_id: b.discoveryId }) },
+  { name: 'POST risk score from discovery', minRole: 'viewer', call: (c) => c.post('/api/risk/score', { discovery_session_id: b.discoveryId }) },
+  { name: 'POST healing suggest-fixes for project', minRole: 'viewer', call: (c) => c.post('/api/healing/suggest-fixes', { project_id: b.projectId, original_selector: '#x', fingerprint: { tag: 'button', id: 'x' }, candidates: [{ tag: 'button', id: 'x' }] }) },
+  { name: 'POST healing apply-fix into project', minRole: 'member', call: (c) => c.post('/api/healing/apply-fix', { project_id: b.projectId, original_selector: '#x', healed_selector: '#y' }) },
+  { name: 'GET healing patterns of project', minRole: 'viewer', call: (c) => c.get(`/api/v1/healing/patterns?project_id=${b.projectId}`) },
+  { name: 'POST healing pattern revert', minRole: 'member', call: (c) => c.post(`/api/healing/patterns/${b.healingPatternId}/revert`) },
+  { name: 'GET healing config of project', minRole: 'viewer', call: (c) => c.get(`/api/healing/config?project_id=${b.projectId}`) },
+  { name: 'GET healing stats of project', minRole: 'viewer', call: (c) => c.get(`/api/healing/stats?project_id=${b.projectId}`) },
+  { name: 'POST healing review of pattern', minRole: 'viewer', call: (c) => c.post('/api/healing/review', { pattern_ids: [b.healingPatternId] }) },
+  { name: 'POST heal test', minRole: 'member', call: (c) => c.post('/api/heal', { test_id: b.testId, original_selector: '#x' }) },
+  { name: 'POST nlp create-test into project', minRole: 'member', call: (c) => c.post('/api/nlp/create-test', { project_id: b.projectId, text: 'go to "/"', execute: false }) },
+  { name: 'POST nlp create-from-story into project', minRole: 'member', call: (c) => c.post('/api/nlp/create-from-story', { project_id: b.projectId, story: 'Given I open the app', execute: false }) },
+  { name: 'POST recording convert into project', minRole: 'member', call: (c) => c.post('/api/recording/convert', { project_id: b.projectId, recording: { title: 'x', steps: [{ type: 'navigate', url: 'http://127.0.0.1:1/' }] }, execute: false }) },
+  { name: 'POST test from event into project', minRole: 'member', call: (c) => c.post('/api/test/from-event', { project_id: b.projectId, event: { message: 'boom', url: 'http://127.0.0.1:1/' }, execute: false }) },
+  { name: 'POST generate into project', minRole: 'member', call: (c) => c.post('/api/generate', { project_id: b.projectId, url: '/', execute: false }) },
+  { name: 'POST generate batch from discovery', minRole: 'member', call: (c) => c.post('/api/generate/batch', { project_id: b.projectId, discovery_session_id: b.discoveryId, execute: false }) },
+  { name: 'POST review of test', minRole: 'viewer', call: (c) => c.post('/api/test/review', { test_id: b.testId }) },
 ];
 
 /** Every org-scoped endpoint, called with X-Organization-ID naming B. */
@@ -81,6 +112,8 @@ const scoped = (): Array<{ name: string; call: (c: Client) => ReturnType<Client[
   { name: 'POST api key', call: (c) => c.post('/api/api-keys', { name: 'evil', permissions: ['admin'] }) },
   { name: 'GET audit logs', call: (c) => c.get('/api/audit-logs') },
   { name: 'GET data-layer health', call: (c) => c.get('/api/v1/health/data-layer') },
+  { name: 'GET healing patterns', call: (c) => c.get('/api/healing/patterns') },
+  { name: 'GET healing stats', call: (c) => c.get('/api/healing/stats') },
 ];
 
 const rank: Record<Role, number> = { viewer: 0, member: 1, admin: 2 };
@@ -143,6 +176,18 @@ describe('tenant isolation: nothing of B changed or leaked', () => {
     const audit = await bAdmin.get('/api/audit-logs?limit=200');
     const actors = new Set(audit.body.items.map((l: { user_id: string }) => l.user_id));
     expect([...actors]).toEqual([b.adminUserId]);
+  });
+
+  it("B's healing pattern is unreverted and A sees no patterns", async () => {
+    const patterns = await bAdmin.get('/api/healing/patterns');
+    expect(patterns.body.items.map((p: { id: string; reverted_at: string | null }) => [p.id, p.reverted_at])).toEqual([[b.healingPatternId, null]]);
+    expect((await A.viewer.get('/api/healing/patterns')).body.items).toEqual([]);
+  });
+
+  it("B's chat conversation kept its two messages", async () => {
+    const history = await bAdmin.get(`/api/v1/chat/history/${b.conversationId}`);
+    expect(history.status).toBe(200);
+    expect(history.body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
   });
 
   it("A's lists hold only A's data", async () => {

@@ -43,6 +43,18 @@ describe('svc CLI', () => {
     await expect(run(bin, ['frobnicate'], { cwd: root })).rejects.toMatchObject({ code: 2 });
   });
 
+  it('svc run --help documents --resume; --resume refuses a second --url/--tests and an unknown run (exit 2)', async () => {
+    const { stdout } = await run(bin, ['run', '--help'], { cwd: root });
+    expect(stdout).toContain('svc run --resume <run-id>');
+    await expect(run(bin, ['run', '--resume', 'x', '--url', 'http://127.0.0.1:9'], { cwd: root })).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--resume continues a run with its own --url') });
+    const state = await mkdtemp(join(tmpdir(), 'svc-resume-'));
+    try {
+      await expect(run(bin, ['run', '--resume', 'no-such-run', '--state-dir', state, '--out', join(state, 'out')], { cwd: root })).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('no resumable run no-such-run') });
+    } finally {
+      await rm(state, { recursive: true, force: true });
+    }
+  });
+
   it('svc start takes its port and data folder from SVC_PORT and SVC_DATA_DIR', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'svc-cli-env-'));
     const port = 40_000 + (process.pid % 20_000);

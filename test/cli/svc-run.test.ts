@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, readFile, readdir } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, readFile, readdir, writeFile, copyFile } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { parse as parseJUnit } from 'junit2json';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+import { startTarget } from '../run-graph/support/target.ts';
 
 /**
  * `svc run` as a user runs it: the real binary, the fixture app in real Chromium, real
@@ -188,6 +189,56 @@ describe('svc run', () => {
       await fresh.close();
     }
   }, 300_000);
+
+  it('runs a suite kept outside the working directory with --workers 2 (through the run graph)', async () => {
+    // A regression: a 1-test suite in /tmp run with 2 workers came back all skipped.
+    const elsewhere = await mkdtemp(join(tmpdir(), 'svc-suite-'));
+    try {
+      await copyFile(join(suites, 'pass', 'login.json'), join(elsewhere, 'login.json'));
+      const dir = join(out, 'outside');
+      const res = await svc(['run', '--url', app.url, '--tests', join(elsewhere, 'login.json'), '--workers', '2', '--out', dir, '--reporter', 'json', '--state-dir', join(out, 'state-outside')], randomUUID());
+      expect(res.code, res.stdout + res.stderr).toBe(0);
+      expect(res.stdout).toMatch(/PASS \[1\/1\] sign in and see the dashboard \(\d+ ms\)/);
+      const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+      expect(json.run).toMatchObject({ total: 1, passed: 1, skipped: 0 });
+      expect(json.tests[0].steps.every((s: { status: string }) => s.status === 'passed')).toBe(true);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('a killed svc run is continued with --resume from its checkpoints in --state-dir; finished tests are not run again', async () => {
+    const target = await startTarget();
+    try {
+      const suite = join(out, 'resumable.json');
+      const api = (id: string, path: string) => ({ id, name: id, type: 'api', steps: [{ type: 'request', url: path }], assertions: [{ type: 'status', equals: 200 }] });
+      await writeFile(suite, JSON.stringify({ name: 'resumable', tests: [api('done-first', '/ok?id=k1'), api('held', '/gate?id=k2'), api('after', '/ok?id=k3')] }));
+      const state = join(out, 'state-resume');
+      const dir = join(out, 'resume');
+      target.closeGate();
+      const child = spawn(bin, ['run', '--url', target.url, '--tests', suite, '--out', dir, '--state-dir', state], { cwd: root });
+      let stdout = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      await expect.poll(() => target.hits('/gate?id=k2'), { timeout: 60_000 }).toBe(1);
+      const runId = /^run (\S+) /m.exec(stdout)?.[1];
+      expect(runId, stdout).toBeDefined();
+      child.kill('SIGKILL');
+      await exited;
+      target.openGate();
+
+      const res = await svc(['run', '--resume', runId!, '--out', dir, '--state-dir', state, '--reporter', 'json'], randomUUID());
+      expect(res.code, res.stdout + res.stderr).toBe(0);
+      const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+      expect(json.tests.map((t: { id: string; status: string }) => [t.id, t.status])).toEqual([['done-first', 'passed'], ['held', 'passed'], ['after', 'passed']]);
+      expect(target.hits('/ok?id=k1')).toBe(1); // finished before the kill
+      expect(target.hits('/gate?id=k2')).toBe(2); // in flight at the kill: run again
+      expect(target.hits('/ok?id=k3')).toBe(1);
+      expect(await readdir(join(state, 'runs'))).toEqual([]); // finished: nothing left to resume
+    } finally {
+      await target.stop();
+    }
+  }, 120_000);
 
   it('rejects invalid test files before running anything, naming file and field (exit 2)', async () => {
     const bad = join(out, 'bad-tests');

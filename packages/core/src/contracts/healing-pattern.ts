@@ -19,6 +19,10 @@ export const HealingPatternSchema = z.object({
   failure_count: z.number().int().nonnegative().describe('Times the fix was applied and the test still failed'),
   created_at: IsoDateTime.describe('When the pattern was learned'),
   last_used_at: IsoDateTime.nullable().describe('When the pattern was last applied, or null'),
+  method: z.string().default('dom_similarity').describe('How the fix was found: dom_similarity, cache, pattern, memory, git, manual'),
+  applied_by: z.string().nullable().default(null).describe('User or API key that applied the fix by hand, or null when the healer applied it'),
+  reverted_at: IsoDateTime.nullable().default(null).describe('When the fix was reverted (it is no longer applied), or null'),
+  reverted_by: z.string().nullable().default(null).describe('Who reverted the fix, or null'),
 });
 export type HealingPattern = z.output<typeof HealingPatternSchema>;
 
@@ -27,5 +31,6 @@ export const HealingPatternQuery = ListQuery.extend({
   project_id: Uuid.optional().describe('Only patterns of this project'),
   pattern_type: z.string().min(1).max(100).optional().describe('Only patterns of this kind'),
   min_confidence: z.coerce.number().min(0).max(1).optional().describe('Only patterns at or above this confidence'),
+  reverted: z.enum(['true', 'false']).optional().describe('true: only reverted patterns; false: only active ones (default: both)'),
 });
 export type HealingPatternQuery = z.output<typeof HealingPatternQuery>;

@@ -101,7 +101,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       return await run(item);
     } catch (err) {
       if (!(err instanceof StepFailure) || err.kind !== 'locator' || !deps.healer || controller.signal.aborted) throw err;
-      const attempt = await deps.healer.heal({ item, stored: stored[index], session: s, ctx, rerun: run });
+      const attempt = await deps.healer.heal({ item, stored: stored[index], session: s, ctx, rerun: run, error: { message: err.message, details: err.details }, testId, stepIndex: index });
       if (!attempt.healed) throw new StepFailure('locator', `${err.message}; not healed: ${attempt.reason}`, err.details);
       heals.set(index, attempt.heal);
       log('info', `healed ${attempt.heal.original} → ${attempt.heal.healed} (confidence ${attempt.heal.confidence.toFixed(2)})`);

@@ -1,9 +1,10 @@
 import type { UiStep, UiAssertion, Locator } from '../contracts/steps.ts';
 import type { Fingerprint } from '../contracts/fingerprint.ts';
-import { rankCandidates } from '../healing/rank.ts';
-import { replacementSelector } from '../healing/selector.ts';
 import { describeLocator } from './describe-step.ts';
 import type { StepContext, UiSession } from './types.ts';
+import { HealingService, describeCandidate, type HealPlanNotes } from '../healing/service/healing-service.ts';
+import type { HealingKnowledge, HealMethod, HealQuery, HealRecord } from '../healing/service/knowledge.ts';
+import { failureClass, urlPathPattern } from '../healing/service/failure-class.ts';
 
 /** SELF_HEAL_CONFIDENCE_THRESHOLD and SELF_HEAL_MAX_RETRIES (spec: Limits). */
 export interface HealingPolicy {
@@ -19,6 +20,9 @@ export interface AppliedHeal {
   healedLocator: Locator;
   confidence: number;
   strategy: string;
+  /** How the fix was found: run (earlier in this run), pattern, memory, cache or dom_similarity. */
+  method?: HealMethod;
+  fromCache?: boolean;
 }
 
 export type HealAttempt<T> = { healed: true; heal: AppliedHeal; result: T } | { healed: false; reason: string };
@@ -37,16 +41,24 @@ export function healableSelector(item: UiStep | UiAssertion): Locator | undefine
 }
 
 /**
- * Locator-only healing within one run. A broken locator is matched against the page's
- * visible elements using the element's last recorded fingerprint; the best candidates
- * at or above the confidence threshold (at most maxRetries) get a replacement locator
- * that must match exactly one element, and the step is re-run with it. A heal counts
- * only if that re-run passes. Heals are remembered for the rest of the run, so one
- * element is healed once.
+ * Locator-only healing within one run. A broken locator is first tried with a fix made
+ * earlier in this run, then with what HealingKnowledge remembers (proven patterns,
+ * memory, the 7-day cache), then by ranking the page's visible elements against the
+ * element's last recorded fingerprint (HealingService has the order and the safety
+ * rules). Each proposal's locator is re-run; a heal counts — and is learned — only if
+ * that re-run passes. Heals are remembered for the rest of the run, so one element is
+ * healed once.
  */
 export class StepHealer {
   private readonly applied = new Map<string, AppliedHeal>();
-  constructor(readonly policy: HealingPolicy) {}
+  private readonly service: HealingService;
+
+  constructor(
+    readonly policy: HealingPolicy,
+    readonly knowledge?: HealingKnowledge,
+  ) {
+    this.service = new HealingService(policy, knowledge);
+  }
 
   async heal<T>(input: {
     item: UiStep | UiAssertion;
@@ -54,60 +66,82 @@ export class StepHealer {
     session: UiSession;
     ctx: StepContext;
     rerun: (healedItem: UiStep | UiAssertion) => Promise<T>;
+    /** The locator failure being healed (message and details decide the failure class). */
+    error?: { message: string; details?: Record<string, unknown> };
+    testId?: string;
+    runId?: string;
+    stepIndex?: number;
   }): Promise<HealAttempt<T>> {
     const selector = healableSelector(input.item);
     if (!this.policy.enabled) return { healed: false, reason: 'healing is disabled' };
     if (!selector) return { healed: false, reason: `a ${input.item.type} step is not healed` };
     const original = describeLocator(selector);
-    const key = `${original}|${pathOf(input.session.url())}`;
+    const url = input.session.url();
+    const urlPattern = urlPathPattern(url);
+    const key = `${original}|${urlPattern}`;
+    const withLocator = (locator: Locator) => ({ ...input.item, selector: locator }) as UiStep | UiAssertion;
 
     const known = this.applied.get(key);
     if (known) {
       try {
-        return { healed: true, heal: known, result: await input.rerun({ ...input.item, selector: known.healedLocator } as UiStep | UiAssertion) };
+        return { healed: true, heal: { ...known, method: 'run', fromCache: false }, result: await input.rerun(withLocator(known.healedLocator)) };
       } catch {
-        this.applied.delete(key); // the page changed again; rank afresh below
+        this.applied.delete(key); // the page changed again; heal afresh below
       }
     }
 
-    if (!input.stored) return { healed: false, reason: 'no fingerprint of this element was recorded in an earlier run' };
-    const page = await input.session.pageFingerprints();
-    const ranked = rankCandidates(input.stored, page);
-    const eligible = ranked.filter((r) => r.confidence >= this.policy.threshold && page[r.index]?.visible !== false).slice(0, this.policy.maxRetries);
-    if (!eligible.length) {
-      const best = ranked[0];
-      return { healed: false, reason: best ? `no confident replacement: best candidate ${describeCandidate(page[best.index])} has confidence ${best.confidence.toFixed(2)} < ${this.policy.threshold}` : 'the page has no candidate elements' };
-    }
-    const reasons: string[] = [];
-    for (const candidate of eligible) {
-      const proposal = replacementSelector(page[candidate.index], page);
-      if (!proposal) {
-        reasons.push(`${describeCandidate(page[candidate.index])}: no selector can address it`);
-        continue;
-      }
+    const message = input.error?.message ?? '';
+    const query: HealQuery = {
+      original,
+      url,
+      urlPattern,
+      failureClass: failureClass(message, input.error?.details),
+      failureText: message,
+      testId: input.testId,
+      runId: input.runId,
+      stepIndex: input.stepIndex,
+    };
+    let pageCache: Promise<Fingerprint[]> | undefined;
+    const page = () => (pageCache ??= input.session.pageFingerprints());
+    const notes: HealPlanNotes = { rejected: [], bestConfidence: 0 };
+    const failures: string[] = [];
+
+    for await (const proposal of this.service.proposals({ query, stored: input.stored, page }, notes)) {
+      if (input.ctx.signal.aborted) break;
       try {
-        const result = await input.rerun({ ...input.item, selector: proposal.locator } as UiStep | UiAssertion);
-        const heal: AppliedHeal = { original, healed: describeLocator(proposal.locator), healedLocator: proposal.locator, confidence: candidate.confidence, strategy: proposal.strategy };
+        const result = await input.rerun(withLocator(proposal.locator));
+        const heal: AppliedHeal = { original, healed: proposal.healed, healedLocator: proposal.locator, confidence: proposal.confidence, strategy: proposal.strategy, method: proposal.method, fromCache: proposal.fromCache };
         this.applied.set(key, heal);
+        const record: HealRecord = { ...heal, method: proposal.method, fromCache: proposal.fromCache, patternId: proposal.fix?.patternId };
+        await this.learn(query, record, notes, input.ctx);
         return { healed: true, heal, result };
       } catch (err) {
-        reasons.push(`${describeLocator(proposal.locator)}: ${(err as Error).message}`);
+        failures.push(`${proposal.healed}${proposal.method === 'dom_similarity' ? '' : ` (${proposal.method})`}: ${(err as Error).message}`);
+        if (proposal.fix && this.knowledge) await this.knowledge.recordFailure(query, proposal.fix, (err as Error).message).catch((e: Error) => input.ctx.log('warn', `healing knowledge: ${e.message}`));
       }
     }
-    return { healed: false, reason: `no candidate passed when re-run (${reasons.join('; ')})` };
+    await this.knowledge?.completed?.(query, { success: false, bestConfidence: notes.bestConfidence }).catch((e: Error) => input.ctx.log('warn', `healing knowledge: ${e.message}`));
+    return { healed: false, reason: explain(notes, failures, this.policy.threshold) };
+  }
+
+  /** Learning must not fail a step that passed: knowledge errors are logged. */
+  private async learn(query: HealQuery, record: HealRecord, notes: HealPlanNotes, ctx: StepContext) {
+    if (!this.knowledge) return;
+    try {
+      await this.knowledge.recordSuccess(query, record);
+      await this.knowledge.completed?.(query, { success: true, heal: record, bestConfidence: Math.max(notes.bestConfidence, record.confidence) });
+    } catch (err) {
+      ctx.log('warn', `healing knowledge: could not record the heal: ${(err as Error).message}`);
+    }
   }
 }
 
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url;
+function explain(notes: HealPlanNotes, failures: string[], threshold: number): string {
+  if (failures.length) return `no candidate passed when re-run (${[...failures, ...notes.rejected].join('; ')})`;
+  if (notes.belowThreshold) {
+    const { candidate, confidence } = notes.belowThreshold;
+    return candidate ? `no confident replacement: best candidate ${describeCandidate(candidate)} has confidence ${confidence.toFixed(2)} < ${threshold}` : 'the page has no candidate elements';
   }
-}
-
-function describeCandidate(fp: Fingerprint | undefined): string {
-  if (!fp) return 'element';
-  const text = fp.text ? ` "${fp.text.slice(0, 40)}"` : '';
-  return `<${fp.tag ?? '?'}${fp.id ? `#${fp.id}` : ''}>${text}`;
+  if (notes.rejected.length) return notes.rejected.join('; ');
+  return 'the page has no candidate elements';
 }

@@ -1,5 +1,6 @@
 import type { TestSpec } from '../contracts/test-spec.ts';
 import type { TestResult } from '../contracts/run-state.ts';
+import type { TestExtras } from './spec-to-definition.ts';
 
 /**
  * The self-healer, as the run graph sees it. The healing issue implements it (DOM
@@ -14,6 +15,12 @@ export interface HealFailure {
   previous: HealPatch[];
   attempt: number;
   app_url: string;
+  /** The run the failure belongs to: a healer that replays the test uses the run's own execution resources. */
+  organization_id?: string;
+  project_id?: string;
+  thread_id?: string;
+  /** The test's own timeout and {{parameters}} when it came from a file (svc run). */
+  extras?: TestExtras;
 }
 
 export interface HealPatch {

@@ -28,6 +28,7 @@ export function toTestResult(r: TestExecutionResult, attempt: number, healed: bo
       console_errors: r.console_errors,
       failed_requests: r.failed_requests,
       fingerprints: r.fingerprints,
+      ...(Array.isArray(r.metadata.heals) ? { heals: r.metadata.heals } : {}),
     },
   };
 }

@@ -10,31 +10,7 @@ export async function runSummaryOf(store: Store, orgId: string, run: TestRun): P
   const stored = await store.testRuns.results(orgId, run.id);
   const latest = new Map<string, (typeof stored)[number]>();
   for (const r of stored) if ((latest.get(r.test_id)?.attempt ?? -1) < r.attempt) latest.set(r.test_id, r);
-  const results: TestExecutionResult[] = [...latest.values()].map((r) => {
-    const m = r.metadata as Record<string, unknown>;
-    const finished = typeof m.finished_at === 'string' ? m.finished_at : r.created_at;
-    return {
-      test_id: r.test_id,
-      name: typeof m.name === 'string' ? m.name : r.test_id,
-      type: (m.type as TestExecutionResult['type']) ?? 'api',
-      status: r.status === 'pending' || r.status === 'running' ? 'skipped' : r.status,
-      started_at: typeof m.started_at === 'string' ? m.started_at : finished,
-      finished_at: finished,
-      duration_ms: r.duration_ms ?? 0,
-      steps: Array.isArray(m.steps) ? (m.steps as TestExecutionResult['steps']) : [],
-      assertions_passed: Number(m.assertions_passed ?? 0),
-      assertions_failed: Number(m.assertions_failed ?? 0),
-      ...(r.error_message ? { error_message: r.error_message } : {}),
-      ...(typeof m.stack_trace === 'string' ? { stack_trace: m.stack_trace } : {}),
-      ...(typeof m.failure_kind === 'string' ? { failure_kind: m.failure_kind as TestExecutionResult['failure_kind'] } : {}),
-      screenshots: r.screenshots,
-      ...(typeof m.trace === 'string' ? { trace: m.trace } : {}),
-      console_errors: Array.isArray(m.console_errors) ? (m.console_errors as string[]) : [],
-      failed_requests: Array.isArray(m.failed_requests) ? (m.failed_requests as TestExecutionResult['failed_requests']) : [],
-      fingerprints: {},
-      metadata: { attempt: r.attempt },
-    };
-  });
+  const results = [...latest.values()].map((r) => executionResultOf({ test_id: r.test_id, status: r.status, duration_ms: r.duration_ms ?? 0, error_message: r.error_message, screenshots: r.screenshots, metadata: r.metadata as Record<string, unknown>, attempt: r.attempt, created_at: r.created_at }));
   const count = (s: TestExecutionResult['status']) => results.filter((r) => r.status === s).length;
   const started = run.started_at ?? run.created_at;
   const finished = run.completed_at ?? new Date().toISOString();
@@ -51,5 +27,50 @@ export async function runSummaryOf(store: Store, orgId: string, run: TestRun): P
     skipped: count('skipped'),
     healed: count('healed'),
     results,
+  };
+}
+
+/** A result as stored (test_results row) or as held in the run state: what executionResultOf reads. */
+export interface ResultLike {
+  test_id: string;
+  status: string;
+  duration_ms: number;
+  error_message?: string | null;
+  screenshots: string[];
+  metadata: Record<string, unknown>;
+  attempt?: number;
+  created_at?: string;
+}
+
+/**
+ * A graph result back as the runner's TestExecutionResult (what reports and progress
+ * take): toTestResult keeps steps, timings, failure kind and step, trace and
+ * diagnostics in the metadata, so nothing a report shows is lost on the way.
+ */
+export function executionResultOf(r: ResultLike): TestExecutionResult {
+  const m = r.metadata;
+  const status = r.status.toLowerCase();
+  const finished = typeof m.finished_at === 'string' ? m.finished_at : (r.created_at ?? new Date(0).toISOString());
+  return {
+    test_id: r.test_id,
+    name: typeof m.name === 'string' ? m.name : r.test_id,
+    type: (m.type as TestExecutionResult['type']) ?? 'api',
+    status: status === 'passed' || status === 'failed' || status === 'healed' ? status : 'skipped',
+    started_at: typeof m.started_at === 'string' ? m.started_at : finished,
+    finished_at: finished,
+    duration_ms: r.duration_ms ?? 0,
+    steps: Array.isArray(m.steps) ? (m.steps as TestExecutionResult['steps']) : [],
+    assertions_passed: Number(m.assertions_passed ?? 0),
+    assertions_failed: Number(m.assertions_failed ?? 0),
+    ...(r.error_message ? { error_message: r.error_message } : {}),
+    ...(typeof m.stack_trace === 'string' ? { stack_trace: m.stack_trace } : {}),
+    ...(typeof m.failure_kind === 'string' ? { failure_kind: m.failure_kind as TestExecutionResult['failure_kind'] } : {}),
+    ...(typeof m.failed_step === 'number' ? { failed_step: m.failed_step } : {}),
+    screenshots: r.screenshots,
+    ...(typeof m.trace === 'string' ? { trace: m.trace } : {}),
+    console_errors: Array.isArray(m.console_errors) ? (m.console_errors as string[]) : [],
+    failed_requests: Array.isArray(m.failed_requests) ? (m.failed_requests as TestExecutionResult['failed_requests']) : [],
+    fingerprints: {},
+    metadata: { attempt: r.attempt ?? m.attempt ?? 0, ...(Array.isArray(m.heals) ? { heals: m.heals } : {}) },
   };
 }

@@ -80,7 +80,11 @@ async function propose(deps: GraphDeps, state: RunGraphState, testId: string, h:
   const previous = h.proposal ? [h.proposal as unknown as HealPatch] : [];
   let outcome;
   try {
-    outcome = await deps.healer.heal({ test: spec, result, previous, attempt: h.attempts + 1, app_url: state.app_url }, { signal });
+    const cfg = state.graph.config;
+    outcome = await deps.healer.heal(
+      { test: spec, result, previous, attempt: h.attempts + 1, app_url: state.app_url, organization_id: cfg.organization_id, project_id: cfg.project_id, thread_id: cfg.thread_id, extras: deps.testExtras?.(testId) },
+      { signal },
+    );
   } catch (err) {
     return settle('cannot_heal', `cannot heal: the healer failed: ${(err as Error).message}`);
   }

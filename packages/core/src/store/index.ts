@@ -12,6 +12,13 @@ import { invitationsRepo } from './invitations.ts';
 import { systemSettingsRepo } from './settings.ts';
 import { testRunsRepo } from './test-runs.ts';
 import { checkpointsRepo } from './checkpoints.ts';
+import { generatedTestsRepo } from './generated-tests.ts';
+import { discoveryRepo } from './discovery.ts';
+import { healingPatternsRepo } from './healing-patterns.ts';
+import { healingCacheRepo } from './healing-cache.ts';
+import { memoryRepo } from './memory.ts';
+import { aiUsageRepo } from './ai-usage.ts';
+import { chatRepo } from './chat.ts';
 
 /** Every repository over one table. */
 export function createStore(table: Table, clock: Clock) {
@@ -30,6 +37,13 @@ export function createStore(table: Table, clock: Clock) {
     settings: systemSettingsRepo(ctx),
     testRuns: testRunsRepo(ctx),
     checkpoints: checkpointsRepo(ctx),
+    generatedTests: generatedTestsRepo(ctx),
+    discovery: discoveryRepo(ctx),
+    healingPatterns: healingPatternsRepo(ctx),
+    healingCache: healingCacheRepo(ctx),
+    memory: memoryRepo(ctx),
+    aiUsage: aiUsageRepo(ctx),
+    chat: chatRepo(ctx),
   };
 }
 

@@ -25,6 +25,25 @@ export const keys = {
   invitation: (orgId: string, invitationId: string) => ({ pk: `ORG#${orgId}`, sk: `INVITE#${invitationId}` }),
   invitationToken: (hash: string) => ({ pk: `INVITETOKEN#${hash}`, sk: 'INVITETOKEN' }),
   systemSetting: (name: string) => ({ pk: 'SYSTEM', sk: `SETTING#${name}` }),
+  generatedTest: (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `GENTEST#${id}` }),
+  generatedTestsOfProject: (projectId: string) => `PROJECT#${projectId}#GENTESTS`, // gsi1pk of generated tests
+  discoverySession: (orgId: string, sessionId: string) => ({ pk: `ORG#${orgId}`, sk: `DISCOVERY#${sessionId}` }),
+  discoveriesOfProject: (projectId: string) => `PROJECT#${projectId}#DISCOVERY`, // gsi1pk of discovery sessions
+  discoveryChildren: (orgId: string, sessionId: string) => `ORG#${orgId}#DISCOVERY#${sessionId}`, // pk of pages, elements, flows
+  discoveryChild: (orgId: string, sessionId: string, sk: string) => ({ pk: `ORG#${orgId}#DISCOVERY#${sessionId}`, sk }),
+  aiUsage: (orgId: string, usageId: string) => ({ pk: `ORG#${orgId}`, sk: `AIUSAGE#${usageId}` }),
+  aiUsageDaily: (orgId: string, day: string) => ({ pk: `ORG#${orgId}`, sk: `AIUSAGEDAY#${day}` }),
+  aiUsageMonthly: (orgId: string, month: string) => ({ pk: `ORG#${orgId}`, sk: `AIUSAGEMONTH#${month}` }),
+  aiSpend: (orgId: string, scope: string) => ({ pk: `ORG#${orgId}`, sk: `AISPEND#${scope}` }), // scope RUN#<id>[#TEST#<id>] or TEST#<id>
+  aiBudgetAlert: (orgId: string, period: string) => ({ pk: `ORG#${orgId}`, sk: `AIALERT#${period}` }),
+  chatConversation: (orgId: string, conversationId: string) => ({ pk: `ORG#${orgId}`, sk: `CHAT#${conversationId}` }),
+  chatMessages: (orgId: string, conversationId: string) => `ORG#${orgId}#CHAT#${conversationId}`, // pk of message items
+  healingPattern: (orgId: string, patternId: string) => ({ pk: `ORG#${orgId}`, sk: `HEALPAT#${patternId}` }),
+  healingPatternsOfSelector: (orgId: string, projectId: string | null, selectorHash: string) => `ORG#${orgId}#HEALSEL#${projectId ?? '-'}#${selectorHash}`, // gsi1pk of pattern items
+  healingStats: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'HEALSTATS' }),
+  healingCache: (orgId: string, entryKey: string) => ({ pk: `ORG#${orgId}#HEALCACHE`, sk: `ENTRY#${entryKey}` }),
+  healingCacheOfSelector: (orgId: string, projectId: string, selectorHash: string) => `ORG#${orgId}#HEALCACHESEL#${projectId}#${selectorHash}`, // gsi1pk of cache items
+  memoryEntry: (orgId: string, keyHash: string) => ({ pk: `ORG#${orgId}#MEMORY`, sk: `KEY#${keyHash}` }),
 } as const;
 
 /** Attributes that belong to the table layout, not to the resource. */

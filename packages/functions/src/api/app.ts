@@ -17,10 +17,16 @@ import { apiKeyRoutes } from './routes/api-keys.ts';
 import { auditLogRoutes } from './routes/audit-logs.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { testRoutes } from './routes/tests.ts';
+import { healingRoutes } from './routes/healing.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { runGraphRoutes } from './routes/runs.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { webRoutes } from './routes/web.ts';
+import { generationRoutes } from './routes/generation.ts';
+import { discoveryRoutes } from './routes/discovery.ts';
+import { planningRoutes } from './routes/planning.ts';
+import { analyzeRoutes } from './routes/analyze.ts';
+import { chatRoutes } from './routes/chat.ts';
 
 /**
  * The one Hono app, wrapped by the Lambda handler on AWS and served by the local runtime.
@@ -51,7 +57,13 @@ export function createApp(deps: AppDeps) {
   auditLogRoutes(app, deps, registry);
   projectRoutes(app, deps, registry);
   testRoutes(app, deps, registry);
+  healingRoutes(app, deps, registry);
   runGraphRoutes(app, deps, registry);
+  generationRoutes(app, deps, registry);
+  chatRoutes(app, deps, registry);
+  analyzeRoutes(app, deps, registry);
+  discoveryRoutes(app, deps, registry);
+  planningRoutes(app, deps, registry);
   openApiRoutes(app, deps, registry);
   webRoutes(app, deps);
 

@@ -6,8 +6,12 @@ import type { Logger } from '@svc/core/ports/logger';
 import type { Clock } from '@svc/core/ports/clock';
 import type { HealthCheck } from '@svc/core/ports/health';
 import type { MetricsRegistry } from '@svc/core/telemetry/metrics';
+import type { Embedder } from '@svc/core/healing/service/embedder';
 import type { RunManager } from '../run-graph/run-manager.ts';
 import type { SseOptions } from '../run-graph/sse.ts';
+import type { DiscoveryRunner } from '../discovery/runner.ts';
+import type { GenerationExecutor } from '../generation/execute-once.ts';
+import type { LlmClient } from '@svc/core/llm/types';
 
 export interface ApiConfig {
   /** Origins allowed to call the API with credentials from a browser; none by default. */
@@ -51,6 +55,16 @@ export interface AppDeps {
   runGraph?: RunManager;
   /** Stream limits; on Lambda maxStreamMs stays below the function's timeout. */
   runGraphStream?: Partial<SseOptions>;
+  /** Folders POST /api/analyze may read by path (SVC_ANALYZE_ROOTS); absent or empty → inline uploads only. */
+  analyzeRoots?: string[];
+  /** Embeds failures for healing memory; absent → the local deterministic embedder. */
+  embedder?: Embedder;
   /** Serves the dashboard's static files; absent when the dashboard is hosted elsewhere. */
   webAssets?: (path: string) => Promise<{ body: Uint8Array; contentType: string } | undefined>;
+  /** Runs auto-discovery crawls (needs a browser); absent → discovery routes answer 501. */
+  discovery?: DiscoveryRunner;
+  /** Runs each generated test once (the run graph's runner and browser); absent → generated tests are returned unexecuted. */
+  generation?: GenerationExecutor;
+  /** Language models behind the router (llm/from-env.ts); absent or not configured → deterministic paths, NO_MODEL for model-only calls. */
+  llm?: LlmClient;
 }

@@ -13,10 +13,14 @@ import { createAwsRunGraph } from '../run-graph/aws-setup.ts';
 import { buildAppDeps } from '../shared/deps.ts';
 import { dataLayerChecks } from '../shared/health-checks.ts';
 import { createLogger } from '../shared/logger.ts';
+import { embedderFromEnv } from '../embeddings/from-env.ts';
 import { builtInIssuer, type AwsConfig } from './config.ts';
 import { DynamoDbTable } from './dynamodb-table.ts';
 import { EventBridgePublisher } from './events/eventbridge-publisher.ts';
 import { S3Blobs } from './s3-blobs.ts';
+import { EmfAlertSink } from './events/emf-alert-sink.ts';
+import { createLlmFromEnv } from '../llm/from-env.ts';
+import { createGenerationExecutor } from '../generation/execute-once.ts';
 
 /**
  * The Lambda's AppDeps: the same wiring as the local runtime (buildAppDeps) over
@@ -40,7 +44,7 @@ import { S3Blobs } from './s3-blobs.ts';
  *
  * Built once per container; the SDK clients are reused across invocations.
  */
-export async function buildAwsDeps(config: AwsConfig): Promise<AppDeps> {
+export async function buildAwsDeps(config: AwsConfig, env: Record<string, string | undefined> = process.env): Promise<AppDeps> {
   const logger = createLogger(config.logLevel, 'svc-api');
   const metrics = serviceMetrics();
   const table = new DynamoDbTable({ tableName: config.tableName, client: new DynamoDBClient({ region: config.region }) });
@@ -58,6 +62,11 @@ export async function buildAwsDeps(config: AwsConfig): Promise<AppDeps> {
     metrics: metrics.registry,
     metricsToken: config.metricsToken,
   });
+  // Models (SVC_LLM_PROVIDERS, ...; docs/intelligence.md): Bedrock uses the function's role.
+  deps.llm = createLlmFromEnv(env, { store: deps.store, clock: deps.clock, alerts: new EmfAlertSink(), metrics: metrics.registry, logger });
+  deps.embedder = embedderFromEnv(process.env); // healing memory (SVC_EMBEDDINGS_PROVIDER; default local)
+  // Generated API tests run once in the API function; UI ones come back not_executed (no browser here).
+  deps.generation = createGenerationExecutor({ store: deps.store, dataDir: '/tmp/svc-generation' });
   if (config.stateMachineArn) {
     deps.runGraph = createAwsRunGraph({
       store: deps.store,

@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { startCommand } from './start.ts';
 
 const HELP = `svc — self-hostable, AI-assisted end-to-end testing
 
@@ -10,6 +9,7 @@ Commands:
   run          Run tests against an app and write reports (svc run --help)
   heal         Rank page elements against stored fingerprints (svc heal --help)
   export       Write tests as a Playwright Test project (svc export --help)
+  analyze      List a codebase's testable surfaces (svc analyze --help)
   help         Show this help
 
 Options for start:
@@ -44,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(HELP);
         return 0;
       }
+      // Loaded on demand: the API and local runtime stay out of `svc run`, `svc export` and --help.
+      const { startCommand } = await import('./start.ts');
       return startCommand({ port: values.port, dataDir: values['data-dir'], host: values.host });
     }
     case 'run': {
@@ -54,6 +56,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'export': {
       const { exportCommand } = await import('./export.ts');
       return exportCommand(rest);
+    }
+    case 'analyze': {
+      const { analyzeCommand } = await import('./analyze.ts');
+      return analyzeCommand(rest);
     }
     case 'heal': {
       // Loaded on demand, like run: the healing engine stays out of `svc start` and --help.

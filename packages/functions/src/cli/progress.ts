@@ -2,7 +2,8 @@ import type { ProgressEvent } from '@svc/core/execution/run-suite';
 
 /**
  * Progress for `svc run`: on a TTY, coloured marks and a live counter line; otherwise
- * plain lines that read well in CI logs.
+ * plain lines that read well in CI logs. The total is the event's own (a resumed run
+ * learns its tests from its checkpoints), else the one given.
  */
 export function progressPrinter(out: NodeJS.WriteStream, total: number) {
   const tty = !!out.isTTY;
@@ -15,10 +16,10 @@ export function progressPrinter(out: NodeJS.WriteStream, total: number) {
       return;
     }
     if (event.type !== 'test_end') return;
-    running--;
+    running = Math.max(0, running - 1);
     const r = event.result;
     const mark = r.status === 'passed' ? colour(32, '✓') : r.status === 'healed' ? colour(36, '✚') : r.status === 'skipped' ? colour(33, '-') : colour(31, '✗');
-    const line = `${tty ? '\r\x1b[2K' : ''}${mark} [${event.done}/${total}] ${r.name} (${r.duration_ms} ms)${r.error_message ? `\n    ${r.error_message}` : ''}\n`;
+    const line = `${tty ? '\r\x1b[2K' : ''}${mark} [${event.done}/${event.total || total}] ${r.name} (${r.duration_ms} ms)${r.error_message ? `\n    ${r.error_message}` : ''}\n`;
     out.write(tty ? line : line.replace(/✓/, 'PASS').replace(/✗/, 'FAIL').replace(/✚/, 'HEALED').replace(/^-/, 'SKIP'));
   };
 }

@@ -1,19 +1,23 @@
 import { parseArgs } from 'node:util';
 import { mkdir, writeFile, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { runSuite, type ProgressEvent } from '@svc/core/execution/run-suite';
+import type { ProgressEvent } from '@svc/core/execution/run-suite';
 import { httpExchange } from '@svc/core/execution/api/http-exchange';
 import type { UiDriver, SqlDriver } from '@svc/core/execution/types';
-import { uuidv7 } from '@svc/core/ids';
 import { StepHealer, defaultHealingPolicy } from '@svc/core/execution/step-healer';
 import { loadTests, TestFileError } from '../execution/load-tests.ts';
 import { FsArtifacts } from '../execution/fs-artifacts.ts';
 import { FileFingerprintStore } from '../execution/file-fingerprints.ts';
+import { fileHealingKnowledge } from '../execution/file-healing-knowledge.ts';
 import { progressPrinter } from './progress.ts';
 
 export const RUN_HELP = `Usage: svc run --url <app> --tests <file|dir> [options]
+       svc run --resume <run-id> [options]
 
-Runs tests against an app without a server and writes reports.
+Runs tests against an app without a server and writes reports. The run goes through the
+run graph (the same state machine as the server's runs; --workers is its Map
+concurrency), checkpointed in --state-dir: an interrupted run (Ctrl-C, a kill) is
+continued with --resume, without running its finished tests again.
 
 Options:
   --url <url>            Base URL of the app under test (relative URLs in tests resolve against it)
@@ -21,7 +25,8 @@ Options:
   --workers <n>          Tests run in parallel (default 1)
   --reporter <list>      Any of html,json,md,junit (default html,json,md,junit)
   --out <dir>            Where reports and artifacts go (default ./svc-report)
-  --state-dir <dir>      Where element fingerprints are kept between runs, for self-healing (default ./.svc)
+  --state-dir <dir>      Where element fingerprints (for self-healing) and run checkpoints are kept (default ./.svc)
+  --resume <run-id>      Continue an interrupted run from its last checkpoint (its tests and URL are kept)
   --trace <mode>         on-failure (default: keep a Playwright trace of each failed UI test) or off
   --no-heal              Do not heal broken locators
   --heal-threshold <x>   Confidence needed to apply a heal, 0.5–1 (default 0.8)
@@ -48,7 +53,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       args,
       options: {
         url: { type: 'string' }, tests: { type: 'string' }, workers: { type: 'string' }, reporter: { type: 'string' },
-        out: { type: 'string' }, 'state-dir': { type: 'string' }, 'no-heal': { type: 'boolean' }, trace: { type: 'string' }, 'heal-threshold': { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        out: { type: 'string' }, 'state-dir': { type: 'string' }, 'no-heal': { type: 'boolean' }, trace: { type: 'string' }, 'heal-threshold': { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, resume: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
     }));
@@ -59,9 +64,11 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     process.stdout.write(RUN_HELP);
     return 0;
   }
-  if (!values.url) return usage('--url is required');
-  if (!/^https?:\/\//.test(values.url)) return usage(`--url must be an http(s) URL, got ${values.url}`);
-  if (!values.tests) return usage('--tests is required');
+  const resume = values.resume;
+  if (resume !== undefined && (values.url || values.tests || values.workers)) return usage('--resume continues a run with its own --url, --tests and --workers; do not give them again');
+  if (resume === undefined && !values.url) return usage('--url is required');
+  if (values.url && !/^https?:\/\//.test(values.url)) return usage(`--url must be an http(s) URL, got ${values.url}`);
+  if (resume === undefined && !values.tests) return usage('--tests is required');
   const workers = Number(values.workers ?? 1);
   if (!Number.isInteger(workers) || workers < 1 || workers > 32) return usage('--workers must be a whole number from 1 to 32');
   const trace = values.trace ?? 'on-failure';
@@ -72,9 +79,9 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   const unknown = formats.filter((f) => !FORMATS.includes(f as Format));
   if (unknown.length) return usage(`unknown reporter ${unknown.join(', ')}; use any of ${FORMATS.join(',')}`);
 
-  let tests;
+  let tests: Awaited<ReturnType<typeof loadTests>> = [];
   try {
-    tests = await loadTests(values.tests);
+    if (values.tests) tests = await loadTests(values.tests);
   } catch (err) {
     if (err instanceof TestFileError) {
       process.stderr.write(`svc run: ${err.message}\n`);
@@ -110,26 +117,41 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
   const print = progressPrinter(process.stdout, tests.length);
+  const stateDir = resolve(values['state-dir'] ?? '.svc');
+  // Patterns, 7-day cache and memory of past heals, kept in the state dir (file-healing-knowledge.ts).
+  const healer = new StepHealer({ ...defaultHealingPolicy, enabled: !values['no-heal'], threshold }, fileHealingKnowledge(stateDir));
 
   try {
-    const summary = await runSuite({
-      runId: uuidv7(),
-      name: values.tests,
-      tests,
-      workers,
-      baseUrl: values.url,
-      ui: () => (driver ??= import('../execution/browser/playwright-driver.ts').then((m) => m.createPlaywrightDriver({ executablePath }))),
+    // The run graph (and its ASL interpreter) loads only when a run starts: --help stays fast.
+    const graphRun = await import('../run-graph/cli-run.ts');
+    const runtime: import('../run-graph/cli-run.ts').GraphSuiteRuntime = {
+      browser: () => (driver ??= import('../execution/browser/playwright-driver.ts').then((m) => m.createPlaywrightDriver({ executablePath }))),
       sql,
       http: httpExchange,
       artifacts,
       traceOnFailure: trace === 'on-failure',
-      healer: new StepHealer({ ...defaultHealingPolicy, enabled: !values['no-heal'], threshold }),
-      fingerprints: new FileFingerprintStore(resolve(values['state-dir'] ?? '.svc')),
+      stepHealer: healer,
+      fingerprints: new FileFingerprintStore(stateDir),
       environment,
       secrets,
+      stateDir,
       signal: controller.signal,
       onProgress: (e: ProgressEvent) => print(e),
-    });
+      // Said first, so even a run killed outright can be continued.
+      onThread: (id: string) => void process.stdout.write(`run ${id} (if it is interrupted: svc run --resume ${id})\n`),
+    };
+    let outcome;
+    try {
+      outcome = resume !== undefined
+        ? await graphRun.resumeSuiteThroughGraph(resume, { ...runtime, stateDir })
+        : await graphRun.runSuiteThroughGraph({ ...runtime, name: values.tests!, tests, workers, baseUrl: values.url! });
+    } catch (err) {
+      if (err instanceof graphRun.ResumeError) return usage(err.message);
+      throw err;
+    }
+    const { summary } = outcome;
+    if (outcome.status === 'failed') process.stderr.write(`svc run: the run failed: ${outcome.error}\n`);
+    if (outcome.status === 'interrupted') process.stderr.write(`svc run: interrupted; continue with: svc run --resume ${outcome.threadId} --state-dir ${stateDir}\n`);
     const { renderReports } = await import('@svc/core/reporting/index');
     const embed = new Map<string, Uint8Array>();
     for (const r of summary.results) for (const key of r.screenshots) {

@@ -11,6 +11,7 @@ import { createLogger } from '../shared/logger.ts';
 import { FileTable } from './file-table.ts';
 import { FsBlobs } from './fs-blobs.ts';
 import { createLocalRunGraph } from '../run-graph/setup.ts';
+import { embedderFromEnv } from '../embeddings/from-env.ts';
 import type { UiDriver } from '@svc/core/execution/types';
 import type { Healer } from '@svc/core/run-graph/healer';
 import type { SseOptions } from '../run-graph/sse.ts';
@@ -18,6 +19,8 @@ import { createLocalEvents, type LocalEvents } from '../events/local-events.ts';
 import type { LocalEventBus } from '../events/local-bus.ts';
 import { ensureFirstAdmin, type FirstAdmin } from './bootstrap.ts';
 import type { LocalConfig } from './config.ts';
+import { parseAnalyzeRoots } from '../intelligence/read-repository.ts';
+import { createLlmFromEnv } from '../llm/from-env.ts';
 
 export interface LocalRuntime {
   url: string;
@@ -38,6 +41,10 @@ export interface LocalRuntime {
 /** Extension points for tests and embedders: the run graph's healer, browser and stream limits. */
 export interface LocalRuntimeOptions {
   runGraph?: { healer?: Healer; browser?: () => Promise<UiDriver>; stream?: Partial<SseOptions> };
+  /** Folders POST /api/analyze may read; defaults to SVC_ANALYZE_ROOTS (none when unset). */
+  analyzeRoots?: string[];
+  /** Where the LLM settings (SVC_LLM_PROVIDERS, ...) are read from; default process.env. */
+  llmEnv?: Record<string, string | undefined>;
 }
 
 export async function startLocalRuntime(config: LocalConfig, options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
@@ -65,6 +72,8 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
       healthChecks: dataLayerChecks({ table, blobs }),
       webAssets: loadWebAsset,
     });
+    deps.llm = createLlmFromEnv(options.llmEnv ?? process.env, { store: deps.store, clock: deps.clock, alerts: events.alerts, metrics: events.metrics.registry, logger });
+    deps.embedder = embedderFromEnv(process.env); // healing memory (SVC_EMBEDDINGS_PROVIDER; default local)
     const { admin, created } = await ensureFirstAdmin(deps, config.dataDir);
     // Runs survive restarts: unfinished ones resume from their last checkpoint here.
     const { createSqlDriver } = await import('../execution/sql/sql-driver.ts');
@@ -79,6 +88,19 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
       healer: options.runGraph?.healer,
     });
     deps.runGraphStream = options.runGraph?.stream;
+    const { createGenerationExecutor } = await import('../generation/execute-once.ts');
+    deps.generation = createGenerationExecutor({ store: deps.store, dataDir: config.dataDir, browser: options.runGraph?.browser ?? (async (): Promise<UiDriver> => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath })) });
+    // Read here because LocalConfig does not carry it yet; only this entry point reads paths.
+    deps.analyzeRoots = options.analyzeRoots ?? parseAnalyzeRoots(process.env.SVC_ANALYZE_ROOTS);
+    const { createDiscoveryRunner } = await import('../discovery/runner.ts');
+    deps.discovery = createDiscoveryRunner({
+      store: deps.store,
+      blobs,
+      logger,
+      driver: async () => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath }),
+      // Extra hosts every crawl may visit (comma-separated); read here like SVC_ANALYZE_ROOTS.
+      allowedHosts: (process.env.SVC_DISCOVERY_ALLOWED_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    });
     const app = createApp(deps);
     const server = await listen(app, config.host, config.port);
     events.start();
@@ -99,6 +121,8 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
           (server as { closeAllConnections?: () => void }).closeAllConnections?.();
         });
         await deps.runGraph?.close();
+        await deps.generation?.close();
+        await deps.discovery?.close();
         await events.stop();
         await table.close?.();
       },

@@ -5,6 +5,8 @@ import type { Store } from '@svc/core/store/index';
 import { httpExchange } from '@svc/core/execution/api/http-exchange';
 import { FsArtifacts } from '../execution/fs-artifacts.ts';
 import { tableFingerprintStore } from '@svc/core/store/fingerprints';
+import type { FingerprintStore } from '@svc/core/execution/fingerprint-store';
+import type { StepHealer } from '@svc/core/execution/step-healer';
 
 export interface ExecutionEnvOptions {
   store: Store;
@@ -19,6 +21,12 @@ export interface ExecutionEnvOptions {
   secrets?: Record<string, string>;
   /** Where a run's artifacts go (default: files under artifactsDir). */
   artifacts?: (threadId: string) => RunArtifacts;
+  /** Where step fingerprints are kept (default: the store's table, per organization). svc run: files in --state-dir. */
+  fingerprints?: FingerprintStore;
+  /** In-step locator healing for every test of a run (svc run's StepHealer); default none: the self_heal node heals. */
+  stepHealer?: () => StepHealer;
+  /** Keep a Playwright trace of failed UI tests (default true). */
+  traceOnFailure?: boolean;
 }
 
 /**
@@ -44,7 +52,9 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
           environment: o.environment ?? environment,
           secrets: o.secrets ?? {},
           // Keep each step's element fingerprint for healing in later runs.
-          fingerprints: tableFingerprintStore(o.store.table, run.organizationId),
+          fingerprints: o.fingerprints ?? tableFingerprintStore(o.store.table, run.organizationId),
+          ...(o.stepHealer ? { healer: o.stepHealer() } : {}),
+          ...(o.traceOnFailure !== undefined ? { traceOnFailure: o.traceOnFailure } : {}),
         },
       };
       if (o.browser) {

@@ -15,6 +15,7 @@ import { createLogger } from '../shared/logger.ts';
 import { createPlaywrightDriver } from '../execution/browser/playwright-driver.ts';
 import { createSqlDriver } from '../execution/sql/sql-driver.ts';
 import { createExecutionEnvs, type ExecutionEnvs } from './execution-env.ts';
+import { createDomHealer } from './dom-healer.ts';
 import { blobArtifacts } from './blob-artifacts.ts';
 import { createSfnWorkflow } from './sfn-workflow.ts';
 import { loadRunGraphLambdaConfig } from './lambda-config.ts';
@@ -57,6 +58,8 @@ function build(): Promise<Built> {
       clock: systemClock,
       logger,
       execution: (run) => envs.forRun(run),
+      // self_heal replays the failed test in this Lambda's Chromium (released after the invocation).
+      healer: createDomHealer({ execution: (run) => envs.forRun(run) }),
       signal: (threadId) => (controllers.get(threadId) ?? new AbortController()).signal,
       sendTaskSuccess: (token, output) => sfn.sendTaskSuccess(token, output),
     };

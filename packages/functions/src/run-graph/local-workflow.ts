@@ -1,3 +1,4 @@
+import './promise-with-resolvers.ts';
 import { StateMachine } from 'aws-local-stepfunctions';
 import type { Logger } from '@svc/core/ports/logger';
 import type { Workflow } from '@svc/core/run-graph/workflow';

@@ -7,6 +7,7 @@ import type { Healer } from '@svc/core/run-graph/healer';
 import type { HttpExchange, SqlDriver, UiDriver } from '@svc/core/execution/types';
 import { createExecutionEnvs } from './execution-env.ts';
 import { createRunManager, type RunManager } from './run-manager.ts';
+import { createDomHealer } from './dom-healer.ts';
 
 export interface LocalRunGraphOptions {
   store: Store;
@@ -19,6 +20,7 @@ export interface LocalRunGraphOptions {
   browser?: () => Promise<UiDriver>;
   sql?: SqlDriver;
   http?: HttpExchange;
+  /** The self_heal node's healer; default the DOM healer (createDomHealer) on the run's own browser. */
   healer?: Healer;
   /** Start unfinished runs again from their last checkpoint (default true). */
   resume?: boolean;
@@ -32,7 +34,8 @@ export interface LocalRunGraphOptions {
  */
 export async function createLocalRunGraph(o: LocalRunGraphOptions): Promise<RunManager> {
   const envs = createExecutionEnvs({ store: o.store, artifactsDir: join(o.dataDir, 'artifacts', 'runs'), http: o.http, sql: o.sql, browser: o.browser });
-  const manager = createRunManager({ store: o.store, table: o.table, clock: o.clock, logger: o.logger, envs, healer: o.healer, onCommit: o.onCommit });
+  const healer = o.healer ?? createDomHealer({ execution: (run) => envs.forRun(run) });
+  const manager = createRunManager({ store: o.store, table: o.table, clock: o.clock, logger: o.logger, envs, healer, onCommit: o.onCommit });
   if (o.resume !== false) await manager.resumeUnfinished();
   return manager;
 }

@@ -1,0 +1,90 @@
+import type { ChatData, ResultRow } from './retrieve.ts';
+import { capabilities, type BuiltInIntent } from './intents.ts';
+
+export interface BuiltInAnswer {
+  intent: BuiltInIntent;
+  answer: string;
+  /** The rows behind the answer, and the runs they were read from. */
+  data: Record<string, unknown>;
+}
+
+const MAX_ROWS = 20;
+const row = (r: ResultRow) => ({ run_id: r.run_id, test_id: r.test_id, test_name: r.test_name, status: r.status, duration_ms: r.duration_ms, error_message: r.error_message });
+const names = (rows: Array<{ test_name: string }>, n = 5) => rows.slice(0, n).map((r) => `"${r.test_name}"`).join(', ') + (rows.length > n ? ` and ${rows.length - n} more` : '');
+const runsLooked = (d: ChatData) => d.runs.map((r) => r.id);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Healing data beyond run results (the healing patterns store), when the store has it. */
+export interface HealingSource {
+  available: boolean;
+  patterns: Array<Record<string, unknown>>;
+}
+
+/**
+ * The deterministic answers. Each says what it is based on and carries the rows in
+ * `data`, so the caller (or a model, see service.ts) can check or cite them.
+ */
+export function builtInAnswer(intent: BuiltInIntent, d: ChatData, healing: HealingSource): BuiltInAnswer {
+  const noRuns = d.runs.length === 0;
+  const base = { runs_considered: runsLooked(d), project_id: d.scope.project_id };
+  switch (intent) {
+    case 'failed': {
+      if (noRuns) return { intent, answer: 'There are no runs yet, so nothing has failed.', data: { ...base, rows: [] } };
+      const latest = d.runs[0];
+      const lastFailed = d.results.filter((r) => r.run_id === latest.id && r.status === 'failed');
+      const recentFailed = d.results.filter((r) => r.status === 'failed');
+      const distinct = new Set(recentFailed.map((r) => r.test_id)).size;
+      const answer = lastFailed.length
+        ? `In the last run (${latest.id}, ${latest.status}) ${plural(lastFailed.length, 'test')} failed: ${names(lastFailed)}. Across the last ${plural(d.runs.length, 'run')}, ${plural(distinct, 'test')} failed at least once.`
+        : `Nothing failed in the last run (${latest.id}, ${latest.status}). Across the last ${plural(d.runs.length, 'run')}, ${plural(distinct, 'test')} failed at least once${distinct ? `: ${names(uniqueByTest(recentFailed))}` : ''}.`;
+      return { intent, answer, data: { ...base, last_run_id: latest.id, rows: (lastFailed.length ? lastFailed : recentFailed).slice(0, MAX_ROWS).map(row), recent_failures: recentFailed.length } };
+    }
+    case 'healed': {
+      const healed = d.results.filter((r) => r.status === 'healed' || r.metadata.healed === true || typeof r.metadata.healed_selector === 'string');
+      const rows = healed.slice(0, MAX_ROWS).map((r) => ({ ...row(r), healed_selector: r.metadata.healed_selector ?? null, original_selector: r.metadata.original_selector ?? null }));
+      const patternNote = healing.available ? ` ${plural(healing.patterns.length, 'healing pattern')} stored.` : ' Healing pattern data isn\'t available in this installation; this answer uses run results only.';
+      const answer = healed.length
+        ? `${plural(healed.length, 'test execution')} healed in the last ${plural(d.runs.length, 'run')}: ${names(uniqueByTest(healed))}.${patternNote}`
+        : `Nothing healed in the last ${plural(d.runs.length, 'run')}.${patternNote}`;
+      return { intent, answer, data: { ...base, rows, healing_patterns: healing.available ? healing.patterns.slice(0, MAX_ROWS) : null } };
+    }
+    case 'flaky': {
+      const byTest = new Map<string, ResultRow[]>();
+      for (const r of d.results) byTest.set(r.test_id, [...(byTest.get(r.test_id) ?? []), r]);
+      const flaky = [...byTest.values()]
+        .filter((rs) => rs.some((r) => r.status === 'passed' || r.status === 'healed') && rs.some((r) => r.status === 'failed'))
+        .map((rs) => ({ test_id: rs[0].test_id, test_name: rs[0].test_name, runs: rs.length, passed: rs.filter((r) => r.status === 'passed' || r.status === 'healed').length, failed: rs.filter((r) => r.status === 'failed').length }))
+        .sort((a, b) => b.failed / b.runs - a.failed / a.runs);
+      const answer = flaky.length
+        ? `${plural(flaky.length, 'test')} both passed and failed across the last ${plural(d.runs.length, 'run')}: ${flaky.slice(0, 5).map((f) => `"${f.test_name}" (${f.failed}/${f.runs} failed)`).join(', ')}${flaky.length > 5 ? ` and ${flaky.length - 5} more` : ''}.`
+        : noRuns ? 'There are no runs yet, so no test can be called flaky.' : `No test both passed and failed across the last ${plural(d.runs.length, 'run')}.`;
+      return { intent, answer, data: { ...base, rows: flaky.slice(0, MAX_ROWS) } };
+    }
+    case 'test_count': {
+      const answer = `There ${d.testCount === 1 ? 'is' : 'are'} ${d.testsCapped ? 'at least ' : ''}${plural(d.testCount, 'test')}${d.scope.project_id ? ' in this project' : ' in this organization'}.`;
+      return { intent, answer, data: { ...base, rows: [{ test_count: d.testCount, capped: d.testsCapped }] } };
+    }
+    case 'last_run': {
+      if (noRuns) return { intent, answer: 'There are no runs yet.', data: { ...base, rows: [] } };
+      const r = d.runs[0];
+      const answer = `The last run (${r.id}, started by ${r.trigger} at ${r.created_at}) is ${r.status}: ${r.passed_tests} passed, ${r.failed_tests} failed of ${r.total_tests}.${r.error ? ` Error: ${r.error}` : ''}`;
+      return { intent, answer, data: { ...base, rows: [{ run_id: r.id, status: r.status, trigger: r.trigger, total_tests: r.total_tests, passed_tests: r.passed_tests, failed_tests: r.failed_tests, created_at: r.created_at, completed_at: r.completed_at, error: r.error }] } };
+    }
+    case 'slowest': {
+      const timed = d.results.filter((r) => r.duration_ms !== null).sort((a, b) => (b.duration_ms ?? 0) - (a.duration_ms ?? 0));
+      const slowest = uniqueByTest(timed).slice(0, 10);
+      const answer = slowest.length
+        ? `The slowest tests in the last ${plural(d.runs.length, 'run')}: ${slowest.slice(0, 5).map((r) => `"${r.test_name}" (${r.duration_ms} ms)`).join(', ')}.`
+        : 'No timed results yet.';
+      return { intent, answer, data: { ...base, rows: slowest.map(row) } };
+    }
+    case 'help':
+      return { intent, answer: `I can answer: ${capabilities.join('; ')}. Configure a language model (docs/intelligence.md "Models") for other questions.`, data: { ...base, rows: [], capabilities } };
+  }
+}
+
+/** First row of each test (rows come newest run first, or already sorted). */
+function uniqueByTest(rows: ResultRow[]): ResultRow[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => !seen.has(r.test_id) && seen.add(r.test_id));
+}

@@ -1,0 +1,2 @@
+export * from './diff.ts';
+export * from './plan.ts';

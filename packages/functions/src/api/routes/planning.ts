@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { Hono } from 'hono';
+import { notFound, validationFailed } from '@svc/core/errors';
+import { buildPlan, riskScore, type PlanInput } from '@svc/core/intelligence/planning/index';
+import type { AppDeps } from '../deps.ts';
+import type { ApiEnv } from '../env.ts';
+import { mountRoute, type RouteDef } from '../route.ts';
+
+const Surface = z.object({
+  kind: z.string().min(1).max(50).describe('http_route, api_route, page, client_route or openapi_operation'),
+  method: z.string().min(1).max(10).describe('HTTP method (GET for pages)'),
+  path: z.string().min(1).max(2000).describe('Route path'),
+  file: z.string().max(2000).optional().describe('Source file that declares it'),
+  name: z.string().max(500).optional(),
+});
+
+const PlanBody = z.strictObject({
+  surfaces: z.array(Surface).max(5000).optional().describe('Testable surfaces, e.g. from /api/analyze'),
+  discovery_session_id: z.uuid().optional().describe('Use the pages and flows of this discovery session'),
+  diff: z.string().max(5_000_000).optional().describe("A unified diff (a PR's changes)"),
+  changed_files: z.array(z.string().min(1).max(2000)).max(5000).optional().describe('Changed paths, when no diff is at hand'),
+});
+const RiskBody = PlanBody.extend({ target: z.string().min(1).max(2000).optional().describe('Score only targets containing this text (a path, URL or flow name)') });
+
+const PlanItem = z.object({ target: z.string(), kind: z.string(), priority: z.enum(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']), risk_score: z.number(), reasons: z.array(z.string()), suggested_test: z.string() });
+const PlanResponse = z.object({ items: z.array(PlanItem), changed_files: z.array(z.string()), summary: z.record(z.string(), z.number()) });
+
+/** Test planning: a prioritised plan and risk scores with reasons. */
+export function planningRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
+  const { store } = deps;
+
+  async function inputOf(orgId: string, body: z.output<typeof PlanBody>): Promise<PlanInput> {
+    if (!body.surfaces?.length && !body.discovery_session_id && !body.diff && !body.changed_files?.length) {
+      throw validationFailed([{ path: 'surfaces', message: 'give surfaces, discovery_session_id, diff or changed_files' }]);
+    }
+    const input: PlanInput = { surfaces: body.surfaces, diff: body.diff, changed_files: body.changed_files };
+    if (body.discovery_session_id) {
+      const session = await store.discovery.getSession(orgId, body.discovery_session_id);
+      if (!session) throw notFound('discovery session');
+      input.pages = await store.discovery.allPages(orgId, session.id);
+      input.flows = await store.discovery.listFlows(orgId, session.id);
+    }
+    return input;
+  }
+
+  mountRoute(app, deps, registry, {
+    method: 'post', path: '/api/suggest', summary: 'A prioritised test plan (CRITICAL/HIGH/MEDIUM/LOW) with reasons', tags: ['planning'], auth: 'viewer', body: PlanBody,
+    responses: { 200: { description: 'plan', schema: PlanResponse }, 404: { description: 'no such discovery session' } },
+  }, async ({ c, body, access }) => c.json(buildPlan(await inputOf(access.organizationId, body))));
+
+  mountRoute(app, deps, registry, {
+    method: 'post', path: '/api/risk/score', summary: 'Risk score of the changes or of one target, with the reasons', tags: ['planning'], auth: 'viewer', body: RiskBody,
+    responses: { 200: { description: 'score', schema: z.object({ score: z.number(), priority: z.string(), reasons: z.array(z.string()), items: z.array(PlanItem) }) }, 404: { description: 'no such discovery session' } },
+  }, async ({ c, body, access }) => c.json(riskScore({ ...(await inputOf(access.organizationId, body)), target: body.target })));
+}

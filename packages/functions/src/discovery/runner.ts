@@ -1,0 +1,77 @@
+import type { DiscoverySession } from '@svc/core/contracts/discovery';
+import type { Store } from '@svc/core/store/index';
+import type { Blobs } from '@svc/core/ports/blobs';
+import type { Logger } from '@svc/core/ports/logger';
+import type { PlaywrightDriver } from '../execution/browser/playwright-driver.ts';
+import { crawl, type CrawlOptions, type CrawlResult } from './crawler.ts';
+import { persistCrawl } from './persist.ts';
+
+export interface DiscoveryRunnerOptions {
+  store: Store;
+  blobs?: Blobs;
+  logger: Logger;
+  /** Launches the browser on first use; one browser serves every crawl (a context each). */
+  driver: () => Promise<PlaywrightDriver>;
+  /** Hosts every crawl may visit besides the project's app_url origin (SVC_DISCOVERY_ALLOWED_HOSTS). */
+  allowedHosts?: string[];
+}
+
+export type CrawlRequest = Omit<CrawlOptions, 'saveScreenshot' | 'signal'>;
+
+/**
+ * Runs crawls in this process: start() in the background for a stored session (status
+ * pending → running → completed/failed), crawlNow() synchronously for /api/discover.
+ */
+export function createDiscoveryRunner(options: DiscoveryRunnerOptions) {
+  let driver: Promise<PlaywrightDriver> | undefined;
+  const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  const getDriver = () => (driver ??= options.driver().catch((e) => { driver = undefined; throw e; }));
+
+  return {
+    allowedHosts: options.allowedHosts ?? [],
+
+    crawlNow(request: CrawlRequest, signal?: AbortSignal): Promise<CrawlResult> {
+      return getDriver().then((d) => crawl(d, { ...request, signal }));
+    },
+
+    start(orgId: string, session: DiscoverySession, request: CrawlRequest): void {
+      const abort = new AbortController();
+      const done = (async () => {
+        try {
+          await options.store.discovery.updateSession(orgId, session.id, { status: 'running' });
+          const result = await crawl(await getDriver(), {
+            ...request,
+            signal: abort.signal,
+            saveScreenshot: options.blobs ? async (i, _url, png) => {
+              const key = `discovery/${orgId}/${session.id}/page-${i}.png`;
+              await options.blobs!.put(key, png, 'image/png');
+              return key;
+            } : undefined,
+          });
+          await persistCrawl(options.store, orgId, session, result);
+        } catch (e) {
+          const message = (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 500);
+          options.logger.warn?.('discovery failed', { session: session.id, error: message });
+          await options.store.discovery.updateSession(orgId, session.id, { status: 'failed', insights: { error: message }, completed_at: new Date().toISOString() }).catch(() => {});
+        } finally {
+          running.delete(session.id);
+        }
+      })();
+      running.set(session.id, { abort, done });
+    },
+
+    /** Resolves when the session's background crawl has finished (tests, shutdown). */
+    async settled(sessionId?: string): Promise<void> {
+      await Promise.allSettled(sessionId ? [running.get(sessionId)?.done] : [...running.values()].map((r) => r.done));
+    },
+
+    async close(): Promise<void> {
+      for (const r of running.values()) r.abort.abort();
+      await Promise.allSettled([...running.values()].map((r) => r.done));
+      const d = await driver?.catch(() => undefined);
+      await d?.close();
+    },
+  };
+}
+
+export type DiscoveryRunner = ReturnType<typeof createDiscoveryRunner>;

@@ -1,0 +1,145 @@
+import type { Fingerprint } from '@svc/core/contracts/fingerprint';
+import type { Locator, UiAssertion, UiStep } from '@svc/core/contracts/steps';
+import type { TestSpec } from '@svc/core/contracts/test-spec';
+import { limits } from '@svc/core/contracts/limits';
+import { runTest } from '@svc/core/execution/run-test';
+import { StepHealer, defaultHealingPolicy, healableSelector, type HealAttempt } from '@svc/core/execution/step-healer';
+import { describeLocator } from '@svc/core/execution/describe-step';
+import type { ArtifactSink, UiSession } from '@svc/core/execution/types';
+import type { FingerprintStore } from '@svc/core/execution/fingerprint-store';
+import { rankCandidates } from '@svc/core/healing/rank';
+import { replacementSelector } from '@svc/core/healing/selector';
+import type { ExecutionEnv } from '@svc/core/run-graph/deps';
+import type { HealFailure, HealOutcome, Healer } from '@svc/core/run-graph/healer';
+import { definitionOf } from '@svc/core/run-graph/spec-to-definition';
+
+export interface DomHealerOptions {
+  /** The run's execution resources (its browser, HTTP, SQL, environment, fingerprints). */
+  execution(run: { threadId: string; organizationId: string; projectId: string }): Promise<ExecutionEnv>;
+  /**
+   * Below this the healer proposes nothing ("cannot heal"): default the spec's
+   * SELF_HEAL_CONFIDENCE_THRESHOLD, so a proposal is never left waiting for an approval
+   * nobody asked for. Lower it (≥ 0.5) to have weaker candidates offered for approval.
+   */
+  minConfidence?: number;
+}
+
+/**
+ * The run graph's self_heal node bound to the DOM healer: it opens the app in Chromium,
+ * replays the failed test up to the step whose locator found nothing (the real runner:
+ * variables, API and SQL steps included), reads the page's element fingerprints there,
+ * ranks them against the fingerprint stored for that step (rankCandidates) and proposes
+ * a locator-only patch (replacementSelector) with the ranker's confidence. The graph
+ * applies it (or asks for approval) and re-runs the test: that re-run is the validation.
+ */
+export function createDomHealer(o: DomHealerOptions): Healer {
+  const floor = o.minConfidence ?? limits.SELF_HEAL_CONFIDENCE_THRESHOLD;
+  return {
+    async heal(f: HealFailure, ctx: { signal: AbortSignal }): Promise<HealOutcome> {
+      if (!f.organization_id || !f.project_id || !f.thread_id) return { healed: false, reason: 'the failure does not name its run, so it cannot be replayed' };
+      const index = typeof f.result.metadata.failed_step === 'number' ? f.result.metadata.failed_step : undefined;
+      if (index === undefined) return { healed: false, reason: 'the result does not say which step failed' };
+      const target = itemAt(f.test, index);
+      const selector = target && healableSelector(target);
+      if (!selector) return { healed: false, reason: `step ${index + 1} has no locator that can be healed` };
+      const env = await o.execution({ threadId: f.thread_id, organizationId: f.organization_id, projectId: f.project_id });
+      if (!env.fingerprints) return { healed: false, reason: 'no fingerprint store is configured' };
+      const stored = (await env.fingerprints.get(f.test.id).catch(() => ({}) as Record<number, Fingerprint>))[index];
+      if (!stored) return { healed: false, reason: `no fingerprint of the element of step ${index + 1} (${describeLocator(selector)}) was recorded by an earlier passing run` };
+      const def = definitionOf(f.test, f.extras);
+      if (!def.ok) return { healed: false, reason: def.message };
+
+      const probe = new PageProbe();
+      const replay = await runTest(f.test.id, { ...def.definition, assertions: index < f.test.steps.length ? [] : def.definition.assertions }, {
+        ...env,
+        baseUrl: f.app_url || undefined,
+        signal: ctx.signal,
+        healer: probe,
+        fingerprints: readOnly(env.fingerprints),
+        artifacts: discarded,
+        traceOnFailure: false,
+      });
+      if (ctx.signal.aborted) return { healed: false, reason: 'the run was cancelled' };
+      const seen = probe.first;
+      if (!seen || replay.failed_step !== index) {
+        const where = replay.status === 'failed' ? `it failed at step ${(replay.failed_step ?? 0) + 1} (${replay.failure_kind}): ${replay.error_message}` : 'every step passed';
+        return { healed: false, reason: `the replay did not reach the broken locator of step ${index + 1}: ${where}` };
+      }
+
+      const tried = new Set([describeLocator(selector), ...f.previous.flatMap((p) => p.changes.map((c) => String(c.to)))]);
+      const ranked = rankCandidates(stored, seen.page).filter((r) => seen.page[r.index]?.visible !== false);
+      if (!ranked.length) return { healed: false, reason: 'the page has no candidate elements' };
+      for (const candidate of ranked) {
+        if (candidate.confidence < floor) break;
+        const proposal = replacementSelector(seen.page[candidate.index], seen.page);
+        if (!proposal || tried.has(describeLocator(proposal.locator))) continue;
+        return {
+          healed: true,
+          patch: {
+            test: patched(f.test, index, proposal.locator),
+            changes: [{ step: index, field: 'selector', from: describeLocator(selector), to: describeLocator(proposal.locator), strategy: proposal.strategy, element: describeElement(seen.page[candidate.index]) }],
+            confidence: Number(candidate.confidence.toFixed(4)),
+            kind: 'locator',
+          },
+        };
+      }
+      const best = ranked[0];
+      return {
+        healed: false,
+        reason: best.confidence < floor
+          ? `no confident replacement for ${describeLocator(selector)}: best candidate ${describeElement(seen.page[best.index])} has confidence ${best.confidence.toFixed(2)} < ${floor}`
+          : `no untried replacement for ${describeLocator(selector)} at confidence ≥ ${floor}`,
+      };
+    },
+  };
+}
+
+/**
+ * Stands in for the in-step healer during the replay: at the first locator that finds
+ * nothing it reads the page's fingerprints (the page as the failing step saw it) and
+ * declines, so the replay stops right there.
+ */
+class PageProbe extends StepHealer {
+  first?: { page: Fingerprint[] };
+  constructor() {
+    super({ ...defaultHealingPolicy, enabled: true });
+  }
+  override async heal<T>(input: { session: UiSession }): Promise<HealAttempt<T>> {
+    this.first ??= { page: await input.session.pageFingerprints() };
+    return { healed: false, reason: 'replayed for the self_heal node' };
+  }
+}
+
+/** The step (or inline/trailing assertion) at the runner's index: steps first, then the trailing assertions. */
+function itemAt(test: TestSpec, index: number): UiStep | UiAssertion | undefined {
+  const step = index < test.steps.length ? test.steps[index] : undefined;
+  if (step) return (step.type === 'assert' ? step.assertion : step) as UiStep | UiAssertion;
+  return test.assertions[index - test.steps.length] as UiAssertion | undefined;
+}
+
+/** The test with only that item's selector replaced. */
+function patched(test: TestSpec, index: number, locator: Locator): TestSpec {
+  const copy = structuredClone(test);
+  if (index < copy.steps.length) {
+    const step = copy.steps[index] as { type: string; selector?: unknown; assertion?: { selector?: unknown } };
+    if (step.type === 'assert' && step.assertion) step.assertion.selector = locator;
+    else step.selector = locator;
+  } else {
+    (copy.assertions[index - copy.steps.length] as { selector?: unknown }).selector = locator;
+  }
+  return copy;
+}
+
+/** The replay's fingerprints are those of a broken page: they must not overwrite the recorded ones. */
+function readOnly(store: FingerprintStore): FingerprintStore {
+  return { get: (id) => store.get(id), save: async () => {} };
+}
+
+/** The replay is a probe, not a result: its screenshots are not kept (and never replace the run's own). */
+const discarded: ArtifactSink = { put: async (name) => `replay/${name}` };
+
+function describeElement(fp: Fingerprint | undefined): string {
+  if (!fp) return 'element';
+  const text = fp.text ? ` "${fp.text.slice(0, 40)}"` : '';
+  return `<${fp.tag ?? '?'}${fp.id ? `#${fp.id}` : ''}>${text}`;
+}

@@ -1,0 +1,54 @@
+/**
+ * Response bodies in each provider's documented wire format, so the adapters parse
+ * what the real services send.
+ */
+
+/** Anthropic Messages API response (POST /v1/messages). */
+export function anthropicMessage(text: string, usage = { input: 12, output: 7 }, model = 'claude-test') {
+  return {
+    id: 'msg_01XFDUDYJgAACzvnptvVoYEL',
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [{ type: 'text', text }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: usage.input, output_tokens: usage.output },
+  };
+}
+
+/** Anthropic error body, e.g. type rate_limit_error / overloaded_error / authentication_error. */
+export function anthropicError(type: string, message: string) {
+  return { type: 'error', error: { type, message } };
+}
+
+/** OpenAI chat completion response (POST /v1/chat/completions). */
+export function openAiCompletion(text: string, usage = { prompt: 20, completion: 9 }, model = 'gpt-test') {
+  return {
+    id: 'chatcmpl-abc123',
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
+  };
+}
+
+export function openAiError(message: string, type = 'invalid_request_error', code: string | null = null) {
+  return { error: { message, type, param: null, code } };
+}
+
+/** Bedrock Converse response (POST /model/{modelId}/converse). */
+export function bedrockConverse(text: string, usage = { input: 30, output: 11 }) {
+  return {
+    output: { message: { role: 'assistant', content: [{ text }] } },
+    stopReason: 'end_turn',
+    usage: { inputTokens: usage.input, outputTokens: usage.output, totalTokens: usage.input + usage.output },
+    metrics: { latencyMs: 120 },
+  };
+}
+
+/** Bedrock error: restJson1, the type in x-amzn-errortype and the message in the body. */
+export function bedrockError(status: number, type: string, message: string) {
+  return { status, headers: { 'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/` }, body: { message } };
+}

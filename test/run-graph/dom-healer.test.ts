@@ -1,0 +1,90 @@
+/**
+ * The self_heal node bound to the DOM healer (createDomHealer, the local runtime's
+ * default): tests recorded on v1 of the fixture app run on v2 with in-step healing off,
+ * so a broken locator reaches self_heal. The healer replays the test in Chromium up to
+ * the failing step, ranks the page's elements against the fingerprint stored on v1 and
+ * proposes a locator-only patch; the graph applies it and re-runs the test (the
+ * validation). A removed element and a test never recorded cannot be healed, and say why.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPlaywrightDriver } from '../../packages/functions/src/execution/browser/playwright-driver.ts';
+import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+import { startGraph, type Graph } from './support/harness.ts';
+
+let v1: FixtureApp;
+let v2: FixtureApp;
+let g: Graph;
+let projectId: string;
+
+const recorded = {
+  email: { name: 'fill the email field by its v1 id', steps: [{ type: 'goto', url: '/login' }, { type: 'fill', selector: '#email', value: 'demo@example.com' }] },
+  newsletter: { name: 'tick the newsletter box (gone in v2)', steps: [{ type: 'goto', url: '/form' }, { type: 'check', selector: '#newsletter' }] },
+};
+
+beforeAll(async () => {
+  v1 = await startFixtureApp({ version: 'v1' });
+  v2 = await startFixtureApp({ version: 'v2' });
+  // No healer given: the local run graph binds self_heal to the DOM healer on the run's browser.
+  g = await startGraph({ browser: () => createPlaywrightDriver({ locateTimeoutMs: 1500, assertTimeoutMs: 1500 }) });
+  projectId = (await g.project(v1.url)).id;
+});
+afterAll(async () => {
+  await g?.stop();
+  await v1?.close();
+  await v2?.close();
+});
+
+async function uiTest(t: { name: string; steps: unknown[] }) {
+  return g.store.tests.create(g.orgId, { project_id: projectId, name: t.name, description: null, type: 'ui', steps: t.steps as never, assertions: [], priority: 'high', tags: [] });
+}
+
+async function run(testIds: string[], appUrl: string, extra: Record<string, unknown> = {}) {
+  const { threadId } = await g.graph.start(g.orgId, null, { project_id: projectId, test_ids: testIds, app_url: appUrl, max_concurrency: 2, healing_enabled: true, ...extra } as never);
+  await g.waitForEvent(threadId, (e) => e.type === 'complete', 120_000);
+  return (await g.graph.checkpointer.load(threadId)).state;
+}
+
+describe('self_heal with the DOM healer', () => {
+  it('heals a renamed field on v2 from its v1 fingerprint, re-runs the test and reports it HEALED', async () => {
+    const email = await uiTest(recorded.email);
+    const newsletter = await uiTest(recorded.newsletter);
+    const first = await run([email.id, newsletter.id], v1.url);
+    expect(first.test_results.map((r) => r.status)).toEqual(['PASSED', 'PASSED']); // fingerprints recorded
+
+    const state = await run([email.id, newsletter.id], v2.url);
+    const healed = state.test_results.find((r) => r.test_id === email.id)!;
+    expect(healed.status).toBe('HEALED');
+    const h = state.graph.heal[email.id];
+    expect(h.status).toBe('applied');
+    const patch = h.proposal as { kind: string; confidence: number; changes: Array<Record<string, unknown>>; test: { steps: Array<{ selector?: unknown }> } };
+    expect(patch.kind).toBe('locator');
+    expect(patch.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(patch.changes).toEqual([expect.objectContaining({ step: 1, field: 'selector', from: '#email', to: 'test_id=login-email' })]);
+    expect(patch.test.steps[1].selector).toEqual({ test_id: 'login-email' });
+    // The healed run is the one after the fix: attempt 2, and the plan now holds the patched test.
+    expect(healed.metadata.attempt).toBe(2);
+    expect(state.test_plan.find((t) => t.id === email.id)!.steps[1]).toMatchObject({ selector: { test_id: 'login-email' } });
+
+    // The checkbox was removed in v2: nothing on the page is the element; no fix is invented.
+    const gone = state.test_results.find((r) => r.test_id === newsletter.id)!;
+    expect(gone.status).toBe('FAILED');
+    expect(state.graph.heal[newsletter.id]).toMatchObject({ status: 'cannot_heal', attempts: 0 });
+    expect(state.graph.heal[newsletter.id].reason).toMatch(/^cannot heal: no confident replacement for #newsletter: best candidate .* has confidence 0\.\d+ < 0\.8$/);
+  }, 240_000);
+
+  it('cannot heal a test that never passed (no fingerprint recorded), and says so', async () => {
+    const fresh = await uiTest({ name: 'never ran on v1', steps: recorded.email.steps });
+    const state = await run([fresh.id], v2.url);
+    expect(state.test_results[0].status).toBe('FAILED');
+    expect(state.graph.heal[fresh.id]).toMatchObject({ status: 'cannot_heal' });
+    expect(state.graph.heal[fresh.id].reason).toMatch(/cannot heal: no fingerprint of the element of step 2 \(#email\) was recorded by an earlier passing run/);
+  }, 120_000);
+
+  it('with healing off for the run, the failure goes straight to report', async () => {
+    const t = await uiTest({ name: 'email, no healing', steps: recorded.email.steps });
+    expect((await run([t.id], v1.url)).test_results[0].status).toBe('PASSED');
+    const state = await run([t.id], v2.url, { healing_enabled: false });
+    expect(state.test_results[0]).toMatchObject({ status: 'FAILED', metadata: expect.objectContaining({ failure_kind: 'locator' }) });
+    expect(state.graph.heal[t.id]).toBeUndefined();
+  }, 120_000);
+});
