@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import type { Step, TestDefinition } from '../../contracts/steps.ts';
+import { clickTarget, fieldTarget } from './grammar/locators.ts';
+import { escapeRegex, originOf, relativeUrl } from './recording/types.ts';
+
+/**
+ * A production failure event, as error monitors report it (Sentry-style): the error
+ * message and stack, the page URL, the user agent and breadcrumbs of what the user did
+ * before (navigation, clicks, input, XHR/fetch). Unknown extra fields are accepted.
+ */
+export const Breadcrumb = z.looseObject({
+  category: z.string().max(100).describe('navigation, ui.click, ui.input, xhr, fetch, console …'),
+  type: z.string().max(100).optional(),
+  message: z.string().max(10_000).optional().describe('For ui.click / ui.input: the element, as a CSS path'),
+  timestamp: z.union([z.string(), z.number()]).optional(),
+  data: z.record(z.string(), z.unknown()).optional().describe('navigation: from, to; xhr/fetch: method, url, status_code; ui.input: value (when recorded); ui.click: text'),
+});
+export type Breadcrumb = z.output<typeof Breadcrumb>;
+
+export const FailureEvent = z.looseObject({
+  message: z.string().min(1).max(10_000).describe('The error message, e.g. "TypeError: cannot read properties of undefined"'),
+  stack: z.string().max(200_000).optional(),
+  url: z.string().min(1).max(8000).describe('The page the error happened on'),
+  user_agent: z.string().max(2000).optional(),
+  timestamp: z.union([z.string(), z.number()]).optional(),
+  breadcrumbs: z.array(Breadcrumb).max(1000).default([]),
+});
+export type FailureEvent = z.output<typeof FailureEvent>;
+
+export interface EventReproduction {
+  test: TestDefinition;
+  skipped: Array<{ at: number; what: string; reason: string }>;
+  /** The error text to look for among the run's console errors (the test format has no console assertion). */
+  console_error: string;
+  failing_request?: { method: string; url: string; status: number };
+  confidence: number;
+}
+
+/** The first line of the message, without the "Uncaught"/error-class prefix noise, for matching console errors. */
+export function consoleNeedle(message: string): string {
+  return message.split('\n')[0].replace(/^Uncaught\s+/, '').trim().slice(0, 300);
+}
+
+/** Did the run's console show this event's error? */
+export function consoleShowsError(consoleErrors: string[], message: string): boolean {
+  const needle = consoleNeedle(message);
+  const bare = needle.replace(/^[A-Za-z]*Error:\s*/, '');
+  return consoleErrors.some((e) => e.includes(needle) || (bare.length >= 8 && e.includes(bare)));
+}
+
+const SUCCESS = [200, 201, 202, 204, 301, 302, 303, 304, 307, 308];
+
+/**
+ * Reproduces the event as a regression test: open where the user started, replay the UI
+ * breadcrumbs, end on the failing page, and — when an XHR/fetch failed — re-send that
+ * request and expect a success status. The console error is checked on the run's result
+ * (console_error): a run that logs it reproduced the failure.
+ */
+export function reproduceEvent(event: FailureEvent, opts: { name?: string } = {}): EventReproduction {
+  const origin = originOf(event.url);
+  const steps: Step[] = [];
+  const skipped: EventReproduction['skipped'] = [];
+  let failing: EventReproduction['failing_request'];
+  const crumbs = event.breadcrumbs;
+  const firstNav = crumbs.find((b) => b.category === 'navigation');
+  const start = typeof firstNav?.data?.from === 'string' ? firstNav.data.from : typeof firstNav?.data?.to === 'string' ? firstNav.data.to : event.url;
+  steps.push({ type: 'goto', url: relativeUrl(start, origin) });
+  let current = relativeUrl(start, origin);
+
+  crumbs.forEach((b, i) => {
+    const data = b.data ?? {};
+    const cat = b.category.toLowerCase();
+    if (cat === 'navigation') {
+      const to = typeof data.to === 'string' ? relativeUrl(data.to, origin) : undefined;
+      if (!to) return skipped.push({ at: i, what: cat, reason: 'navigation without data.to' });
+      // The first navigation's "from" already opened the page; a click usually causes the navigation, so only goto when nothing led there.
+      if (to !== current && !(i > 0 && /click/.test(crumbs[i - 1].category))) steps.push({ type: 'goto', url: to });
+      current = to;
+      return;
+    }
+    if (cat === 'ui.click' || cat === 'click') {
+      const text = typeof data.text === 'string' ? data.text : typeof data.label === 'string' ? data.label : undefined;
+      const css = typeof data.selector === 'string' ? data.selector : b.message;
+      if (text) steps.push({ type: 'click', selector: clickTarget(text) });
+      else if (css) steps.push({ type: 'click', selector: { css: css.trim() } });
+      else skipped.push({ at: i, what: cat, reason: 'click without a target' });
+      return;
+    }
+    if (cat === 'ui.input' || cat === 'input' || cat === 'ui.change') {
+      const css = typeof data.selector === 'string' ? data.selector : b.message;
+      const label = typeof data.label === 'string' ? data.label : undefined;
+      if (typeof data.value !== 'string') return skipped.push({ at: i, what: cat, reason: 'the monitor did not record the value typed (values are usually scrubbed); add a fill step with a test value' });
+      if (!css && !label) return skipped.push({ at: i, what: cat, reason: 'input without a target' });
+      steps.push({ type: 'fill', selector: label ? fieldTarget(label) : { css: css!.trim() }, value: data.value });
+      return;
+    }
+    if (cat === 'xhr' || cat === 'fetch' || cat === 'http') {
+      const status = Number(data.status_code ?? data.status);
+      const url = typeof data.url === 'string' ? data.url : undefined;
+      if (url && status >= 400) failing = { method: String(data.method ?? 'GET').toUpperCase(), url, status };
+      return;
+    }
+    skipped.push({ at: i, what: cat, reason: `breadcrumb category "${b.category}" is context only` });
+  });
+
+  const target = relativeUrl(event.url, origin);
+  if (target !== current) steps.push({ type: 'goto', url: target });
+  steps.push({ type: 'assert', assertion: { type: 'url', matches: `^https?://[^/]+${escapeRegex(new URL(event.url, 'http://x').pathname)}` } });
+  if (failing) {
+    const method = (['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].includes(failing.method) ? failing.method : 'GET') as 'GET';
+    steps.push({ type: 'request', method, url: relativeUrl(failing.url, origin), name: `the request that failed with ${failing.status}` });
+    steps.push({ type: 'assert', assertion: { type: 'status', in: SUCCESS }, name: `not ${failing.status} any more` });
+  }
+  const uiCrumbs = crumbs.filter((b) => /^(ui\.|click|input|navigation)/.test(b.category)).length;
+  const replayed = uiCrumbs - skipped.filter((s) => /^(ui\.|click|input|navigation)/.test(s.what)).length;
+  const confidence = Math.round((0.5 + 0.5 * (uiCrumbs ? replayed / uiCrumbs : 1)) * (failing ? 1 : 0.9) * 1000) / 1000;
+  const first = consoleNeedle(event.message);
+  return {
+    test: {
+      name: (opts.name ?? `reproduce: ${first}`).slice(0, 255),
+      description: `Regression test for a production error on ${event.url}${event.user_agent ? ` (${event.user_agent.slice(0, 200)})` : ''}: ${first}`,
+      type: 'ui',
+      priority: 'high',
+      tags: ['generated', 'production-error'],
+      timeout_ms: 60_000,
+      parameters: {},
+      steps,
+      assertions: [],
+    },
+    skipped,
+    console_error: first,
+    ...(failing && { failing_request: failing }),
+    confidence,
+  };
+}

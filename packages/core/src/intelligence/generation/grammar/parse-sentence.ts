@@ -1,0 +1,95 @@
+import type { Step } from '../../../contracts/steps.ts';
+import { imperative, liftQuoted, simplify, stripGherkin, stripListMarker, SLOT_RE, type GherkinKeyword } from './text.ts';
+import { patterns, type MatchContext, type Pattern } from './patterns.ts';
+import { apiPatterns, parseRequest } from './api-patterns.ts';
+
+export type Section = 'given' | 'when' | 'then';
+
+export interface SentenceMatch {
+  ok: true;
+  steps: Step[];
+  /** Pattern ids used (several when the sentence was split at "and"). */
+  patterns: string[];
+  certainty: number;
+}
+export interface SentenceMiss {
+  ok: false;
+  reason: string;
+  /** The supported sentence closest to what was written. */
+  closest: string;
+}
+
+const ALL: Pattern[] = [...patterns, ...apiPatterns];
+
+/** "Verify that", "make sure", "expect" … mark a check; what follows is matched like any sentence. */
+const ASSERT_PREFIX = /^(?:expect(?:ing)?|verify|assert|ensure|confirm|validate|make sure|check (?:that|if|whether)|see that|observe that|it is expected that)(?: that| if| whether)? /;
+
+/** Reads one sentence (a line without its list marker). `section` comes from Given/When/Then. */
+export function parseSentence(raw: string, section?: Section): SentenceMatch | SentenceMiss {
+  const { keyword, rest } = stripGherkin(stripListMarker(raw));
+  const sec = sectionOf(keyword, section);
+  const { template, values } = liftQuoted(rest.trim());
+  const ctx: MatchContext = { values, section: sec };
+  const whole = matchTemplate(template, ctx);
+  if (whole.ok) return whole;
+  // "type "milk" into "New todo" and press Enter": each part on its own.
+  const parts = template.split(/\s*(?:,\s*and then|,\s*then|\band then|\bthen|,\s*and|\band|;|,)\s+/i).map((p) => p.trim()).filter(Boolean);
+  if (parts.length > 1) {
+    const matches = parts.map((p) => matchTemplate(p, ctx));
+    if (matches.every((m) => m.ok)) {
+      const ok = matches as SentenceMatch[];
+      return { ok: true, steps: ok.flatMap((m) => m.steps), patterns: ok.flatMap((m) => m.patterns), certainty: Math.min(...ok.map((m) => m.certainty)) * 0.95 };
+    }
+  }
+  return whole;
+}
+
+function sectionOf(keyword: GherkinKeyword | undefined, current: Section | undefined): Section | undefined {
+  if (keyword === 'given' || keyword === 'when' || keyword === 'then') return keyword;
+  return current;
+}
+
+function normalise(template: string): string {
+  let t = imperative(simplify(template));
+  const stripped = t.replace(ASSERT_PREFIX, '');
+  if (stripped !== t) t = imperative(simplify(stripped));
+  return t;
+}
+
+function matchTemplate(template: string, ctx: MatchContext): SentenceMatch | SentenceMiss {
+  const t = normalise(template);
+  const request = parseRequest(t, ctx);
+  if (request && !('error' in request)) return { ok: true, steps: request, patterns: ['request'], certainty: 1 };
+  if (request && 'error' in request) return { ok: false, reason: request.error, closest: 'POST /api/items with {"name": "lamp"} returns 201' };
+  for (const p of ALL) {
+    if (p.sections && ctx.section && !p.sections.includes(ctx.section)) continue;
+    const m = p.re.exec(t);
+    if (!m) continue;
+    const built = p.build(m, ctx);
+    if ('error' in built) return { ok: false, reason: built.error, closest: p.example };
+    return { ok: true, steps: built, patterns: [p.id], certainty: p.certainty };
+  }
+  return { ok: false, reason: 'no supported sentence pattern matches', closest: closestExample(t) };
+}
+
+// ---------------------------------------------------------------- closest pattern
+
+const EXAMPLES = [...ALL.map((p) => p.example), 'GET /api/items returns 200', 'POST /api/items with {"name": "lamp"} returns 201'];
+const exampleWords = EXAMPLES.map((e) => ({ example: e, words: words(normalise(liftQuoted(e).template)) }));
+
+function words(t: string): string[] {
+  return t.replace(new RegExp(SLOT_RE, 'g'), ' Q ').split(/[^a-z0-9Q]+/).filter((w) => w && !['the', 'a', 'an', 'to', 'of'].includes(w));
+}
+
+/** The example sharing the most words with the sentence (Dice), the verb counting extra. */
+export function closestExample(t: string): string {
+  const w = words(t);
+  let best = { score: -1, example: EXAMPLES[0] };
+  for (const e of exampleWords) {
+    const common = e.words.filter((x) => w.includes(x)).length;
+    let score = (2 * common) / (e.words.length + w.length || 1);
+    if (w[0] && e.words[0] === w[0]) score += 0.3;
+    if (score > best.score) best = { score, example: e.example };
+  }
+  return best.example;
+}

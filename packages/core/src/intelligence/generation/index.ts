@@ -1,0 +1,7 @@
+export { parsePlainLanguage, toTestDefinition, testType, type PlainLanguageResult, type UnderstoodLine, type NotUnderstoodLine } from './plain-language.ts';
+export { parseSentence } from './grammar/parse-sentence.ts';
+export { convertRecording, RecordingError, MAX_RECORDING_BYTES, type ConvertedRecording, type RecordingFormat, type SkippedPart } from './recording/index.ts';
+export { reproduceEvent, consoleShowsError, FailureEvent, type EventReproduction } from './from-event.ts';
+export { reviewTest, type Review, type Finding } from './review.ts';
+export { generateFromSpec, generateFromFlow, FlowInput, type GeneratedFromSpec } from './suite.ts';
+export { confidenceScore, type ExecutionOutcome } from './confidence.ts';

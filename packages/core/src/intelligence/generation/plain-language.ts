@@ -1,0 +1,140 @@
+import type { Step, TestDefinition } from '../../contracts/steps.ts';
+import { numberedLines, stripGherkin, stripListMarker } from './grammar/text.ts';
+import { parseSentence, type Section } from './grammar/parse-sentence.ts';
+
+/**
+ * Plain language and user stories → one executable test, with no model. Every line is
+ * either understood (and mapped to steps) or listed as not understood with its line
+ * number and the closest supported sentence — nothing is dropped silently.
+ */
+export interface UnderstoodLine {
+  line: number;
+  text: string;
+  patterns: string[];
+  certainty: number;
+  steps: Step[];
+}
+export interface NotUnderstoodLine {
+  line: number;
+  text: string;
+  reason: string;
+  closest: string;
+}
+export interface PlainLanguageResult {
+  name?: string;
+  description?: string;
+  steps: Step[];
+  understood: UnderstoodLine[];
+  not_understood: NotUnderstoodLine[];
+  /** 0..1: the grammar's certainty, lowered by every line it could not read. */
+  confidence: number;
+  type: TestDefinition['type'];
+}
+
+const TITLE = /^(?:feature|scenario|scenario outline|story|user story|title|test|test case|name)\s*:\s*(.*)$/i;
+const NARRATIVE = /^(?:as an?|as the|i want|i'd like|in order to|so that|so i can)\b/i;
+const SECTION_ONLY = /^(?:background|given|when|then|steps|acceptance criteria|scenario|examples)\s*:?\s*$/i;
+
+export function parsePlainLanguage(text: string): PlainLanguageResult {
+  let name: string | undefined;
+  let nameFromFeature = false;
+  const narrative: string[] = [];
+  const understood: UnderstoodLine[] = [];
+  const notUnderstood: NotUnderstoodLine[] = [];
+  let section: Section | undefined;
+  for (const { line, text: raw } of numberedLines(text)) {
+    const bare = stripListMarker(raw).trim();
+    const title = TITLE.exec(bare);
+    if (title) {
+      // A scenario names the test better than the feature it belongs to.
+      const t = title[1].trim();
+      if (t && (!name || (nameFromFeature && !/^feature$/i.test(bare.split(':')[0].trim())))) {
+        nameFromFeature = /^feature$/i.test(bare.split(':')[0].trim());
+        name = t;
+      }
+      continue;
+    }
+    if (SECTION_ONLY.test(bare)) continue;
+    if (NARRATIVE.test(bare)) {
+      narrative.push(bare.replace(/[,.]$/, ''));
+      continue;
+    }
+    const { keyword } = stripGherkin(bare);
+    if (keyword === 'given' || keyword === 'when' || keyword === 'then') section = keyword;
+    // Several sentences on one line ("Click X. Then see Y.") are read one by one.
+    const sentences = splitSentences(bare);
+    const got = sentences.map((s) => parseSentence(s, section));
+    const miss = got.find((g) => !g.ok);
+    if (miss && !miss.ok) {
+      notUnderstood.push({ line, text: raw, reason: miss.reason, closest: miss.closest });
+      continue;
+    }
+    const ok = got.filter((g) => g.ok);
+    understood.push({ line, text: raw, patterns: ok.flatMap((g) => g.patterns), certainty: Math.min(...ok.map((g) => g.certainty)), steps: ok.flatMap((g) => g.steps) });
+  }
+  const steps = understood.flatMap((u) => u.steps);
+  const mean = understood.length ? understood.reduce((s, u) => s + u.certainty, 0) / understood.length : 0;
+  const share = understood.length / Math.max(1, understood.length + notUnderstood.length);
+  return {
+    ...(name && { name }),
+    ...(narrative.length && { description: narrative.join(', ') + '.' }),
+    steps,
+    understood,
+    not_understood: notUnderstood,
+    confidence: round(mean * share),
+    type: testType(steps),
+  };
+}
+
+/** Sentences end at ". " followed by a capital letter outside quotes ("Click X. Then see Y."). */
+function splitSentences(line: string): string[] {
+  const out: string[] = [];
+  let quote: string | undefined;
+  let start = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '"') quote = c;
+    if (c === '.' && line[i + 1] === ' ' && /[A-Z]/.test(line[i + 2] ?? '')) {
+      out.push(line.slice(start, i + 1).trim());
+      start = i + 2;
+    }
+  }
+  out.push(line.slice(start).trim());
+  return out.filter(Boolean);
+}
+
+/** ui when any step drives the browser; api when all are HTTP. */
+export function testType(steps: Step[]): TestDefinition['type'] {
+  const ui = steps.some((s) => s.type !== 'request' && s.type !== 'sql' && !(s.type === 'assert' && ['status', 'header', 'json', 'json_schema', 'response_time', 'row_count', 'cell'].includes(s.assertion.type)));
+  if (ui) return 'ui';
+  return steps.some((s) => s.type === 'request') ? 'api' : steps.some((s) => s.type === 'sql') ? 'db' : 'ui';
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** The test a parse produces (the caller checks not_understood first). */
+export function toTestDefinition(result: PlainLanguageResult, opts: { name?: string; description?: string; tags?: string[] } = {}): TestDefinition {
+  const name = (opts.name ?? result.name ?? defaultName(result)).slice(0, 255);
+  const description = opts.description ?? result.description;
+  return {
+    name,
+    ...(description && { description }),
+    type: result.type,
+    priority: 'medium',
+    tags: opts.tags ?? ['generated'],
+    // Generated tests get a short budget: a wrong guess should fail fast, not after 10 minutes.
+    timeout_ms: 60_000,
+    parameters: {},
+    steps: result.steps,
+    assertions: [],
+  };
+}
+
+function defaultName(result: PlainLanguageResult): string {
+  const first = result.understood[0]?.text ?? 'generated test';
+  return stripGherkin(stripListMarker(first)).rest.slice(0, 120) || 'generated test';
+}

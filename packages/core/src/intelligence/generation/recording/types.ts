@@ -1,0 +1,58 @@
+import type { TestDefinition } from '../../../contracts/steps.ts';
+
+export type RecordingFormat = 'chrome-recorder' | 'playwright';
+
+/** A part of a recording that did not become a step, and why. */
+export interface SkippedPart {
+  /** Step index (Chrome Recorder) or 1-based line (Playwright script). */
+  at: number;
+  what: string;
+  reason: string;
+}
+
+export interface ConvertedRecording {
+  format: RecordingFormat;
+  test: TestDefinition;
+  skipped: SkippedPart[];
+  /** 0..1: share of the recording that became steps, lowered for guessed locators. */
+  confidence: number;
+}
+
+/** A recording we cannot read at all (unknown format, no steps): the API answers 400. */
+export class RecordingError extends Error {
+  constructor(
+    message: string,
+    readonly field = 'recording',
+  ) {
+    super(message);
+    this.name = 'RecordingError';
+  }
+}
+
+/** A navigation URL from a recording, relative to the recorded origin so it runs against any base URL. */
+export function relativeUrl(url: string, origin: string | undefined): string {
+  try {
+    const u = new URL(url);
+    if (origin && u.origin === origin) return `${u.pathname}${u.search}${u.hash}`;
+  } catch {
+    // not absolute: keep it
+  }
+  return url;
+}
+
+export function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** "the path is exactly this, on any host": how a recorded absolute URL is checked on another base URL. */
+export function pathMatches(url: string, origin: string | undefined): { contains: string } | { matches: string } | { equals: string } {
+  const rel = relativeUrl(url, origin);
+  if (rel === url) return { equals: url };
+  return { matches: `^https?://[^/]+${escapeRegex(rel)}$` };
+}

@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import { uuidv7 } from '@svc/core/ids';
+import { runTest } from '@svc/core/execution/run-test';
+import type { TestDefinition } from '@svc/core/contracts/steps';
+import type { HttpExchange, SqlDriver, TestExecutionResult, UiDriver } from '@svc/core/execution/types';
+import type { Store } from '@svc/core/store/index';
+import { createExecutionEnvs } from '../run-graph/execution-env.ts';
+
+/** Runs a freshly generated test once, server-side, to decide whether it may be kept as passing. */
+export interface GenerationExecutor {
+  /** false when no browser is configured: UI tests cannot be executed here. */
+  readonly browser: boolean;
+  /** Runs one test; with `batch` (from batch()), tests of one request share one browser. */
+  run(test: TestDefinition, where: { organizationId: string; projectId: string; baseUrl?: string; signal?: AbortSignal; batch?: string }): Promise<TestExecutionResult>;
+  /** A batch id for several run() calls; pass it to release() when done (closes the browser). */
+  batch(): string;
+  release(batch: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface GenerationExecutorOptions {
+  store: Store;
+  /** Artifacts (screenshots, traces) of generation runs go under <dataDir>/artifacts/generation/. */
+  dataDir: string;
+  browser?: () => Promise<UiDriver>;
+  sql?: SqlDriver;
+  http?: HttpExchange;
+}
+
+/**
+ * The run graph's execution environment (createExecutionEnvs: one lazily launched
+ * browser, HTTP, SQL with the project's environment) and the same runner (runTest) the
+ * execute_test node uses — one "thread" per generation run, released (browser closed)
+ * as soon as the test finishes, so no Chromium outlives a request.
+ */
+export function createGenerationExecutor(o: GenerationExecutorOptions): GenerationExecutor {
+  const envs = createExecutionEnvs({ store: o.store, artifactsDir: join(o.dataDir, 'artifacts', 'generation'), browser: o.browser, sql: o.sql, http: o.http, traceOnFailure: false });
+  return {
+    browser: o.browser !== undefined,
+    async run(test, where) {
+      const threadId = where.batch ?? `generation-${uuidv7()}`;
+      try {
+        const env = await envs.forRun({ threadId, organizationId: where.organizationId, projectId: where.projectId });
+        // No fingerprints: a generated test has no identity yet, and its elements are not to be healed towards.
+        return await runTest(`generated:${threadId}`, test, { ...env, fingerprints: undefined, baseUrl: where.baseUrl, signal: where.signal });
+      } finally {
+        if (!where.batch) await envs.release(threadId);
+      }
+    },
+    batch: () => `generation-batch-${uuidv7()}`,
+    release: (batch) => envs.release(batch),
+    async close() {
+      await Promise.all(envs.held().map((t) => envs.release(t)));
+    },
+  };
+}

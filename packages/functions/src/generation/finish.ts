@@ -1,0 +1,120 @@
+import type { TestDefinition } from '@svc/core/contracts/steps';
+import type { TestExecutionResult } from '@svc/core/execution/types';
+import { createEvent } from '@svc/core/contracts/events';
+import { keys } from '@svc/core/store/keys';
+import type { Store } from '@svc/core/store/index';
+import type { EventPublisher } from '@svc/core/ports/events';
+import type { GeneratedTestRecord, GenerationSource } from '@svc/core/store/generated-tests';
+import type { TestRecord } from '@svc/core/store/tests';
+import { confidenceScore, type ExecutionOutcome } from '@svc/core/intelligence/generation/confidence';
+import type { GenerationExecutor } from './execute-once.ts';
+
+export interface ExecutionReport {
+  status: ExecutionOutcome;
+  /** Why the test was not executed, or why it failed. */
+  error?: string;
+  failure_kind?: string;
+  failed_step?: number;
+  duration_ms?: number;
+  base_url?: string;
+  steps?: Array<{ index: number; description: string; status: string; error?: string }>;
+  console_errors?: string[];
+}
+
+export interface FinishInput {
+  store: Store;
+  publisher: EventPublisher;
+  executor?: GenerationExecutor;
+  organizationId: string;
+  projectId: string;
+  appUrl: string | null;
+  baseUrl?: string;
+  execute: boolean;
+  source: GenerationSource;
+  test: TestDefinition;
+  /** The generator's own certainty, 0..1. */
+  generatorConfidence: number;
+  requestId: string;
+  /** Tests of one request share a browser (GenerationExecutor.batch). */
+  batch?: string;
+  /** An extra pass condition on the run (e.g. "the production error did not show up"). */
+  judge?: (result: TestExecutionResult) => string | undefined;
+}
+
+export interface Finished {
+  generated_test: GeneratedTestRecord;
+  execution: ExecutionReport;
+  created_test: TestRecord | null;
+}
+
+const needsBaseUrl = (t: TestDefinition) => t.steps.some((s) => (s.type === 'goto' || s.type === 'request') && !/^https?:\/\//i.test(s.url));
+
+/**
+ * Executes a generated test once, keeps it in generated_tests with its confidence, and
+ * creates it in tests (status passed, test.created published) only when the run passed.
+ */
+export async function finishGeneration(i: FinishInput): Promise<Finished> {
+  const baseUrl = i.baseUrl ?? i.appUrl ?? undefined;
+  const execution = i.execute ? await executeOnce(i, baseUrl) : { status: 'not_executed' as const, error: 'execution was not requested (execute: false)' };
+  const generated = await i.store.generatedTests.create(i.organizationId, {
+    project_id: i.projectId,
+    name: i.test.name,
+    code: JSON.stringify(i.test, null, 2),
+    confidence_score: confidenceScore(i.generatorConfidence, execution.status),
+    source: i.source,
+    execution_status: execution.status,
+    test_id: null,
+  });
+  let created: TestRecord | null = null;
+  if (execution.status === 'passed') {
+    const test = await i.store.tests.create(i.organizationId, {
+      project_id: i.projectId,
+      name: i.test.name,
+      description: i.test.description ?? null,
+      type: i.test.type,
+      steps: i.test.steps,
+      assertions: i.test.assertions,
+      priority: i.test.priority,
+      tags: i.test.tags,
+    });
+    // It ran and passed just now: that is its latest status.
+    await i.store.table.update({ key: keys.test(i.organizationId, test.id), set: { status: 'passed', updated_at: new Date().toISOString() } });
+    await i.store.table.update({ key: keys.generatedTest(i.organizationId, generated.id), set: { test_id: test.id } });
+    generated.test_id = test.id;
+    created = { ...test, status: 'passed' };
+    await i.publisher.publish(
+      createEvent({
+        type: 'test.created',
+        source: 'svc.api',
+        tenant_id: i.organizationId,
+        correlation_id: i.requestId,
+        payload: { test_id: test.id, test_name: test.name, test_type: test.type, project_id: test.project_id, test_spec: { steps: test.steps, assertions: test.assertions, priority: test.priority, tags: test.tags } },
+      }),
+    );
+  }
+  return { generated_test: generated, execution, created_test: created };
+}
+
+async function executeOnce(i: FinishInput, baseUrl: string | undefined): Promise<ExecutionReport> {
+  if (!i.executor) return { status: 'not_executed', error: 'this server has no test executor configured, so the generated test was not run' };
+  if (i.test.type === 'ui' && !i.executor.browser) return { status: 'not_executed', error: 'no browser is configured on this server, so the UI test was not run' };
+  if (!baseUrl && needsBaseUrl(i.test)) return { status: 'not_executed', error: "the test uses relative URLs and there is no base URL: give base_url or set the project's app_url" };
+  let result: TestExecutionResult;
+  try {
+    result = await i.executor.run(i.test, { organizationId: i.organizationId, projectId: i.projectId, baseUrl, batch: i.batch });
+  } catch (err) {
+    return { status: 'not_executed', error: `the test could not be executed: ${(err as Error).message}`, ...(baseUrl && { base_url: baseUrl }) };
+  }
+  const verdict = result.status === 'passed' ? i.judge?.(result) : undefined;
+  const passed = result.status === 'passed' && !verdict;
+  return {
+    status: passed ? 'passed' : 'failed',
+    ...(!passed && { error: verdict ?? result.error_message ?? `the test ${result.status}` }),
+    ...(result.failure_kind && { failure_kind: result.failure_kind }),
+    ...(result.failed_step !== undefined && { failed_step: result.failed_step }),
+    duration_ms: result.duration_ms,
+    ...(baseUrl && { base_url: baseUrl }),
+    steps: result.steps.map((s) => ({ index: s.index, description: s.description, status: s.status, ...(s.error && { error: s.error.message }) })),
+    console_errors: result.console_errors.slice(0, 20),
+  };
+}

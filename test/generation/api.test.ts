@@ -1,0 +1,261 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { startTestServer, client, signUp, type TestServer, type Client } from '../support/server.ts';
+import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+
+/**
+ * The generation endpoints on the real local runtime: every generated test is executed
+ * once in real Chromium against the fixture app, saved to tests only when it passed.
+ */
+let server: TestServer;
+let app: FixtureApp;
+let api: Client;
+let other: Client;
+let projectId: string;
+let auth: { token: string; orgId: string };
+
+beforeAll(async () => {
+  app = await startFixtureApp();
+  server = await startTestServer();
+  const me = await signUp(server.url, 'gen@example.com');
+  auth = me;
+  api = client(server.url, { token: me.token, org: me.orgId });
+  const them = await signUp(server.url, 'other-gen@example.com');
+  other = client(server.url, { token: them.token, org: them.orgId });
+  const p = await api.post('/api/v1/projects', { name: 'shop', app_url: app.url });
+  expect(p.status).toBe(201);
+  projectId = p.body.id;
+});
+afterAll(async () => {
+  await server?.stop();
+  await app?.close();
+});
+
+const LOGIN = `Scenario: sign in
+Given I am on the login page
+When I fill "Email" with "demo@example.com"
+And I fill "Password" with "s3cret!"
+And I click "Sign in"
+Then I should be redirected to "/dashboard"
+And I should see heading "Welcome"`;
+
+describe('POST /api/nlp/create-test and /api/nlp/create-from-story', () => {
+  it('a story that passes is executed once, kept with its confidence and created as a passing test', async () => {
+    const r = await api.post('/api/nlp/create-from-story', { project_id: projectId, story: `As a shopper\nI want to sign in\nso that I see my orders\n${LOGIN}` });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.execution.status).toBe('passed');
+    expect(r.body.test.description).toBe('As a shopper, I want to sign in, so that I see my orders.');
+    expect(r.body.test.name).toBe('sign in');
+    expect(r.body.generated_test).toMatchObject({ project_id: projectId, source: 'story', execution_status: 'passed', test_id: r.body.created_test.id });
+    expect(r.body.generated_test.confidence_score).toBeGreaterThan(0.8);
+    expect(JSON.parse(r.body.generated_test.code).steps).toEqual(r.body.test.steps);
+    const stored = await api.get(`/api/tests/${r.body.created_test.id}`);
+    expect(stored.status).toBe(200);
+    expect(stored.body).toMatchObject({ name: 'sign in', status: 'passed', type: 'ui' });
+  });
+
+  it('a test that fails its one run is kept as not passing and not created', async () => {
+    const r = await api.post('/api/nlp/create-test', { project_id: projectId, text: 'go to "/login"\nexpect heading "Nothing like this"' });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.execution.status).toBe('failed');
+    expect(r.body.execution.error).toMatch(/heading/);
+    expect(r.body.created_test).toBeNull();
+    expect(r.body.generated_test).toMatchObject({ execution_status: 'failed', test_id: null });
+    expect(r.body.generated_test.confidence_score).toBeLessThan(0.35);
+  });
+
+  it('API sentences run against the base URL given in the request', async () => {
+    const r = await api.post('/api/nlp/create-test', { project_id: projectId, base_url: app.url, text: 'POST /api/items with {"name": "lamp", "price": 3} and bearer token "fixture-token" returns 201\nexpect response field "name" to be "lamp"' });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.test.type).toBe('api');
+    expect(r.body.execution.status).toBe('passed');
+    expect(r.body.created_test.type).toBe('api');
+  });
+
+  it('lines the grammar cannot read: 400 listing each line and the closest sentence; allow_partial generates from the rest', async () => {
+    const r = await api.post('/api/nlp/create-test', { project_id: projectId, text: 'go to "/login"\nfeel the vibe of the page\nclick "Sign in"' });
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe('VALIDATION_FAILED');
+    expect(r.body.error.message).toMatch(/line 2: not understood: "feel the vibe of the page"/);
+    expect(r.body.error.details.not_understood).toEqual([expect.objectContaining({ line: 2, closest: expect.any(String) })]);
+    const partial = await api.post('/api/nlp/create-test', { project_id: projectId, execute: false, allow_partial: true, text: 'go to "/login"\nfeel the vibe of the page\nexpect heading "Sign in"' });
+    expect(partial.status).toBe(201);
+    expect(partial.body.not_understood).toHaveLength(1);
+    expect(partial.body.execution).toEqual({ status: 'not_executed', error: 'execution was not requested (execute: false)' });
+  });
+
+  it('bad bodies name the field; another tenant\'s project is a 404', async () => {
+    let r = await api.post('/api/nlp/create-test', { project_id: projectId });
+    expect(r.status).toBe(400);
+    expect(r.body.error.details.issues[0].path).toBe('text');
+    r = await api.post('/api/nlp/create-from-story', { project_id: projectId });
+    expect(r.status).toBe(400);
+    expect(r.body.error.details.issues[0].path).toBe('story');
+    r = await other.post('/api/nlp/create-test', { project_id: projectId, text: 'go to "/login"' });
+    expect(r.status).toBe(404);
+  });
+
+  it('generated tests are listed per project and readable by id; other tenants see nothing', async () => {
+    const list = await api.get(`/api/generated-tests?project_id=${projectId}&limit=100`);
+    expect(list.status).toBe(200);
+    expect(list.body.items.length).toBeGreaterThanOrEqual(3);
+    const statuses = new Set(list.body.items.map((g: { execution_status: string }) => g.execution_status));
+    expect(statuses).toEqual(new Set(['passed', 'failed', 'not_executed']));
+    const one = await api.get(`/api/generated-tests/${list.body.items[0].id}`);
+    expect(one.body).toEqual(list.body.items[0]);
+    expect((await other.get(`/api/generated-tests/${list.body.items[0].id}`)).status).toBe(404);
+    expect((await other.get(`/api/generated-tests?project_id=${projectId}`)).status).toBe(404);
+  });
+
+  it('no base URL anywhere: the test comes back unexecuted with a clear reason', async () => {
+    const p = await api.post('/api/v1/projects', { name: 'no url' });
+    const r = await api.post('/api/nlp/create-test', { project_id: p.body.id, text: 'go to "/login"\nexpect heading "Sign in"' });
+    expect(r.status).toBe(201);
+    expect(r.body.execution).toEqual({ status: 'not_executed', error: "the test uses relative URLs and there is no base URL: give base_url or set the project's app_url" });
+    expect(r.body.created_test).toBeNull();
+    expect(r.body.generated_test.execution_status).toBe('not_executed');
+  });
+});
+
+describe('POST /api/recording/convert', () => {
+  const recording = {
+    title: 'recorded sign in',
+    steps: [
+      { type: 'navigate', url: 'https://prod.example.com/login' },
+      { type: 'change', value: 'demo@example.com', selectors: [['aria/Email'], ['#email']] },
+      { type: 'change', value: 's3cret!', selectors: [['#password']] },
+      { type: 'click', selectors: [['aria/Sign in[role="button"]'], ['#login-submit']] },
+      { type: 'waitForElement', selectors: [['#welcome']] },
+      { type: 'waitForExpression', expression: '1' },
+    ],
+  };
+
+  it('JSON body: converted, skipped steps listed, executed and created', async () => {
+    const r = await api.post('/api/recording/convert', { project_id: projectId, recording });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.format).toBe('chrome-recorder');
+    expect(r.body.skipped).toEqual([{ at: 5, what: 'waitForExpression', reason: expect.stringMatching(/expressions are not supported/) }]);
+    expect(r.body.execution.status).toBe('passed');
+    expect(r.body.created_test.name).toBe('recorded sign in');
+  });
+
+  it('multipart upload of a Playwright script', async () => {
+    const form = new FormData();
+    form.set('project_id', projectId);
+    form.set('execute', 'false');
+    form.set('file', new Blob([`test('t', async ({ page }) => {\n  await page.goto('/login');\n  await page.getByRole('button', { name: 'Sign in' }).click();\n});`], { type: 'text/plain' }), 'recording.spec.ts');
+    const res = await fetch(`${server.url}/api/recording/convert`, { method: 'POST', body: form, headers: { authorization: `Bearer ${auth.token}`, 'x-organization-id': auth.orgId } });
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(201);
+    expect(body.format).toBe('playwright');
+    expect(body.test.steps).toEqual([{ type: 'goto', url: '/login' }, { type: 'click', selector: { role: 'button', name: 'Sign in' } }]);
+    expect(body.execution.status).toBe('not_executed');
+  });
+
+  it('unknown format → 400 naming recording; over 50 MB → 413', async () => {
+    let r = await api.post('/api/recording/convert', { project_id: projectId, recording: { some: 'thing' } });
+    expect(r.status).toBe(400);
+    expect(r.body.error.details.issues[0].path).toBe('recording');
+    expect(r.body.error.message).toMatch(/unknown recording format/);
+    r = await api.post('/api/recording/convert', { project_id: projectId, recording: 'x'.repeat(50 * 1024 * 1024 + 100 * 1024) });
+    expect(r.status).toBe(413);
+    expect(r.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+});
+
+describe('POST /api/test/from-event', () => {
+  it('an error that comes back in the console: the regression test fails (reproduced) and is not created', async () => {
+    const r = await api.post('/api/test/from-event', {
+      project_id: projectId,
+      event: {
+        message: 'Error: fixture: widget failed to render',
+        url: `${app.url}/console?port=1`,
+        user_agent: 'Mozilla/5.0 Chrome/120',
+        breadcrumbs: [{ category: 'navigation', data: { from: `${app.url}/`, to: `${app.url}/console?port=1` } }, { category: 'fetch', data: { method: 'GET', url: 'http://127.0.0.1:1/unreachable', status_code: 0 } }],
+      },
+    });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.test.steps[0]).toEqual({ type: 'goto', url: '/' });
+    expect(r.body.execution.status).toBe('failed');
+    expect(r.body.execution.error).toMatch(/production error showed up again/);
+    expect(r.body.reproduced).toBe(true);
+    expect(r.body.created_test).toBeNull();
+  });
+
+  it('an error that no longer happens: the regression test passes and is created', async () => {
+    const r = await api.post('/api/test/from-event', {
+      project_id: projectId,
+      event: {
+        message: 'TypeError: cannot read properties of undefined (reading "price")',
+        url: `${app.url}/table`,
+        breadcrumbs: [{ category: 'ui.click', message: 'nav a[href="/table"]' }, { category: 'navigation', data: { from: '/', to: '/table' } }, { category: 'xhr', data: { method: 'GET', url: `${app.url}/api/items`, status_code: 503 } }],
+      },
+    });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.failing_request).toEqual({ method: 'GET', url: `${app.url}/api/items`, status: 503 });
+    expect(r.body.execution.status, JSON.stringify(r.body.execution)).toBe('passed');
+    expect(r.body.reproduced).toBe(false);
+    expect(r.body.created_test.tags).toContain('production-error');
+  });
+
+  it('a request that still fails reproduces; a replay that breaks earlier does not count as reproduced', async () => {
+    let r = await api.post('/api/test/from-event', { project_id: projectId, event: { message: 'Error: item not found', url: `${app.url}/table`, breadcrumbs: [{ category: 'fetch', data: { method: 'GET', url: `${app.url}/api/items/999`, status_code: 404 } }] } });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.execution.status).toBe('failed');
+    expect(r.body.execution.failed_step).toBe(r.body.test.steps.length - 1);
+    expect(r.body.reproduced).toBe(true);
+    r = await api.post('/api/test/from-event', { project_id: projectId, event: { message: 'Error: x', url: `${app.url}/table`, breadcrumbs: [{ category: 'ui.click', message: '#gone-button' }, { category: 'fetch', data: { method: 'GET', url: `${app.url}/api/items/999`, status_code: 404 } }] } });
+    expect(r.body.execution.status).toBe('failed');
+    expect(r.body.execution.failure_kind).toBe('locator');
+    expect(r.body.reproduced).toBe(false);
+  });
+
+  it('an event without a url is a 400 naming event.url', async () => {
+    const r = await api.post('/api/test/from-event', { project_id: projectId, event: { message: 'boom' } });
+    expect(r.status).toBe(400);
+    expect(r.body.error.details.issues.map((i: { path: string }) => i.path)).toContain('event.url');
+  });
+});
+
+describe('POST /api/generate, /api/generate/batch, /api/test/review', () => {
+  it('a smoke test for a page, and an intent in plain language', async () => {
+    let r = await api.post('/api/generate', { project_id: projectId, url: '/table' });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.test.tags).toContain('smoke');
+    expect(r.body.execution.status).toBe('passed');
+    r = await api.post('/api/generate', { project_id: projectId, url: '/table', intent: 'fill "Filter" with "lamp"\nexpect text "Lamp"' });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.test.steps[0]).toEqual({ type: 'goto', url: '/table' });
+    expect(r.body.review.findings).toEqual([]);
+  });
+
+  it('a batch of discovered flows: each executed once, counted', async () => {
+    const flows = [
+      { name: 'Sign in', flow_type: 'authentication', url: '/login', steps: [{ type: 'fill', selector: { label: 'Email', exact: true }, value: 'demo@example.com' }, { type: 'fill', selector: { label: 'Password', exact: true }, value: 's3cret!' }, { type: 'click', selector: { role: 'button', name: 'Sign in', exact: true } }, { type: 'assert', assertion: { type: 'url', contains: '/dashboard' } }] },
+      { name: 'Broken flow', flow_type: 'navigation', steps: [{ type: 'goto', url: '/hover' }, { type: 'click', selector: '#not-there', timeout_ms: 1500 }] },
+    ];
+    const r = await api.post('/api/generate/batch', { project_id: projectId, flows });
+    expect(r.status, r.text).toBe(201);
+    expect([r.body.passed, r.body.failed, r.body.not_executed]).toEqual([1, 1, 0]);
+    expect(r.body.results[0].test.steps[0]).toEqual({ type: 'goto', url: '/login' });
+    expect(r.body.results[0].test.priority).toBe('critical');
+    expect(r.body.results[1].review.findings.map((f: { rule: string }) => f.rule)).toContain('no-assertions');
+    const bad = await api.post('/api/generate/batch', { project_id: projectId, flows: [{ name: 'x', steps: [{ type: 'teleport' }] }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.issues[0].path).toMatch(/^flows\.0\.steps\.0/);
+  });
+
+  it('review: findings for an inline test and a stored one; another tenant cannot review ours', async () => {
+    let r = await api.post('/api/test/review', { test: { type: 'ui', steps: [{ type: 'goto', url: '/login' }, { type: 'fill', selector: '#password', value: 'hunter2' }, { type: 'wait-for', ms: 2000 }] } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.findings.map((f: { rule: string }) => f.rule).sort()).toEqual(['fixed-wait', 'hard-coded-credential', 'no-assertions']);
+    for (const f of r.body.findings) expect(f).toMatchObject({ rule: expect.any(String), severity: expect.stringMatching(/^(high|medium|low)$/), message: expect.any(String), suggestion: expect.any(String) });
+    expect(r.body.findings.find((f: { rule: string }) => f.rule === 'fixed-wait').step).toBe(2);
+    const created = await api.post('/api/tests', { project_id: projectId, name: 'stored', type: 'ui', steps: [{ type: 'goto', url: '/' }, { type: 'assert', assertion: { type: 'visible', selector: { role: 'heading', name: 'Fixture Shop' } } }] });
+    r = await api.post('/api/test/review', { test_id: created.body.id });
+    expect(r.body).toEqual({ score: 100, findings: [] });
+    r = await other.post('/api/test/review', { test_id: created.body.id });
+    expect(r.status).toBe(404);
+    r = await api.post('/api/test/review', {});
+    expect(r.status).toBe(400);
+  });
+});

@@ -1,0 +1,103 @@
+import { describe, it, expect } from 'vitest';
+import { reviewTest } from '../../packages/core/src/intelligence/generation/review.ts';
+import { FailureEvent, reproduceEvent, consoleShowsError } from '../../packages/core/src/intelligence/generation/from-event.ts';
+import { TestDefinition, type Step } from '../../packages/core/src/contracts/steps.ts';
+import { confidenceScore } from '../../packages/core/src/intelligence/generation/confidence.ts';
+
+const rules = (steps: Step[], type: 'ui' | 'api' = 'ui') => reviewTest({ type, steps }).findings.map((f) => `${f.rule}:${f.severity}${f.step !== undefined ? `@${f.step}` : ''}`);
+
+describe('review', () => {
+  it('a clean test has no findings and a full score', () => {
+    const r = reviewTest({ type: 'ui', steps: [{ type: 'goto', url: '/login' }, { type: 'fill', selector: { label: 'Password' }, value: '{{secrets.PASSWORD}}' }, { type: 'click', selector: { role: 'button', name: 'Sign in' } }, { type: 'assert', assertion: { type: 'url', contains: '/dashboard' } }] });
+    expect(r).toEqual({ score: 100, findings: [] });
+  });
+
+  it('finds brittle selectors, fixed waits, credentials, missing assertions, duplicates, missing waits after navigation', () => {
+    const found = rules([
+      { type: 'goto', url: 'https://staging.example.com/login' },
+      { type: 'fill', selector: '#password', value: 'hunter2' },
+      { type: 'click', selector: { xpath: '/html/body/div[2]/form/button' } },
+      { type: 'click', selector: 'div.main > ul > li:nth-child(3) > a' },
+      { type: 'wait-for', ms: 3000 },
+      { type: 'click', selector: { role: 'link', name: 'Orders' } },
+      { type: 'click', selector: { role: 'link', name: 'Orders' } },
+      { type: 'click', selector: '.css-1x2y3z4' },
+    ]);
+    expect(found).toEqual(expect.arrayContaining([
+      'no-assertions:high',
+      'absolute-url:low@0',
+      'hard-coded-credential:high@1',
+      'brittle-selector:medium@2',
+      'brittle-selector:medium@3',
+      'fixed-wait:medium@4',
+      'missing-wait-after-navigation:low@5',
+      'duplicate-step:low@6',
+      'brittle-selector:medium@7',
+    ]));
+    const r = reviewTest({ type: 'ui', steps: [{ type: 'wait-for', ms: 100 }] });
+    for (const f of r.findings) expect(f.suggestion.length).toBeGreaterThan(10);
+    expect(r.score).toBeLessThan(100);
+  });
+
+  it('API tests: literal tokens and unchecked responses', () => {
+    const found = rules([{ type: 'request', method: 'GET', url: '/api/me', auth: { type: 'bearer', token: 'abc123' } }, { type: 'request', method: 'GET', url: '/api/x', headers: { Authorization: '{{secrets.TOKEN}}' } }, { type: 'assert', assertion: { type: 'status', equals: 200 } }] as Step[], 'api');
+    expect(found).toEqual(['hard-coded-credential:high@0', 'unchecked-response:low@0']);
+  });
+});
+
+describe('production failure events', () => {
+  const event = FailureEvent.parse({
+    message: 'Uncaught TypeError: Cannot read properties of undefined (reading "total")',
+    stack: 'TypeError: Cannot read properties of undefined\n    at render (app.js:10:5)',
+    url: 'https://shop.example.com/dashboard?tab=orders',
+    user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120',
+    breadcrumbs: [
+      { category: 'navigation', data: { from: 'https://shop.example.com/login', to: 'https://shop.example.com/login' } },
+      { category: 'ui.input', message: 'input#email', data: { value: 'demo@example.com' } },
+      { category: 'ui.input', message: 'input#password' },
+      { category: 'ui.click', message: 'button#login-submit' },
+      { category: 'navigation', data: { from: '/login', to: '/dashboard' } },
+      { category: 'fetch', data: { method: 'GET', url: 'https://shop.example.com/api/orders', status_code: 500 } },
+      { category: 'console', message: 'something logged' },
+    ],
+  });
+
+  it('replays the breadcrumbs, ends on the failing page, re-sends the failing request and lists what it skipped', () => {
+    const r = reproduceEvent(event);
+    expect(TestDefinition.safeParse(r.test).success).toBe(true);
+    expect(r.test.steps).toEqual([
+      { type: 'goto', url: '/login' },
+      { type: 'fill', selector: { css: 'input#email' }, value: 'demo@example.com' },
+      { type: 'click', selector: { css: 'button#login-submit' } },
+      { type: 'goto', url: '/dashboard?tab=orders' },
+      { type: 'assert', assertion: { type: 'url', matches: '^https?://[^/]+/dashboard' } },
+      { type: 'request', method: 'GET', url: '/api/orders', name: 'the request that failed with 500' },
+      { type: 'assert', assertion: { type: 'status', in: [200, 201, 202, 204, 301, 302, 303, 304, 307, 308] }, name: 'not 500 any more' },
+    ]);
+    expect(r.failing_request).toEqual({ method: 'GET', url: 'https://shop.example.com/api/orders', status: 500 });
+    expect(r.skipped.map((s) => s.what)).toEqual(['ui.input', 'console']);
+    expect(r.skipped[0].reason).toMatch(/value/);
+    expect(r.console_error).toBe('TypeError: Cannot read properties of undefined (reading "total")');
+    expect(r.test.description).toContain('Chrome/120');
+  });
+
+  it('matches the error in a run\'s console errors', () => {
+    expect(consoleShowsError(['TypeError: Cannot read properties of undefined (reading "total")\n at x'], event.message)).toBe(true);
+    expect(consoleShowsError(['Uncaught Cannot read properties of undefined (reading "total")'], event.message)).toBe(true);
+    expect(consoleShowsError(['ReferenceError: y is not defined'], event.message)).toBe(false);
+  });
+
+  it('an event needs a message and a URL', () => {
+    const r = FailureEvent.safeParse({ breadcrumbs: [] });
+    expect(r.success).toBe(false);
+    expect(r.error!.issues.map((i) => i.path.join('.'))).toEqual(['message', 'url']);
+  });
+});
+
+describe('confidence', () => {
+  it('a pass raises, a failure lowers, not executed discounts', () => {
+    expect(confidenceScore(0.8, 'passed')).toBe(0.9);
+    expect(confidenceScore(0.8, 'failed')).toBe(0.24);
+    expect(confidenceScore(0.8, 'not_executed')).toBe(0.48);
+  });
+});
