@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { rankPage } from '@svc/core/healing/rank';
 
 export const HEAL_HELP = `Usage: svc heal rank --input <file> [--top N]
+       svc heal git --repo <path> --selector <selector>   (svc heal git --help)
 
 Ranks the elements of captured pages against stored element fingerprints (the
 relocation step of self-healing) and prints one JSON line per case.
@@ -34,6 +35,11 @@ export async function healCommand(args: string[]): Promise<number> {
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
     process.stdout.write(HEAL_HELP);
     return sub === undefined ? 2 : 0;
+  }
+  if (sub === 'git') {
+    // Git-aware mode lives with its engine; loaded on demand like the rest.
+    const { healGitCommand } = await import('../healing-git/cli.ts');
+    return healGitCommand(rest);
   }
   if (sub !== 'rank') return usage(`unknown subcommand "${sub}"`);
   let values;
