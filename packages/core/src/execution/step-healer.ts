@@ -5,6 +5,7 @@ import type { StepContext, UiSession } from './types.ts';
 import { HealingService, describeCandidate, type HealPlanNotes } from '../healing/service/healing-service.ts';
 import type { HealingKnowledge, HealMethod, HealQuery, HealRecord } from '../healing/service/knowledge.ts';
 import { failureClass, urlPathPattern } from '../healing/service/failure-class.ts';
+import type { ModelChooser } from '../healing/service/model-chooser.ts';
 
 /** SELF_HEAL_CONFIDENCE_THRESHOLD and SELF_HEAL_MAX_RETRIES (spec: Limits). */
 export interface HealingPolicy {
@@ -20,7 +21,7 @@ export interface AppliedHeal {
   healedLocator: Locator;
   confidence: number;
   strategy: string;
-  /** How the fix was found: run (earlier in this run), pattern, memory, cache or dom_similarity. */
+  /** How the fix was found: run (earlier in this run), pattern, memory, cache, dom_similarity or llm (the ranker's pick, confirmed by a model). */
   method?: HealMethod;
   fromCache?: boolean;
 }
@@ -56,8 +57,10 @@ export class StepHealer {
   constructor(
     readonly policy: HealingPolicy,
     readonly knowledge?: HealingKnowledge,
+    /** Model choice among ambiguous candidates (docs/healing.md "With a model"); absent → ranking only. */
+    chooser?: ModelChooser,
   ) {
-    this.service = new HealingService(policy, knowledge);
+    this.service = new HealingService(policy, knowledge, chooser);
   }
 
   async heal<T>(input: {
@@ -137,6 +140,11 @@ export class StepHealer {
 }
 
 function explain(notes: HealPlanNotes, failures: string[], threshold: number): string {
+  const model = notes.model?.suggestion && notes.model.action === 'keep' ? ` (needs approval: ${notes.model.reason})` : '';
+  return explainRanking(notes, failures, threshold) + model;
+}
+
+function explainRanking(notes: HealPlanNotes, failures: string[], threshold: number): string {
   if (failures.length) return `no candidate passed when re-run (${[...failures, ...notes.rejected].join('; ')})`;
   if (notes.belowThreshold) {
     const { candidate, confidence } = notes.belowThreshold;

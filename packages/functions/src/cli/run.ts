@@ -3,7 +3,7 @@ import { mkdir, writeFile, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ProgressEvent } from '@svc/core/execution/run-suite';
 import { httpExchange } from '@svc/core/execution/api/http-exchange';
-import type { UiDriver, SqlDriver } from '@svc/core/execution/types';
+import type { SqlDriver } from '@svc/core/execution/types';
 import { StepHealer, defaultHealingPolicy } from '@svc/core/execution/step-healer';
 import { loadTests, TestFileError } from '../execution/load-tests.ts';
 import { FsArtifacts } from '../execution/fs-artifacts.ts';
@@ -12,6 +12,7 @@ import { fileHealingKnowledge } from '../execution/file-healing-knowledge.ts';
 import { progressPrinter } from './progress.ts';
 
 export const RUN_HELP = `Usage: svc run --url <app> --tests <file|dir> [options]
+       svc run --url <app> --discover [--max-pages N] [options]
        svc run --resume <run-id> [options]
 
 Runs tests against an app without a server and writes reports. The run goes through the
@@ -22,6 +23,10 @@ continued with --resume, without running its finished tests again.
 Options:
   --url <url>            Base URL of the app under test (relative URLs in tests resolve against it)
   --tests <file|dir>     A test file, or a folder of *.json test files (format: docs/test-format.md)
+  --discover             Crawl the app, generate tests from what was found (a smoke test per
+                         page, a test per sign-in/form/create-item/navigation flow), write them
+                         to <out>/generated-tests and run them (with --tests: run both)
+  --max-pages <n>        Pages --discover may visit, 1-500 (default 20)
   --workers <n>          Tests run in parallel (default 1)
   --reporter <list>      Any of html,json,md,junit (default html,json,md,junit)
   --out <dir>            Where reports and artifacts go (default ./svc-report)
@@ -32,6 +37,12 @@ Options:
   --heal-threshold <x>   Confidence needed to apply a heal, 0.5–1 (default 0.8)
   --env-file <file>      KEY=value lines: project environment (e.g. DATABASE_URL for SQL steps)
   --chromium <path>      Use this Chromium instead of the bundled one (env SVC_CHROMIUM_PATH)
+
+Models (optional, docs/intelligence.md "Models"): with SVC_LLM_PROVIDERS set, a model is
+asked to choose among the top candidates when a heal's ranking is ambiguous (it can only
+confirm the ranker's pick just below the threshold), and with SVC_LLM_VISION=true a
+broken click/fill/hover locator falls back to the model's coordinates on a screenshot.
+Usage is recorded in <state-dir>/llm-usage and summed up at the end of the run.
 
 Self-healing: when a locator finds nothing, svc ranks the page's elements against the
 element's fingerprint from the last run that found it (kept in --state-dir) and re-runs
@@ -53,7 +64,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       args,
       options: {
         url: { type: 'string' }, tests: { type: 'string' }, workers: { type: 'string' }, reporter: { type: 'string' },
-        out: { type: 'string' }, 'state-dir': { type: 'string' }, 'no-heal': { type: 'boolean' }, trace: { type: 'string' }, 'heal-threshold': { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, resume: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        out: { type: 'string' }, 'state-dir': { type: 'string' }, 'no-heal': { type: 'boolean' }, trace: { type: 'string' }, 'heal-threshold': { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, resume: { type: 'string' }, discover: { type: 'boolean' }, 'max-pages': { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
     }));
@@ -68,7 +79,10 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   if (resume !== undefined && (values.url || values.tests || values.workers)) return usage('--resume continues a run with its own --url, --tests and --workers; do not give them again');
   if (resume === undefined && !values.url) return usage('--url is required');
   if (values.url && !/^https?:\/\//.test(values.url)) return usage(`--url must be an http(s) URL, got ${values.url}`);
-  if (resume === undefined && !values.tests) return usage('--tests is required');
+  if (resume === undefined && !values.tests && !values.discover) return usage('--tests (or --discover) is required');
+  if (resume !== undefined && values.discover) return usage('--resume continues a run with its own tests; do not give --discover again');
+  const maxPages = Number(values['max-pages'] ?? 20);
+  if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > 500) return usage('--max-pages must be a whole number from 1 to 500');
   const workers = Number(values.workers ?? 1);
   if (!Number.isInteger(workers) || workers < 1 || workers > 32) return usage('--workers must be a whole number from 1 to 32');
   const trace = values.trace ?? 'on-failure';
@@ -103,7 +117,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   const out = resolve(values.out ?? 'svc-report');
   await mkdir(out, { recursive: true });
   const artifacts = new FsArtifacts(join(out, 'artifacts'));
-  let driver: Promise<UiDriver> | undefined;
+  let driver: Promise<import('../execution/browser/playwright-driver.ts').PlaywrightDriver> | undefined;
   const executablePath = values.chromium ?? env.SVC_CHROMIUM_PATH;
   // Drivers load on first use: an API-only run never loads Playwright or the SQL clients.
   let sqlDriver: Promise<SqlDriver> | undefined;
@@ -116,16 +130,51 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
+  if (values.discover) {
+    try {
+      const { discoverTests } = await import('./discover-tests.ts');
+      process.stdout.write(`discovering ${values.url} (up to ${maxPages} pages)…\n`);
+      const openBrowser = () => (driver ??= import('../execution/browser/playwright-driver.ts').then((m) => m.createPlaywrightDriver({ executablePath })));
+      const found = await discoverTests(await openBrowser(), { url: values.url!, maxPages, secrets, out, signal: controller.signal });
+      const { pages, skipped: notVisited, flows } = found.crawl;
+      process.stdout.write(`discovered ${pages.length} page${pages.length === 1 ? '' : 's'} and ${flows.length} flow${flows.length === 1 ? '' : 's'}` +
+        (notVisited.length ? ` (${notVisited.length} link${notVisited.length === 1 ? '' : 's'} not visited)` : '') +
+        `; generated ${found.tests.length} test${found.tests.length === 1 ? '' : 's'} in ${found.folder}\n`);
+      for (const s of found.skipped) process.stdout.write(`  not generated: ${s.name}: ${s.reason}\n`);
+      const taken = new Set(tests.map((t) => t.id));
+      tests = [...tests, ...found.tests.filter((t) => !taken.has(t.id))];
+    } catch (err) {
+      process.off('SIGINT', onSignal);
+      if (driver) await (await driver).close();
+      process.stderr.write(`svc run: discovery failed: ${(err as Error).message.split('\n')[0]}\n`);
+      return 1;
+    }
+    if (!tests.length) {
+      process.off('SIGINT', onSignal);
+      if (driver) await (await driver).close();
+      process.stderr.write('svc run: discovery found nothing to test\n');
+      return 1;
+    }
+  }
   const print = progressPrinter(process.stdout, tests.length);
   const stateDir = resolve(values['state-dir'] ?? '.svc');
   // Patterns, 7-day cache and memory of past heals, kept in the state dir (file-healing-knowledge.ts).
-  const healer = new StepHealer({ ...defaultHealingPolicy, enabled: !values['no-heal'], threshold }, fileHealingKnowledge(stateDir));
+  // SVC_LLM_*: model choice among ambiguous heal candidates and (SVC_LLM_VISION) the vision fallback; usage kept in the state dir.
+  let models: import('../llm/cli-models.ts').CliModels | undefined;
+  try {
+    if (env.SVC_LLM_PROVIDERS || env.SVC_LLM_PROVIDER) models = await (await import('../llm/cli-models.ts')).cliModels(env, stateDir);
+  } catch (err) {
+    process.off('SIGINT', onSignal);
+    if (driver) await (await driver).close();
+    return usage((err as Error).message);
+  }
+  const healer = new StepHealer({ ...defaultHealingPolicy, enabled: !values['no-heal'], threshold }, fileHealingKnowledge(stateDir), models?.chooser);
 
   try {
     // The run graph (and its ASL interpreter) loads only when a run starts: --help stays fast.
     const graphRun = await import('../run-graph/cli-run.ts');
     const runtime: import('../run-graph/cli-run.ts').GraphSuiteRuntime = {
-      browser: () => (driver ??= import('../execution/browser/playwright-driver.ts').then((m) => m.createPlaywrightDriver({ executablePath }))),
+      browser: () => (driver ??= import('../execution/browser/playwright-driver.ts').then((m) => m.createPlaywrightDriver({ executablePath, vision: models?.vision }))),
       sql,
       http: httpExchange,
       artifacts,
@@ -144,7 +193,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     try {
       outcome = resume !== undefined
         ? await graphRun.resumeSuiteThroughGraph(resume, { ...runtime, stateDir })
-        : await graphRun.runSuiteThroughGraph({ ...runtime, name: values.tests!, tests, workers, baseUrl: values.url! });
+        : await graphRun.runSuiteThroughGraph({ ...runtime, name: values.tests ?? `discovered ${values.url}`, tests, workers, baseUrl: values.url! });
     } catch (err) {
       if (err instanceof graphRun.ResumeError) return usage(err.message);
       throw err;
@@ -168,11 +217,14 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
         (summary.skipped ? `, ${summary.skipped} skipped` : '') +
         ` in ${(summary.duration_ms / 1000).toFixed(1)}s — reports in ${out}\n`,
     );
+    const aiUsage = models?.summary();
+    if (aiUsage) process.stdout.write(`${aiUsage}\n`);
     return summary.failed === 0 && summary.skipped === 0 ? 0 : 1;
   } finally {
     process.off('SIGINT', onSignal);
     await sql.close();
     if (driver) await (await driver).close();
+    await models?.close();
   }
 }
 

@@ -14,6 +14,7 @@ import { indicativeCostPerTier } from '@svc/core/llm/tiers';
  *   SVC_ANTHROPIC_API_KEY (or ANTHROPIC_API_KEY), SVC_ANTHROPIC_BASE_URL
  *   SVC_OPENAI_API_KEY (or OPENAI_API_KEY), SVC_OPENAI_BASE_URL (any OpenAI-compatible server)
  *   SVC_BEDROCK_REGION (or AWS_REGION), SVC_BEDROCK_ENDPOINT
+ *   SVC_LLM_VISION=true                          the mid-tier models read screenshots: enable the vision fallback (default off)
  */
 export const providerNames = ['anthropic', 'openai', 'bedrock'] as const;
 export type ProviderName = (typeof providerNames)[number];
@@ -41,6 +42,8 @@ export interface LlmConfig {
   costPer1k: Record<ModelTier, number>;
   perRunUsd?: number;
   perTestUsd?: number;
+  /** SVC_LLM_VISION: the models that answer MODERATE tasks accept images (vision-locator.ts). */
+  vision: boolean;
 }
 
 const Bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
@@ -79,8 +82,10 @@ export function parseLlmConfig(env: Record<string, string | undefined>): LlmConf
   ) as Record<ModelTier, number>;
   const perRunUsd = parse(Num(0), env.SVC_LLM_COST_LIMIT_PER_RUN, 'SVC_LLM_COST_LIMIT_PER_RUN', errors);
   const perTestUsd = parse(Num(0), env.SVC_LLM_COST_LIMIT_PER_TEST, 'SVC_LLM_COST_LIMIT_PER_TEST', errors);
+  // Opt-in: not every model (least of all local ones) reads images, and acting at coordinates changes how steps run.
+  const vision = parse(Bool, env.SVC_LLM_VISION, 'SVC_LLM_VISION', errors) ?? false;
   if (errors.length) fail(errors);
-  return { providers, fallback, timeoutMs, maxTokens, costPer1k, perRunUsd, perTestUsd };
+  return { providers, fallback, timeoutMs, maxTokens, costPer1k, perRunUsd, perTestUsd, vision };
 }
 
 function providerConfig(name: ProviderName, env: Record<string, string | undefined>, errors: string[]): ProviderConfig {

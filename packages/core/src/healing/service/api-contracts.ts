@@ -31,7 +31,7 @@ export const HealSuggestionSchema = z.object({
   unique: z.boolean().nullable().describe('Whether the locator matches exactly one candidate (null: cannot be told from fingerprints)'),
   confidence: z.number().min(0).max(1).describe('Calibrated confidence that this is the element'),
   score: z.number().nullable().describe('Ranking score, or null for a remembered fix'),
-  method: z.string().describe('dom_similarity, pattern, memory or cache'),
+  method: z.string().describe('dom_similarity, llm (the ranker\'s pick confirmed by a model), pattern, memory or cache'),
   auto_apply: z.boolean().describe('Whether the healer would apply it without review (confidence ≥ threshold, unique, visible)'),
 });
 
@@ -41,6 +41,12 @@ export const SuggestFixesResponse = z.object({
   threshold: z.number().describe('Confidence needed to auto-apply'),
   suggestions: z.array(HealSuggestionSchema).describe('Best first; never applied by this call'),
   notes: z.array(z.string()).describe('Candidates skipped, empty target, etc.'),
+  model: z.object({
+    action: z.enum(['promote', 'withhold', 'keep']).describe('promote: the model confirmed the top candidate just below the threshold (auto_apply); withhold: it disagreed with an ambiguous above-threshold pick (no auto_apply); keep: the ranking stands'),
+    reason: z.string().describe('What the model said, or why its answer was ignored'),
+    index: z.number().int().nullable().describe('Index into `candidates` of the element the model chose, or null'),
+    healed_selector: z.string().nullable().describe('Selector of the chosen element, or null'),
+  }).nullable().optional().describe('Set when a model was asked about an ambiguous ranking (docs/healing.md "With a model"); null when none was asked'),
 });
 
 export const ApplyFixInput = z.strictObject({

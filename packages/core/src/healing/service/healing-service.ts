@@ -5,6 +5,7 @@ import { replacementSelector } from '../selector.ts';
 import { describeLocator } from '../../execution/describe-step.ts';
 import type { HealMethod, HealQuery, HealingKnowledge, KnowledgeLookup, KnownFix } from './knowledge.ts';
 import { locatorMatchCount } from './locator-match.ts';
+import type { ModelChooser, ShownCandidate } from './model-chooser.ts';
 
 export interface HealingServicePolicy {
   threshold: number;
@@ -23,6 +24,10 @@ export interface HealProposal {
   fix?: KnownFix;
   /** For a fresh ranking: index of the chosen element among the page's fingerprints. */
   candidateIndex?: number;
+  /** method 'llm': the ranker's own confidence, before the model's agreement promoted it. */
+  rankerConfidence?: number;
+  /** method 'llm': what the model said. */
+  modelReason?: string;
 }
 
 export interface HealPlanInput {
@@ -39,6 +44,8 @@ export interface HealPlanNotes {
   bestConfidence: number;
   /** Set when a fresh ranking found nothing confident enough. */
   belowThreshold?: { candidate: Fingerprint | undefined; confidence: number };
+  /** What the model chooser said about an ambiguous ranking (model-chooser.ts). */
+  model?: { action: 'promote' | 'withhold' | 'keep'; reason: string; suggestion?: ShownCandidate };
 }
 
 /**
@@ -54,6 +61,8 @@ export class HealingService {
   constructor(
     readonly policy: HealingServicePolicy,
     readonly knowledge?: HealingKnowledge,
+    /** Asks a model about ambiguous rankings; absent or without a configured model, nothing changes. */
+    readonly chooser?: ModelChooser,
   ) {}
 
   async *proposals(input: HealPlanInput, notes: HealPlanNotes = { rejected: [], bestConfidence: 0 }): AsyncGenerator<HealProposal> {
@@ -90,6 +99,25 @@ export class HealingService {
     const ranked = rankCandidates(input.stored, page);
     if (ranked[0]) notes.bestConfidence = Math.max(notes.bestConfidence, ranked[0].confidence);
     const eligible = ranked.filter((r) => r.confidence >= this.policy.threshold && page[r.index]?.visible !== false);
+    if (this.chooser?.available && this.chooser.isAmbiguous(ranked, this.policy.threshold)) {
+      const shown = this.chooser.shortlist(page, ranked, reverted);
+      const verdict = await this.chooser.choose({ stored: input.stored, page, shown, reverted, runId: input.query.runId, testId: input.query.testId });
+      const decision = this.chooser.decide(verdict, ranked, this.policy.threshold);
+      notes.model = { action: decision.action, reason: decision.reason, ...(decision.action !== 'promote' && decision.suggestion ? { suggestion: decision.suggestion } : {}) };
+      if (decision.action === 'keep' && verdict.kind !== 'chose') notes.rejected.push(decision.reason);
+      if (decision.action === 'withhold') {
+        notes.rejected.push(`not applied without approval: ${decision.reason}`);
+        return;
+      }
+      if (decision.action === 'promote' && !seen.has(decision.candidate.healed)) {
+        const c = decision.candidate;
+        seen.add(c.healed);
+        budget--;
+        notes.bestConfidence = Math.max(notes.bestConfidence, decision.confidence);
+        yield { locator: c.locator, healed: c.healed, confidence: decision.confidence, method: 'llm', fromCache: false, strategy: c.strategy, candidateIndex: c.pageIndex, rankerConfidence: c.confidence, modelReason: decision.reason };
+        if (budget <= 0) return;
+      }
+    }
     if (!eligible.length) {
       notes.belowThreshold = { candidate: ranked[0] ? page[ranked[0].index] : undefined, confidence: ranked[0]?.confidence ?? 0 };
       return;

@@ -8,3 +8,4 @@ export { locatorMatchCount } from './locator-match.ts';
 export { patternType } from './pattern-type.ts';
 export { stableKey, murmur32 } from './hash.ts';
 export { healingSettings, defaultHealingSettings, type HealingSettings } from './settings.ts';
+export { ModelChooser, promptFingerprint, type ModelChooserOptions, type ModelVerdict, type ModelDecision, type ShownCandidate } from './model-chooser.ts';

@@ -1,8 +1,8 @@
 import type { Locator } from '../../contracts/steps.ts';
 import type { FailureClass } from './failure-class.ts';
 
-/** How a heal was found; also the `healing_method` of healing.completed. */
-export type HealMethod = 'run' | 'pattern' | 'memory' | 'cache' | 'dom_similarity' | 'manual';
+/** How a heal was found; also the `healing_method` of healing.completed. `llm`: the ranker's top candidate, confirmed by a model (model-chooser.ts). */
+export type HealMethod = 'run' | 'pattern' | 'memory' | 'cache' | 'dom_similarity' | 'llm' | 'manual';
 
 /** One broken locator, in the words of the healing cache and memory. */
 export interface HealQuery {

@@ -23,6 +23,7 @@ import { locatorMatchCount } from '@svc/core/healing/service/locator-match';
 import { patternType } from '@svc/core/healing/service/pattern-type';
 import type { HealQuery } from '@svc/core/healing/service/knowledge';
 import { healingSettings } from '@svc/core/healing/service/settings';
+import { ModelChooser } from '@svc/core/healing/service/model-chooser';
 import type { Principal } from '@svc/core/services/identity';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
@@ -48,6 +49,8 @@ export function healingRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
   };
   const knowledgeFor = (orgId: string, projectId: string) => storeHealingKnowledge({ store, organizationId: orgId, projectId, embedder });
   const who = (p: Principal) => (p.kind === 'apiKey' ? `api_key:${p.keyId}` : `user:${p.userId}`);
+  // Model choice among ambiguous candidates, paid by the caller's organization; none without a configured model.
+  const chooserFor = (orgId: string) => (deps.llm?.configured ? new ModelChooser({ llm: deps.llm, organizationId: orgId }) : undefined);
 
   mountRoute(app, deps, registry, {
     method: 'post', path: '/api/healing/suggest-fixes', summary: 'Rank replacement selectors for a broken selector (never applied)', tags: ['healing'], auth: 'viewer', body: SuggestFixesInput,
@@ -87,9 +90,24 @@ export function healingRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
       const visible = page[r.index]?.visible !== false;
       out.push({ rank: 0, index: r.index, healed_selector: healed, locator: proposal.locator, strategy: proposal.strategy, unique: proposal.unique, confidence: r.confidence, score: r.score, method: 'dom_similarity', auto_apply: r.confidence >= settings.threshold && proposal.unique && visible });
     }
+    const chooser = chooserFor(access.organizationId);
+    let model: z.input<typeof SuggestFixesResponse>['model'] = null;
+    const stored = ranking.error ? undefined : parseFingerprint(body.fingerprint);
+    if (chooser && stored && chooser.isAmbiguous(ranking.ranked, settings.threshold)) {
+      const reverted = new Set(remembered.reverted);
+      const verdict = await chooser.choose({ stored, page, shown: chooser.shortlist(page, ranking.ranked, reverted), reverted });
+      const decision = chooser.decide(verdict, ranking.ranked, settings.threshold);
+      const picked = decision.action === 'promote' ? decision.candidate : decision.suggestion;
+      model = { action: decision.action, reason: decision.reason, index: picked?.pageIndex ?? null, healed_selector: picked?.healed ?? null };
+      for (const s of out) {
+        if (s.method !== 'dom_similarity') continue;
+        if (decision.action === 'withhold') s.auto_apply = false;
+        if (decision.action === 'promote' && s.index === decision.candidate.pageIndex) Object.assign(s, { method: 'llm', confidence: decision.confidence, auto_apply: true });
+      }
+    }
     const ranked = out.slice(0, body.limit).map((s, i) => ({ ...s, rank: i + 1 }));
     for (const s of ranked) suggestions.inc({ method: s.method, applied: 'false' });
-    return c.json({ project_id: project.id, original_selector: body.original_selector, threshold: settings.threshold, suggestions: ranked, notes });
+    return c.json({ project_id: project.id, original_selector: body.original_selector, threshold: settings.threshold, suggestions: ranked, notes, model });
   });
 
   mountRoute(app, deps, registry, {
@@ -158,7 +176,9 @@ export function healingRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
         cache: { available: true, ttl_seconds: settings.cache_ttl_seconds },
         memory: { available: true, embedder: embedder.model, similarity_threshold: 0.7 },
         git: { available: false, reason: 'git-aware healing is not served by this endpoint set' },
-        llm: { available: false, reason: 'model choice among candidates is not wired into the API healer' },
+        llm: deps.llm?.configured
+          ? { available: true, task_type: 'heal_selector', models: deps.llm.describe(), use: 'asked to choose among the top candidates of an ambiguous ranking; may only promote the ranker\'s own pick just below the threshold (docs/healing.md "With a model")' }
+          : { available: false, reason: 'no language model is configured (SVC_LLM_PROVIDERS; docs/intelligence.md "Models")' },
       },
     });
   });
@@ -248,7 +268,7 @@ export function healingRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
     if (!body.fingerprint && body.step_index !== undefined) stored = (await tableFingerprintStore(store.table, access.organizationId).get(test.id))[body.step_index];
     if (stored && isEmptyFingerprint(stored)) stored = undefined;
     const page = body.candidates.map((raw) => parseFingerprint(raw) ?? {});
-    const service = new HealingService({ threshold: settings.threshold, maxRetries: settings.max_retries }, knowledge);
+    const service = new HealingService({ threshold: settings.threshold, maxRetries: settings.max_retries }, knowledge, chooserFor(access.organizationId));
     const notes: HealPlanNotes = { rejected: [], bestConfidence: 0 };
     const proposals: HealProposal[] = [];
     for await (const p of service.proposals({ query, stored, page: async () => page }, notes)) proposals.push(p);
