@@ -15,7 +15,7 @@ const asB: Record<Role, Client> = {} as Record<Role, Client>;
 let orgA: string;
 let orgB: string;
 let bAdmin: Client;
-const b = { projectId: '', testId: '', invitationId: '', apiKeyId: '', adminUserId: '', conversationId: '', discoveryId: '', healingPatternId: '' };
+const b = { projectId: '', testId: '', invitationId: '', apiKeyId: '', adminUserId: '', conversationId: '', discoveryId: '', healingPatternId: '', generatedTestId: '' };
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -42,6 +42,7 @@ beforeAll(async () => {
   b.conversationId = (await bAdmin.post('/api/v1/chat', { message: 'how many tests are there?', project_id: b.projectId })).body.conversation_id;
   // A stored session (no crawl needed): discovery reads must not cross tenants.
   b.discoveryId = (await server.runtime.deps.store.discovery.createSession(orgB, { project_id: b.projectId, name: 'B discovery', start_url: 'http://127.0.0.1:1/', mode: 'dom_only', strategy: 'priority', max_pages: 5 })).id;
+  b.generatedTestId = (await bAdmin.post('/api/nlp/create-test', { project_id: b.projectId, text: 'go to "/"', execute: false })).body.generated_test.id;
   for (const role of ['admin', 'member', 'viewer'] as const) asB[role] = withOrg(A[role], orgB);
 });
 
@@ -97,6 +98,8 @@ const byId = (): Array<{ name: string; minRole: Role; call: (c: Client) => Retur
   { name: 'POST generate into project', minRole: 'member', call: (c) => c.post('/api/generate', { project_id: b.projectId, url: '/', execute: false }) },
   { name: 'POST generate batch from discovery', minRole: 'member', call: (c) => c.post('/api/generate/batch', { project_id: b.projectId, discovery_session_id: b.discoveryId, execute: false }) },
   { name: 'POST review of test', minRole: 'viewer', call: (c) => c.post('/api/test/review', { test_id: b.testId }) },
+  { name: 'GET generated tests of project', minRole: 'viewer', call: (c) => c.get(`/api/generated-tests?project_id=${b.projectId}`) },
+  { name: 'GET generated test', minRole: 'viewer', call: (c) => c.get(`/api/generated-tests/${b.generatedTestId}`) },
 ];
 
 /** Every org-scoped endpoint, called with X-Organization-ID naming B. */

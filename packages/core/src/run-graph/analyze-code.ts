@@ -1,24 +1,51 @@
 import type { TestRecord } from '../store/tests.ts';
+import { codebaseAnalyzed, eventSources } from '../events/producers.ts';
+import type { Analysis } from '../intelligence/analysis/types.ts';
 import type { GraphDeps } from './deps.ts';
-import { runRootNode } from './root-node.ts';
+import { runRootNode, type RootNodeOutcome } from './root-node.ts';
 import type { RunGraphState } from './state.ts';
+import { codeSurface, MAX_STATE_CODE_SURFACES, storedTestSurface } from './surfaces.ts';
 
-export const NO_SURFACES = 'no surfaces: code analysis is not configured';
+export const NOT_CONFIGURED = 'code analysis is not configured';
+export const NO_SURFACES = `no surfaces: ${NOT_CONFIGURED}`;
+
+/** Surfaces carried by codebase.analyzed (the analyze endpoint's cap); the count says how many there were. */
+const MAX_EVENT_SURFACES = 500;
+
+type Log = NonNullable<RootNodeOutcome['logs']>[number];
+type CodeResult = { analysis: Analysis; codebase: string; partial: boolean } | { reason: string; failed?: true };
 
 /**
- * analyze_code. Code analysis (the intelligence issue) is not built, so the testable
- * surfaces are the tests stored for the project — the ones the run names, or all of the
- * project's tests. With none, the run goes to report with NO_SURFACES: nothing invented.
+ * analyze_code: the testable surfaces are the stored tests the run will execute (the ones
+ * it names, or all of the project's) plus, when the run's codebase is a folder this
+ * server may read, the routes, pages and operations the code analyser finds there.
+ *
+ * - No analyser, no local repository, or one outside the allowed roots: the stored tests
+ *   alone, and the summary says why no code was analysed.
+ * - The analysis fails: with stored tests the run goes on with them (a warning says why);
+ *   without, the run goes to report with the error (spec: "no surfaces, or error → report").
+ * - Nothing at all: report with "no surfaces: <why>". Nothing is invented.
  */
 export async function analyzeCode(deps: GraphDeps, threadId: string): Promise<{ route: string; state: RunGraphState }> {
   return runRootNode(deps, threadId, 'analyze_code', async (state) => {
     const { tests, missing } = await selectedTests(deps, state);
-    const surfaces = tests.map((t) => ({ kind: 'stored_test', test_id: t.id, name: t.name, type: t.type, priority: t.priority, tags: t.tags }));
-    const logs = missing.map((id) => ({ level: 'warn' as const, message: `test ${id} no longer exists; it is left out of the run` }));
-    if (!surfaces.length) {
-      return { route: 'report', writes: () => [{ channel: 'replace', field: 'error', value: NO_SURFACES }], logs: [...logs, { level: 'error', message: NO_SURFACES }] };
+    const logs: Log[] = missing.map((id) => ({ level: 'warn', message: `test ${id} no longer exists; it is left out of the run` }));
+    const code = await analyse(deps, state);
+
+    if ('reason' in code && code.failed) {
+      const message = `code analysis failed: ${code.reason}`;
+      if (!tests.length) return toReport(`analyze_code failed: ${code.reason}`, logs);
+      logs.push({ level: 'warn', message: `${message}; continuing with the ${plural(tests.length, 'stored test')}` });
     }
-    const summary = `${surfaces.length} stored test${surfaces.length === 1 ? '' : 's'} selected as the testable surfaces; code analysis is not configured, so no code was analysed`;
+    const found = 'analysis' in code ? code.analysis.surfaces : [];
+    if (!tests.length && !found.length) return toReport(`no surfaces: ${'reason' in code ? code.reason : `no testable surfaces were found in ${code.codebase}`}`, logs);
+
+    if ('analysis' in code) {
+      for (const s of code.analysis.skipped.slice(0, 5)) logs.push({ level: 'info', message: `not analysed: ${s.path} (${s.reason})` });
+      await publishAnalyzed(deps, state, code, logs);
+    }
+    const surfaces = [...tests.map(storedTestSurface), ...found.slice(0, MAX_STATE_CODE_SURFACES).map(codeSurface)];
+    const summary = summaryText(tests.length, code);
     return {
       route: 'plan_tests',
       writes: () => [
@@ -29,6 +56,61 @@ export async function analyzeCode(deps: GraphDeps, threadId: string): Promise<{ 
     };
   });
 }
+
+async function analyse(deps: GraphDeps, state: RunGraphState): Promise<CodeResult> {
+  if (!deps.analyzer) return { reason: NOT_CONFIGURED };
+  const { organization_id: organizationId, project_id: projectId } = state.graph.config;
+  try {
+    const out = await deps.analyzer.analyze({ organizationId, projectId, codebasePath: state.codebase_path });
+    return out.status === 'analyzed' ? out : { reason: out.reason };
+  } catch (err) {
+    return { reason: (err as Error).message, failed: true };
+  }
+}
+
+function summaryText(testCount: number, code: CodeResult): string {
+  const tests = `${plural(testCount, 'stored test')} selected to run`;
+  if (!('analysis' in code)) {
+    const why = code.failed ? `code analysis failed (${code.reason})` : code.reason;
+    return `${tests}; no code was analysed: ${why}`;
+  }
+  const { summary, surfaces } = code.analysis;
+  const kept = surfaces.length > MAX_STATE_CODE_SURFACES ? ` (the first ${MAX_STATE_CODE_SURFACES} are kept in the run state)` : '';
+  const partial = code.partial ? ' A read limit stopped the read early: the analysis is partial.' : '';
+  return `${summary.text}${partial} Analysed ${code.codebase}: ${plural(surfaces.length, 'code surface')}${kept}; ${tests}.`;
+}
+
+async function publishAnalyzed(deps: GraphDeps, state: RunGraphState, code: Extract<CodeResult, { analysis: Analysis }>, logs: Log[]) {
+  if (!deps.publisher) return;
+  const { organization_id: org, project_id: projectId } = state.graph.config;
+  try {
+    await deps.publisher.publish(
+      codebaseAnalyzed(
+        { source: eventSources.knowledgeWorker, tenant_id: org, correlation_id: state.run_id, clock: deps.clock },
+        {
+          project_id: projectId,
+          codebase_path: code.codebase,
+          summary: code.analysis.summary.text,
+          testable_surfaces: code.analysis.surfaces.slice(0, MAX_EVENT_SURFACES).map((s) => ({ ...s })),
+          surface_count: code.analysis.surfaces.length,
+          run_id: state.run_id,
+          counts: code.analysis.summary.counts,
+          frameworks: code.analysis.summary.frameworks,
+          highest_classification: code.analysis.summary.highest_classification,
+        },
+      ),
+    );
+  } catch (err) {
+    // An event bus that refuses the event does not undo the analysis the run already has.
+    logs.push({ level: 'warn', message: `codebase.analyzed was not published: ${(err as Error).message}` });
+  }
+}
+
+function toReport(error: string, logs: Log[]): RootNodeOutcome {
+  return { route: 'report', writes: () => [{ channel: 'replace', field: 'error', value: error }], logs: [...logs, { level: 'error', message: error }] };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The run's stored tests: the ids asked for, in order, or the whole project. */
 export async function selectedTests(deps: GraphDeps, state: RunGraphState): Promise<{ tests: TestRecord[]; missing: string[] }> {

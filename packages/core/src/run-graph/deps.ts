@@ -9,6 +9,8 @@ import type { Healer } from './healer.ts';
 import type { ThreadsRepo } from './threads.ts';
 import type { ApprovalsRepo } from './approvals-repo.ts';
 import type { TestExtras } from './spec-to-definition.ts';
+import type { CodeAnalyzer } from './code-analyzer.ts';
+import type { EventPublisher } from '../ports/events.ts';
 
 /** Artifacts of a run; `read` lets screenshot events carry the image itself. */
 export interface RunArtifacts extends ArtifactSink {
@@ -29,6 +31,10 @@ export interface GraphDeps {
   logger: Logger;
   /** The self-healer; absent → every heal answers "cannot heal: no healer is configured". */
   healer?: Healer;
+  /** Reads and analyses a run's codebase for analyze_code; absent → the stored tests are the only surfaces. */
+  analyzer?: CodeAnalyzer;
+  /** Domain events of the nodes (codebase.analyzed); absent → none are published. */
+  publisher?: EventPublisher;
   /** Execution resources for a run (one browser per run, closed by the run manager). */
   execution(run: { threadId: string; organizationId: string; projectId: string }): Promise<ExecutionEnv>;
   /** Aborted when the run is cancelled: in-flight tests stop and close their browser. */

@@ -1,8 +1,10 @@
-import { priorities, specPriorityFor, specTypeFor, TestSpecSchema, type TestSpec } from '../contracts/test-spec.ts';
+import { specPriorityFor, specTypeFor, TestSpecSchema, type TestSpec } from '../contracts/test-spec.ts';
 import type { TestRecord } from '../store/tests.ts';
 import type { GraphDeps } from './deps.ts';
 import { runRootNode } from './root-node.ts';
 import type { RunGraphState } from './state.ts';
+import { codeSurfaces, storedTestIds } from './surfaces.ts';
+import { prioritiseTests, type PlannedTest } from './plan-priorities.ts';
 
 /** What the Map state needs after plan_tests (or after the plan's approval). */
 export interface PlanOutput {
@@ -11,30 +13,57 @@ export interface PlanOutput {
 }
 
 /**
- * plan_tests: the plan is made from the stored tests found by analyze_code — real
- * steps and assertions, ordered by priority (CRITICAL first, stable otherwise). With no
- * tests the run goes to report.
+ * plan_tests: the plan is made from the stored tests found by analyze_code — real steps
+ * and assertions — prioritised by the planning module against the code surfaces and the
+ * run's changed files (plan-priorities.ts): tests on changed surfaces first, then by
+ * priority and risk. Each test's priority, risk and reasons are recorded in a plan_tests
+ * message of the state. With no tests the run goes to report.
  */
 export async function planTests(deps: GraphDeps, threadId: string): Promise<{ route: string; state: RunGraphState }> {
   return runRootNode(deps, threadId, 'plan_tests', async (state) => {
     const org = state.graph.config.organization_id;
-    const ids = state.testable_surfaces.map((s) => String(s.test_id));
+    const ids = storedTestIds(state.testable_surfaces);
     const records = (await Promise.all(ids.map((id) => deps.store.tests.get(org, id)))).filter((t): t is TestRecord => !!t);
-    const plan = records.map(specFromRecord).sort((a, b) => priorities.indexOf(a.priority) - priorities.indexOf(b.priority));
-    if (!plan.length) {
-      const message = 'no tests: none of the selected tests could be planned';
+    const code = codeSurfaces(state.testable_surfaces);
+    if (!records.length) {
+      const message = code.length
+        ? `no tests: the codebase has ${code.length} testable surface${code.length === 1 ? '' : 's'} but the run has no stored tests to execute (create or generate tests first)`
+        : 'no tests: none of the selected tests could be planned';
       return { route: 'report', writes: () => [{ channel: 'replace', field: 'error', value: message }], logs: [{ level: 'error', message }] };
     }
+    const planned = prioritiseTests(records.map(specFromRecord), code, state.changed_files);
+    const plan = planned.map((p) => p.spec);
     const route = state.graph.config.require_test_plan_approval ? 'await_plan_approval' : 'execute_tests';
+    const changed = planned.filter((p) => p.changed).length;
     return {
       route,
       writes: () => [
         { channel: 'replace', field: 'test_plan', value: plan },
         { channel: 'replace', field: 'test_priorities', value: Object.fromEntries(plan.map((t) => [t.id, t.priority])) },
+        { channel: 'message', value: planMessage(planned, state.changed_files) },
       ],
-      logs: [{ level: 'info', message: `planned ${plan.length} test${plan.length === 1 ? '' : 's'}${route === 'await_plan_approval' ? '; waiting for the plan to be approved' : ''}` }],
+      logs: [
+        { level: 'info', message: `planned ${plan.length} test${plan.length === 1 ? '' : 's'}${changed ? ` (${changed} on surfaces the changed files touch, first)` : ''}${route === 'await_plan_approval' ? '; waiting for the plan to be approved' : ''}` },
+      ],
     };
   });
+}
+
+/** The plan's reasoning, for people and for replays: one entry per test, in plan order. */
+function planMessage(planned: PlannedTest[], changedFiles: string[]) {
+  const lines = planned.map((p, i) => `${i + 1}. ${p.spec.name} — ${p.priority} (risk ${p.risk_score.toFixed(2)}): ${p.reasons.join('; ')}`);
+  return {
+    role: 'assistant' as const,
+    name: 'plan_tests',
+    content: [
+      { type: 'text', text: `Test plan${changedFiles.length ? ` for ${changedFiles.length} changed file${changedFiles.length === 1 ? '' : 's'}` : ''}:\n${lines.join('\n')}` },
+      {
+        type: 'test_plan',
+        changed_files: changedFiles.slice(0, 200),
+        tests: planned.map((p) => ({ test_id: p.test_id, priority: p.priority, stored_priority: p.stored_priority, planned_priority: p.planned_priority, risk_score: p.risk_score, changed: p.changed, reasons: p.reasons, surfaces: p.surfaces.slice(0, 20) })),
+      },
+    ],
+  };
 }
 
 export function planOutput(state: RunGraphState): PlanOutput {

@@ -21,6 +21,7 @@ import { ensureFirstAdmin, type FirstAdmin } from './bootstrap.ts';
 import type { LocalConfig } from './config.ts';
 import { parseAnalyzeRoots } from '../intelligence/read-repository.ts';
 import { createLlmFromEnv } from '../llm/from-env.ts';
+import { visionLocatorFromEnv } from '../llm/vision-locator.ts';
 
 export interface LocalRuntime {
   url: string;
@@ -73,6 +74,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
       webAssets: loadWebAsset,
     });
     deps.llm = createLlmFromEnv(options.llmEnv ?? process.env, { store: deps.store, clock: deps.clock, alerts: events.alerts, metrics: events.metrics.registry, logger });
+    const vision = visionLocatorFromEnv(options.llmEnv ?? process.env, deps.llm);
     deps.embedder = embedderFromEnv(process.env); // healing memory (SVC_EMBEDDINGS_PROVIDER; default local)
     const { admin, created } = await ensureFirstAdmin(deps, config.dataDir);
     // Runs survive restarts: unfinished ones resume from their last checkpoint here.
@@ -83,9 +85,14 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
       clock: deps.clock,
       logger,
       dataDir: config.dataDir,
-      browser: options.runGraph?.browser ?? (async (): Promise<UiDriver> => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath })),
+      // With SVC_LLM_VISION, each run's browser gets the vision fallback's model, paid by the run's organization.
+      browser: options.runGraph?.browser ?? (async (run?: { threadId: string; organizationId: string }): Promise<UiDriver> => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath, vision: run ? vision?.({ organizationId: run.organizationId, runId: run.threadId }) : undefined })),
       sql: createSqlDriver(),
       healer: options.runGraph?.healer,
+      // API runs heal in-step with the store's patterns, cache and memory, and analyse their codebase when it lies in SVC_ANALYZE_ROOTS.
+      healingKnowledge: { embedder: deps.embedder },
+      publisher: deps.publisher,
+      analyzeRoots: options.analyzeRoots ?? parseAnalyzeRoots(process.env.SVC_ANALYZE_ROOTS),
     });
     deps.runGraphStream = options.runGraph?.stream;
     const { createGenerationExecutor } = await import('../generation/execute-once.ts');

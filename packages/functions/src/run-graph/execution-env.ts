@@ -14,8 +14,12 @@ export interface ExecutionEnvOptions {
   artifactsDir: string;
   http?: HttpExchange;
   sql?: SqlDriver;
-  /** Opens a browser (one per run, launched on the run's first UI step). */
-  browser?: () => Promise<UiDriver>;
+  /**
+   * Opens a browser (one per run, launched on the run's first UI step). It is given the
+   * run, so an entry point can bind per-run ports, e.g. the vision fallback's model,
+   * whose usage is paid by the run's organization (llm/vision-locator.ts).
+   */
+  browser?: (run?: { threadId: string; organizationId: string; projectId: string }) => Promise<UiDriver>;
   /** Environment variables and secrets for every run (the CLI's); default: the project's config.environment, no secrets. */
   environment?: Record<string, string>;
   secrets?: Record<string, string>;
@@ -23,8 +27,12 @@ export interface ExecutionEnvOptions {
   artifacts?: (threadId: string) => RunArtifacts;
   /** Where step fingerprints are kept (default: the store's table, per organization). svc run: files in --state-dir. */
   fingerprints?: FingerprintStore;
-  /** In-step locator healing for every test of a run (svc run's StepHealer); default none: the self_heal node heals. */
-  stepHealer?: () => StepHealer;
+  /**
+   * The in-step locator healer of a run, built once per run: svc run's StepHealer, or on
+   * the server serverStepHealer (the store's patterns, cache and memory for the run's
+   * project). Undefined, or absent → none: the self_heal node heals.
+   */
+  stepHealer?: (run: { threadId: string; organizationId: string; projectId: string }) => StepHealer | undefined | Promise<StepHealer | undefined>;
   /** Keep a Playwright trace of failed UI tests (default true). */
   traceOnFailure?: boolean;
 }
@@ -44,6 +52,7 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
       const project = await o.store.projects.get(run.organizationId, run.projectId);
       const configured = (project?.config as { environment?: unknown } | undefined)?.environment;
       const environment = configured && typeof configured === 'object' ? Object.fromEntries(Object.entries(configured).filter(([, v]) => typeof v === 'string')) as Record<string, string> : {};
+      const healer = o.stepHealer ? await o.stepHealer(run) : undefined;
       const entry: { env: ExecutionEnv; browser?: Promise<UiDriver> } = {
         env: {
           http: o.http ?? httpExchange,
@@ -53,14 +62,17 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
           secrets: o.secrets ?? {},
           // Keep each step's element fingerprint for healing in later runs.
           fingerprints: o.fingerprints ?? tableFingerprintStore(o.store.table, run.organizationId),
-          ...(o.stepHealer ? { healer: o.stepHealer() } : {}),
+          ...(healer ? { healer } : {}),
           ...(o.traceOnFailure !== undefined ? { traceOnFailure: o.traceOnFailure } : {}),
         },
       };
       if (o.browser) {
         const open = o.browser;
-        entry.env.ui = () => (entry.browser ??= open());
+        entry.env.ui = () => (entry.browser ??= open(run));
       }
+      // Parallel tests of one run may both get here: the first env wins (ours has opened nothing yet).
+      const raced = runs.get(run.threadId);
+      if (raced) return raced.env;
       runs.set(run.threadId, entry);
       return entry.env;
     },

@@ -19,6 +19,11 @@ import { createDomHealer } from './dom-healer.ts';
 import { blobArtifacts } from './blob-artifacts.ts';
 import { createSfnWorkflow } from './sfn-workflow.ts';
 import { loadRunGraphLambdaConfig } from './lambda-config.ts';
+import { serverStepHealer } from './server-step-healer.ts';
+import { createRepositoryAnalyzer } from './repository-analyzer.ts';
+import { taskEventPublisher } from './lambda-publisher.ts';
+import { embedderFromEnv } from '../embeddings/from-env.ts';
+import { parseAnalyzeRoots } from '../intelligence/read-repository.ts';
 
 /**
  * Lambda entry points of the run graph's Task states (one per Task resource of
@@ -47,7 +52,10 @@ function build(): Promise<Built> {
     const store = createStore(table, systemClock);
     const threads = threadsRepo(table);
     const sfn = createSfnWorkflow({ client: new SFNClient({ region: config.region }), stateMachineArn: '', executions: { save: (t, arn) => threads.setExecution(t, arn), get: (t) => threads.execution(t) } });
-    const envs = createExecutionEnvs({ store, artifactsDir: '/tmp/svc-artifacts', artifacts: (t) => blobArtifacts(blobs, t), sql: createSqlDriver(), browser: () => createPlaywrightDriver() });
+    const publisher = taskEventPublisher(process.env, config.region, logger);
+    // The same in-step healing as a local server run: the table's patterns, cache and memory for the run's project.
+    const stepHealer = serverStepHealer({ store, clock: systemClock, embedder: embedderFromEnv(process.env), publisher });
+    const envs = createExecutionEnvs({ store, artifactsDir: '/tmp/svc-artifacts', artifacts: (t) => blobArtifacts(blobs, t), sql: createSqlDriver(), browser: () => createPlaywrightDriver(), stepHealer });
     const controllers = new Map<string, AbortController>();
     const deps: GraphDeps = {
       store,
@@ -60,6 +68,9 @@ function build(): Promise<Built> {
       execution: (run) => envs.forRun(run),
       // self_heal replays the failed test in this Lambda's Chromium (released after the invocation).
       healer: createDomHealer({ execution: (run) => envs.forRun(run) }),
+      // A Lambda has no repositories on disk unless SVC_ANALYZE_ROOTS names a mounted one (EFS, a layer).
+      analyzer: createRepositoryAnalyzer({ store, roots: parseAnalyzeRoots(process.env.SVC_ANALYZE_ROOTS) }),
+      publisher,
       signal: (threadId) => (controllers.get(threadId) ?? new AbortController()).signal,
       sendTaskSuccess: (token, output) => sfn.sendTaskSuccess(token, output),
     };

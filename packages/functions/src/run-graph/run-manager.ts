@@ -28,6 +28,10 @@ export interface RunManagerOptions {
   logger: Logger;
   envs: ExecutionEnvs;
   healer?: Healer;
+  /** analyze_code's codebase reader (createRepositoryAnalyzer); absent → stored tests only. */
+  analyzer?: GraphDeps['analyzer'];
+  /** Domain events of the nodes (codebase.analyzed). */
+  publisher?: GraphDeps['publisher'];
   testExtras?: GraphDeps['testExtras'];
   /** Test hooks: checkpoint commit timings (benchmark). */
   onCommit?: (ms: number) => void;
@@ -65,6 +69,8 @@ export function createRunManager(o: RunManagerOptions) {
     clock: o.clock,
     logger: o.logger,
     healer: o.healer,
+    analyzer: o.analyzer,
+    publisher: o.publisher,
     testExtras: o.testExtras,
     execution: (run) => o.envs.forRun(run),
     signal: (threadId) => (controllers.get(threadId) ?? new AbortController()).signal,

@@ -8,6 +8,10 @@ import type { HttpExchange, SqlDriver, UiDriver } from '@svc/core/execution/type
 import { createExecutionEnvs } from './execution-env.ts';
 import { createRunManager, type RunManager } from './run-manager.ts';
 import { createDomHealer } from './dom-healer.ts';
+import type { EventPublisher } from '@svc/core/ports/events';
+import { localEmbedder, type Embedder } from '@svc/core/healing/service/embedder';
+import { serverStepHealer } from './server-step-healer.ts';
+import { createRepositoryAnalyzer } from './repository-analyzer.ts';
 
 export interface LocalRunGraphOptions {
   store: Store;
@@ -16,12 +20,22 @@ export interface LocalRunGraphOptions {
   logger: Logger;
   /** Run artifacts go under <dataDir>/artifacts/runs/<thread_id>/. */
   dataDir: string;
-  /** Opens a browser for a run's UI tests (createPlaywrightDriver); absent → UI tests fail with a clear error. */
-  browser?: () => Promise<UiDriver>;
+  /** Opens a browser for a run's UI tests (createPlaywrightDriver), given the run; absent → UI tests fail with a clear error. */
+  browser?: (run?: { threadId: string; organizationId: string; projectId: string }) => Promise<UiDriver>;
   sql?: SqlDriver;
   http?: HttpExchange;
   /** The self_heal node's healer; default the DOM healer (createDomHealer) on the run's own browser. */
   healer?: Healer;
+  /**
+   * In-step healing with the store's healing knowledge (patterns, cache, memory) for every
+   * run that allows it (serverStepHealer; embedder default the local one); absent → no
+   * in-step healing, the self_heal node heals.
+   */
+  healingKnowledge?: { embedder?: Embedder };
+  /** Domain events of the run (codebase.analyzed, healing.completed); absent → none. */
+  publisher?: EventPublisher;
+  /** Folders analyze_code may read a run's codebase from (SVC_ANALYZE_ROOTS); absent → no code analysis. */
+  analyzeRoots?: string[];
   /** Start unfinished runs again from their last checkpoint (default true). */
   resume?: boolean;
   onCommit?: (ms: number) => void;
@@ -33,9 +47,11 @@ export interface LocalRunGraphOptions {
  * shutdown (runs are not cancelled: they resume at the next start).
  */
 export async function createLocalRunGraph(o: LocalRunGraphOptions): Promise<RunManager> {
-  const envs = createExecutionEnvs({ store: o.store, artifactsDir: join(o.dataDir, 'artifacts', 'runs'), http: o.http, sql: o.sql, browser: o.browser });
+  const stepHealer = o.healingKnowledge ? serverStepHealer({ store: o.store, clock: o.clock, embedder: o.healingKnowledge.embedder ?? localEmbedder(), publisher: o.publisher }) : undefined;
+  const envs = createExecutionEnvs({ store: o.store, artifactsDir: join(o.dataDir, 'artifacts', 'runs'), http: o.http, sql: o.sql, browser: o.browser, stepHealer });
   const healer = o.healer ?? createDomHealer({ execution: (run) => envs.forRun(run) });
-  const manager = createRunManager({ store: o.store, table: o.table, clock: o.clock, logger: o.logger, envs, healer, onCommit: o.onCommit });
+  const analyzer = o.analyzeRoots ? createRepositoryAnalyzer({ store: o.store, roots: o.analyzeRoots }) : undefined;
+  const manager = createRunManager({ store: o.store, table: o.table, clock: o.clock, logger: o.logger, envs, healer, analyzer, publisher: o.publisher, onCommit: o.onCommit });
   if (o.resume !== false) await manager.resumeUnfinished();
   return manager;
 }
