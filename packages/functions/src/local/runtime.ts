@@ -90,7 +90,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
       sql: createSqlDriver(),
       healer: options.runGraph?.healer,
       // API runs heal in-step with the store's patterns, cache and memory, and analyse their codebase when it lies in SVC_ANALYZE_ROOTS.
-      healingKnowledge: { embedder: deps.embedder },
+      healingKnowledge: { embedder: deps.embedder, llm: deps.llm },
       publisher: deps.publisher,
       analyzeRoots: options.analyzeRoots ?? parseAnalyzeRoots(process.env.SVC_ANALYZE_ROOTS),
     });

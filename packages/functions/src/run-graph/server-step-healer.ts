@@ -6,6 +6,8 @@ import { StepHealer } from '@svc/core/execution/step-healer';
 import { storeHealingKnowledge } from '@svc/core/healing/service/store-knowledge';
 import { healingSettings } from '@svc/core/healing/service/settings';
 import type { Embedder } from '@svc/core/healing/service/embedder';
+import { ModelChooser } from '@svc/core/healing/service/model-chooser';
+import type { LlmClient } from '@svc/core/llm/types';
 
 export interface ServerStepHealerOptions {
   store: Store;
@@ -14,6 +16,8 @@ export interface ServerStepHealerOptions {
   embedder: Embedder;
   /** healing.completed after each in-step heal attempt; absent → none. */
   publisher?: EventPublisher;
+  /** With a model configured, it arbitrates ambiguous rankings (docs/healing.md "With a model"), paid by the run's organization. */
+  llm?: LlmClient;
 }
 
 export type RunRef = { threadId: string; organizationId: string; projectId: string };
@@ -37,6 +41,7 @@ export function serverStepHealer(o: ServerStepHealerOptions): (run: RunRef) => P
     const { healing_enabled, require_healing_approval } = state.graph.config;
     if (!settings.enabled || !healing_enabled || require_healing_approval) return undefined;
     const knowledge = storeHealingKnowledge({ store: o.store, organizationId: run.organizationId, projectId: run.projectId, embedder: o.embedder, publisher: o.publisher, correlationId: state.run_id, clock: o.clock });
-    return new StepHealer({ enabled: true, threshold: settings.threshold, maxRetries: settings.max_retries }, knowledge);
+    const chooser = o.llm?.configured ? new ModelChooser({ llm: o.llm, organizationId: run.organizationId }) : undefined;
+    return new StepHealer({ enabled: true, threshold: settings.threshold, maxRetries: settings.max_retries }, knowledge, chooser);
   };
 }

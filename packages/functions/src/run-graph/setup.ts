@@ -1,3 +1,4 @@
+import type { LlmClient } from '@svc/core/llm/types';
 import { join } from 'node:path';
 import type { Store } from '@svc/core/store/index';
 import type { Table } from '@svc/core/ports/table';
@@ -31,7 +32,7 @@ export interface LocalRunGraphOptions {
    * run that allows it (serverStepHealer; embedder default the local one); absent → no
    * in-step healing, the self_heal node heals.
    */
-  healingKnowledge?: { embedder?: Embedder };
+  healingKnowledge?: { embedder?: Embedder; llm?: LlmClient };
   /** Domain events of the run (codebase.analyzed, healing.completed); absent → none. */
   publisher?: EventPublisher;
   /** Folders analyze_code may read a run's codebase from (SVC_ANALYZE_ROOTS); absent → no code analysis. */
@@ -47,7 +48,7 @@ export interface LocalRunGraphOptions {
  * shutdown (runs are not cancelled: they resume at the next start).
  */
 export async function createLocalRunGraph(o: LocalRunGraphOptions): Promise<RunManager> {
-  const stepHealer = o.healingKnowledge ? serverStepHealer({ store: o.store, clock: o.clock, embedder: o.healingKnowledge.embedder ?? localEmbedder(), publisher: o.publisher }) : undefined;
+  const stepHealer = o.healingKnowledge ? serverStepHealer({ store: o.store, clock: o.clock, embedder: o.healingKnowledge.embedder ?? localEmbedder(), publisher: o.publisher, llm: o.healingKnowledge.llm }) : undefined;
   const envs = createExecutionEnvs({ store: o.store, artifactsDir: join(o.dataDir, 'artifacts', 'runs'), http: o.http, sql: o.sql, browser: o.browser, stepHealer });
   const healer = o.healer ?? createDomHealer({ execution: (run) => envs.forRun(run) });
   const analyzer = o.analyzeRoots ? createRepositoryAnalyzer({ store: o.store, roots: o.analyzeRoots }) : undefined;
