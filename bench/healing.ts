@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DEFAULT_MODEL } from '../packages/core/src/healing/model-constants.ts';
 import { crossValidate, loadDataset, metrics, prepareDev, THRESHOLD } from './healing-lib.ts';
+import { crossValidateRuntime, runtimeExamples, runtimeMetrics } from './healing-runtime-lib.ts';
+import { loadRuntimeSet } from './healing-runtime-set.ts';
 
 const root = join(import.meta.dirname, '..');
 const bin = join(root, 'node_modules', '.bin', 'svc');
@@ -61,6 +63,14 @@ const cases = prepareDev(ds);
 const cv = metrics(crossValidate(cases, (site, i, n) => process.stderr.write(`  fold ${i + 1}/${n} (${site})\r`)));
 process.stderr.write(`\n  done in ${((performance.now() - cvStart) / 1000).toFixed(0)} s\n`);
 
+// Runtime set: real-driver fingerprints of generated redesigns (bench/healing-runtime-capture.ts).
+// The ranking is the committed one (fitted on the dev set only); the calibration is
+// cross-validated leaving one base page out (all its variants together).
+process.stderr.write('runtime set: ranking and cross-validating the runtime calibration (leave one base page out)…\n');
+const runtime = runtimeExamples(await loadRuntimeSet(), DEFAULT_MODEL);
+const rtIn = runtimeMetrics(runtime, DEFAULT_MODEL.runtimeCalibration ?? DEFAULT_MODEL.calibration);
+const rtCv = crossValidateRuntime(runtime).metrics;
+
 const report = {
   cases: inSample.cases,
   top1: inSample.top1,
@@ -78,6 +88,11 @@ const report = {
     autoApplyCoverage: cv.autoApplyCoverage,
     removedAutoApplyRate: cv.removedAutoApplyRate,
   },
+  runtime: {
+    about: 'real-driver fingerprints of generated redesigns of 12 base pages (bench/healing-runtime-set.json.gz); runtime calibration',
+    inSample: rtIn,
+    crossValidated: { method: 'leave-one-base-page-out (12 folds)', ...rtCv },
+  },
 };
 
 const rows: [string, string, string][] = [
@@ -89,6 +104,12 @@ const rows: [string, string, string][] = [
   [`auto-apply coverage (conf ≥ ${THRESHOLD})`, pct(inSample.autoApplyCoverage), pct(cv.autoApplyCoverage)],
   ['auto-heals when the element was removed', '', pct(cv.removedAutoApplyRate)],
   ['ms per case (whole CLI run / cases)', msPerCase.toFixed(2), ''],
+  ['runtime set: cases (+ removed elements)', `${rtIn.cases} (+${rtIn.removedCases})`, `${rtCv.cases} (+${rtCv.removedCases})`],
+  ['runtime set: top-1', pct(rtIn.top1), pct(rtCv.top1)],
+  [`runtime set: auto-apply precision (conf ≥ ${THRESHOLD}, removed included)`, pct(rtIn.autoApplyPrecision), pct(rtCv.autoApplyPrecision)],
+  [`runtime set: auto-apply coverage`, pct(rtIn.autoApplyCoverage), pct(rtCv.autoApplyCoverage)],
+  ['runtime set: auto-heals of removed elements', pct(rtIn.removedAutoApplyRate), pct(rtCv.removedAutoApplyRate)],
+  ['runtime set: auto-heals with the right element taken off', pct(rtIn.answerRemovedAutoApplyRate), pct(rtCv.answerRemovedAutoApplyRate)],
 ];
 const widths = [0, 1, 2].map((k) => Math.max(...rows.map((r) => r[k].length)));
 for (const [i, r] of rows.entries()) {

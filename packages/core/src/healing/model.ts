@@ -15,8 +15,10 @@ export interface HealingModel {
   shortlist: number;
   /** Stage 2: linear coefficients over rerankDesign rows; absent = stage 1 order. */
   rerank?: readonly number[];
-  /** Confidence: logistic over similarity, margin and evidence (confidence.ts). */
+  /** Confidence for sparse records (no role, accessible name, test id or attribute map): logistic over similarity, margin and evidence (confidence.ts). */
   calibration: CalibrationParams;
+  /** Confidence for fingerprints captured by the runner (they carry labels, roles, test ids); falls back to `calibration` when absent. */
+  runtimeCalibration?: CalibrationParams;
   /** Available attribute weight at which evidence counts as complete (evidence = min(1, w / scale)). */
   evidenceScale: number;
 }

@@ -4,7 +4,7 @@
  * shortlist → stage-2 re-ranking → confidence signals.
  */
 import { confidence, type ConfidenceSignals } from './confidence.ts';
-import { computeFeatures, FEATURE_COUNT, FEATURES } from './features.ts';
+import { computeFeatures, F, FEATURE_COUNT, FEATURES } from './features.ts';
 import type { HealingModel } from './model.ts';
 import type { PageContext } from './page-context.ts';
 import type { Prepared } from './prepare.ts';
@@ -56,7 +56,7 @@ export interface RankedRow extends ConfidenceSignals {
  * Final order of all rows: the shortlist re-ranked by stage 2 first, then the rest by
  * stage-1 score. Margins are measured against the best other shortlisted row.
  */
-export function finalOrder(rows: Float64Array, s1: Stage1, count: number, model: HealingModel): RankedRow[] {
+export function finalOrder(rows: Float64Array, s1: Stage1, count: number, model: HealingModel, nameIdentifies = true): RankedRow[] {
   const order = orderBy(s1.scores, count);
   const short = order.slice(0, Math.max(1, model.shortlist));
   const rest = order.slice(short.length);
@@ -92,9 +92,61 @@ export function finalOrder(rows: Float64Array, s1: Stage1, count: number, model:
     const margin = values[j] - (other === -Infinity ? 0 : other);
     return { row: r, value: values[j], logit: logits[j], score: s1.scores[r], margin, evidence: s1.evidence[r] };
   });
+  addAgreementSignals(ranked, rows, count, nameIdentifies ? ID_FEATURES : GROUP_ID_FEATURES);
   ranked.sort((a, b) => b.logit - a.logit || a.row - b.row);
   for (const r of rest) ranked.push({ row: r, value: 0, logit: -Infinity, score: s1.scores[r], margin: -1, evidence: s1.evidence[r] });
   return ranked;
 }
 
-export const confidenceOf = (r: ConfidenceSignals, model: HealingModel) => confidence(r, model.calibration);
+/** Identifiers: equal on the target and exactly one scored candidate → that candidate is pointed at. */
+const ID_FEATURES = [F.testId, F.name, F.id];
+/** For radio buttons `name` names the group (every option shares it), not the element. */
+const GROUP_ID_FEATURES = [F.testId, F.id];
+/** Descriptions a user reads: accessible name, placeholder, visible text. */
+const LABEL_FEATURES = [F.accessibleName, F.placeholder, F.textExact];
+
+/**
+ * How well the row's description matches: the accessible name when both sides have one
+ * (what a user reads), else the best of any label-like string. Not `label` first: it also
+ * compares `value`, which for every checkbox of a page is the same "1" or "on".
+ */
+const labelOf = (rows: Float64Array, r: number) => {
+  const a = rows[r * FEATURE_COUNT + F.accessibleName];
+  if (a === a) return a;
+  const l = rows[r * FEATURE_COUNT + F.label];
+  return l === l ? l : 0;
+};
+
+/**
+ * The agreement signals of the shortlisted rows (see confidence.ts): whether a row is the
+ * only one of all scored rows with an exact identifier or label match, its label similarity,
+ * and that similarity's margin over the best other shortlisted row.
+ */
+function addAgreementSignals(ranked: RankedRow[], rows: Float64Array, count: number, idFeatures: number[]): void {
+  const exactCount = (f: number) => {
+    let n = 0;
+    for (let r = 0; r < count; r++) if (rows[r * FEATURE_COUNT + f] === 1) n++;
+    return n;
+  };
+  const idCounts = idFeatures.map(exactCount);
+  const labelCounts = LABEL_FEATURES.map(exactCount);
+  const unique = (r: number, features: number[], counts: number[]) => (features.some((f, k) => counts[k] === 1 && rows[r * FEATURE_COUNT + f] === 1) ? 1 : 0);
+  const labels = ranked.map((x) => labelOf(rows, x.row));
+  let best = -1;
+  let second = -1;
+  for (const l of labels) {
+    if (l > best) [best, second] = [l, best];
+    else if (l > second) second = l;
+  }
+  ranked.forEach((x, j) => {
+    x.uniqueId = unique(x.row, idFeatures, idCounts);
+    x.uniqueLabel = unique(x.row, LABEL_FEATURES, labelCounts);
+    x.label = labels[j];
+    const other = labels[j] === best ? second : best;
+    x.labelMargin = labels[j] - Math.max(0, other);
+  });
+}
+
+/** Confidence of a ranked row: fingerprints captured by the runner use the runtime calibration when the model has one. */
+export const confidenceOf = (r: ConfidenceSignals, model: HealingModel, runtime = false) =>
+  confidence(r, runtime && model.runtimeCalibration ? model.runtimeCalibration : model.calibration);

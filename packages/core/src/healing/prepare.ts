@@ -60,6 +60,11 @@ export interface Prepared {
   /** The xpath as a canonical key (`html[1]/body[1]/…`), for finding nested elements on the page. */
   xpathKey: string;
   /**
+   * Captured by a runner (it has a role, accessible name, test id, ARIA label or attribute
+   * map — what sparse attribute records lack): its confidence uses the runtime calibration.
+   */
+  runtime: boolean;
+  /**
    * The other candidates of the page that are the same visual thing (VON Similo): nested
    * within a few levels (by xpath) or occupying nearly the same box. Set by pageContext.
    */
@@ -140,6 +145,7 @@ export function prepare(fp: Fingerprint): Prepared {
     tokens,
     contextTokens,
     xpathKey: xpath.map((s) => `${s.tag}[${s.index}]`).join('/'),
+    runtime: !!(fp.role?.trim() || fp.accessibleName?.trim() || fp.testId?.trim() || fp.ariaLabel?.trim() || Object.keys(fp.attributes ?? {}).length),
   };
 }
 

@@ -102,20 +102,46 @@ export function rankDetailed(
 ): DetailedRank[] {
   const indices = prefilter(t, candidates, weightVector(model), opts.fullScoringLimit ?? FULL_SCORING_LIMIT);
   if (!indices.length) return [];
-  return rankRows(indices, featureRows(t, candidates, indices, page), model, opts.top);
+  const runtime = t.runtime ? { distinct: distinctness(candidates), nameIdentifies: t.type !== 'radio' } : undefined;
+  return rankRows(indices, featureRows(t, candidates, indices, page), model, opts.top, runtime);
+}
+
+/** What only runtime fingerprints get (see confidence.ts): look-alike detection, and whether the target's `name` identifies it. */
+export interface RuntimeContext {
+  distinct: (index: number) => number;
+  nameIdentifies: boolean;
+}
+
+/** What makes two elements look the same to a user: kind, text and accessible name (digits masked). */
+const lookKey = (c: Prepared) => `${c.tag}|${c.type}|${c.role}|${c.textMasked}|${c.accessibleName}`;
+
+/** 1 for a candidate with no look-alike on the page, 0 for one of several (see confidence.ts `distinct`). */
+function distinctness(candidates: readonly (Prepared | undefined)[]): (index: number) => number {
+  const counts = new Map<string, number>();
+  for (const c of candidates) if (c) counts.set(lookKey(c), (counts.get(lookKey(c)) ?? 0) + 1);
+  return (i) => (candidates[i] && counts.get(lookKey(candidates[i]!)) === 1 ? 1 : 0);
 }
 
 /**
  * The ranking from feature rows already computed for the candidates at `indices` (features
  * do not depend on the model, so the fitting code computes them once and reuses them).
  */
-export function rankRows(indices: readonly number[], rows: Float64Array, model: HealingModel, top = Infinity): DetailedRank[] {
+export function rankRows(
+  indices: readonly number[],
+  rows: Float64Array,
+  model: HealingModel,
+  top = Infinity,
+  /** Set for fingerprints captured by a runner: their confidence uses the runtime calibration. */
+  runtime?: RuntimeContext,
+): DetailedRank[] {
   const s1 = stage1(rows, indices.length, weightVector(model), model.evidenceScale);
-  const ranked = finalOrder(rows, s1, indices.length, model);
+  const ranked = finalOrder(rows, s1, indices.length, model, runtime?.nameIdentifies ?? true);
   const out: DetailedRank[] = [];
   for (let k = 0; k < Math.min(ranked.length, top); k++) {
     const r = ranked[k];
-    out.push({ ...r, index: indices[r.row], confidence: confidenceOf(r, model) });
+    const index = indices[r.row];
+    if (runtime) r.distinct = runtime.distinct(index);
+    out.push({ ...r, index, confidence: confidenceOf(r, model, !!runtime) });
   }
   return out;
 }
