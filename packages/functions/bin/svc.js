@@ -1,8 +1,21 @@
 #!/usr/bin/env node
-// Entry point of the `svc` command. TypeScript sources run through tsx's loader, so a
-// fresh clone needs nothing but `npm ci`.
-import { register } from 'tsx/esm/api';
+// Entry point of the `svc` command. It runs the built CLI (packages/functions/dist, made by
+// `npm run build`, which the root `prepare` runs on `npm ci`) while that build matches the
+// sources on disk exactly; otherwise — no build, or any source edited since — it runs the
+// TypeScript sources through tsx's loader, so a change is never shadowed by a stale build.
+// SVC_CLI_FROM_SOURCE=1 forces the sources.
+import { pathToFileURL } from 'node:url';
+import { DIST_DIR, distIsFresh, mainOf } from './cli-build.mjs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+let main;
+if (process.env.SVC_CLI_FROM_SOURCE !== '1' && distIsFresh()) {
+  // Source maps stay off: Playwright captures a stack trace on every API call, and mapping
+  // them cost ~20 ms of CPU per test in bench:execution. NODE_OPTIONS=--enable-source-maps maps
+  // stack traces to the TypeScript sources when debugging svc itself.
+  ({ main } = await import(pathToFileURL(mainOf(DIST_DIR)).href));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/cli/main.ts'));
+}
 process.exitCode = await main(process.argv.slice(2));

@@ -1,5 +1,6 @@
 import type { Locator as PwLocator, Page } from 'playwright-core';
 import { Fingerprint } from '@svc/core/contracts/fingerprint';
+import { untraced } from './untraced.ts';
 
 /** pageFingerprints() returns at most this many elements (the rest of a huge page is dropped). */
 export const MAX_PAGE_FINGERPRINTS = 20_000;
@@ -300,7 +301,7 @@ const parse = (raw: unknown): Fingerprint | undefined => {
 /** The fingerprint of the single element a locator resolves to; undefined when it cannot be read in time. */
 export async function captureFingerprint(locator: PwLocator, timeoutMs: number): Promise<Fingerprint | undefined> {
   try {
-    return parse(await locator.evaluate(elementFn, undefined, { timeout: Math.max(1, timeoutMs) }));
+    return parse(await untraced(locator.page(), () => locator.evaluate(elementFn, undefined, { timeout: Math.max(1, timeoutMs) })));
   } catch {
     return undefined; // a fingerprint is best effort: it never fails a step
   }
@@ -322,16 +323,16 @@ export async function readWithFingerprint(locator: PwLocator, attribute?: string
   return { value: r.value ?? null, ...(r.fp !== undefined && { fingerprint: parse(r.fp) }) };
 }
 
-/** How many elements the locator matches now and, with `fingerprint`, the fingerprint of the only one (one evaluate call). */
+/** How many elements the locator matches now and, with `fingerprint`, the fingerprint of the only one (one evaluate call, kept out of traces). */
 export async function countAndFingerprint(locator: PwLocator, fingerprint: boolean): Promise<{ count: number; fingerprint?: Fingerprint }> {
-  const r = await locator.evaluateAll(countFn, fingerprint);
+  const r = await untraced(locator.page(), () => locator.evaluateAll(countFn, fingerprint));
   return { count: r.count, ...(r.fp !== undefined && { fingerprint: parse(r.fp) }) };
 }
 
 /** The fingerprint of the topmost element at a viewport point (used after a vision fallback). */
 export async function fingerprintAt(page: Page, x: number, y: number): Promise<Fingerprint | undefined> {
   try {
-    return parse(await page.evaluate(pointFn, { x, y }));
+    return parse(await untraced(page, () => page.evaluate(pointFn, { x, y })));
   } catch {
     return undefined;
   }
@@ -339,6 +340,6 @@ export async function fingerprintAt(page: Page, x: number, y: number): Promise<F
 
 /** Fingerprints of every visible element of the page, in document order, in one evaluate call. */
 export async function pageFingerprints(page: Page, cap = MAX_PAGE_FINGERPRINTS): Promise<Fingerprint[]> {
-  const raw = await page.evaluate(allFn, Math.min(cap, MAX_PAGE_FINGERPRINTS));
+  const raw = await untraced(page, () => page.evaluate(allFn, Math.min(cap, MAX_PAGE_FINGERPRINTS)));
   return raw.map(parse).filter((f): f is Fingerprint => f !== undefined);
 }

@@ -28,6 +28,12 @@ export interface PlaywrightDriverOptions {
 
 export interface PlaywrightDriver extends UiDriver {
   openSession(options: UiSessionOptions): Promise<PlaywrightUiSession>;
+  /**
+   * Starts launching Chromium now instead of at the first openSession, so a caller can
+   * overlap the launch with its own set-up. Never rejects: a launch error is reported by the
+   * next openSession, as without warmUp.
+   */
+  warmUp(): Promise<void>;
   /** The browser's main process id once launched (diagnostics and tests). */
   browserPid(): number | undefined;
   /** Screenshots taken so far in this run (counted against maxScreenshotsPerRun). */
@@ -131,6 +137,12 @@ export async function createPlaywrightDriver(options: PlaywrightDriverOptions = 
       }
       sessions.add(session);
       return session;
+    },
+
+    async warmUp(): Promise<void> {
+      if (closed) return;
+      const launched = await browserFor().catch(() => undefined);
+      if (launched) pidSeen = launched.pid;
     },
 
     browserPid: () => pidSeen,
