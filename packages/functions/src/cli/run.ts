@@ -130,11 +130,22 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
+  const stateDir = resolve(values['state-dir'] ?? '.svc');
+  // Patterns, 7-day cache and memory of past heals, kept in the state dir (file-healing-knowledge.ts).
+  // SVC_LLM_*: model choice among ambiguous heal candidates and (SVC_LLM_VISION) the vision fallback; usage kept in the state dir.
+  let models: import('../llm/cli-models.ts').CliModels | undefined;
+  try {
+    if (env.SVC_LLM_PROVIDERS || env.SVC_LLM_PROVIDER) models = await (await import('../llm/cli-models.ts')).cliModels(env, stateDir);
+  } catch (err) {
+    process.off('SIGINT', onSignal);
+    if (driver) await (await driver).close();
+    return usage((err as Error).message);
+  }
+  const openBrowser = () => (driver ??= import('../execution/browser/playwright-driver.ts').then((m) => m.createPlaywrightDriver({ executablePath, vision: models?.vision })));
   if (values.discover) {
     try {
       const { discoverTests } = await import('./discover-tests.ts');
       process.stdout.write(`discovering ${values.url} (up to ${maxPages} pages)…\n`);
-      const openBrowser = () => (driver ??= import('../execution/browser/playwright-driver.ts').then((m) => m.createPlaywrightDriver({ executablePath })));
       const found = await discoverTests(await openBrowser(), { url: values.url!, maxPages, secrets, out, signal: controller.signal });
       const { pages, skipped: notVisited, flows } = found.crawl;
       process.stdout.write(`discovered ${pages.length} page${pages.length === 1 ? '' : 's'} and ${flows.length} flow${flows.length === 1 ? '' : 's'}` +
@@ -157,24 +168,15 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     }
   }
   const print = progressPrinter(process.stdout, tests.length);
-  const stateDir = resolve(values['state-dir'] ?? '.svc');
-  // Patterns, 7-day cache and memory of past heals, kept in the state dir (file-healing-knowledge.ts).
-  // SVC_LLM_*: model choice among ambiguous heal candidates and (SVC_LLM_VISION) the vision fallback; usage kept in the state dir.
-  let models: import('../llm/cli-models.ts').CliModels | undefined;
-  try {
-    if (env.SVC_LLM_PROVIDERS || env.SVC_LLM_PROVIDER) models = await (await import('../llm/cli-models.ts')).cliModels(env, stateDir);
-  } catch (err) {
-    process.off('SIGINT', onSignal);
-    if (driver) await (await driver).close();
-    return usage((err as Error).message);
-  }
   const healer = new StepHealer({ ...defaultHealingPolicy, enabled: !values['no-heal'], threshold }, fileHealingKnowledge(stateDir), models?.chooser);
 
   try {
+    // Chromium starts while the run graph loads and sets up; an API-only run never launches it.
+    if (tests.some((t) => t.definition.type === 'ui')) void openBrowser().then((d) => d.warmUp(), () => undefined);
     // The run graph (and its ASL interpreter) loads only when a run starts: --help stays fast.
     const graphRun = await import('../run-graph/cli-run.ts');
     const runtime: import('../run-graph/cli-run.ts').GraphSuiteRuntime = {
-      browser: () => (driver ??= import('../execution/browser/playwright-driver.ts').then((m) => m.createPlaywrightDriver({ executablePath, vision: models?.vision }))),
+      browser: openBrowser,
       sql,
       http: httpExchange,
       artifacts,
