@@ -1,6 +1,7 @@
 import type { TestDefinition } from '../contracts/steps.ts';
 import type { RunSummary, TestExecutionResult, StepResult } from './types.ts';
 import { runTest, type TestRunDeps } from './run-test.ts';
+import { runTotals } from './totals.ts';
 
 export interface SuiteTest {
   id: string;
@@ -54,7 +55,6 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
   await Promise.all(Array.from({ length: workers }, (_, w) => worker(w)));
 
   const finished = now();
-  const count = (s: TestExecutionResult['status']) => results.filter((r) => r.status === s).length;
   return {
     run_id: options.runId,
     name: options.name,
@@ -63,11 +63,7 @@ export async function runSuite(options: SuiteOptions): Promise<RunSummary> {
     finished_at: new Date(finished).toISOString(),
     duration_ms: finished - started,
     workers,
-    total: results.length,
-    passed: count('passed'),
-    failed: count('failed'),
-    skipped: count('skipped'),
-    healed: count('healed'),
+    ...runTotals(results),
     results,
   };
 }

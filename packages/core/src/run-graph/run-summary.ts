@@ -1,6 +1,7 @@
 import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
 import type { TestRun } from '../contracts/test-run.ts';
 import type { Store } from '../store/index.ts';
+import { runTotals } from '../execution/totals.ts';
 
 /**
  * A finished (or running) run as the RunSummary the report renderers take, from what is
@@ -11,7 +12,6 @@ export async function runSummaryOf(store: Store, orgId: string, run: TestRun): P
   const latest = new Map<string, (typeof stored)[number]>();
   for (const r of stored) if ((latest.get(r.test_id)?.attempt ?? -1) < r.attempt) latest.set(r.test_id, r);
   const results = [...latest.values()].map((r) => executionResultOf({ test_id: r.test_id, status: r.status, duration_ms: r.duration_ms ?? 0, error_message: r.error_message, screenshots: r.screenshots, metadata: r.metadata as Record<string, unknown>, attempt: r.attempt, created_at: r.created_at }));
-  const count = (s: TestExecutionResult['status']) => results.filter((r) => r.status === s).length;
   const started = run.started_at ?? run.created_at;
   const finished = run.completed_at ?? new Date().toISOString();
   return {
@@ -21,11 +21,7 @@ export async function runSummaryOf(store: Store, orgId: string, run: TestRun): P
     finished_at: finished,
     duration_ms: Math.max(0, Date.parse(finished) - Date.parse(started)),
     workers: 1,
-    total: results.length,
-    passed: count('passed'),
-    failed: count('failed'),
-    skipped: count('skipped'),
-    healed: count('healed'),
+    ...runTotals(results),
     results,
   };
 }

@@ -19,6 +19,7 @@ import { routeAfterExecute } from '@svc/core/run-graph/execute-test';
 import { FileTable } from '../local/file-table.ts';
 import { createExecutionEnvs } from './execution-env.ts';
 import { createRunManager, type RunManager } from './run-manager.ts';
+import { runTotals } from '@svc/core/execution/totals';
 
 /** What a run needs from the machine it runs on (given again when a run is resumed). */
 export interface GraphSuiteRuntime {
@@ -293,7 +294,6 @@ function summaryOf(state: RunGraphState, manifest: Manifest, notRun: string): Ru
     const at = state.completed_at ?? now;
     return asExecution(t, { test_id: t.stored_id, status: 'SKIPPED', duration_ms: 0, assertions_passed: 0, assertions_failed: 0, error_message: notRun, stack_trace: null, screenshots: [], metadata: { name: t.definition.name, type: t.definition.type, started_at: at, finished_at: at } });
   });
-  const count = (s: TestExecutionResult['status']) => results.filter((r) => r.status === s).length;
   const finished = state.completed_at ?? now;
   return {
     run_id: state.run_id,
@@ -303,11 +303,7 @@ function summaryOf(state: RunGraphState, manifest: Manifest, notRun: string): Ru
     finished_at: finished,
     duration_ms: Math.max(0, Date.parse(finished) - Date.parse(state.started_at)),
     workers: Math.max(1, Math.min(manifest.workers, manifest.tests.length || 1)),
-    total: results.length,
-    passed: count('passed'),
-    failed: count('failed'),
-    skipped: count('skipped'),
-    healed: count('healed'),
+    ...runTotals(results),
     results,
   };
 }

@@ -1,6 +1,6 @@
 import type { Locator, Step, TestDefinition } from '../../../contracts/steps.ts';
 import { ariaNamed } from '../grammar/locators.ts';
-import { originOf, pathMatches, relativeUrl, RecordingError, type ConvertedRecording, type SkippedPart } from './types.ts';
+import { originOf, pathMatches, recordedTest, relativeUrl, RecordingError, type ConvertedRecording, type SkippedPart } from './types.ts';
 
 /**
  * Chrome DevTools Recorder JSON (the "Export as JSON" of the Recorder panel) → a test.
@@ -107,17 +107,7 @@ export function convertChromeRecording(rec: unknown, opts: { name?: string } = {
   if (steps.length === 0) throw new RecordingError(`no step of the recording could be converted: ${skipped.map((x) => `step ${x.at} (${x.what}): ${x.reason}`).join('; ')}`);
   const considered = rec.steps.filter((s) => s.type !== 'keyUp').length;
   const converted = considered - skipped.length;
-  const test: TestDefinition = {
-    name: (opts.name ?? rec.title ?? 'recorded test').slice(0, 255) || 'recorded test',
-    description: 'Converted from a Chrome DevTools Recorder recording',
-    type: 'ui',
-    priority: 'medium',
-    tags: ['generated', 'recording'],
-    timeout_ms: 60_000,
-    parameters: {},
-    steps,
-    assertions: [],
-  };
+  const test = recordedTest(opts.name ?? rec.title, 'Converted from a Chrome DevTools Recorder recording', steps);
   const confidence = Math.round((converted / Math.max(1, considered)) * (1 - 0.2 * (guessed / Math.max(1, converted))) * 1000) / 1000;
   return { format: 'chrome-recorder', test, skipped, confidence };
 }

@@ -1,6 +1,6 @@
 import type * as TS from 'typescript';
 import type { Assertion, Locator, Step, TestDefinition } from '../../../contracts/steps.ts';
-import { escapeRegex, originOf, pathMatches, relativeUrl, RecordingError, type ConvertedRecording, type SkippedPart } from './types.ts';
+import { escapeRegex, originOf, pathMatches, recordedTest, relativeUrl, RecordingError, type ConvertedRecording, type SkippedPart } from './types.ts';
 
 /**
  * A Playwright codegen script (`npx playwright codegen`) → a test. The script is parsed
@@ -338,17 +338,7 @@ export async function convertPlaywrightScript(source: string, opts: { name?: str
 
   visit(file);
   if (steps.length === 0) throw new RecordingError(`no statement of the script could be converted${skipped.length ? `: ${skipped.map((s) => `line ${s.at}: ${s.reason}`).join('; ')}` : ''}`);
-  const test: TestDefinition = {
-    name: (opts.name ?? testName ?? 'recorded test').slice(0, 255) || 'recorded test',
-    description: 'Converted from a Playwright codegen script',
-    type: 'ui',
-    priority: 'medium',
-    tags: ['generated', 'recording'],
-    timeout_ms: 60_000,
-    parameters: {},
-    steps,
-    assertions: [],
-  };
+  const test = recordedTest(opts.name ?? testName, 'Converted from a Playwright codegen script', steps);
   const confidence = Math.round(((considered - skipped.filter((s) => !/implicit|already waits/.test(s.reason)).length) / Math.max(1, considered)) * 1000) / 1000;
   return { format: 'playwright', test, skipped, confidence };
 }

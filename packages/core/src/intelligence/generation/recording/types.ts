@@ -1,4 +1,4 @@
-import type { TestDefinition } from '../../../contracts/steps.ts';
+import type { Step, TestDefinition } from '../../../contracts/steps.ts';
 
 export type RecordingFormat = 'chrome-recorder' | 'playwright';
 
@@ -55,4 +55,19 @@ export function pathMatches(url: string, origin: string | undefined): { contains
   const rel = relativeUrl(url, origin);
   if (rel === url) return { equals: url };
   return { matches: `^https?://[^/]+${escapeRegex(rel)}$` };
+}
+
+/** The test a recording becomes: a UI test of the recorded steps, tagged as generated. */
+export function recordedTest(name: string | undefined, description: string, steps: Step[]): TestDefinition {
+  return {
+    name: (name ?? 'recorded test').slice(0, 255) || 'recorded test',
+    description,
+    type: 'ui',
+    priority: 'medium',
+    tags: ['generated', 'recording'],
+    timeout_ms: 60_000,
+    parameters: {},
+    steps,
+    assertions: [],
+  };
 }
