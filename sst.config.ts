@@ -18,16 +18,23 @@ export default $config({
     // Imported here, not at the top: the SST globals exist only while run() executes.
     const storage = await import('./infra/storage.ts');
     const { declareEvents } = await import('./infra/events.ts');
+    const { declareModelSettings } = await import('./infra/model-settings.ts');
+    const { declareRunGraph } = await import('./infra/run-graph.ts');
     const { declareApi } = await import('./infra/api.ts');
+    // Domain events (docs/events.md): the bus, a queue + dead-letter queue per consumer,
+    // the consumer functions and the alarms. The API and the run graph publish to the bus,
+    // so it is declared first.
+    const events = declareEvents({ table: storage.table });
+    // Optional models and embeddings (docs/deploy.md "Models"): settings from the deploying
+    // shell, API keys as SST secrets, Bedrock access when Bedrock is used.
+    const models = declareModelSettings();
     // The run graph (docs/run-graph.md): the Step Functions state machine, its Task
     // Lambdas and the approval expiry schedule. The API starts and steers its executions.
-    const runGraph = await import('./infra/run-graph.ts');
-    // Domain events (docs/events.md): the bus, a queue + dead-letter queue per consumer,
-    // the consumer functions and the alarms. The API publishes to the bus.
-    const events = declareEvents({ table: storage.table });
+    const runGraph = declareRunGraph({ bus: events.bus, models });
     const api = declareApi({
       bus: events.bus,
-      runGraph: { environment: runGraph.runGraphApiEnvironment, permissions: runGraph.runGraphApiPermissions },
+      runGraph: { environment: runGraph.apiEnvironment, permissions: runGraph.apiPermissions },
+      models,
     });
     return {
       api: api.url,

@@ -1,6 +1,7 @@
 import { operatorEnvIssues, operatorEnvVarNames } from '../packages/functions/src/aws/config.ts';
 import type { EventBus } from './events.ts';
-import type { runGraphApiEnvironment, runGraphApiPermissions } from './run-graph.ts';
+import type { ModelSettings } from './model-settings.ts';
+import type { RunGraph } from './run-graph.ts';
 import { artifacts, table } from './storage.ts';
 
 /**
@@ -40,8 +41,10 @@ const webPublicInPackage = 'packages/functions/src/public';
  * there, and told the bus's name. It runs the run graph on the state machine of
  * infra/run-graph.ts: told its ARN (SVC_STATE_MACHINE_ARN) and allowed to start, describe
  * and stop its executions and to deliver approval decisions (SendTaskSuccess/Failure).
+ * With `models` (infra/model-settings.ts) it gets the model and embeddings settings, the
+ * API keys' secrets and, for Bedrock, `bedrock:InvokeModel`.
  */
-export function declareApi({ bus, runGraph }: { bus: EventBus; runGraph: RunGraphAccess }) {
+export function declareApi({ bus, runGraph, models }: { bus: EventBus; runGraph: RunGraphAccess; models?: ModelSettings }) {
   return new sst.aws.Function('Api', {
     handler: 'packages/functions/src/aws/api-handler.handler',
     runtime: 'nodejs22.x',
@@ -53,7 +56,7 @@ export function declareApi({ bus, runGraph }: { bus: EventBus; runGraph: RunGrap
     // preflights with rules the app never sees. Authentication is also the app's (JWT).
     url: { cors: false },
     link: [table, artifacts, bus],
-    permissions: runGraph.permissions,
+    permissions: [...runGraph.permissions, ...(models?.permissions ?? [])],
     copyFiles: [{ from: 'packages/web/public', to: webPublicInPackage }],
     environment: {
       SVC_TABLE_NAME: table.name,
@@ -61,13 +64,14 @@ export function declareApi({ bus, runGraph }: { bus: EventBus; runGraph: RunGrap
       SVC_EVENT_BUS_NAME: bus.name,
       ...runGraph.environment,
       ...operatorSettings(),
+      ...models?.environment,
       POWERTOOLS_SERVICE_NAME: 'svc-api',
     },
   });
 }
 
-/** What the API needs of the run graph (infra/run-graph.ts exports both). */
+/** What the API needs of the run graph (declareRunGraph in infra/run-graph.ts returns both). */
 export interface RunGraphAccess {
-  environment: typeof runGraphApiEnvironment;
-  permissions: typeof runGraphApiPermissions;
+  environment: RunGraph['apiEnvironment'];
+  permissions: RunGraph['apiPermissions'];
 }

@@ -4,6 +4,7 @@
  * component and its args. No AWS account, no SST binary.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
 import { build, type BuildFailure, type BuildResult } from 'esbuild';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -421,6 +422,13 @@ describe('run graph', () => {
     const text = JSON.stringify(deployed);
     for (const arn of Object.values(arns)) expect(text, arn).toContain(arn);
     expect(text).not.toMatch(/\$\{[a-z_]+\}/);
+    // Still valid Amazon States Language, the approval waiting for its task token.
+    const aslValidator = createRequire(import.meta.url)('asl-validator') as (definition: unknown) => { errorsText: (sep?: string) => string };
+    // The definition as Pulumi renders it once the functions' ARNs resolve (the doubles' ARNs are placeholders).
+    const realArns = (taskResources as string[]).map((r) => `arn:aws:lambda:eu-west-1:123456789012:function:svc-test-${taskFunctionName(r)}`);
+    const rendered = JSON.parse(String((machine.args.definition as AppliedOutput).fn(realArns)));
+    expect(aslValidator(rendered).errorsText('\n')).toBe('');
+    expect(rendered.States.await_plan_approval.Resource).toBe('arn:aws:states:::lambda:invoke.waitForTaskToken');
   });
 
   it('lets the state machine invoke exactly its task functions (and their versions)', async () => {
@@ -442,11 +450,45 @@ describe('run graph', () => {
       const { args } = named(taskFunctionName(resource));
       expect(args.handler, resource).toMatch(/^packages\/functions\/src\/run-graph\/lambda-tasks\.\w+$/);
       expect(exported(args.handler.split('.').pop()), args.handler).toBe(true);
-      expect(args.link).toEqual([only('sst.aws.Dynamo').instance, only('sst.aws.Bucket').instance]);
+      // Test execution and healing drive Chromium: more memory, the longest timeout, the browser installed.
+      const browser = resource === 'execute_test' || resource === 'self_heal';
+      expect(args, resource).toMatchObject(browser ? { memory: '2048 MB', timeout: '15 minutes', nodejs: { install: ['@sparticuz/chromium', 'playwright-core'] } } : { memory: '512 MB', timeout: '5 minutes' });
     }
     const cron = only('sst.aws.Cron').args;
     expect(cron.schedule).toBe('rate(1 minute)');
     expect(exported(cron.function.handler.split('.').pop())).toBe(true);
+  });
+
+  it('links every task function and the approval expiry to the table, the bucket and the bus, and names them', async () => {
+    const { named, only } = await evaluate();
+    const { taskResources } = await load('packages/core/src/run-graph/tasks.ts');
+    const table = only('sst.aws.Dynamo').instance;
+    const bucket = only('sst.aws.Bucket').instance;
+    const bus = only('sst.aws.Bus').instance;
+    const functions = [...(taskResources as string[]).map((r) => [r, named(taskFunctionName(r)).args] as const), ['expireApprovals', only('sst.aws.Cron').args.function] as const];
+    for (const [name, args] of functions) {
+      // Linking the bus grants PutEvents on it; without its name the events were checked and dropped.
+      expect(args.link, name).toEqual([table, bucket, bus]);
+      expect(args.environment, name).toMatchObject({ SVC_TABLE_NAME: table.name, SVC_BUCKET_NAME: bucket.name, SVC_EVENT_BUS_NAME: bus.name });
+    }
+  });
+
+  it("gives the task functions the environment lambda-tasks.ts's config and publisher read", async () => {
+    const { named } = await evaluate('test', { SVC_LLM_PROVIDERS: 'bedrock' });
+    const { runGraphLambdaEnvNames, loadRunGraphLambdaConfig } = await load('packages/functions/src/run-graph/lambda-config.ts');
+    const { taskResources } = await load('packages/core/src/run-graph/tasks.ts');
+    for (const resource of taskResources as string[]) {
+      const { environment } = named(taskFunctionName(resource)).args;
+      // The log level is optional; the region is the Lambda runtime's.
+      for (const name of (runGraphLambdaEnvNames as string[]).filter((n) => n !== 'AWS_REGION' && n !== 'SVC_LOG_LEVEL')) expect(environment, `${resource} ${name}`).toHaveProperty(name);
+      expect(loadRunGraphLambdaConfig({ ...resolvedEnvironment(environment), AWS_REGION: 'eu-west-1' }), resource).toEqual({
+        tableName: '{Table.name}',
+        bucketName: '{Artifacts.name}',
+        region: 'eu-west-1',
+        logLevel: 'INFO',
+      });
+      expect(environment.SVC_LLM_PROVIDERS, resource).toBe('bedrock');
+    }
   });
 
   it('tells the API function the state machine ARN and lets it start, describe and stop executions and deliver decisions', async () => {
@@ -469,6 +511,126 @@ describe('run graph', () => {
       expect(executions.source).toBe(machine.arn);
       expect(executions.fn(STATE_MACHINE_ARN)).toBe('arn:aws:states:eu-west-1:123456789012:execution:svc-test-RunGraph:*');
     }
+  });
+});
+
+describe('models and embeddings', () => {
+  const taskNames = ['RunGraphAnalyzeCode', 'RunGraphPlanTests', 'RunGraphExecuteTest', 'RunGraphSelfHeal', 'RunGraphRequestApproval', 'RunGraphApprovalExpired', 'RunGraphReport'];
+  /** The functions that build a model client and an embedder from their environment. */
+  const modelUsers = (named: (name: string) => Declared) => ['Api', ...taskNames].map((name) => [name, named(name).args] as const);
+  const secrets = (declared: Declared[]) => declared.filter((d) => d.type === 'sst.Secret').map((d) => ({ name: d.name, placeholder: d.args.placeholder }));
+  const bedrockGrants = (args: { permissions: { actions: string[] }[] }) => args.permissions.filter((p) => p.actions.includes('bedrock:InvokeModel'));
+  const failureOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: Error) => error,
+    );
+
+  it('adds nothing when no provider is named: no settings, no secrets, no Bedrock access', async () => {
+    const { declared, named, only } = await evaluate();
+    const { modelSettingNames, modelSecrets } = await load('infra/model-settings.ts');
+    expect(secrets(declared)).toEqual([]);
+    for (const [name, args] of [...modelUsers(named), ['expireApprovals', only('sst.aws.Cron').args.function] as const]) {
+      for (const variable of [...modelSettingNames, ...modelSecrets.map((s: { variable: string }) => s.variable)]) expect(args.environment, `${name} ${variable}`).not.toHaveProperty(variable);
+      expect(bedrockGrants(args), name).toEqual([]);
+    }
+  });
+
+  it('passes the settings to the API and every task function, the API key as an SST secret, and none to the approval expiry', async () => {
+    const settings = {
+      SVC_LLM_PROVIDERS: 'anthropic',
+      SVC_ANTHROPIC_MODEL_MID: 'claude-sonnet-4-5',
+      SVC_LLM_VISION: 'true',
+      SVC_LLM_COST_LIMIT_PER_RUN: ' 2 ',
+      SVC_EMBEDDINGS_PROVIDER: 'local',
+    };
+    const { declared, named, only } = await evaluate('test', { ...settings, SST_SECRET_AnthropicApiKey: 'sk-ant-from-sst' });
+    expect(secrets(declared)).toEqual([{ name: 'AnthropicApiKey', placeholder: undefined }]);
+    const key = named('AnthropicApiKey').instance.value;
+    const { parseLlmConfig } = await load('packages/functions/src/llm/config.ts');
+    for (const [name, args] of modelUsers(named)) {
+      expect(args.environment, name).toMatchObject({ ...settings, SVC_LLM_COST_LIMIT_PER_RUN: '2', SVC_ANTHROPIC_API_KEY: key });
+      // What the function's own parser makes of it once the secret resolves.
+      const config = parseLlmConfig({ ...resolvedEnvironment(args.environment), SVC_ANTHROPIC_API_KEY: 'sk-ant-from-sst', AWS_REGION: 'eu-west-1' });
+      expect(config, name).toMatchObject({ providers: [{ name: 'anthropic', apiKey: 'sk-ant-from-sst', models: { mid: 'claude-sonnet-4-5' } }], vision: true, perRunUsd: 2 });
+      expect(bedrockGrants(args), name).toEqual([]);
+    }
+    const expiry = only('sst.aws.Cron').args.function.environment;
+    expect(expiry).not.toHaveProperty('SVC_ANTHROPIC_API_KEY');
+    expect(expiry).not.toHaveProperty('SVC_LLM_PROVIDERS');
+  });
+
+  it('stops the deploy until a required API key is set with `sst secret set`', async () => {
+    const failure = await failureOf(evaluate('test', { SVC_LLM_PROVIDERS: 'openai,anthropic', SST_SECRET_AnthropicApiKey: 'sk-ant' }));
+    expect(failure?.message).toMatch(/OpenaiApiKey/);
+  });
+
+  it('makes the OpenAI key optional for a self-hosted OpenAI-compatible server', async () => {
+    const { declared, named } = await evaluate('test', { SVC_LLM_PROVIDERS: 'openai', SVC_OPENAI_BASE_URL: 'http://llm.internal:8000/v1', SVC_OPENAI_MODEL_CHEAP: 'llama3' });
+    expect(secrets(declared)).toEqual([{ name: 'OpenaiApiKey', placeholder: '' }]);
+    expect(named('Api').args.environment).toMatchObject({ SVC_OPENAI_BASE_URL: 'http://llm.internal:8000/v1', SVC_OPENAI_API_KEY: named('OpenaiApiKey').instance.value });
+  });
+
+  it('declares the embeddings key for OpenAI embeddings, optional when the OpenAI key or a base URL serves them', async () => {
+    const alone = await failureOf(evaluate('test', { SVC_EMBEDDINGS_PROVIDER: 'openai' }));
+    expect(alone?.message).toMatch(/EmbeddingsApiKey/);
+
+    const set = await evaluate('test', { SVC_EMBEDDINGS_PROVIDER: 'openai', SVC_EMBEDDINGS_MODEL: 'text-embedding-3-small', SST_SECRET_EmbeddingsApiKey: 'sk-emb' });
+    expect(secrets(set.declared)).toEqual([{ name: 'EmbeddingsApiKey', placeholder: undefined }]);
+    expect(set.named('RunGraphExecuteTest').args.environment).toMatchObject({ SVC_EMBEDDINGS_PROVIDER: 'openai', SVC_EMBEDDINGS_MODEL: 'text-embedding-3-small', SVC_EMBEDDINGS_API_KEY: set.named('EmbeddingsApiKey').instance.value });
+
+    const shared = await evaluate('test', { SVC_LLM_PROVIDERS: 'openai', SVC_EMBEDDINGS_PROVIDER: 'openai', SST_SECRET_OpenaiApiKey: 'sk-openai' });
+    expect(secrets(shared.declared)).toEqual([
+      { name: 'OpenaiApiKey', placeholder: undefined },
+      { name: 'EmbeddingsApiKey', placeholder: '' },
+    ]);
+  });
+
+  it('grants bedrock:InvokeModel to the model users when Bedrock serves models or embeddings, and needs no secret', async () => {
+    const modelArn = 'arn:aws:bedrock:eu-west-1:123456789012:provisioned-model/abc123';
+    const settings: Record<string, string>[] = [{ SVC_LLM_PROVIDERS: 'bedrock', SVC_BEDROCK_MODEL_CAPABLE: modelArn, SVC_BEDROCK_REGION: 'us-east-1' }, { SVC_EMBEDDINGS_PROVIDER: 'bedrock' }];
+    for (const env of settings) {
+      const { declared, named, only } = await evaluate('test', env);
+      expect(secrets(declared)).toEqual([]);
+      for (const [name, args] of modelUsers(named)) {
+        const [grant, ...more] = bedrockGrants(args);
+        expect(more, name).toEqual([]);
+        expect(grant, name).toEqual({
+          actions: ['bedrock:InvokeModel'],
+          resources: ['arn:aws:bedrock:*::foundation-model/*', 'arn:aws:bedrock:*:*:inference-profile/*', ...(env.SVC_BEDROCK_MODEL_CAPABLE ? [modelArn] : [])],
+        });
+        expect(args.environment, name).toMatchObject(env);
+      }
+      expect(only('sst.aws.Cron').args.function.permissions.flatMap((p: { actions: string[] }) => p.actions)).not.toContain('bedrock:InvokeModel');
+      // The API keeps its run graph permissions next to it.
+      expect(named('Api').args.permissions.flatMap((p: { actions: string[] }) => p.actions)).toContain('states:StartExecution');
+    }
+  });
+
+  it.each([
+    ['an unknown provider', { SVC_LLM_PROVIDERS: 'anthropic,gemini' }, /SVC_LLM_PROVIDERS: unknown provider "gemini"/],
+    ['a timeout that is not a number', { SVC_LLM_PROVIDERS: 'bedrock', SVC_LLM_TIMEOUT_MS: 'soon' }, /SVC_LLM_TIMEOUT_MS: /],
+    ['a base URL that is not http(s)', { SVC_LLM_PROVIDERS: 'openai', SVC_OPENAI_BASE_URL: 'ftp://llm.internal' }, /SVC_OPENAI_BASE_URL: must be an http\(s\) URL/],
+    ['an unknown embeddings provider', { SVC_EMBEDDINGS_PROVIDER: 'cohere' }, /SVC_EMBEDDINGS_PROVIDER: unknown provider "cohere"/],
+    ['an API key in the shell', { SVC_LLM_PROVIDERS: 'anthropic', SVC_ANTHROPIC_API_KEY: 'sk-ant-secret-value' }, /SVC_ANTHROPIC_API_KEY: API keys are SST secrets, not deploy settings \(run `sst secret set AnthropicApiKey <key>` and unset it\)/],
+  ])('stops the deploy on %s, naming the variable and echoing no key', async (_, env, message) => {
+    const failure = await failureOf(evaluate('test', { ...env, SST_SECRET_AnthropicApiKey: 'sk-ant', SST_SECRET_OpenaiApiKey: 'sk-openai' }));
+    expect(failure?.message).toMatch(/^invalid deploy settings \(see docs\/deploy\.md\): /);
+    expect(failure?.message).toMatch(message);
+    expect(failure?.message).not.toContain('secret-value');
+  });
+
+  it('covers every SVC_ variable the model and embeddings parsers read, keys as secrets', async () => {
+    const { modelSettingNames, modelSecrets } = await load('infra/model-settings.ts');
+    const known = new Set<string>([...modelSettingNames, ...modelSecrets.map((s: { variable: string }) => s.variable)]);
+    for (const file of ['packages/functions/src/llm/config.ts', 'packages/functions/src/embeddings/from-env.ts']) {
+      // Whole names only: the per-provider and per-tier ones are built in template strings.
+      const read = new Set(readFileSync(fromRoot(file), 'utf8').match(/\bSVC_[A-Z_]*[A-Z]\b/g));
+      for (const name of read) expect(known.has(name), `${file}: ${name}`).toBe(true);
+    }
+    // The template-built ones.
+    for (const p of ['ANTHROPIC', 'OPENAI', 'BEDROCK']) for (const t of ['CHEAP', 'MID', 'CAPABLE']) expect(known.has(`SVC_${p}_MODEL_${t}`)).toBe(true);
+    for (const t of ['CHEAP', 'MID', 'CAPABLE']) expect(known.has(`SVC_LLM_COST_${t}`)).toBe(true);
   });
 });
 

@@ -86,6 +86,7 @@ function installSstGlobals(stage: string) {
       Queue: component('sst.aws.Queue', ['arn', 'url', 'nodes.queue.name'], ['subscribe']),
       Cron: component('sst.aws.Cron', []),
     },
+    Secret: secretComponent(declared),
   });
   // Pulumi's AWS provider, for the resources SST has no component for.
   vi.stubGlobal('aws', {
@@ -97,6 +98,24 @@ function installSstGlobals(stage: string) {
     sfn: { StateMachine: component('aws.sfn.StateMachine', ['id', 'name', 'arn']) },
   });
   return declared;
+}
+
+/**
+ * sst.Secret as SST's source defines it (platform/src/components/secret.ts): its value is
+ * `SST_SECRET_<name>` (which the CLI sets from `sst secret set`) or else the placeholder;
+ * with neither, the constructor throws and the deploy stops. Recorded with `args` =
+ * { placeholder }; `value` is a FakeOutput named `<name>.value`.
+ */
+function secretComponent(declared: Declared[]) {
+  return class {
+    readonly value: FakeOutput;
+    constructor(name: string, placeholder?: string) {
+      const value = process.env[`SST_SECRET_${name}`] ?? placeholder;
+      if (typeof value !== 'string') throw new Error(`Set a value for ${name} with \`sst secret set ${name} <value>\``);
+      this.value = new FakeOutput(`${name}.value`);
+      declared.push({ type: 'sst.Secret', name, args: { placeholder }, instance: this, calls: [] });
+    }
+  };
 }
 
 function setPath(target: object, dotted: string, value: unknown) {
@@ -114,7 +133,8 @@ export const operatorVariables = ['SVC_JWKS_URL', 'SVC_JWT_ISSUER', 'SVC_JWT_AUD
 
 /**
  * Evaluates sst.config.ts as `sst deploy --stage <stage>` would, from a clean module
- * graph, in a shell where exactly `env` of the operator variables is set. Callers undo
+ * graph, in a shell where exactly `env` of the operator and model variables (and of the
+ * secrets, as `SST_SECRET_<name>`) is set. Callers undo
  * the stubs with vi.unstubAllGlobals() and vi.unstubAllEnvs().
  */
 export async function evaluateSstApp(stage = 'test', env: Record<string, string> = {}) {
@@ -122,6 +142,12 @@ export async function evaluateSstApp(stage = 'test', env: Record<string, string>
   const declared = installSstGlobals(stage);
   // The test runner's own shell must not leak into the deploy under test.
   for (const name of operatorVariables) vi.stubEnv(name, '');
+  const { modelSettingNames, modelSecrets } = await load('infra/model-settings.ts');
+  for (const name of modelSettingNames as string[]) vi.stubEnv(name, undefined);
+  for (const { secret, variable } of modelSecrets as { secret: string; variable: string }[]) {
+    vi.stubEnv(variable, undefined);
+    vi.stubEnv(`SST_SECRET_${secret}`, undefined);
+  }
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   const config = (await load('sst.config.ts')).default;
   const app = config.app({ stage });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { resolve } from 'node:path';
+import { parseAnalyzeRoots } from '../intelligence/read-repository.ts';
 
 /**
  * The local runtime's configuration, parsed once at the edge: defaults → environment →
@@ -18,6 +19,12 @@ export const LocalConfigSchema = z.object({
   jwksUrl: z.url().optional().describe('JWKS of an external identity provider (SVC_JWKS_URL)'),
   jwtIssuer: z.string().optional().describe('Expected iss of the external provider (SVC_JWT_ISSUER)'),
   jwtAudience: z.string().optional().describe('Expected aud of the external provider (SVC_JWT_AUDIENCE)'),
+  // Absolute, like dataDir: a relative root means the folder where svc was started, not wherever a later read runs from.
+  analyzeRoots: z
+    .string()
+    .default('')
+    .transform((value) => parseAnalyzeRoots(value).map((root) => resolve(root)))
+    .describe('Folders POST /api/analyze and a run\'s analyze_code may read, separated by commas or the path delimiter (SVC_ANALYZE_ROOTS)'),
 });
 
 export type LocalConfig = z.output<typeof LocalConfigSchema> & { dataDir: string };
@@ -36,6 +43,7 @@ export function parseLocalConfig(env: Record<string, string | undefined>, flags:
     jwksUrl: env.SVC_JWKS_URL,
     jwtIssuer: env.SVC_JWT_ISSUER,
     jwtAudience: env.SVC_JWT_AUDIENCE,
+    analyzeRoots: env.SVC_ANALYZE_ROOTS,
   };
   // Unset values drop out before merging, so an absent flag never hides the environment.
   const given = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== ''));

@@ -19,7 +19,6 @@ import { createLocalEvents, type LocalEvents } from '../events/local-events.ts';
 import type { LocalEventBus } from '../events/local-bus.ts';
 import { ensureFirstAdmin, type FirstAdmin } from './bootstrap.ts';
 import type { LocalConfig } from './config.ts';
-import { parseAnalyzeRoots } from '../intelligence/read-repository.ts';
 import { createLlmFromEnv } from '../llm/from-env.ts';
 import { visionLocatorFromEnv } from '../llm/vision-locator.ts';
 
@@ -42,7 +41,7 @@ export interface LocalRuntime {
 /** Extension points for tests and embedders: the run graph's healer, browser and stream limits. */
 export interface LocalRuntimeOptions {
   runGraph?: { healer?: Healer; browser?: () => Promise<UiDriver>; stream?: Partial<SseOptions> };
-  /** Folders POST /api/analyze may read; defaults to SVC_ANALYZE_ROOTS (none when unset). */
+  /** Folders POST /api/analyze and analyze_code may read, instead of the config's (SVC_ANALYZE_ROOTS; none when unset). */
   analyzeRoots?: string[];
   /** Where the LLM settings (SVC_LLM_PROVIDERS, ...) are read from; default process.env. */
   llmEnv?: Record<string, string | undefined>;
@@ -92,20 +91,19 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
       // API runs heal in-step with the store's patterns, cache and memory, and analyse their codebase when it lies in SVC_ANALYZE_ROOTS.
       healingKnowledge: { embedder: deps.embedder, llm: deps.llm },
       publisher: deps.publisher,
-      analyzeRoots: options.analyzeRoots ?? parseAnalyzeRoots(process.env.SVC_ANALYZE_ROOTS),
+      analyzeRoots: options.analyzeRoots ?? config.analyzeRoots,
     });
     deps.runGraphStream = options.runGraph?.stream;
     const { createGenerationExecutor } = await import('../generation/execute-once.ts');
     deps.generation = createGenerationExecutor({ store: deps.store, dataDir: config.dataDir, browser: options.runGraph?.browser ?? (async (): Promise<UiDriver> => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath })) });
-    // Read here because LocalConfig does not carry it yet; only this entry point reads paths.
-    deps.analyzeRoots = options.analyzeRoots ?? parseAnalyzeRoots(process.env.SVC_ANALYZE_ROOTS);
+    deps.analyzeRoots = options.analyzeRoots ?? config.analyzeRoots;
     const { createDiscoveryRunner } = await import('../discovery/runner.ts');
     deps.discovery = createDiscoveryRunner({
       store: deps.store,
       blobs,
       logger,
       driver: async () => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath }),
-      // Extra hosts every crawl may visit (comma-separated); read here like SVC_ANALYZE_ROOTS.
+      // Extra hosts every crawl may visit (comma-separated); read here until LocalConfig carries it.
       allowedHosts: (process.env.SVC_DISCOVERY_ALLOWED_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     });
     const app = createApp(deps);

@@ -24,6 +24,9 @@ import { createRepositoryAnalyzer } from './repository-analyzer.ts';
 import { taskEventPublisher } from './lambda-publisher.ts';
 import { embedderFromEnv } from '../embeddings/from-env.ts';
 import { parseAnalyzeRoots } from '../intelligence/read-repository.ts';
+import { createLlmFromEnv } from '../llm/from-env.ts';
+import { visionLocatorFromEnv } from '../llm/vision-locator.ts';
+import { EmfAlertSink } from '../aws/events/emf-alert-sink.ts';
 
 /**
  * Lambda entry points of the run graph's Task states (one per Task resource of
@@ -53,9 +56,18 @@ function build(): Promise<Built> {
     const threads = threadsRepo(table);
     const sfn = createSfnWorkflow({ client: new SFNClient({ region: config.region }), stateMachineArn: '', executions: { save: (t, arn) => threads.setExecution(t, arn), get: (t) => threads.execution(t) } });
     const publisher = taskEventPublisher(process.env, config.region, logger);
-    // The same in-step healing as a local server run: the table's patterns, cache and memory for the run's project.
-    const stepHealer = serverStepHealer({ store, clock: systemClock, embedder: embedderFromEnv(process.env), publisher });
-    const envs = createExecutionEnvs({ store, artifactsDir: '/tmp/svc-artifacts', artifacts: (t) => blobArtifacts(blobs, t), sql: createSqlDriver(), browser: () => createPlaywrightDriver(), stepHealer });
+    // Models as in the API function (aws/deps.ts; settings from infra/model-settings.ts): usage
+    // and budgets in the table, budget alerts as EMF lines. Unconfigured → NO_MODEL, no vision.
+    // No metrics registry: nothing scrapes a task function.
+    const llm = createLlmFromEnv(process.env, { store, clock: systemClock, alerts: new EmfAlertSink(), logger });
+    const vision = visionLocatorFromEnv(process.env, llm);
+    // The same in-step healing as a local server run: the table's patterns, cache and memory for the run's
+    // project, and with a model the chooser that arbitrates ambiguous rankings.
+    const stepHealer = serverStepHealer({ store, clock: systemClock, embedder: embedderFromEnv(process.env), publisher, llm });
+    // With SVC_LLM_VISION, each run's browser gets the vision fallback's model, paid by the run's organization.
+    const browser = (run?: { threadId: string; organizationId: string }) =>
+      createPlaywrightDriver({ vision: run ? vision?.({ organizationId: run.organizationId, runId: run.threadId }) : undefined });
+    const envs = createExecutionEnvs({ store, artifactsDir: '/tmp/svc-artifacts', artifacts: (t) => blobArtifacts(blobs, t), sql: createSqlDriver(), browser, stepHealer });
     const controllers = new Map<string, AbortController>();
     const deps: GraphDeps = {
       store,

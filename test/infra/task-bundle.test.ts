@@ -1,0 +1,238 @@
+/**
+ * A run graph task function as Lambda would run it, offline: lambda-tasks.ts is bundled
+ * the way SST's Node runtime bundles it (esbuild, ESM, the bundle at the handler's path,
+ * the function's `nodejs.install` packages left external and present in the package),
+ * and loaded in a fresh Node process with the environment infra declares for it.
+ * DynamoDB Local, the S3 double and an EventBridge wire-format double stand in for AWS,
+ * reached through the SDK's standard endpoint variables.
+ *
+ * What this proves: the bundle loads and runs analyze_code on a run's thread, and the
+ * codebase.analyzed it produces reaches the bus infra links and names (before, the task
+ * functions had no SVC_EVENT_BUS_NAME and every event was checked and dropped); and the
+ * task functions build their model client from the settings infra passes, refusing a
+ * broken one by name.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { systemClock } from '../../packages/core/src/ports/clock.ts';
+import { createStore } from '../../packages/core/src/store/index.ts';
+import { checkEvent } from '../../packages/core/src/events/validate.ts';
+import { DynamoDbTable, ensureTable } from '../../packages/functions/src/aws/dynamodb-table.ts';
+import { createAwsRunGraph } from '../../packages/functions/src/run-graph/aws-setup.ts';
+import { createLogger } from '../../packages/functions/src/shared/logger.ts';
+import { startAwsDouble } from '../events/support/aws-double.ts';
+import { reposDir } from '../intelligence/analysis/sample-repos.ts';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../support/dynamodb-local.ts';
+import { startS3Double, type S3Double } from '../support/s3-double.ts';
+import { evaluateSstApp, fromRoot, resolvedEnvironment } from './sst-doubles.ts';
+
+const TABLE = `svc-task-bundle-${process.pid}`;
+const BUCKET = 'svc-artifacts-task-bundle';
+const BUS = 'svc-events-task-bundle';
+const STATE_MACHINE_ARN = 'arn:aws:states:eu-west-1:123456789012:stateMachine:svc-task-bundle-RunGraph';
+const REGION = 'eu-west-1';
+const CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+let work: string;
+let packageDir: string;
+let handlerFile: string;
+let functionEnv: Record<string, string>;
+let ddb: DynamoDbLocal | undefined;
+let ddbClient: DynamoDBClient | undefined;
+let s3: S3Double | undefined;
+let eventBridge: Awaited<ReturnType<typeof startAwsDouble>> | undefined;
+let stepFunctions: Awaited<ReturnType<typeof startAwsDouble>> | undefined;
+let infraArgs: any;
+
+beforeAll(async () => {
+  // The heaviest task function: its package leaves Chromium and Playwright to `install`.
+  infraArgs = (await evaluateSstApp('test', {})).named('RunGraphExecuteTest').args;
+  const analyzeArgs = (await evaluateSstApp('test', {})).named('RunGraphAnalyzeCode').args;
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+  // Every task function runs the same file with the same environment.
+  expect(analyzeArgs.handler.slice(0, analyzeArgs.handler.lastIndexOf('.'))).toBe(infraArgs.handler.slice(0, infraArgs.handler.lastIndexOf('.')));
+  expect(Object.keys(analyzeArgs.environment)).toEqual(Object.keys(infraArgs.environment));
+
+  work = await mkdtemp(path.join(tmpdir(), 'svc-task-lambda-'));
+  packageDir = path.join(work, 'package');
+  const handlerPath = infraArgs.handler.slice(0, infraArgs.handler.lastIndexOf('.')); // packages/functions/src/run-graph/lambda-tasks
+  handlerFile = path.join(packageDir, `${handlerPath}.mjs`);
+  const installed: string[] = infraArgs.nodejs?.install ?? [];
+  expect(installed).toEqual(['@sparticuz/chromium', 'playwright-core']);
+
+  // As SST's Node runtime builds a function: ESM, no splitting, `install` packages external.
+  const result = await build({
+    entryPoints: [fromRoot(`${handlerPath}.ts`)],
+    outfile: handlerFile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'esnext',
+    mainFields: ['module', 'main'],
+    keepNames: true,
+    external: ['sharp', 'pg-native', ...installed],
+    banner: {
+      js: [
+        `import { createRequire as topLevelCreateRequire } from 'module';`,
+        `const require = topLevelCreateRequire(import.meta.url);`,
+        `import { fileURLToPath as topLevelFileUrlToPath, URL as topLevelURL } from "url"`,
+        `const __filename = topLevelFileUrlToPath(import.meta.url)`,
+        `const __dirname = topLevelFileUrlToPath(new topLevelURL(".", import.meta.url))`,
+      ].join('\n'),
+    },
+    logLevel: 'silent',
+  });
+  expect(result.errors).toEqual([]);
+  // SST installs those into the package's node_modules; here they are the repository's.
+  for (const name of installed) {
+    const target = path.join(packageDir, 'node_modules', name);
+    await mkdir(path.dirname(target), { recursive: true });
+    await symlink(fromRoot('node_modules', name), target, 'dir');
+  }
+
+  [ddb, s3, eventBridge, stepFunctions] = await Promise.all([
+    startDynamoDbLocal(),
+    startS3Double({ buckets: [BUCKET] }),
+    startAwsDouble((req) => ({ body: { FailedEntryCount: 0, Entries: req.body.Entries.map(() => ({ EventId: crypto.randomUUID() })) } })),
+    // Starts every execution the test's run manager asks for; the test invokes the tasks itself.
+    startAwsDouble((req) =>
+      req.target === 'AWSStepFunctions.StartExecution'
+        ? { body: { executionArn: `${STATE_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${req.body.name}`, startDate: Date.now() / 1000 } }
+        : { status: 400, body: { __type: 'UnknownOperationException', message: req.target } },
+    ),
+  ]);
+  ddbClient = new DynamoDBClient({ endpoint: ddb.endpoint, region: REGION, credentials: CREDENTIALS });
+  await ensureTable(ddbClient, TABLE);
+
+  expect(infraArgs.environment.SVC_EVENT_BUS_NAME, 'infra names the bus').toBeDefined();
+  functionEnv = {
+    ...resolvedEnvironment(infraArgs.environment),
+    SVC_TABLE_NAME: TABLE,
+    SVC_BUCKET_NAME: BUCKET,
+    SVC_EVENT_BUS_NAME: BUS,
+    // A mounted checkout (EFS, a layer) is what a deployment would name here.
+    SVC_ANALYZE_ROOTS: reposDir,
+    SVC_LOG_LEVEL: 'ERROR',
+    AWS_REGION: REGION,
+    AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+    LAMBDA_TASK_ROOT: packageDir,
+    AWS_ENDPOINT_URL_DYNAMODB: ddb.endpoint,
+    AWS_ENDPOINT_URL_S3: s3.endpoint,
+    AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridge.endpoint,
+    AWS_ENDPOINT_URL_SFN: stepFunctions.endpoint,
+  };
+});
+
+afterAll(async () => {
+  await ddbClient?.send(new DeleteTableCommand({ TableName: TABLE })).catch(() => {});
+  ddbClient?.destroy();
+  await Promise.all([ddb?.stop(), s3?.stop(), eventBridge?.close(), stepFunctions?.close()]);
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+type Outcome = { ok: true; value: any } | { ok: false; error: string };
+
+/** Loads the bundle in a fresh Node process (a cold container) and calls `exported(event)`. */
+async function invoke(exported: string, event: unknown, env: Record<string, string | undefined> = {}): Promise<Outcome> {
+  const driver = path.join(work, 'driver.mjs');
+  await writeFile(
+    driver,
+    `
+const mod = await import(${JSON.stringify(pathToFileURL(handlerFile).href)});
+let out;
+try {
+  out = { ok: true, value: await mod[process.argv[2]](JSON.parse(process.argv[3])) };
+} catch (error) {
+  out = { ok: false, error: String(error && error.message || error) };
+}
+process.stdout.write('\\n@@result@@' + JSON.stringify(out));
+process.exit(0);
+`,
+  );
+  const merged = Object.fromEntries(Object.entries({ PATH: process.env.PATH ?? '', ...functionEnv, ...env }).filter((e): e is [string, string] => e[1] !== undefined));
+  return new Promise((resolve, reject) => {
+    // A clean environment, as Lambda's: nothing from the test runner's shell.
+    const child = spawn(process.execPath, [driver, exported, JSON.stringify(event)], { cwd: packageDir, env: merged });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const at = stdout.lastIndexOf('\n@@result@@');
+      if (code !== 0 || at < 0) return reject(new Error(`container exited ${code}: ${stdout}\n${stderr}`));
+      resolve(JSON.parse(stdout.slice(at + '\n@@result@@'.length)) as Outcome);
+    });
+  });
+}
+
+/** A run started as the API starts one (its thread checkpointed in the table), with the repository to analyse. */
+async function startRun(orgId: string) {
+  const table = new DynamoDbTable({ tableName: TABLE, client: ddbClient! });
+  const store = createStore(table, systemClock);
+  const project = await store.projects.create(orgId, { name: 'shop' });
+  const manager = createAwsRunGraph({
+    store,
+    table,
+    clock: systemClock,
+    logger: createLogger('SILENT'),
+    sfn: new SFNClient({ endpoint: stepFunctions!.endpoint, region: REGION, credentials: CREDENTIALS }),
+    stateMachineArn: STATE_MACHINE_ARN,
+  });
+  const { threadId, run } = await manager.start(orgId, null, { project_id: project.id, codebase_path: path.join(reposDir, 'fastify-api') } as any);
+  return { threadId, run, projectId: project.id };
+}
+
+describe('the bundled run graph task functions', () => {
+  it('publish codebase.analyzed from analyze_code to the bus infra names', async () => {
+    const orgId = `org-task-bundle-${process.pid}`;
+    const { threadId, run, projectId } = await startRun(orgId);
+    const before = eventBridge!.requests.length;
+
+    const outcome = await invoke('analyzeCode', { thread_id: threadId });
+    expect(outcome).toEqual({ ok: true, value: { thread_id: threadId, route: 'plan_tests' } });
+
+    const puts = eventBridge!.requests.slice(before);
+    expect(puts.map((r) => r.target)).toEqual(['AWSEvents.PutEvents']);
+    expect(String(puts[0]!.headers.authorization)).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=${CREDENTIALS.accessKeyId}/\\d{8}/${REGION}/events/aws4_request`));
+    const [entry] = puts[0]!.body.Entries;
+    expect(entry).toMatchObject({ EventBusName: BUS, Source: 'svc.knowledge-worker', DetailType: 'codebase.analyzed' });
+    const envelope = JSON.parse(entry.Detail);
+    expect(checkEvent(envelope)).toEqual(envelope);
+    expect(envelope).toMatchObject({
+      tenant_id: orgId,
+      correlation_id: run.id,
+      payload: { project_id: projectId, run_id: run.id, codebase_path: path.join(reposDir, 'fastify-api') },
+    });
+    expect(envelope.payload.surface_count).toBeGreaterThan(0);
+  });
+
+  it('check and drop the event when no bus is named, and the run goes on', async () => {
+    const { threadId } = await startRun(`org-task-nobus-${process.pid}`);
+    const before = eventBridge!.requests.length;
+    const outcome = await invoke('analyzeCode', { thread_id: threadId }, { SVC_EVENT_BUS_NAME: undefined });
+    expect(outcome).toEqual({ ok: true, value: { thread_id: threadId, route: 'plan_tests' } });
+    expect(eventBridge!.requests.length).toBe(before);
+  });
+
+  it('build their model client from the settings infra passes, refusing a broken one by name', async () => {
+    const { threadId } = await startRun(`org-task-llm-${process.pid}`);
+    // No network is touched: analyze_code calls no model; the client is only built.
+    const configured = await invoke('analyzeCode', { thread_id: threadId }, { SVC_LLM_PROVIDERS: 'anthropic', SVC_ANTHROPIC_API_KEY: 'sk-ant-test', SVC_LLM_VISION: 'true' });
+    expect(configured).toEqual({ ok: true, value: { thread_id: threadId, route: 'plan_tests' } });
+
+    const broken = await invoke('planTests', { thread_id: threadId }, { SVC_LLM_PROVIDERS: 'anthropic', SVC_LLM_VISION: 'maybe' });
+    expect(broken.ok).toBe(false);
+    expect((broken as { error: string }).error).toMatch(/SVC_ANTHROPIC_API_KEY \(or ANTHROPIC_API_KEY\): required for the anthropic provider/);
+    expect((broken as { error: string }).error).toMatch(/SVC_LLM_VISION: /);
+  });
+});
