@@ -4,6 +4,7 @@ import { runTest } from '@svc/core/execution/run-test';
 import type { TestDefinition } from '@svc/core/contracts/steps';
 import type { HttpExchange, SqlDriver, TestExecutionResult, UiDriver } from '@svc/core/execution/types';
 import type { Store } from '@svc/core/store/index';
+import type { Fingerprint } from '@svc/core/contracts/fingerprint';
 import { createExecutionEnvs } from '../run-graph/execution-env.ts';
 
 /** Runs a freshly generated test once, server-side, to decide whether it may be kept as passing. */
@@ -12,11 +13,19 @@ export interface GenerationExecutor {
   readonly browser: boolean;
   /** Runs one test; with `batch` (from batch()), tests of one request share one browser. */
   run(test: TestDefinition, where: { organizationId: string; projectId: string; baseUrl?: string; signal?: AbortSignal; batch?: string }): Promise<TestExecutionResult>;
+  /**
+   * Fingerprints of the visible elements of one page (for a model rewriting sentences, so
+   * it uses the page's own names). Opens the page in a fresh context of the batch's browser.
+   */
+  inspect(url: string, where: { organizationId: string; projectId: string; batch: string }): Promise<Fingerprint[]>;
   /** A batch id for several run() calls; pass it to release() when done (closes the browser). */
   batch(): string;
   release(batch: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Opening a page just to list its elements: a slow page is not worth more than this. */
+const INSPECT_TIMEOUT_MS = 15_000;
 
 export interface GenerationExecutorOptions {
   store: Store;
@@ -45,6 +54,18 @@ export function createGenerationExecutor(o: GenerationExecutorOptions): Generati
         return await runTest(`generated:${threadId}`, test, { ...env, fingerprints: undefined, baseUrl: where.baseUrl, signal: where.signal });
       } finally {
         if (!where.batch) await envs.release(threadId);
+      }
+    },
+    async inspect(url, where) {
+      const env = await envs.forRun({ threadId: where.batch, organizationId: where.organizationId, projectId: where.projectId });
+      if (!env.ui) throw new Error('no browser is configured on this server');
+      const session = await (await env.ui()).openSession({ trace: false });
+      try {
+        const ctx = { signal: AbortSignal.timeout(INSPECT_TIMEOUT_MS), deadline: Date.now() + INSPECT_TIMEOUT_MS, log: () => undefined };
+        await session.perform({ type: 'goto', url }, ctx);
+        return await session.pageFingerprints();
+      } finally {
+        await session.close();
       }
     },
     batch: () => `generation-batch-${uuidv7()}`,

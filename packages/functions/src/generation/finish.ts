@@ -39,12 +39,20 @@ export interface FinishInput {
   batch?: string;
   /** An extra pass condition on the run (e.g. "the production error did not show up"). */
   judge?: (result: TestExecutionResult) => string | undefined;
+  /**
+   * After a failed run: a corrected test to run instead (generation with a model rewrites
+   * an ambiguous line), or undefined. The corrected test is itself executed once, and it
+   * is the one kept.
+   */
+  retry?: (failed: ExecutionReport) => Promise<{ test: TestDefinition; generatorConfidence: number } | undefined>;
 }
 
 export interface Finished {
   generated_test: GeneratedTestRecord;
   execution: ExecutionReport;
   created_test: TestRecord | null;
+  /** The failed run of the first version, when `retry` replaced the test. */
+  first_attempt?: ExecutionReport;
 }
 
 const needsBaseUrl = (t: TestDefinition) => t.steps.some((s) => (s.type === 'goto' || s.type === 'request') && !/^https?:\/\//i.test(s.url));
@@ -55,7 +63,14 @@ const needsBaseUrl = (t: TestDefinition) => t.steps.some((s) => (s.type === 'got
  */
 export async function finishGeneration(i: FinishInput): Promise<Finished> {
   const baseUrl = i.baseUrl ?? i.appUrl ?? undefined;
-  const execution = i.execute ? await executeOnce(i, baseUrl) : { status: 'not_executed' as const, error: 'execution was not requested (execute: false)' };
+  let execution: ExecutionReport = i.execute ? await executeOnce(i, baseUrl) : { status: 'not_executed' as const, error: 'execution was not requested (execute: false)' };
+  let firstAttempt: ExecutionReport | undefined;
+  const corrected = execution.status === 'failed' && i.retry ? await i.retry(execution) : undefined;
+  if (corrected) {
+    firstAttempt = execution;
+    i = { ...i, ...corrected };
+    execution = await executeOnce(i, baseUrl);
+  }
   const generated = await i.store.generatedTests.create(i.organizationId, {
     project_id: i.projectId,
     name: i.test.name,
@@ -92,7 +107,7 @@ export async function finishGeneration(i: FinishInput): Promise<Finished> {
       }),
     );
   }
-  return { generated_test: generated, execution, created_test: created };
+  return { generated_test: generated, execution, created_test: created, ...(firstAttempt && { first_attempt: firstAttempt }) };
 }
 
 async function executeOnce(i: FinishInput, baseUrl: string | undefined): Promise<ExecutionReport> {

@@ -13,6 +13,10 @@ export interface UnderstoodLine {
   patterns: string[];
   certainty: number;
   steps: Step[];
+  /** 'model' when a language model rewrote the line into grammar sentences (model-assist.ts); absent: the grammar read it. */
+  source?: 'grammar' | 'model';
+  /** The grammar sentences the model wrote for this line (source 'model' only). */
+  rewrite?: string[];
 }
 export interface NotUnderstoodLine {
   line: number;
@@ -72,18 +76,20 @@ export function parsePlainLanguage(text: string): PlainLanguageResult {
     const ok = got.filter((g) => g.ok);
     understood.push({ line, text: raw, patterns: ok.flatMap((g) => g.patterns), certainty: Math.min(...ok.map((g) => g.certainty)), steps: ok.flatMap((g) => g.steps) });
   }
-  const steps = understood.flatMap((u) => u.steps);
-  const mean = understood.length ? understood.reduce((s, u) => s + u.certainty, 0) / understood.length : 0;
-  const share = understood.length / Math.max(1, understood.length + notUnderstood.length);
   return {
     ...(name && { name }),
     ...(narrative.length && { description: narrative.join(', ') + '.' }),
-    steps,
-    understood,
-    not_understood: notUnderstood,
-    confidence: round(mean * share),
-    type: testType(steps),
+    ...withLines(understood, notUnderstood),
   };
+}
+
+/** Steps (in line order), confidence and type from the lines read so far; also used after a model rewrote some lines. */
+export function withLines(understood: UnderstoodLine[], notUnderstood: NotUnderstoodLine[]): Pick<PlainLanguageResult, 'steps' | 'understood' | 'not_understood' | 'confidence' | 'type'> {
+  const ordered = [...understood].sort((a, b) => a.line - b.line);
+  const steps = ordered.flatMap((u) => u.steps);
+  const mean = ordered.length ? ordered.reduce((s, u) => s + u.certainty, 0) / ordered.length : 0;
+  const share = ordered.length / Math.max(1, ordered.length + notUnderstood.length);
+  return { steps, understood: ordered, not_understood: notUnderstood, confidence: round(mean * share), type: testType(steps) };
 }
 
 /** Sentences end at ". " followed by a capital letter outside quotes ("Click X. Then see Y."). */

@@ -15,6 +15,8 @@ import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { finishGeneration } from '../../generation/finish.ts';
+import { assistWithModel, repairWithModelAfterFailure } from '../../generation/model-assist.ts';
+import type { ExecutionReport } from '../../generation/finish.ts';
 
 const GeneratedListQuery = ListQuery.extend({ project_id: z.uuid().describe('Project whose generated tests to list') });
 
@@ -26,8 +28,9 @@ const GenerationResponse = z.object({
 });
 
 /**
- * Test generation without a model: plain language and stories, recordings, production
- * failure events, specs and discovered flows, plus a review of any test. Every generated
+ * Test generation: plain language and stories, recordings, production failure events,
+ * specs and discovered flows, plus a review of any test — all without a model; with one,
+ * plain language and stories also take free-form lines (generation/model-assist.ts). Every generated
  * test is executed once (finishGeneration) and saved to tests only when it passed.
  */
 export function generationRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
@@ -39,24 +42,54 @@ export function generationRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Rou
     return p;
   };
 
-  const finish = async (c: Context<ApiEnv>, orgId: string, p: { id: string; app_url: string | null }, body: { base_url?: string; execute: boolean }, source: GenerationSource, test: TestDefinition, confidence: number, judge?: Parameters<typeof finishGeneration>[0]['judge'], batch?: string) => {
+  const finish = async (c: Context<ApiEnv>, orgId: string, p: { id: string; app_url: string | null }, body: { base_url?: string; execute: boolean }, source: GenerationSource, test: TestDefinition, confidence: number, judge?: Parameters<typeof finishGeneration>[0]['judge'], batch?: string, retry?: Parameters<typeof finishGeneration>[0]['retry']) => {
     const checked = TestDefinition.safeParse(test);
     if (!checked.success) throw new AppError('INTERNAL', `generated test is invalid: ${checked.error.message}`);
-    return finishGeneration({ store, publisher: deps.publisher, executor: deps.generation, organizationId: orgId, projectId: p.id, appUrl: p.app_url, baseUrl: body.base_url, execute: body.execute, source, test: checked.data, generatorConfidence: confidence, requestId: c.get('requestId'), judge, batch });
+    return finishGeneration({ store, publisher: deps.publisher, executor: deps.generation, organizationId: orgId, projectId: p.id, appUrl: p.app_url, baseUrl: body.base_url, execute: body.execute, source, test: checked.data, generatorConfidence: confidence, requestId: c.get('requestId'), judge, batch, retry });
   };
 
   const fromText = async (c: Context<ApiEnv>, orgId: string, body: { project_id: string; name?: string; base_url?: string; execute: boolean; allow_partial: boolean }, text: string, field: string, source: GenerationSource) => {
     const p = await project(orgId, body.project_id);
-    const parsed = parsePlainLanguage(text);
-    rejectUnparsed(parsed, field, body.allow_partial);
-    const test = toTestDefinition(parsed, { name: body.name });
-    const done = await finish(c, orgId, p, body, source, test, parsed.confidence);
-    c.set('audit', { action: 'test.generate', resource: `generated_test:${done.generated_test.id}`, metadata: { source, project_id: p.id, execution: done.execution.status } });
-    return c.json({ ...done, test, understood: parsed.understood.map(({ line, text: t, patterns, certainty }) => ({ line, text: t, patterns, certainty })), not_understood: parsed.not_understood }, 201);
+    const grammar = parsePlainLanguage(text);
+    // With a model, lines the grammar left are rewritten into grammar sentences (one browser for the page listing and the run).
+    const withModel = deps.llm?.configured === true;
+    const assist = grammar.not_understood.length > 0 && withModel;
+    const baseUrl = body.base_url ?? p.app_url ?? undefined;
+    // One browser for the page listings, the run and a corrected run.
+    const batch = withModel && deps.generation?.browser ? deps.generation.batch() : undefined;
+    try {
+      const assisted = assist ? await assistWithModel({ llm: deps.llm, executor: deps.generation, parsed: grammar, organizationId: orgId, projectId: p.id, baseUrl, batch }) : { result: grammar };
+      let parsed = assisted.result;
+      const modelNotes = { model: assisted.model ?? null, ...(assisted.model_error && { model_error: assisted.model_error }), ...(assisted.page && { page_context: assisted.page }) };
+      rejectUnparsed(parsed, field, body.allow_partial, assist ? modelNotes : undefined);
+      const definition = () => toTestDefinition(parsed, { name: body.name, ...(parsed.understood.some((u) => u.source === 'model') && { tags: ['generated', 'model-assisted'] }) });
+      let test = definition();
+      // The ambiguous case: a step that did not find exactly one element gets its line rewritten by the model, and the corrected test runs once.
+      let repair: Record<string, unknown> | undefined;
+      const retry = withModel
+        ? async (failed: ExecutionReport) => {
+            if (failed.failure_kind !== 'locator' || failed.failed_step === undefined) return undefined;
+            const r = await repairWithModelAfterFailure({ llm: deps.llm, executor: deps.generation, parsed, organizationId: orgId, projectId: p.id, baseUrl, batch, failure: { step: failed.failed_step, error: failed.error ?? 'the step failed' } });
+            if (r.line === undefined) return undefined;
+            repair = { line: r.line, model: r.model ?? null, ...(r.model_error && { model_error: r.model_error }), ...(r.page && { page_context: r.page }) };
+            if (r.result === parsed) return undefined;
+            parsed = r.result;
+            test = definition();
+            return { test, generatorConfidence: parsed.confidence };
+          }
+        : undefined;
+      const done = await finish(c, orgId, p, body, source, test, parsed.confidence, undefined, batch, retry);
+      const fromModel = parsed.understood.some((u) => u.source === 'model');
+      c.set('audit', { action: 'test.generate', resource: `generated_test:${done.generated_test.id}`, metadata: { source, project_id: p.id, execution: done.execution.status, ...(fromModel && { model_assisted: true }) } });
+      const understood = parsed.understood.map(({ line, text: t, patterns, certainty, source: from, rewrite }) => ({ line, text: t, patterns, certainty, source: from ?? 'grammar', ...(rewrite && { rewrite }) }));
+      return c.json({ ...done, test, understood, not_understood: parsed.not_understood, ...(assist && modelNotes), ...(repair && { repair }) }, 201);
+    } finally {
+      if (batch) await deps.generation!.release(batch);
+    }
   };
 
   mountRoute(app, deps, registry, {
-    method: 'post', path: '/api/nlp/create-test', summary: 'Plain language → a test (no model); executed once, saved when it passes', tags: ['generation'], auth: 'member', body: CreateFromTextInput,
+    method: 'post', path: '/api/nlp/create-test', summary: 'Plain language → a test by the grammar (with a model configured, free-form lines are rewritten into grammar sentences); executed once, saved when it passes', tags: ['generation'], auth: 'member', body: CreateFromTextInput,
     responses: { 201: { description: 'generated', schema: GenerationResponse }, 400: { description: 'lines the grammar does not understand (details.not_understood)' }, 404: { description: 'no such project in this organization' } },
   }, async ({ c, body, access }) => fromText(c, access.organizationId, body, body.text, 'text', 'plain-language'));
 
@@ -177,11 +210,11 @@ export function generationRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Rou
 }
 
 /** Lines the grammar cannot read are a 400 naming each line and the closest sentence it knows (unless allow_partial). */
-function rejectUnparsed(parsed: Pick<PlainLanguageResult, 'not_understood' | 'steps'>, field: string, allowPartial: boolean) {
+function rejectUnparsed(parsed: Pick<PlainLanguageResult, 'not_understood' | 'steps'>, field: string, allowPartial: boolean, modelNotes?: Record<string, unknown>) {
   const lines = parsed.not_understood;
   if (lines.length && (!allowPartial || parsed.steps.length === 0)) {
     const issues = lines.map((l) => ({ path: field, message: `line ${l.line}: not understood: "${l.text}" (${l.reason}); closest supported sentence: ${l.closest}` }));
-    throw new AppError('VALIDATION_FAILED', `Invalid request: ${issues.map((i) => i.message).join('; ')}`, { issues, not_understood: lines });
+    throw new AppError('VALIDATION_FAILED', `Invalid request: ${issues.map((i) => i.message).join('; ')}`, { issues, not_understood: lines, ...modelNotes });
   }
   if (parsed.steps.length === 0) throw new AppError('VALIDATION_FAILED', `Invalid request: ${field}: no sentences found`, { issues: [{ path: field, message: 'no sentences found' }] });
 }
