@@ -31,10 +31,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../packages/core/src/ports/clock.ts';
 import { createStore } from '../../packages/core/src/store/index.ts';
 import { checkEvent } from '../../packages/core/src/events/validate.ts';
-import { DynamoDbTable, ensureTable } from '../../packages/functions/src/aws/dynamodb-table.ts';
+import { DynamoDbTable } from '../../packages/functions/src/aws/dynamodb-table.ts';
 import { startAwsDouble } from '../events/support/aws-double.ts';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../support/dynamodb-local.ts';
-import { startS3Double, type S3Double } from '../support/s3-double.ts';
+import { startAwsWire } from './support/aws-wire.ts';
+import type { DynamoDbLocal } from '../support/dynamodb-local.ts';
+import type { S3Double } from '../support/s3-double.ts';
 import { evaluateSstApp, fromRoot, functionUrlEvent, resolvedEnvironment } from './sst-doubles.ts';
 
 const TABLE = `svc-lambda-bundle-${process.pid}`;
@@ -99,20 +100,7 @@ beforeAll(async () => {
     await cp(fromRoot(entry.from), path.join(packageDir, entry.to ?? entry.from), { recursive: true });
   }
 
-  [ddb, s3, eventBridge, stepFunctions] = await Promise.all([
-    startDynamoDbLocal(),
-    startS3Double({ buckets: [BUCKET] }),
-    // Accepts every entry, as PutEvents does when all goes well.
-    startAwsDouble((req) => ({ body: { FailedEntryCount: 0, Entries: req.body.Entries.map(() => ({ EventId: crypto.randomUUID() })) } })),
-    // Starts every execution; nothing runs it (the Task Lambdas are not under test here).
-    startAwsDouble((req) =>
-      req.target === 'AWSStepFunctions.StartExecution'
-        ? { body: { executionArn: `${STATE_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${req.body.name}`, startDate: Date.now() / 1000 } }
-        : { status: 400, body: { __type: 'UnknownOperationException', message: req.target } },
-    ),
-  ]);
-  ddbClient = new DynamoDBClient({ endpoint: ddb.endpoint, region: REGION, credentials: CREDENTIALS });
-  await ensureTable(ddbClient, TABLE);
+  ({ ddb, ddbClient, s3, eventBridge, stepFunctions } = await startAwsWire({ table: TABLE, bucket: BUCKET, stateMachineArn: STATE_MACHINE_ARN, region: REGION, credentials: CREDENTIALS }));
 
   // infra links the bus and names it; here the name is a concrete one.
   expect(args.environment.SVC_EVENT_BUS_NAME, 'infra passes the bus name').toBeDefined();

@@ -24,13 +24,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../packages/core/src/ports/clock.ts';
 import { createStore } from '../../packages/core/src/store/index.ts';
 import { checkEvent } from '../../packages/core/src/events/validate.ts';
-import { DynamoDbTable, ensureTable } from '../../packages/functions/src/aws/dynamodb-table.ts';
+import { DynamoDbTable } from '../../packages/functions/src/aws/dynamodb-table.ts';
 import { createAwsRunGraph } from '../../packages/functions/src/run-graph/aws-setup.ts';
 import { createLogger } from '../../packages/functions/src/shared/logger.ts';
 import { startAwsDouble } from '../events/support/aws-double.ts';
+import { startAwsWire } from './support/aws-wire.ts';
 import { reposDir } from '../intelligence/analysis/sample-repos.ts';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../support/dynamodb-local.ts';
-import { startS3Double, type S3Double } from '../support/s3-double.ts';
+import type { DynamoDbLocal } from '../support/dynamodb-local.ts';
+import type { S3Double } from '../support/s3-double.ts';
 import { evaluateSstApp, fromRoot, resolvedEnvironment } from './sst-doubles.ts';
 
 const TABLE = `svc-task-bundle-${process.pid}`;
@@ -98,19 +99,7 @@ beforeAll(async () => {
     await symlink(fromRoot('node_modules', name), target, 'dir');
   }
 
-  [ddb, s3, eventBridge, stepFunctions] = await Promise.all([
-    startDynamoDbLocal(),
-    startS3Double({ buckets: [BUCKET] }),
-    startAwsDouble((req) => ({ body: { FailedEntryCount: 0, Entries: req.body.Entries.map(() => ({ EventId: crypto.randomUUID() })) } })),
-    // Starts every execution the test's run manager asks for; the test invokes the tasks itself.
-    startAwsDouble((req) =>
-      req.target === 'AWSStepFunctions.StartExecution'
-        ? { body: { executionArn: `${STATE_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${req.body.name}`, startDate: Date.now() / 1000 } }
-        : { status: 400, body: { __type: 'UnknownOperationException', message: req.target } },
-    ),
-  ]);
-  ddbClient = new DynamoDBClient({ endpoint: ddb.endpoint, region: REGION, credentials: CREDENTIALS });
-  await ensureTable(ddbClient, TABLE);
+  ({ ddb, ddbClient, s3, eventBridge, stepFunctions } = await startAwsWire({ table: TABLE, bucket: BUCKET, stateMachineArn: STATE_MACHINE_ARN, region: REGION, credentials: CREDENTIALS }));
 
   expect(infraArgs.environment.SVC_EVENT_BUS_NAME, 'infra names the bus').toBeDefined();
   functionEnv = {
