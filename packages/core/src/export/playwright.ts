@@ -1,6 +1,7 @@
 import type { ApiAssertion, ApiRequestStep, Assertion, Locator, Step, TestDefinition, UiAssertion, UiStep } from '../contracts/steps.ts';
 import { Variables, comment, key, lit } from './js.ts';
 import { helperSource, type HelperName } from './playwright-helpers.ts';
+import { uniqueFileSlug } from './file-names.ts';
 
 /**
  * Export of svc tests as Playwright Test files, so a team can leave with its tests.
@@ -45,9 +46,7 @@ export function exportPlaywrightSpec(test: TestDefinition, opts: PlaywrightExpor
 export function exportPlaywrightProject(tests: TestDefinition[], opts: PlaywrightExportOptions = {}): ExportedFile[] {
   const used = new Set<string>();
   const specs = tests.map((t) => {
-    let base = slug(t.name);
-    for (let n = 2; used.has(base); n += 1) base = `${slug(t.name)}-${n}`;
-    used.add(base);
+    const base = uniqueFileSlug(t.name, used);
     return { path: `tests/${base}.spec.ts`, content: exportPlaywrightSpec(t) };
   });
   return [{ path: 'playwright.config.ts', content: playwrightConfig(opts.baseUrl) }, ...specs];
@@ -84,16 +83,6 @@ function playwrightConfig(baseUrl: string | undefined): string {
   ].join('\n');
 }
 
-function slug(name: string): string {
-  const s = name
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/, '');
-  return s || 'test';
-}
 
 // ---------------------------------------------------------------- the test body
 

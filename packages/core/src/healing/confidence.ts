@@ -37,16 +37,8 @@ export interface CalibrationParams {
   distinct?: number;
 }
 
-export interface ConfidenceSignals {
-  score: number;
-  margin: number;
-  evidence: number;
-  uniqueId?: number;
-  uniqueLabel?: number;
-  label?: number;
-  labelMargin?: number;
-  distinct?: number;
-}
+/** What the calibration weighs: one signal per calibration parameter (all but the intercept). */
+export type ConfidenceSignals = Omit<CalibrationParams, 'intercept'>;
 
 /** The signal names, in the order of signalVector (intercept excluded). */
 export const SIGNALS = ['score', 'margin', 'evidence', 'uniqueId', 'uniqueLabel', 'label', 'labelMargin', 'distinct'] as const;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Step, TestDefinition } from '@svc/core/contracts/steps';
 import type { SuiteTest } from '@svc/core/execution/run-suite';
 import { generateFromFlow, generateFromSpec } from '@svc/core/intelligence/generation/suite';
+import { uniqueFileSlug } from '@svc/core/export/file-names';
 import type { PlaywrightDriver } from '../execution/browser/playwright-driver.ts';
 import { crawl, type CrawlResult } from '../discovery/crawler.ts';
 
@@ -66,7 +67,7 @@ export async function discoverTests(driver: PlaywrightDriver, options: DiscoverO
   const tests: SuiteTest[] = [];
   const used = new Set<string>();
   for (const definition of definitions) {
-    const file = uniqueName(slug(definition.name), used);
+    const file = `${uniqueFileSlug(definition.name, used)}.json`;
     const id = `generated-tests/${file}`;
     await writeFile(join(folder, file), JSON.stringify(definition, null, 2) + '\n');
     tests.push({ id, definition, metadata: { file: id, generated: true } });
@@ -77,15 +78,4 @@ export async function discoverTests(driver: PlaywrightDriver, options: DiscoverO
 function pathOf(url: string): string {
   const u = new URL(url);
   return `${u.pathname}${u.hash}`;
-}
-
-function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80) || 'test';
-}
-
-function uniqueName(base: string, used: Set<string>): string {
-  let name = `${base}.json`;
-  for (let i = 2; used.has(name); i++) name = `${base}-${i}.json`;
-  used.add(name);
-  return name;
 }

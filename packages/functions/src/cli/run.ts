@@ -130,15 +130,21 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
+  let models: import('../llm/cli-models.ts').CliModels | undefined;
+  // Every way out of the command, early or not, gives back the same things.
+  const release = async () => {
+    process.off('SIGINT', onSignal);
+    await sql.close();
+    if (driver) await (await driver).close();
+    await models?.close();
+  };
   const stateDir = resolve(values['state-dir'] ?? '.svc');
   // Patterns, 7-day cache and memory of past heals, kept in the state dir (file-healing-knowledge.ts).
   // SVC_LLM_*: model choice among ambiguous heal candidates and (SVC_LLM_VISION) the vision fallback; usage kept in the state dir.
-  let models: import('../llm/cli-models.ts').CliModels | undefined;
   try {
     if (env.SVC_LLM_PROVIDERS || env.SVC_LLM_PROVIDER) models = await (await import('../llm/cli-models.ts')).cliModels(env, stateDir);
   } catch (err) {
-    process.off('SIGINT', onSignal);
-    if (driver) await (await driver).close();
+    await release();
     return usage((err as Error).message);
   }
   const openBrowser = () => (driver ??= import('../execution/browser/playwright-driver.ts').then((m) => m.createPlaywrightDriver({ executablePath, vision: models?.vision })));
@@ -155,14 +161,12 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       const taken = new Set(tests.map((t) => t.id));
       tests = [...tests, ...found.tests.filter((t) => !taken.has(t.id))];
     } catch (err) {
-      process.off('SIGINT', onSignal);
-      if (driver) await (await driver).close();
+      await release();
       process.stderr.write(`svc run: discovery failed: ${(err as Error).message.split('\n')[0]}\n`);
       return 1;
     }
     if (!tests.length) {
-      process.off('SIGINT', onSignal);
-      if (driver) await (await driver).close();
+      await release();
       process.stderr.write('svc run: discovery found nothing to test\n');
       return 1;
     }
@@ -223,10 +227,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     if (aiUsage) process.stdout.write(`${aiUsage}\n`);
     return summary.failed === 0 && summary.skipped === 0 ? 0 : 1;
   } finally {
-    process.off('SIGINT', onSignal);
-    await sql.close();
-    if (driver) await (await driver).close();
-    await models?.close();
+    await release();
   }
 }
 

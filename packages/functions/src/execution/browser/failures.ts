@@ -1,5 +1,6 @@
 import { errors } from 'playwright-core';
 import { StepFailure, type StepContext } from '@svc/core/execution/types';
+import { raceAbort } from '../../shared/race-abort.ts';
 
 /**
  * Deadlines, cancellation and the mapping of Playwright errors to StepFailure kinds.
@@ -31,24 +32,7 @@ export function throwIfAborted(signal: AbortSignal, what: string): void {
 
 /** Rejects with StepFailure('cancelled') as soon as the signal aborts. */
 export function withSignal<T>(work: Promise<T>, signal: AbortSignal, what: string): Promise<T> {
-  if (signal.aborted) {
-    work.catch(() => {});
-    return Promise.reject(new StepFailure('cancelled', `${what}: cancelled`));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new StepFailure('cancelled', `${what}: cancelled`));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
+  return raceAbort(work, signal, () => new StepFailure('cancelled', `${what}: cancelled`));
 }
 
 /** Waits ms, or until the signal aborts (then resolves early; the caller checks the signal). */

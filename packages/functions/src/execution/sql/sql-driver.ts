@@ -4,6 +4,7 @@ import { StepFailure, type SqlDriver, type SqlResult, type StepContext } from '@
 import type { DbQueryStep } from '@svc/core/contracts/steps';
 import { redactConnectionUrl, scrubber, type Scrub } from './redact.ts';
 import { normaliseRows } from './rows.ts';
+import { raceAbort } from '../../shared/race-abort.ts';
 
 /**
  * The SQL port over `pg` (PostgreSQL) and `mysql2` (MySQL / MariaDB).
@@ -52,21 +53,7 @@ interface Target {
 class Aborted extends Error {}
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Aborted());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Aborted());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
+  return raceAbort(promise, signal, () => new Aborted());
 }
 
 /** The step's budget as a signal: fires on ctx.signal or when the deadline passes. */
