@@ -1,10 +1,14 @@
 // The baseline of `npm run bench:execution`: the same tests as bench/execution.ts, written
-// directly against playwright-core, one fresh context per test, N workers.
-// Usage: node execution-bare.mjs <baseUrl> <tests> <workers>
+// directly against playwright-core, one fresh context per test, N workers. With `trace`, it
+// also records what `svc run` records by default: a Playwright trace of every test (DOM
+// snapshots, no screencast), kept only when the test fails.
+// Usage: node execution-bare.mjs <baseUrl> <tests> <workers> [trace]
 import chromium from '@sparticuz/chromium';
 import { chromium as pw } from 'playwright-core';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-const [baseUrl, count, workers] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4] ?? 1)];
+const [baseUrl, count, workers, trace] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4] ?? 1), process.argv[5] === 'trace'];
 const DROPPED = new Set(['--disable-web-security', '--allow-running-insecure-content', '--single-process']);
 const browser = await pw.launch({ executablePath: await chromium.executablePath(), args: chromium.args.filter((a) => !DROPPED.has(a)), headless: true });
 
@@ -33,12 +37,16 @@ await Promise.all(Array.from({ length: workers }, async () => {
   while (next < count) {
     const i = next++;
     const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 720 } });
+    if (trace) await context.tracing.start({ screenshots: false, snapshots: true, sources: false });
     const page = await context.newPage();
+    let passed = false;
     try {
       await (i % 2 ? tableTest : loginTest)(page);
+      passed = true;
     } catch {
       failed++;
     } finally {
+      if (trace) await context.tracing.stop(passed ? {} : { path: join(tmpdir(), `bare-trace-${process.pid}-${i}.zip`) });
       await context.close();
     }
   }

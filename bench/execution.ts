@@ -2,7 +2,15 @@
 // script and (b) by `svc run`, both as child processes started the same way. Prints a
 // table and writes bench/results/execution.json. BENCH_TESTS (24) tests, BENCH_REPS (3)
 // interleaved repetitions; the medians are reported.
+//
+// `ratio` is svc run as a user runs it (defaults: a trace recorded for every test, kept for
+// the failed ones) against the bare script without traces. Two more rows say where the
+// difference lies: the bare script recording the same traces (`ratioSameTraces`), and
+// svc run --trace off (`ratioTraceOff`). The 2-worker speed-up is shown next to what this
+// machine allows: a suite that keeps `cpu` cores busy with one worker cannot go faster than
+// cores / cpu with more (`cpuBoundCeiling2`, from the bare script's own CPU time).
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +23,23 @@ const root = join(import.meta.dirname, '..');
 const N = Number(process.env.BENCH_TESTS ?? 24);
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 
-async function timed(cmd: string, args: string[]): Promise<{ ms: number; stdout: string }> {
+/** CPU seconds of this process's waited-for children so far (Linux /proc; undefined elsewhere). */
+function childCpuSeconds(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100; // cutime + cstime, in USER_HZ (100)
+  } catch {
+    return undefined;
+  }
+}
+
+async function timed(cmd: string, args: string[]): Promise<{ ms: number; stdout: string; cpuS?: number }> {
+  const cpu0 = childCpuSeconds();
   const t0 = performance.now();
   const { stdout } = await run(cmd, args, { cwd: root, maxBuffer: 64 * 1024 * 1024 });
-  return { ms: performance.now() - t0, stdout };
+  const ms = performance.now() - t0;
+  const cpu1 = childCpuSeconds();
+  return { ms, stdout, ...(cpu0 !== undefined && cpu1 !== undefined && { cpuS: cpu1 - cpu0 }) };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -35,13 +56,15 @@ async function main() {
     await writeFile(join(dir, 'tests', 'suite.json'), JSON.stringify({ tests: benchSuite(N) }));
     const node = process.execPath;
     const svc = join(root, 'node_modules', '.bin', 'svc');
-    const bare = async (workers: number) => {
-      const r = await timed(node, [join(root, 'bench', 'execution-bare.mjs'), app.url, String(N), String(workers)]);
+    const cpuPerWall: number[] = [];
+    const bare = async (workers: number, trace = false) => {
+      const r = await timed(node, [join(root, 'bench', 'execution-bare.mjs'), app.url, String(N), String(workers), ...(trace ? ['trace'] : [])]);
       if (JSON.parse(r.stdout.trim()).failed) throw new Error(`the bare script failed ${JSON.parse(r.stdout.trim()).failed} tests`);
+      if (workers === 1 && !trace && r.cpuS !== undefined) cpuPerWall.push(r.cpuS / (r.ms / 1000));
       return r.ms;
     };
     let rebuilds = 0;
-    const svcRun = async (workers: number) => {
+    const svcRun = async (workers: number, extra: string[] = []) => {
       // A source edited meanwhile (say, by a developer) makes the build stale and bin/svc.js
       // would run the sources: rebuild first, outside the timed part.
       if (!distIsFresh()) {
@@ -49,40 +72,57 @@ async function main() {
         await run(process.execPath, [join(root, 'packages', 'functions', 'bin', 'build.mjs')], { cwd: root });
       }
       // execFile rejects on exit code 1: a failed test fails the benchmark.
-      return (await timed(svc, ['run', '--url', app.url, '--tests', join(dir, 'tests'), '--workers', String(workers), '--reporter', 'json', '--out', join(dir, `out-${workers}`)])).ms;
+      return (await timed(svc, ['run', '--url', app.url, '--tests', join(dir, 'tests'), '--workers', String(workers), '--reporter', 'json', '--out', join(dir, `out-${workers}`), ...extra])).ms;
     };
 
     await bare(1); // warm the page cache for Chromium and the module loaders
     await svcRun(1);
+    cpuPerWall.length = 0;
     // Interleaved repetitions, medians: the machine may be shared, and a single sample of each
     // is at the mercy of whatever else runs at that moment.
-    const samples = { a1: [] as number[], a2: [] as number[], b1: [] as number[], b2: [] as number[] };
+    const samples = { a1: [] as number[], a2: [] as number[], at1: [] as number[], b1: [] as number[], b2: [] as number[], bo1: [] as number[] };
     for (let r = 0; r < REPS; r++) {
       samples.a1.push(await bare(1));
       samples.b1.push(await svcRun(1));
+      samples.at1.push(await bare(1, true));
+      samples.bo1.push(await svcRun(1, ['--trace', 'off']));
       samples.a2.push(await bare(2));
       samples.b2.push(await svcRun(2));
     }
-    const [a1, a2, b1, b2] = [median(samples.a1), median(samples.a2), median(samples.b1), median(samples.b2)];
+    const [a1, a2, at1, b1, b2, bo1] = [median(samples.a1), median(samples.a2), median(samples.at1), median(samples.b1), median(samples.b2), median(samples.bo1)];
 
     const ratio = b1 / a1;
     const perTestOverheadMs = (b1 - a1) / N;
     const testsPerMinute = { '1': (N / b1) * 60_000, '2': (N / b2) * 60_000 };
+    const cores = availableParallelism();
+    const cpuBoundCeiling2 = cpuPerWall.length ? Math.min(2, cores / median(cpuPerWall)) : undefined;
     const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
-    const result = { ratio: round(ratio, 3), perTestOverheadMs: round(perTestOverheadMs, 1), testsPerMinute: { '1': round(testsPerMinute['1'], 1), '2': round(testsPerMinute['2'], 1) } };
+    const result = {
+      ratio: round(ratio, 3),
+      perTestOverheadMs: round(perTestOverheadMs, 1),
+      testsPerMinute: { '1': round(testsPerMinute['1'], 1), '2': round(testsPerMinute['2'], 1) },
+      ratioSameTraces: round(b1 / at1, 3),
+      ratioTraceOff: round(bo1 / a1, 3),
+      speedup2: { svc: round(b1 / b2), bare: round(a1 / a2), ...(cpuBoundCeiling2 !== undefined && { cpuBoundCeiling2: round(cpuBoundCeiling2) }) },
+    };
     const all = (xs: number[]) => xs.map((x) => round(x / 1000)).join(' ');
+    const row = (ms: number, xs: number[], vsBare: number) => ({ 'wall s': round(ms / 1000), 'tests/min': round((N / ms) * 60_000, 1), 'vs bare': round(ms / vsBare, 3), runs: all(xs) });
 
     console.log(`\nExecution benchmark: ${N} UI tests against the fixture app (one fresh browser context per test), median of ${REPS} interleaved runs\n`);
     console.table({
-      'bare playwright-core, 1 worker': { 'wall s': round(a1 / 1000), 'tests/min': round((N / a1) * 60_000, 1), runs: all(samples.a1) },
-      'bare playwright-core, 2 workers': { 'wall s': round(a2 / 1000), 'tests/min': round((N / a2) * 60_000, 1), runs: all(samples.a2) },
-      'svc run, 1 worker': { 'wall s': round(b1 / 1000), 'tests/min': result.testsPerMinute['1'], runs: all(samples.b1) },
-      'svc run, 2 workers': { 'wall s': round(b2 / 1000), 'tests/min': result.testsPerMinute['2'], runs: all(samples.b2) },
+      'bare playwright-core, 1 worker': row(a1, samples.a1, a1),
+      'bare + traces as svc records them, 1 worker': row(at1, samples.at1, a1),
+      'svc run (defaults), 1 worker': row(b1, samples.b1, a1),
+      'svc run --trace off, 1 worker': row(bo1, samples.bo1, a1),
+      'bare playwright-core, 2 workers': row(a2, samples.a2, a2),
+      'svc run (defaults), 2 workers': row(b2, samples.b2, a2),
     });
     console.log(`ratio svc/bare (1 worker): ${result.ratio}  (target ≤ 1.15)`);
+    console.log(`  with the same traces on both sides: ${result.ratioSameTraces}; svc run --trace off vs bare: ${result.ratioTraceOff}`);
     console.log(`per-test overhead: ${result.perTestOverheadMs} ms`);
-    console.log(`2-worker speed-up: ${round(testsPerMinute['2'] / testsPerMinute['1'])}×  (target ≥ 1.8; bare script: ${round(a1 / a2)}×)`);
-    console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
+    console.log(`2-worker speed-up: ${result.speedup2.svc}×  (target ≥ 1.8; bare script: ${result.speedup2.bare}×` +
+      (cpuBoundCeiling2 !== undefined ? `; ceiling on this machine: ${result.speedup2.cpuBoundCeiling2}×, as one bare worker already keeps ${round(median(cpuPerWall))} of ${cores} cores busy)` : ')'));
+    console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cores} cores`);
     if (rebuilds) console.log(`note: sources changed during the benchmark; the CLI was rebuilt ${rebuilds} time(s) between runs`);
     await mkdir(join(root, 'bench', 'results'), { recursive: true });
     await writeFile(join(root, 'bench', 'results', 'execution.json'), JSON.stringify(result, null, 2) + '\n');

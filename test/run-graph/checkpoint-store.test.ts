@@ -46,6 +46,25 @@ for (const [name, makeTable] of adapters) {
       expect(JSON.parse(Buffer.from(writes[0].blob, 'base64').toString())).toBe('x');
     });
 
+    it('two checkpointers on one thread (two Lambdas) see each other\'s commits; a loaded state is the caller\'s own copy', async () => {
+      const a = createCheckpointer(store.checkpoints, systemClock);
+      const b = createCheckpointer(store.checkpoints, systemClock);
+      await a.start('t-two', state('t-two'));
+      await a.commit('t-two', { node: 'analyze_code', writes: () => [{ channel: 'replace', field: 'codebase_summary', value: 'from a' }] });
+      await b.commit('t-two', { node: 'plan_tests', writes: (head) => [{ channel: 'replace', field: 'codebase_summary', value: `${head.codebase_summary} then b` }] });
+      // a's remembered head is stale now: its next commit must build on b's checkpoint, not on its own
+      const c = await a.commit('t-two', { node: 'report', writes: (head) => [{ channel: 'replace', field: 'codebase_summary', value: `${head.codebase_summary} then a` }] });
+      expect(c.state.codebase_summary).toBe('from a then b then a');
+      expect((await b.load('t-two')).state.codebase_summary).toBe('from a then b then a');
+      // changing what load or commit returned changes nothing stored or remembered
+      const loaded = await a.load('t-two');
+      loaded.state.codebase_summary = 'scribbled';
+      c.state.test_results.push({ test_id: 'ghost' } as never);
+      const again = await a.load('t-two');
+      expect(again.state.codebase_summary).toBe('from a then b then a');
+      expect(again.state.test_results).toEqual([]);
+    });
+
     it('parallel commits on one head all land, each on the previous one (no lost update)', async () => {
       const cps = createCheckpointer(store.checkpoints, systemClock);
       await cps.start('t2', state('t2'));

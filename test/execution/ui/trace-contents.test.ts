@@ -1,8 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { inflateRawSync } from 'node:zlib';
 import { createPlaywrightDriver, type PlaywrightDriver } from '../../../packages/functions/src/execution/browser/playwright-driver.ts';
 import { startFixtureApp, type FixtureApp } from '../../fixtures/app/server.ts';
-import { ctx, step } from './helpers.ts';
+import { ctx, step, unzip } from './helpers.ts';
 
 /**
  * What a failed test's trace holds: the test's own actions with their DOM snapshots, and
@@ -21,27 +20,6 @@ afterAll(async () => {
   await driver?.close();
   await app?.close();
 });
-
-/** The entries of a zip archive, from its central directory (stored or deflated). */
-function unzip(zip: Buffer): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  let p = zip.readUInt32LE(eocd + 16);
-  for (let n = zip.readUInt16LE(eocd + 10); n > 0; n--) {
-    const method = zip.readUInt16LE(p + 10);
-    const size = zip.readUInt32LE(p + 20);
-    const nameLen = zip.readUInt16LE(p + 28);
-    const extraLen = zip.readUInt16LE(p + 30);
-    const commentLen = zip.readUInt16LE(p + 32);
-    const local = zip.readUInt32LE(p + 42);
-    const name = zip.toString('utf8', p + 46, p + 46 + nameLen);
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const data = zip.subarray(start, start + size);
-    out.set(name, method === 8 ? inflateRawSync(data) : Buffer.from(data));
-    p += 46 + nameLen + extraLen + commentLen;
-  }
-  return out;
-}
 
 describe('a kept trace', () => {
   it('records goto and fill with DOM snapshots, not the locate/fingerprint probes; the fingerprint is still taken', async () => {

@@ -4,11 +4,13 @@ import type { CheckpointsRepo } from '../store/checkpoints.ts';
 import { AppError, notFound } from '../errors.ts';
 import { uuidv7 } from '../ids.ts';
 import { deserializeState, serializeState, type RunGraphState } from './state.ts';
-import { applyWrites, storedWrites, type Write } from './writes.ts';
+import { applyWritesInPlace, storedWrites, type Write } from './writes.ts';
 
 export const ROOT_NS = '';
 /** Parallel tests commit on one head; this many lost races in a row means something is wrong. */
 const MAX_COMMIT_ATTEMPTS = 200;
+/** Threads whose head state is kept parsed in memory (runs in flight in this process). */
+const CACHED_THREADS = 32;
 
 export interface CommitInput {
   node: string;
@@ -33,12 +35,29 @@ export interface Committed {
  * where the writers are separate Lambda invocations).
  */
 export function createCheckpointer(repo: CheckpointsRepo, clock: Clock, hooks: { onCommit?: (ms: number) => void } = {}) {
+  // The parsed state of the checkpoints this process last saw, per thread. Checkpoints never
+  // change once saved, so a cached one is valid exactly while its id is the head: a writer in
+  // another process (another Lambda) moves the head and the next load parses from the store.
+  // Without it every commit re-parsed and re-validated the whole state, which grows with every
+  // test result: quadratic in the run's size. Callers get copies; the cache is never handed out.
+  const cache = new Map<string, { checkpoint: Checkpoint; state: RunGraphState }>();
+  const remember = (threadId: string, checkpoint: Checkpoint, state: RunGraphState) => {
+    cache.delete(threadId);
+    cache.set(threadId, { checkpoint, state });
+    if (cache.size > CACHED_THREADS) cache.delete(cache.keys().next().value!);
+  };
+
+  /** The checkpoint and a copy of its state the caller may change. */
   async function load(threadId: string, checkpointId?: string): Promise<{ checkpoint: Checkpoint; state: RunGraphState }> {
     const id = checkpointId ?? (await repo.head(threadId, ROOT_NS));
     if (!id) throw notFound('thread');
+    const cached = cache.get(threadId);
+    if (cached?.checkpoint.checkpoint_id === id) return { checkpoint: structuredClone(cached.checkpoint), state: structuredClone(cached.state) };
     const checkpoint = await repo.get(threadId, ROOT_NS, id);
     if (!checkpoint) throw notFound('checkpoint');
-    return { checkpoint, state: deserializeState(checkpoint.checkpoint) };
+    const state = deserializeState(checkpoint.checkpoint);
+    if (!checkpointId) remember(threadId, checkpoint, structuredClone(state));
+    return { checkpoint, state };
   }
 
   function build(threadId: string, state: RunGraphState, parent: Checkpoint | null, metadata: CheckpointMetadata): Checkpoint {
@@ -69,7 +88,7 @@ export function createCheckpointer(repo: CheckpointsRepo, clock: Clock, hooks: {
       for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
         const head = await load(threadId);
         const writes = input.writes(head.state);
-        const state = applyWrites(head.state, writes);
+        const state = applyWritesInPlace(head.state, writes);
         const checkpoint = build(threadId, state, head.checkpoint, {
           source: input.source ?? 'loop',
           step: head.checkpoint.metadata.step + 1,
@@ -78,6 +97,7 @@ export function createCheckpointer(repo: CheckpointsRepo, clock: Clock, hooks: {
         });
         const saved = await repo.save({ checkpoint, writes: storedWrites(writes, input.taskId ?? 0), expectedHead: head.checkpoint.checkpoint_id });
         if (saved) {
+          remember(threadId, checkpoint, structuredClone(state));
           hooks.onCommit?.(performance.now() - t0);
           return { checkpoint, state, writes };
         }

@@ -31,7 +31,11 @@ export type Write =
 
 /** Applies writes in order to a copy of the state; recomputes the derived counters. */
 export function applyWrites(state: RunGraphState, writes: readonly Write[]): RunGraphState {
-  const s: RunGraphState = structuredClone(state);
+  return applyWritesInPlace(structuredClone(state), writes);
+}
+
+/** applyWrites on a state the caller owns (a copy made for this purpose): no second copy. */
+export function applyWritesInPlace(s: RunGraphState, writes: readonly Write[]): RunGraphState {
   const g = s.graph;
   for (const w of writes) {
     switch (w.channel) {

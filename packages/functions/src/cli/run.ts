@@ -147,7 +147,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     await release();
     return usage((err as Error).message);
   }
-  const openBrowser = () => (driver ??= import('../execution/browser/playwright-driver.ts').then((m) => m.createPlaywrightDriver({ executablePath, vision: models?.vision })));
+  const openBrowser = () => (driver ??= import('../execution/browser/playwright-driver.ts').then((m) => m.createPlaywrightDriver({ executablePath, vision: models?.vision, prewarm: 1 })));
   if (values.discover) {
     try {
       const { discoverTests } = await import('./discover-tests.ts');
@@ -175,8 +175,12 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   const healer = new StepHealer({ ...defaultHealingPolicy, enabled: !values['no-heal'], threshold }, fileHealingKnowledge(stateDir), models?.chooser);
 
   try {
-    // Chromium starts while the run graph loads and sets up; an API-only run never launches it.
-    if (tests.some((t) => t.definition.type === 'ui')) void openBrowser().then((d) => d.warmUp(), () => undefined);
+    // Chromium starts before the run graph loads (~100 ms of module loading), which then
+    // overlaps with the browser's own start-up; an API-only run never launches it.
+    if (tests.some((t) => t.definition.type === 'ui')) {
+      const browser = await openBrowser().catch(() => undefined);
+      void browser?.warmUp();
+    }
     // The run graph (and its ASL interpreter) loads only when a run starts: --help stays fast.
     const graphRun = await import('../run-graph/cli-run.ts');
     const runtime: import('../run-graph/cli-run.ts').GraphSuiteRuntime = {

@@ -85,7 +85,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
       logger,
       dataDir: config.dataDir,
       // With SVC_LLM_VISION, each run's browser gets the vision fallback's model, paid by the run's organization.
-      browser: options.runGraph?.browser ?? (async (run?: { threadId: string; organizationId: string }): Promise<UiDriver> => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath, vision: run ? vision?.({ organizationId: run.organizationId, runId: run.threadId }) : undefined })),
+      browser: options.runGraph?.browser ?? (async (run?: { threadId: string; organizationId: string }): Promise<UiDriver> => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath, prewarm: 1, vision: run ? vision?.({ organizationId: run.organizationId, runId: run.threadId }) : undefined })),
       sql: createSqlDriver(),
       healer: options.runGraph?.healer,
       // API runs heal in-step with the store's patterns, cache and memory, and analyse their codebase when it lies in SVC_ANALYZE_ROOTS.

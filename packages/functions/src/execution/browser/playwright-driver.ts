@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { chromium as pwChromium, type Browser } from 'playwright-core';
 import { limits } from '@svc/core/contracts/limits';
 import { StepFailure, type UiDriver, type UiSessionOptions } from '@svc/core/execution/types';
-import { PlaywrightUiSession } from './session.ts';
+import { openFreshPage, PlaywrightUiSession } from './session.ts';
+import { SparePages } from './spare-pages.ts';
 import { ScreenshotBudget } from './screenshot-budget.ts';
 import { findBrowserPid, killBrowser, waitForExit } from './browser-process.ts';
 import type { VisionLocator } from './vision.ts';
@@ -24,6 +25,12 @@ export interface PlaywrightDriverOptions {
   assertTimeoutMs?: number;
   /** How long close() waits for the browser before killing it (default 5 s). */
   closeTimeoutMs?: number;
+  /**
+   * Fresh contexts kept open ahead of the next openSession (default 0). Worth it when one
+   * driver runs many tests in a row (`svc run`, the local server); a driver that runs a single
+   * test (a Lambda invocation) would open one for nothing.
+   */
+  prewarm?: number;
 }
 
 export interface PlaywrightDriver extends UiDriver {
@@ -40,6 +47,8 @@ export interface PlaywrightDriver extends UiDriver {
   screenshotsTaken(): number;
   /** The effective per-run screenshot cap. */
   readonly maxScreenshotsPerRun: number;
+  /** Contexts opened ahead of time and not yet handed out (diagnostics and tests). */
+  spareContexts(): number;
 }
 
 /** Switches for a system Chromium (the sparticuz build brings its own). */
@@ -74,6 +83,7 @@ export async function createPlaywrightDriver(options: PlaywrightDriverOptions = 
   };
   const closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
   const sessions = new Set<PlaywrightUiSession>();
+  const spares = new SparePages(Math.max(0, options.prewarm ?? 0));
   let launching: Promise<Launched> | undefined;
   let closed = false;
 
@@ -101,6 +111,7 @@ export async function createPlaywrightDriver(options: PlaywrightDriverOptions = 
       // A crashed browser is relaunched by the next openSession; make sure nothing of it lingers.
       if (launching && !closed) {
         launching = undefined;
+        void spares.clear();
         process.off('exit', onExit);
         if (pid !== undefined) killBrowser(pid);
       }
@@ -130,7 +141,11 @@ export async function createPlaywrightDriver(options: PlaywrightDriverOptions = 
         throw new StepFailure('configuration', `could not launch Chromium: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
       }
       pidSeen = launched.pid;
-      const session = await PlaywrightUiSession.open(launched.browser, sessionOptions, config, (s) => sessions.delete(s));
+      const { browser } = launched;
+      const fresh = (await spares.take(browser, sessionOptions)) ?? (await openFreshPage(browser, sessionOptions));
+      // Opened after this test has its page, so the two never compete for the browser.
+      if (!closed) spares.refill(browser, sessionOptions);
+      const session = PlaywrightUiSession.adopt(fresh, sessionOptions, config, (s) => sessions.delete(s));
       if (closed) {
         await session.close().catch(() => {});
         throw new StepFailure('internal', 'the browser driver is closed');
@@ -148,6 +163,7 @@ export async function createPlaywrightDriver(options: PlaywrightDriverOptions = 
     browserPid: () => pidSeen,
     screenshotsTaken: () => budget.count,
     maxScreenshotsPerRun: budget.max,
+    spareContexts: () => spares.count,
 
     async close(): Promise<void> {
       if (closed) return;
@@ -157,7 +173,7 @@ export async function createPlaywrightDriver(options: PlaywrightDriverOptions = 
       const launched = await pending?.catch(() => undefined);
       if (!launched) return;
       const graceful = (async () => {
-        await Promise.allSettled([...sessions].map((s) => s.close()));
+        await Promise.allSettled([spares.clear(), ...[...sessions].map((s) => s.close())]);
         await launched.browser.close();
       })();
       let timer: NodeJS.Timeout | undefined;

@@ -25,6 +25,28 @@ export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 /** Diagnostics are for humans: keep the first ones, not an unbounded log. */
 const MAX_DIAGNOSTICS = 200;
 
+/** A new, never used browser context and its page, with tracing already started when asked for. */
+export interface FreshPage {
+  context: BrowserContext;
+  page: Page;
+}
+
+export async function openFreshPage(browser: Browser, options: UiSessionOptions): Promise<FreshPage> {
+  const context = await browser.newContext({
+    ...(options.baseUrl !== undefined && { baseURL: options.baseUrl }),
+    viewport: options.viewport ?? DEFAULT_VIEWPORT,
+    deviceScaleFactor: 1,
+    ignoreHTTPSErrors: false,
+  });
+  try {
+    if (options.trace) await context.tracing.start({ screenshots: false, snapshots: true, sources: false });
+    return { context, page: await context.newPage() };
+  } catch (e) {
+    await context.close().catch(() => {});
+    throw e;
+  }
+}
+
 /** One test's isolated browser context and page (UiSession on Playwright). */
 export class PlaywrightUiSession implements UiSession {
   private tracing = false;
@@ -62,23 +84,11 @@ export class PlaywrightUiSession implements UiSession {
     });
   }
 
-  static async open(browser: Browser, options: UiSessionOptions, config: SessionConfig, onClose: (s: PlaywrightUiSession) => void): Promise<PlaywrightUiSession> {
-    const context = await browser.newContext({
-      ...(options.baseUrl !== undefined && { baseURL: options.baseUrl }),
-      viewport: options.viewport ?? DEFAULT_VIEWPORT,
-      deviceScaleFactor: 1,
-      ignoreHTTPSErrors: false,
-    });
-    try {
-      if (options.trace) await context.tracing.start({ screenshots: false, snapshots: true, sources: false });
-      const page = await context.newPage();
-      const session = new PlaywrightUiSession(context, page, config, options, onClose);
-      session.tracing = options.trace;
-      return session;
-    } catch (e) {
-      await context.close().catch(() => {});
-      throw e;
-    }
+  /** Wraps a page from openFreshPage (opened just now or ahead of time) as the session of one test. */
+  static adopt(fresh: FreshPage, options: UiSessionOptions, config: SessionConfig, onClose: (s: PlaywrightUiSession) => void): PlaywrightUiSession {
+    const session = new PlaywrightUiSession(fresh.context, fresh.page, config, options, onClose);
+    session.tracing = options.trace;
+    return session;
   }
 
   private note<T>(list: T[], item: T): void {
