@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { ApiAssertion, ApiRequestStep } from '../../../packages/core/src/contracts/steps.ts';
 import { StepFailure, type HttpResult } from '../../../packages/core/src/execution/types.ts';
 import { httpExchange } from '../../../packages/core/src/execution/api/http-exchange.ts';
-import { checkApiAssertion } from '../../../packages/core/src/execution/api/check-api-assertion.ts';
+import { checkApiAssertion, loadJsonSchemaSupport } from '../../../packages/core/src/execution/api/check-api-assertion.ts';
 import { saveVariables, apiSaveSource } from '../../../packages/core/src/execution/save-variables.ts';
 import { startFixtureApi, type FixtureApi } from './fixture-api.ts';
 
@@ -15,6 +15,7 @@ const ctx = (ms = 5_000) => ({ signal: new AbortController().signal, deadline: D
 const send = (input: Record<string, unknown>) => httpExchange(ApiRequestStep.parse({ type: 'request', ...input }), ctx());
 
 beforeAll(async () => {
+  await loadJsonSchemaSupport(); // run-test.ts does this before a json_schema assertion
   api = await startFixtureApi();
   res.list = await send({ url: '/users' });
   res.created = await send({ method: 'POST', url: '/users', json: { name: 'Margaret Hamilton', email: 'mh@example.com' } });

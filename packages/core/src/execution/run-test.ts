@@ -3,7 +3,7 @@ import type { Fingerprint } from '../contracts/fingerprint.ts';
 import { StepFailure, type FailureKind, type StepContext, type StepResult, type TestExecutionResult, type UiDriver, type UiSession, type SqlDriver, type HttpExchange, type HttpResult, type SqlResult, type ArtifactSink } from './types.ts';
 import { interpolate, redactSecrets, type VariableScope } from './variables.ts';
 import { describeStep, describeAssertion } from './describe-step.ts';
-import { checkApiAssertion } from './api/check-api-assertion.ts';
+import { checkApiAssertion, loadJsonSchemaSupport } from './api/check-api-assertion.ts';
 import { checkDbAssertion } from './db/check-db-assertion.ts';
 import { saveVariables } from './save-variables.ts';
 import type { FingerprintStore } from './fingerprint-store.ts';
@@ -86,6 +86,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       const out = await withHealing(index, assertion as UiAssertion, s, ctx, (a) => s.check(a as UiAssertion, ctx));
       if (out.fingerprint) fingerprints[index] = out.fingerprint;
     } else if (apiAssertionTypes.has(assertion.type)) {
+      if (assertion.type === 'json_schema') await loadJsonSchemaSupport();
       checkApiAssertion(assertion as ApiAssertion, lastResponse);
     } else {
       checkDbAssertion(assertion as DbAssertion, lastQuery);

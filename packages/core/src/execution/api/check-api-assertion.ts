@@ -1,5 +1,4 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { fullFormats } from 'ajv-formats/dist/formats.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { ApiAssertion } from '../../contracts/steps.ts';
 import { StepFailure, type HttpResult } from '../types.ts';
 import { JsonPathError, evaluateJsonPath, parseJsonPath, resolveJsonPath } from '../jsonpath.ts';
@@ -136,6 +135,19 @@ function checkJson(a: Of<'json'>, response: HttpResult): void {
 // ---------------------------------------------------------------- JSON Schema
 
 const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+
+// Ajv and its formats take ~150 ms of CPU to load, which a run without JSON Schema
+// assertions (every UI-only run) should not pay at start-up: they load on first use.
+let ajvModules: { Ajv2020: typeof import('ajv/dist/2020.js').Ajv2020; fullFormats: unknown } | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads the JSON Schema validator; checkApiAssertion needs it for `json_schema` assertions. */
+export function loadJsonSchemaSupport(): Promise<void> {
+  loading ??= Promise.all([import('ajv/dist/2020.js'), import('ajv-formats/dist/formats.js')]).then(([ajv, formats]) => {
+    ajvModules = { Ajv2020: ajv.Ajv2020, fullFormats: formats.fullFormats };
+  });
+  return loading;
+}
 const validators = new Map<string, ValidateFunction>();
 const MAX_CACHED = 100;
 
@@ -149,7 +161,8 @@ function validatorFor(schema: Record<string, unknown>): ValidateFunction {
   const cached = validators.get(key);
   if (cached) return cached;
   const effective = typeof schema.$schema === 'string' && !DRAFT_2020.test(schema.$schema) ? { ...schema, $schema: undefined } : schema;
-  const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, formats: fullFormats as never });
+  if (!ajvModules) throw new StepFailure('internal', 'JSON Schema support is not loaded (await loadJsonSchemaSupport() first)');
+  const ajv = new ajvModules.Ajv2020({ allErrors: true, strict: false, logger: false, formats: ajvModules.fullFormats as never });
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(JSON.parse(JSON.stringify(effective)));
