@@ -35,7 +35,8 @@ describe('svc run through the graph', () => {
       { id: 'files/b.json#critical', definition: def('critical second', '/fail?id=cli2', 'critical') },
     ];
     const progress: ProgressEvent[] = [];
-    const { summary, status } = await runSuiteThroughGraph({ name: 'files', tests, baseUrl: target.url, workers: 2, artifacts: new FsArtifacts(dir), environment: {}, secrets: {}, onProgress: (e) => progress.push(e) });
+    const events: string[] = [];
+    const { summary, status } = await runSuiteThroughGraph({ name: 'files', tests, baseUrl: target.url, workers: 2, artifacts: new FsArtifacts(dir), environment: {}, secrets: {}, onProgress: (e) => progress.push(e), onEvent: (e) => events.push(e.type) });
     expect(status).toBe('completed');
     expect(summary.results.map((r) => [r.test_id, r.status])).toEqual([['files/a.json#low', 'passed'], ['files/b.json#critical', 'failed']]);
     expect(summary).toMatchObject({ name: 'files', total: 2, passed: 1, failed: 1, workers: 2, base_url: target.url });
@@ -43,6 +44,10 @@ describe('svc run through the graph', () => {
     expect(progress.filter((p) => p.type === 'test_end')).toHaveLength(2);
     const [junit] = renderReports(summary, ['junit']);
     expect(junit.body).toMatch(/critical second/);
+    // The CLI's event log drives only its progress lines: node events, and the full state
+    // only once, when the run starts (one per node would grow with the square of the run's size).
+    expect(events.filter((t) => t === 'node_end').length).toBeGreaterThanOrEqual(4);
+    expect(events.filter((t) => t === 'state_update')).toHaveLength(1);
   });
 
   it('an interrupted run keeps its checkpoints and resumes from them: finished tests are not run again', async () => {

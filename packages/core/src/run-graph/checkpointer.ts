@@ -52,7 +52,8 @@ export function createCheckpointer(repo: CheckpointsRepo, clock: Clock, hooks: {
     const id = checkpointId ?? (await repo.head(threadId, ROOT_NS));
     if (!id) throw notFound('thread');
     const cached = cache.get(threadId);
-    if (cached?.checkpoint.checkpoint_id === id) return { checkpoint: structuredClone(cached.checkpoint), state: structuredClone(cached.state) };
+    // The serialized state is a string (immutable, and the largest field): shared, not copied.
+    if (cached?.checkpoint.checkpoint_id === id) return { checkpoint: { ...cached.checkpoint, metadata: structuredClone(cached.checkpoint.metadata) }, state: structuredClone(cached.state) };
     const checkpoint = await repo.get(threadId, ROOT_NS, id);
     if (!checkpoint) throw notFound('checkpoint');
     const state = deserializeState(checkpoint.checkpoint);

@@ -43,4 +43,10 @@ export interface GraphDeps {
   testExtras?(testId: string): TestExtras | undefined;
   /** Delivers an approval decision to the waiting workflow (SendTaskSuccess on AWS). */
   sendTaskSuccess(token: string, output: Record<string, unknown>): Promise<void>;
+  /**
+   * Whether every node's end also appends a state_update event carrying the whole state
+   * (default true: SSE clients follow a run with them). `svc run` has no SSE clients, and
+   * a full-state event per test made its event log grow with the square of the run's size.
+   */
+  stateUpdates?: boolean;
 }

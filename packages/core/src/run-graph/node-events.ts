@@ -17,7 +17,7 @@ export function nodeEvents(deps: GraphDeps, threadId: string) {
     async end(node: string, t0: number, state: RunGraphState, testId: string | null = null): Promise<void> {
       const at = now();
       await deps.events.append(threadId, { type: 'node_end', data: { node, duration_ms: Math.max(0, at.getTime() - t0), test_id: testId, timestamp: at.toISOString() } });
-      await deps.events.append(threadId, { type: 'state_update', data: { state } });
+      if (deps.stateUpdates !== false) await deps.events.append(threadId, { type: 'state_update', data: { state } });
     },
     async log(level: 'debug' | 'info' | 'warn' | 'error', message: string, testId: string | null = null): Promise<void> {
       await deps.events.append(threadId, { type: 'log', data: { level, message, test_id: testId } });

@@ -185,6 +185,8 @@ function manager(store: Store, table: FileTable, manifest: Manifest, o: GraphSui
   const graph = createRunManager({
     store,
     table,
+    // The CLI's event log only drives its progress lines: no full-state event per node.
+    stateUpdates: false,
     clock: systemClock,
     logger: o.logger ?? silentLogger,
     envs,

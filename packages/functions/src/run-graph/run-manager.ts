@@ -35,6 +35,8 @@ export interface RunManagerOptions {
   testExtras?: GraphDeps['testExtras'];
   /** Test hooks: checkpoint commit timings (benchmark). */
   onCommit?: (ms: number) => void;
+  /** See GraphDeps.stateUpdates (default true). */
+  stateUpdates?: boolean;
   /**
    * Where executions run. Default: in this process (the local ASL interpreter). On AWS:
    * Step Functions (createSfnWorkflow), the Task Lambdas doing the work (lambda-tasks.ts).
@@ -75,6 +77,7 @@ export function createRunManager(o: RunManagerOptions) {
     execution: (run) => o.envs.forRun(run),
     signal: (threadId) => (controllers.get(threadId) ?? new AbortController()).signal,
     sendTaskSuccess: (token, output) => workflow.sendTaskSuccess(token, output),
+    stateUpdates: o.stateUpdates,
   };
   const tasks = createGraphTasks(deps);
   const runs = runService(deps);
