@@ -6,6 +6,7 @@ import { client, signUp, type Client } from '../support/server.ts';
 import { createPlaywrightDriver, type PlaywrightDriver } from '../../packages/functions/src/execution/browser/playwright-driver.ts';
 import { startRunGraphServer } from './support/api-server.ts';
 import { startTarget, type Target } from './support/target.ts';
+import { alive } from '../support/process-alive.ts';
 
 let server: Awaited<ReturnType<typeof startRunGraphServer>>;
 let target: Target;
@@ -28,15 +29,6 @@ afterAll(async () => {
   await server?.stop();
   await target?.stop();
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('cancel', () => {
   it('stops Chromium and marks the run cancelled', async () => {

@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createPlaywrightDriver } from '../../../packages/functions/src/execution/browser/playwright-driver.ts';
 import { startFixtureApp, type FixtureApp } from '../../fixtures/app/server.ts';
 import { ctx, step, unzip } from './helpers.ts';
+import { alive } from '../../support/process-alive.ts';
 
 /**
  * prewarm: the driver opens the next test's context while the current one runs. Each test
@@ -16,16 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
-
-/** Whether a process exists (signal 0 checks without sending anything). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('spare contexts (prewarm)', () => {
   it('hands the next test a context opened ahead of time, with no cookies, storage or page of the previous test', async () => {
