@@ -143,7 +143,8 @@ export async function createPlaywrightDriver(options: PlaywrightDriverOptions = 
       pidSeen = launched.pid;
       const { browser } = launched;
       const fresh = (await spares.take(browser, sessionOptions)) ?? (await openFreshPage(browser, sessionOptions));
-      // Opened after this test has its page, so the two never compete for the browser.
+      // Opened once this test has its own page, so it never delays this test's start; it
+      // opens while the test runs and is ready for the next one.
       if (!closed) spares.refill(browser, sessionOptions);
       const session = PlaywrightUiSession.adopt(fresh, sessionOptions, config, (s) => sessions.delete(s));
       if (closed) {
