@@ -46,7 +46,7 @@ for (const [name, makeTable] of adapters) {
       expect(JSON.parse(Buffer.from(writes[0].blob, 'base64').toString())).toBe('x');
     });
 
-    it('two checkpointers on one thread (two Lambdas) see each other\'s commits; a loaded state is the caller\'s own copy', async () => {
+    it('two checkpointers on one thread (two Lambdas) see each other\'s commits; a loaded state cannot be changed', async () => {
       const a = createCheckpointer(store.checkpoints, systemClock);
       const b = createCheckpointer(store.checkpoints, systemClock);
       await a.start('t-two', state('t-two'));
@@ -56,10 +56,11 @@ for (const [name, makeTable] of adapters) {
       const c = await a.commit('t-two', { node: 'report', writes: (head) => [{ channel: 'replace', field: 'codebase_summary', value: `${head.codebase_summary} then a` }] });
       expect(c.state.codebase_summary).toBe('from a then b then a');
       expect((await b.load('t-two')).state.codebase_summary).toBe('from a then b then a');
-      // changing what load or commit returned changes nothing stored or remembered
+      // states are shared, not copied, so they are frozen: changing one fails at once
       const loaded = await a.load('t-two');
-      loaded.state.codebase_summary = 'scribbled';
-      c.state.test_results.push({ test_id: 'ghost' } as never);
+      expect(() => { loaded.state.codebase_summary = 'scribbled'; }).toThrow(TypeError);
+      expect(() => c.state.test_results.push({ test_id: 'ghost' } as never)).toThrow(TypeError);
+      expect(() => { loaded.state.graph.config.max_concurrency = 9; }).toThrow(TypeError);
       const again = await a.load('t-two');
       expect(again.state.codebase_summary).toBe('from a then b then a');
       expect(again.state.test_results).toEqual([]);

@@ -4,7 +4,7 @@ import type { CheckpointsRepo } from '../store/checkpoints.ts';
 import { AppError, notFound } from '../errors.ts';
 import { uuidv7 } from '../ids.ts';
 import { deserializeState, serializeState, type RunGraphState } from './state.ts';
-import { applyWritesInPlace, storedWrites, type Write } from './writes.ts';
+import { applyWrites, freezeState, storedWrites, type Write } from './writes.ts';
 
 export const ROOT_NS = '';
 /** Parallel tests commit on one head; this many lost races in a row means something is wrong. */
@@ -39,7 +39,8 @@ export function createCheckpointer(repo: CheckpointsRepo, clock: Clock, hooks: {
   // change once saved, so a cached one is valid exactly while its id is the head: a writer in
   // another process (another Lambda) moves the head and the next load parses from the store.
   // Without it every commit re-parsed and re-validated the whole state, which grows with every
-  // test result: quadratic in the run's size. Callers get copies; the cache is never handed out.
+  // test result: quadratic in the run's size. States are frozen (applyWrites), so the cached
+  // one is handed out as is.
   const cache = new Map<string, { checkpoint: Checkpoint; state: RunGraphState }>();
   const remember = (threadId: string, checkpoint: Checkpoint, state: RunGraphState) => {
     cache.delete(threadId);
@@ -47,17 +48,17 @@ export function createCheckpointer(repo: CheckpointsRepo, clock: Clock, hooks: {
     if (cache.size > CACHED_THREADS) cache.delete(cache.keys().next().value!);
   };
 
-  /** The checkpoint and a copy of its state the caller may change. */
+  /** The checkpoint and its state, frozen: derive a new state with applyWrites, never change it. */
   async function load(threadId: string, checkpointId?: string): Promise<{ checkpoint: Checkpoint; state: RunGraphState }> {
     const id = checkpointId ?? (await repo.head(threadId, ROOT_NS));
     if (!id) throw notFound('thread');
     const cached = cache.get(threadId);
-    // The serialized state is a string (immutable, and the largest field): shared, not copied.
-    if (cached?.checkpoint.checkpoint_id === id) return { checkpoint: { ...cached.checkpoint, metadata: structuredClone(cached.checkpoint.metadata) }, state: structuredClone(cached.state) };
+    if (cached?.checkpoint.checkpoint_id === id) return { ...cached };
     const checkpoint = await repo.get(threadId, ROOT_NS, id);
     if (!checkpoint) throw notFound('checkpoint');
-    const state = deserializeState(checkpoint.checkpoint);
-    if (!checkpointId) remember(threadId, checkpoint, structuredClone(state));
+    const state = freezeState(deserializeState(checkpoint.checkpoint));
+    freezeState(checkpoint);
+    if (!checkpointId) remember(threadId, checkpoint, state);
     return { checkpoint, state };
   }
 
@@ -89,7 +90,7 @@ export function createCheckpointer(repo: CheckpointsRepo, clock: Clock, hooks: {
       for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
         const head = await load(threadId);
         const writes = input.writes(head.state);
-        const state = applyWritesInPlace(head.state, writes);
+        const state = applyWrites(head.state, writes);
         const checkpoint = build(threadId, state, head.checkpoint, {
           source: input.source ?? 'loop',
           step: head.checkpoint.metadata.step + 1,
@@ -98,7 +99,7 @@ export function createCheckpointer(repo: CheckpointsRepo, clock: Clock, hooks: {
         });
         const saved = await repo.save({ checkpoint, writes: storedWrites(writes, input.taskId ?? 0), expectedHead: head.checkpoint.checkpoint_id });
         if (saved) {
-          remember(threadId, checkpoint, structuredClone(state));
+          remember(threadId, freezeState(checkpoint), state);
           hooks.onCommit?.(performance.now() - t0);
           return { checkpoint, state, writes };
         }

@@ -16,10 +16,19 @@ describe('applyWrites', () => {
     expect([s.passed_count, s.failed_count]).toEqual([2, 0]); // healed counts as passed
   });
 
-  it('does not mutate its input', () => {
+  it('does not mutate its input; shares what it did not touch; copies the values it was given', () => {
     const s = base();
-    applyWrites(s, [{ channel: 'result', value: result('a', 'PASSED') }]);
+    const mine = result('a', 'PASSED');
+    const next = applyWrites(s, [{ channel: 'result', value: mine }, { channel: 'test_step', value: 'a' }]);
     expect(s.test_results).toEqual([]);
+    expect(s.graph.test_steps).toEqual({});
+    expect(next.test_plan).toBe(s.test_plan);
+    expect(next.graph.config).toBe(s.graph.config);
+    expect(next.test_results[0]).not.toBe(mine);
+    mine.status = 'FAILED'; // the caller's object stays the caller's
+    expect(next.test_results[0].status).toBe('PASSED');
+    expect(Object.isFrozen(next.test_results[0])).toBe(true);
+    expect(() => next.test_results.push(result('b', 'PASSED'))).toThrow(TypeError);
   });
 
   it('caps screenshots at 100 per run and counts what it dropped', () => {

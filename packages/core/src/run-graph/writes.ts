@@ -29,83 +29,86 @@ export type Write =
   | { channel: 'limit'; value: LimitEvent & { stop: boolean } }
   | { channel: 'config'; value: Partial<RunConfig> };
 
-/** Applies writes in order to a copy of the state; recomputes the derived counters. */
+/**
+ * Applies writes in order and returns the next state; recomputes the derived counters.
+ * The input is never changed: the result shares every part the writes did not touch, and
+ * copies only the containers they did (a result write copies the list of results, not the
+ * results). States are frozen (freezeState), so sharing is safe: a checkpoint's state is
+ * handed out as is, never copied — copying the whole state per commit made a run quadratic.
+ * Written values are copied first, so a caller keeps its own objects.
+ */
 export function applyWrites(state: RunGraphState, writes: readonly Write[]): RunGraphState {
-  return applyWritesInPlace(structuredClone(state), writes);
-}
-
-/** applyWrites on a state the caller owns (a copy made for this purpose): no second copy. */
-export function applyWritesInPlace(s: RunGraphState, writes: readonly Write[]): RunGraphState {
-  const g = s.graph;
+  const s: RunGraphState = { ...state };
+  let g: RunGraphState['graph'] | undefined;
+  const graph = () => (g ??= s.graph = { ...state.graph });
   for (const w of writes) {
     switch (w.channel) {
       case 'replace':
         (s as Record<string, unknown>)[w.field] = structuredClone(w.value);
         break;
       case 'result':
-        upsert(s.test_results, w.value, (r) => r.test_id === w.value.test_id);
+        s.test_results = upserted(s.test_results, structuredClone(w.value), (r) => r.test_id === w.value.test_id);
         break;
       case 'plan_test': {
         const i = s.test_plan.findIndex((t) => t.id === w.value.id);
-        if (i >= 0) s.test_plan[i] = w.value;
+        if (i >= 0) s.test_plan = s.test_plan.with(i, structuredClone(w.value));
         break;
       }
       case 'failure':
-        upsert(s.failures, w.value, (f) => f.test_id === w.value.test_id);
+        s.failures = upserted(s.failures, structuredClone(w.value), (f) => f.test_id === w.value.test_id);
         break;
       case 'screenshots': {
         const room = Math.max(0, limits.MAX_SCREENSHOTS_PER_RUN - s.screenshots.length);
-        s.screenshots.push(...w.value.slice(0, room));
-        g.screenshots_dropped += Math.max(0, w.value.length - room);
+        s.screenshots = [...s.screenshots, ...w.value.slice(0, room)];
+        graph().screenshots_dropped += Math.max(0, w.value.length - room);
         break;
       }
       case 'healed_test':
-        s.healed_tests.push(w.value);
+        s.healed_tests = [...s.healed_tests, structuredClone(w.value)];
         break;
       case 'message':
-        s.messages.push(w.value);
+        s.messages = [...s.messages, structuredClone(w.value)];
         break;
       case 'usage':
         s.total_input_tokens += w.value.input_tokens;
         s.total_output_tokens += w.value.output_tokens;
         s.total_tokens += w.value.input_tokens + w.value.output_tokens;
         s.total_cost = round6(s.total_cost + w.value.cost_usd);
-        if (w.value.test_id) g.test_costs[w.value.test_id] = round6((g.test_costs[w.value.test_id] ?? 0) + w.value.cost_usd);
+        if (w.value.test_id) graph().test_costs = { ...graph().test_costs, [w.value.test_id]: round6((graph().test_costs[w.value.test_id] ?? 0) + w.value.cost_usd) };
         break;
       case 'root_step':
-        g.root_steps += 1;
+        graph().root_steps += 1;
         s.next_agent = w.value;
         break;
       case 'test_step':
-        g.test_steps[w.value] = (g.test_steps[w.value] ?? 0) + 1;
+        graph().test_steps = { ...graph().test_steps, [w.value]: (graph().test_steps[w.value] ?? 0) + 1 };
         break;
       case 'attempt':
-        g.attempts[w.value] = (g.attempts[w.value] ?? 0) + 1;
+        graph().attempts = { ...graph().attempts, [w.value]: (graph().attempts[w.value] ?? 0) + 1 };
         break;
       case 'route':
-        g.routes[w.value.node] = w.value.route;
+        graph().routes = { ...graph().routes, [w.value.node]: w.value.route };
         break;
       case 'heal':
-        g.heal[w.value.test_id] = w.value.record;
+        graph().heal = { ...graph().heal, [w.value.test_id]: structuredClone(w.value.record) };
         break;
       case 'rerun':
-        g.rerun = g.rerun.filter((id) => id !== w.value.test_id);
-        if (w.value.on) g.rerun.push(w.value.test_id);
+        graph().rerun = [...graph().rerun.filter((id) => id !== w.value.test_id), ...(w.value.on ? [w.value.test_id] : [])];
         break;
       case 'approval':
-        upsert(g.approvals, w.value, (a) => a.approval_id === w.value.approval_id);
+        graph().approvals = upserted(graph().approvals, structuredClone(w.value), (a) => a.approval_id === w.value.approval_id);
         break;
       case 'limit': {
-        const { stop, ...event } = w.value;
-        g.limits.push(event);
-        if (stop && !g.stop) {
-          g.stop = event;
+        const { stop, ...event } = structuredClone(w.value);
+        graph().limits = [...graph().limits, event];
+        if (stop && !graph().stop) {
+          graph().stop = event;
           s.should_continue = false;
         }
         break;
       }
       case 'config':
-        g.config = { ...g.config, ...w.value };
+        graph().config = { ...graph().config, ...structuredClone(w.value) };
         break;
       default: {
         const never: never = w;
@@ -113,10 +116,23 @@ export function applyWritesInPlace(s: RunGraphState, writes: readonly Write[]): 
       }
     }
   }
-  return derive(s);
+  return freezeState(derive(s));
 }
 
-/** Counters and progress fields follow from the results; recomputed after every write. */
+/**
+ * Freezes a state deeply, so code that changes a state it was handed fails at once instead
+ * of corrupting a cached checkpoint. Parts already frozen (shared with the previous state)
+ * are not walked again: the cost follows what changed, not the size of the run.
+ */
+export function freezeState<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) freezeState(v);
+  }
+  return value;
+}
+
+/** Counters and progress fields follow from the results; recomputed after every write (on a state not yet frozen). */
 export function derive(s: RunGraphState): RunGraphState {
   s.passed_count = s.test_results.filter((r) => r.status === 'PASSED' || r.status === 'HEALED').length;
   s.failed_count = s.test_results.filter((r) => r.status === 'FAILED').length;
@@ -148,10 +164,9 @@ export function storedWrites(writes: readonly Write[], taskId: number) {
   }));
 }
 
-function upsert<T>(list: T[], value: T, same: (x: T) => boolean) {
+function upserted<T>(list: T[], value: T, same: (x: T) => boolean): T[] {
   const i = list.findIndex(same);
-  if (i >= 0) list[i] = value;
-  else list.push(value);
+  return i >= 0 ? list.with(i, value) : [...list, value];
 }
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
