@@ -59,7 +59,13 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   let lastResponse: HttpResult | undefined;
   let lastQuery: SqlResult | undefined;
   const heals = new Map<number, AppliedHeal>();
-  const stored: Record<number, Fingerprint> = deps.fingerprints && deps.healer?.policy.enabled ? await deps.fingerprints.get(testId).catch(() => ({})) : {};
+  // The fingerprints of earlier runs, read when a step first needs healing: most tests never
+  // do, and this test's own fingerprints are saved only when it ends.
+  let stored: Promise<Record<number, Fingerprint>> | undefined;
+  const storedFingerprint = async (index: number): Promise<Fingerprint | undefined> => {
+    stored ??= deps.fingerprints && deps.healer?.policy.enabled ? deps.fingerprints.get(testId).catch(() => ({})) : Promise.resolve({});
+    return (await stored)[index];
+  };
   let assertionsPassed = 0;
   let assertionsFailed = 0;
   let failure: { kind: FailureKind; message: string; stack?: string; step?: number } | undefined;
@@ -102,7 +108,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       return await run(item);
     } catch (err) {
       if (!(err instanceof StepFailure) || err.kind !== 'locator' || !deps.healer || controller.signal.aborted) throw err;
-      const attempt = await deps.healer.heal({ item, stored: stored[index], session: s, ctx, rerun: run, error: { message: err.message, details: err.details }, testId, stepIndex: index });
+      const attempt = await deps.healer.heal({ item, stored: await storedFingerprint(index), session: s, ctx, rerun: run, error: { message: err.message, details: err.details }, testId, stepIndex: index });
       if (!attempt.healed) throw new StepFailure('locator', `${err.message}; not healed: ${attempt.reason}`, err.details);
       heals.set(index, attempt.heal);
       log('info', `healed ${attempt.heal.original} → ${attempt.heal.healed} (confidence ${attempt.heal.confidence.toFixed(2)})`);
