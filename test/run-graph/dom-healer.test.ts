@@ -50,6 +50,8 @@ describe('self_heal with the DOM healer', () => {
     const newsletter = await uiTest(recorded.newsletter);
     const first = await run([email.id, newsletter.id], v1.url);
     expect(first.test_results.map((r) => r.status)).toEqual(['PASSED', 'PASSED']); // fingerprints recorded
+    // ...in the fingerprint store, which the healer reads; the run state does not carry them
+    expect(first.test_results.map((r) => 'fingerprints' in r.metadata)).toEqual([false, false]);
 
     const state = await run([email.id, newsletter.id], v2.url);
     const healed = state.test_results.find((r) => r.test_id === email.id)!;

@@ -4,7 +4,12 @@ import type { GraphDeps } from './deps.ts';
 import type { RunGraphState } from './state.ts';
 import { finalStatuses } from './state.ts';
 
-/** An execution as the run state's TestResult; the details the healer and reports need go in metadata. */
+/**
+ * An execution as the run state's TestResult; the details reports need go in metadata.
+ * The element fingerprints do not: they have their own store (FingerprintStore, the latest
+ * per test step), which is what the healer reads. In the run state they were over half of
+ * every result, copied into every later checkpoint of the run and into each stored result.
+ */
 export function toTestResult(r: TestExecutionResult, attempt: number, healed: boolean): TestResult {
   const status = r.status === 'passed' ? (healed ? 'HEALED' : 'PASSED') : r.status === 'skipped' ? 'SKIPPED' : r.status === 'healed' ? 'HEALED' : 'FAILED';
   return {
@@ -27,7 +32,6 @@ export function toTestResult(r: TestExecutionResult, attempt: number, healed: bo
       steps: r.steps,
       console_errors: r.console_errors,
       failed_requests: r.failed_requests,
-      fingerprints: r.fingerprints,
       ...(Array.isArray(r.metadata.heals) ? { heals: r.metadata.heals } : {}),
     },
   };
