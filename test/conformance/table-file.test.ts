@@ -137,6 +137,26 @@ describe('FileTable persistence', () => {
     await b.close();
   });
 
+  it('writes each journal line as the JSON of the stored items, for puts and deletes in one transaction', async () => {
+    const dir = tempDir();
+    const a = await FileTable.open(dir);
+    await a.put({ pk: 'P', sk: 'gone', v: 0 });
+    await a.transact([
+      { type: 'put', item: { pk: 'P', sk: 'A', nested: { list: [1, 'two', null], text: 'line\nbreak "quoted"' }, dropped: undefined } },
+      { type: 'delete', key: { pk: 'P', sk: 'gone' } },
+    ]);
+    const lines = readFileSync(join(dir, 'journal.jsonl'), 'utf8').trim().split('\n');
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ put: [{ pk: 'P', sk: 'A', nested: { list: [1, 'two', null], text: 'line\nbreak "quoted"' } }], del: [{ pk: 'P', sk: 'gone' }] });
+    const before = await everything(a, 'P');
+    await a.close();
+    const b = await FileTable.open(dir, { compactBytes: 1 }); // the next write compacts, reusing the items' text
+    await b.put({ pk: 'P', sk: 'B' });
+    await b.close();
+    const c = await FileTable.open(dir);
+    expect(await everything(c, 'P')).toEqual([...before, { pk: 'P', sk: 'B' }]);
+    await c.close();
+  });
+
   it('replays safely if a crash left the journal untruncated after a compaction', async () => {
     const dir = tempDir();
     const a = await FileTable.open(dir);

@@ -35,7 +35,7 @@ import {
   validateTransaction,
   type NormalizedUpdate,
 } from '../table-rules.ts';
-import { JournalStore, type JournalStoreOptions } from './journal-store.ts';
+import { JournalStore, rememberJson, type JournalStoreOptions } from './journal-store.ts';
 import { SortedIndex, type IndexEntry } from './sorted-index.ts';
 
 export interface FileTableOptions extends JournalStoreOptions {
@@ -47,7 +47,8 @@ const INDEX_NAMES: IndexName[] = ['main', 'gsi1', 'gsi2'];
 
 /** JSON round trip: stored items are exactly what the journal replays (undefined dropped, no shared references). */
 function toStored(item: Item): Item {
-  return JSON.parse(JSON.stringify(item)) as Item;
+  const json = JSON.stringify(item);
+  return rememberJson(JSON.parse(json) as Item, json);
 }
 
 function conditionHolds(condition: Condition, current: Item | undefined): boolean {
