@@ -291,6 +291,9 @@ const countFn = new Function('els', 'fp', `if (!fp || els.length !== 1) return {
 let f; try { ${PAGE_SOURCE}\nf = api.one(els[0]); } catch (e) {}
 return { count: 1, fp: f };`) as (els: Element[], fp: boolean) => { count: number; fp?: unknown };
 
+// In the main world, like the rest: a page svc only asserts on then needs no second world.
+const countOnlyFn = new Function('els', 'return els.length;') as (els: Element[]) => number;
+
 /** Parses in-page output through the schema (drops nothing we produce; guards the type). */
 const parse = (raw: unknown): Fingerprint | undefined => {
   if (!raw) return undefined;
@@ -325,7 +328,8 @@ export async function readWithFingerprint(locator: PwLocator, attribute?: string
 
 /** How many elements the locator matches now and, with `fingerprint`, the fingerprint of the only one (one evaluate call, kept out of traces). */
 export async function countAndFingerprint(locator: PwLocator, fingerprint: boolean): Promise<{ count: number; fingerprint?: Fingerprint }> {
-  const r = await untraced(locator.page(), () => locator.evaluateAll(countFn, fingerprint));
+  // Without a fingerprint to read, the ~10 KB of fingerprint code is not sent at all.
+  const r = fingerprint ? await untraced(locator.page(), () => locator.evaluateAll(countFn, true)) : { count: await untraced(locator.page(), () => locator.evaluateAll(countOnlyFn)), fp: undefined };
   return { count: r.count, ...(r.fp !== undefined && { fingerprint: parse(r.fp) }) };
 }
 
