@@ -7,7 +7,7 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { createStore, type Store } from '@svc/core/store/index';
 import { systemClock } from '@svc/core/ports/clock';
 import type { Table } from '@svc/core/ports/table';
-import { createCheckpointer } from '@svc/core/run-graph/checkpointer';
+import { createCheckpointer, FULL_STATE_EVERY } from '@svc/core/run-graph/checkpointer';
 import { createEventLog } from '@svc/core/run-graph/event-log';
 import { initialState } from '@svc/core/run-graph/state';
 import { FileTable } from '../../packages/functions/src/local/file-table.ts';
@@ -88,6 +88,46 @@ for (const [name, makeTable] of adapters) {
       const back = await store.checkpoints.get('t3', '', checkpoint.checkpoint_id);
       expect(back?.checkpoint).toBe(checkpoint.checkpoint);
       expect((await cps.load('t3')).state.codebase_summary).toHaveLength(900_000);
+    });
+
+    it('stores the whole state every FULL_STATE_EVERY steps and only the writes between; every checkpoint reads back exactly', async () => {
+      const cps = createCheckpointer(store.checkpoints, systemClock);
+      await cps.start('t6', state('t6'));
+      const made: Array<{ id: string; state: unknown }> = [];
+      for (let i = 0; i < FULL_STATE_EVERY + 5; i++) {
+        const testId = `test-${i}`;
+        const c = await cps.commit('t6', {
+          node: 'execute_test',
+          taskId: i + 1,
+          writes: () => [
+            { channel: 'result', value: { test_id: testId, status: i % 3 ? 'PASSED' : 'FAILED', duration_ms: i, assertions_passed: 1, assertions_failed: 0, error_message: null, stack_trace: null, screenshots: [`s${i}.png`], metadata: { steps: [{ index: 0, note: undefined }] } } },
+            { channel: 'test_step', value: testId },
+            { channel: 'usage', value: { input_tokens: 3, output_tokens: 2, cost_usd: 0.001, test_id: testId } },
+            { channel: 'replace', field: 'codebase_summary', value: `after ${testId}` },
+            ...(i === 7 ? [{ channel: 'limit' as const, value: { limit: 'MAX_SCREENSHOTS' as const, message: 'm', at: new Date(0).toISOString(), node: 'execute_test', test_id: testId, stop: false } }] : []),
+          ],
+        });
+        made.push({ id: c.checkpoint.checkpoint_id, state: JSON.parse(JSON.stringify(c.state)) });
+      }
+      const stored = await Promise.all(made.map((m) => store.checkpoints.get('t6', '', m.id)));
+      expect(stored.map((c) => c!.checkpoint !== '')).toEqual(made.map((_, step) => step % FULL_STATE_EVERY === 0));
+      // another process remembers nothing: it rebuilds each state from the whole one before it and the writes since
+      const other = createCheckpointer(store.checkpoints, systemClock);
+      for (const m of made) expect((await other.load('t6', m.id)).state).toEqual(m.state);
+      expect((await createCheckpointer(store.checkpoints, systemClock).load('t6')).state).toEqual(made.at(-1)!.state);
+    });
+
+    it('a write too large to be stored with its value makes its checkpoint store the whole state', async () => {
+      const cps = createCheckpointer(store.checkpoints, systemClock);
+      await cps.start('t7', state('t7'));
+      await cps.commit('t7', { node: 'analyze_code', writes: () => [] }); // step 0: whole
+      const big = await cps.commit('t7', { node: 'plan_tests', writes: () => [{ channel: 'replace', field: 'codebase_summary', value: 'z'.repeat(400_000) }] });
+      const after = await cps.commit('t7', { node: 'execute_test', writes: () => [{ channel: 'test_step', value: 'a' }] });
+      expect((await store.checkpoints.get('t7', '', big.checkpoint.checkpoint_id))!.checkpoint).not.toBe('');
+      expect((await store.checkpoints.get('t7', '', after.checkpoint.checkpoint_id))!.checkpoint).toBe('');
+      const loaded = (await createCheckpointer(store.checkpoints, systemClock).load('t7')).state;
+      expect(loaded.codebase_summary).toHaveLength(400_000);
+      expect(loaded.graph.test_steps).toEqual({ a: 1 });
     });
 
     it('rewind moves the head back; the next commit branches from there', async () => {

@@ -1,6 +1,6 @@
-import type { Checkpoint, CheckpointMetadata } from '../contracts/checkpoint.ts';
+import type { Checkpoint, CheckpointMetadata, CheckpointWrite } from '../contracts/checkpoint.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { CheckpointsRepo } from '../store/checkpoints.ts';
+import { MAX_WRITE_BLOB_CHARS, type CheckpointsRepo } from '../store/checkpoints.ts';
 import { AppError, notFound } from '../errors.ts';
 import { uuidv7 } from '../ids.ts';
 import { deserializeState, serializeState, type RunGraphState } from './state.ts';
@@ -11,6 +11,15 @@ export const ROOT_NS = '';
 const MAX_COMMIT_ATTEMPTS = 200;
 /** Threads whose head state is kept parsed in memory (runs in flight in this process). */
 const CACHED_THREADS = 32;
+/**
+ * Every checkpoint whose step is a multiple of this stores the whole state; the others store
+ * only their writes (`checkpoint` is ''), and their state is their parent's with those
+ * writes applied. A state read from the store is then at most FULL_STATE_EVERY - 1 steps of
+ * writes away from a whole one, and a run stores a whole state once per this many commits,
+ * not once per commit: the state grows with every result, so storing it at every commit was
+ * quadratic in the run's size (memory and disk of the local runtime, items on DynamoDB).
+ */
+export const FULL_STATE_EVERY = 16;
 
 export interface CommitInput {
   node: string;
@@ -56,19 +65,47 @@ export function createCheckpointer(repo: CheckpointsRepo, clock: Clock, hooks: {
     if (cached?.checkpoint.checkpoint_id === id) return { ...cached };
     const checkpoint = await repo.get(threadId, ROOT_NS, id);
     if (!checkpoint) throw notFound('checkpoint');
-    const state = freezeState(deserializeState(checkpoint.checkpoint));
     freezeState(checkpoint);
+    const state = await stateOf(threadId, checkpoint);
     if (!checkpointId) remember(threadId, checkpoint, state);
     return { checkpoint, state };
   }
 
-  function build(threadId: string, state: RunGraphState, parent: Checkpoint | null, metadata: CheckpointMetadata): Checkpoint {
+  /**
+   * The state at a checkpoint: its own, or (stored as writes only) the nearest ancestor's
+   * whole state — or the one this process remembers, when the walk reaches it — with the
+   * writes of the checkpoints in between applied in order.
+   */
+  async function stateOf(threadId: string, checkpoint: Checkpoint): Promise<RunGraphState> {
+    const chain: Checkpoint[] = [];
+    let base: RunGraphState | undefined;
+    let at = checkpoint;
+    while (at.checkpoint === '') {
+      chain.push(at);
+      const parentId = at.parent_checkpoint_id;
+      if (!parentId) throw new AppError('INTERNAL', `checkpoint ${at.checkpoint_id} of thread ${threadId} has neither a state nor a parent`);
+      const cached = cache.get(threadId);
+      if (cached?.checkpoint.checkpoint_id === parentId) {
+        base = cached.state;
+        break;
+      }
+      const parent = await repo.get(threadId, ROOT_NS, parentId);
+      if (!parent) throw new AppError('INTERNAL', `checkpoint ${parentId} of thread ${threadId} is missing`);
+      at = parent;
+    }
+    let state = base ?? freezeState(deserializeState(at.checkpoint));
+    const writes = await Promise.all(chain.map((c) => repo.writes(threadId, ROOT_NS, c.checkpoint_id)));
+    for (let i = chain.length - 1; i >= 0; i--) state = applyWrites(state, decodeWrites(writes[i], chain[i].checkpoint_id));
+    return state;
+  }
+
+  function build(threadId: string, state: RunGraphState, parent: Checkpoint | null, metadata: CheckpointMetadata, whole: boolean): Checkpoint {
     return {
       thread_id: threadId,
       checkpoint_ns: ROOT_NS,
       checkpoint_id: uuidv7(clock.now().getTime()),
       parent_checkpoint_id: parent?.checkpoint_id ?? null,
-      checkpoint: serializeState(state),
+      checkpoint: whole ? serializeState(state) : '',
       metadata,
       created_at: clock.now().toISOString(),
     };
@@ -79,7 +116,7 @@ export function createCheckpointer(repo: CheckpointsRepo, clock: Clock, hooks: {
 
     /** The first checkpoint of a thread (source "input", or "fork"); parent null. */
     async start(threadId: string, state: RunGraphState, metadata: Partial<CheckpointMetadata> = {}): Promise<Checkpoint> {
-      const checkpoint = build(threadId, state, null, { source: 'input', step: -1, node: null, ...metadata });
+      const checkpoint = build(threadId, state, null, { source: 'input', step: -1, node: null, ...metadata }, true);
       if (!(await repo.save({ checkpoint, writes: [], expectedHead: null }))) throw new AppError('CONFLICT', `thread ${threadId} already has checkpoints`);
       return checkpoint;
     },
@@ -91,13 +128,13 @@ export function createCheckpointer(repo: CheckpointsRepo, clock: Clock, hooks: {
         const head = await load(threadId);
         const writes = input.writes(head.state);
         const state = applyWrites(head.state, writes);
-        const checkpoint = build(threadId, state, head.checkpoint, {
-          source: input.source ?? 'loop',
-          step: head.checkpoint.metadata.step + 1,
-          node: input.node,
-          ...input.metadata,
-        });
-        const saved = await repo.save({ checkpoint, writes: storedWrites(writes, input.taskId ?? 0), expectedHead: head.checkpoint.checkpoint_id });
+        const step = head.checkpoint.metadata.step + 1;
+        const stored = storedWrites(writes, input.taskId ?? 0);
+        // Whole every FULL_STATE_EVERY steps, and whenever a write is too large to be stored
+        // with its value (the state could not be rebuilt from the writes).
+        const whole = step % FULL_STATE_EVERY === 0 || stored.some((w) => w.blob.length > MAX_WRITE_BLOB_CHARS);
+        const checkpoint = build(threadId, state, head.checkpoint, { source: input.source ?? 'loop', step, node: input.node, ...input.metadata }, whole);
+        const saved = await repo.save({ checkpoint, writes: stored, expectedHead: head.checkpoint.checkpoint_id });
         if (saved) {
           remember(threadId, freezeState(checkpoint), state);
           hooks.onCommit?.(performance.now() - t0);
@@ -121,3 +158,14 @@ export function createCheckpointer(repo: CheckpointsRepo, clock: Clock, hooks: {
 }
 
 export type Checkpointer = ReturnType<typeof createCheckpointer>;
+
+/** A checkpoint's stored writes as the writes that were applied, in their order. */
+function decodeWrites(stored: CheckpointWrite[], checkpointId: string): Write[] {
+  return [...stored]
+    .sort((a, b) => a.task_id - b.task_id || a.idx - b.idx)
+    .map((w) => {
+      if (w.type !== 'json') throw new AppError('INTERNAL', `checkpoint ${checkpointId} stores a write of type ${w.type}; its state cannot be rebuilt`);
+      const value: unknown = JSON.parse(Buffer.from(w.blob, 'base64').toString('utf8'));
+      return (w.channel.startsWith('replace:') ? { channel: 'replace', field: w.channel.slice('replace:'.length), value } : { channel: w.channel, value }) as Write;
+    });
+}

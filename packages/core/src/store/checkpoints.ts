@@ -6,6 +6,8 @@ import { queryAll, queryPage, type Page, type StoreContext } from './context.ts'
 
 /** DynamoDB items are at most 400 KB: a larger serialised state is split into chunk items. */
 const CHUNK_CHARS = 300_000;
+/** A write whose blob is longer is stored without its value (see fitted). */
+export const MAX_WRITE_BLOB_CHARS = CHUNK_CHARS;
 /** DynamoDB transactions hold at most 25 operations. */
 const MAX_TRANSACTION_OPS = 25;
 
@@ -100,7 +102,7 @@ export function checkpointsRepo(ctx: StoreContext) {
 
 /** A write's value too large for one item is left out of the write (the checkpoint's state holds it). */
 function fitted<W extends { type: string; blob: string }>(w: W): W {
-  if (w.blob.length <= CHUNK_CHARS) return w;
+  if (w.blob.length <= MAX_WRITE_BLOB_CHARS) return w;
   const note = { omitted: true, bytes: Math.floor((w.blob.length * 3) / 4), reason: 'larger than one item; the value is in the checkpoint state' };
   return { ...w, type: 'json-omitted', blob: Buffer.from(JSON.stringify(note), 'utf8').toString('base64') };
 }
