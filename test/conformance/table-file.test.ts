@@ -149,7 +149,7 @@ describe('FileTable persistence', () => {
     expect(JSON.parse(lines.at(-1)!)).toEqual({ put: [{ pk: 'P', sk: 'A', nested: { list: [1, 'two', null], text: 'line\nbreak "quoted"' } }], del: [{ pk: 'P', sk: 'gone' }] });
     const before = await everything(a, 'P');
     await a.close();
-    const b = await FileTable.open(dir, { compactBytes: 1 }); // the next write compacts, reusing the items' text
+    const b = await FileTable.open(dir, { compactBytes: 1 }); // the next write compacts
     await b.put({ pk: 'P', sk: 'B' });
     await b.close();
     const c = await FileTable.open(dir);

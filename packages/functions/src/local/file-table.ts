@@ -35,7 +35,7 @@ import {
   validateTransaction,
   type NormalizedUpdate,
 } from '../table-rules.ts';
-import { JournalStore, rememberJson, type JournalStoreOptions } from './journal-store.ts';
+import { JournalStore, type JournalStoreOptions } from './journal-store.ts';
 import { SortedIndex, type IndexEntry } from './sorted-index.ts';
 
 export interface FileTableOptions extends JournalStoreOptions {
@@ -45,11 +45,16 @@ export interface FileTableOptions extends JournalStoreOptions {
 
 const INDEX_NAMES: IndexName[] = ['main', 'gsi1', 'gsi2'];
 
-/** JSON round trip: stored items are exactly what the journal replays (undefined dropped, no shared references). */
-function toStored(item: Item): Item {
+/**
+ * JSON round trip: stored items are exactly what the journal replays (undefined dropped, no
+ * shared references). The text comes along for the journal line, which then reuses it.
+ */
+function toStoredWithJson(item: Item): { item: Item; json: string } {
   const json = JSON.stringify(item);
-  return rememberJson(JSON.parse(json) as Item, json);
+  return { item: JSON.parse(json) as Item, json };
 }
+
+const toStored = (item: Item): Item => toStoredWithJson(item).item;
 
 function conditionHolds(condition: Condition, current: Item | undefined): boolean {
   switch (condition.kind) {
@@ -107,7 +112,8 @@ export class FileTable implements Table {
     if (condition && !conditionHolds(condition, this.visible(item, this.now()))) {
       throw new ConditionFailedError('Condition failed');
     }
-    this.commit([toStored(item)], []);
+    const stored = toStoredWithJson(item);
+    this.commit([stored.item], [], [stored.json]);
   }
 
   async update(input: UpdateInput): Promise<Item> {
@@ -161,15 +167,19 @@ export class FileTable implements Table {
     validateTransaction(ops);
     const now = this.now();
     const puts: Item[] = [];
+    const putJson: Array<string | undefined> = [];
     const dels: ItemKey[] = [];
     // Evaluate everything first; nothing is written unless every op passes.
     ops.forEach((op, i) => {
       const fail = () => new ConditionFailedError(`Transaction op ${i}: condition failed`, i);
       switch (op.type) {
-        case 'put':
+        case 'put': {
           if (op.condition && !conditionHolds(op.condition, this.visible(op.item, now))) throw fail();
-          puts.push(toStored(op.item));
+          const stored = toStoredWithJson(op.item);
+          putJson[puts.length] = stored.json;
+          puts.push(stored.item);
           break;
+        }
         case 'update': {
           const u = normalizeUpdate(op.update);
           const current = this.visible(u.key, now);
@@ -186,7 +196,7 @@ export class FileTable implements Table {
           break;
       }
     });
-    if (puts.length || dels.length) this.commit(puts, dels);
+    if (puts.length || dels.length) this.commit(puts, dels, putJson);
   }
 
   async health(): Promise<{ status: 'ok' | 'down'; detail?: string }> {
@@ -214,8 +224,9 @@ export class FileTable implements Table {
   }
 
   /** Journal first, memory second: a write the disk refused must not become visible. */
-  private commit(puts: Item[], dels: ItemKey[]): void {
-    this.store?.append(dels.length ? { put: puts, del: dels } : { put: puts });
+  /** `putJson[i]`, when given, is the text toStoredWithJson made of puts[i]. */
+  private commit(puts: Item[], dels: ItemKey[], putJson: ReadonlyArray<string | undefined> = []): void {
+    this.store?.append(dels.length ? { put: puts, del: dels } : { put: puts }, putJson);
     for (const key of dels) this.replace(key, undefined);
     for (const item of puts) this.replace(item, item);
     if (this.store?.needsCompaction()) this.compact();

@@ -31,22 +31,6 @@ import type { Item, ItemKey } from '@svc/core/ports/table';
 import { keyString } from '../table-rules.ts';
 import { acquireDirLock } from './dir-lock.ts';
 
-/**
- * The JSON text of items whose text is already known (FileTable makes its stored copies by
- * a JSON round trip): the journal line and the next compaction reuse it instead of
- * stringifying the item again. A run's checkpoints are the largest items, and each used to
- * be stringified three times.
- */
-const knownJson = new WeakMap<Item, string>();
-
-/** Records `json` as the text of `item`, which must be exactly JSON.parse(json) and never change. */
-export function rememberJson(item: Item, json: string): Item {
-  knownJson.set(item, json);
-  return item;
-}
-
-const jsonOf = (item: Item): string => knownJson.get(item) ?? JSON.stringify(item);
-
 export interface JournalRecord {
   put?: Item[];
   del?: ItemKey[];
@@ -100,10 +84,13 @@ export class JournalStore {
     }
   }
 
-  /** Appends one record as one line. Throws (and leaves the journal as it was) if the disk refuses it. */
-  append(record: JournalRecord): void {
-    // JSON.stringify(record), with each item's text reused when known.
-    const parts = [...(record.put ? [`"put":[${record.put.map(jsonOf).join(',')}]`] : []), ...(record.del ? [`"del":${JSON.stringify(record.del)}`] : [])];
+  /**
+   * Appends one record as one line. Throws (and leaves the journal as it was) if the disk
+   * refuses it. `putJson[i]`, when given, is JSON.stringify(record.put[i]), already made by
+   * the caller: a run's checkpoints are the largest items, and stringifying them twice showed.
+   */
+  append(record: JournalRecord, putJson: ReadonlyArray<string | undefined> = []): void {
+    const parts = [...(record.put ? [`"put":[${record.put.map((item, i) => putJson[i] ?? JSON.stringify(item)).join(',')}]`] : []), ...(record.del ? [`"del":${JSON.stringify(record.del)}`] : [])];
     const line = Buffer.from(`{${parts.join(',')}}\n`, 'utf8');
     try {
       appendFileSync(this.journalFd, line);
@@ -141,7 +128,7 @@ export class JournalStore {
         chunkLength = 0;
       };
       for (const item of items) {
-        const line = jsonOf(item);
+        const line = JSON.stringify(item);
         chunk.push(line);
         chunkLength += line.length;
         if (chunkLength >= WRITE_CHUNK_BYTES) flush();
