@@ -286,12 +286,12 @@ const elementFn = new Function('el', `${PAGE_SOURCE}\nreturn api.one(el);`) as (
 const allFn = new Function('cap', `${PAGE_SOURCE}\nreturn api.all(cap);`) as (cap: number) => unknown[];
 const pointFn = new Function('p', `${PAGE_SOURCE}\nreturn api.point(p.x, p.y);`) as (p: { x: number; y: number }) => unknown;
 // Strictness and the fingerprint in one round trip: the count of matches, and the
-// fingerprint when exactly one matched and `fp` is set (a failing fingerprint never fails the count).
-const countFn = new Function('els', 'fp', `if (!fp || els.length !== 1) return { count: els.length };
+// fingerprint when exactly one matched (a failing fingerprint never fails the count).
+const countFn = new Function('els', `if (els.length !== 1) return { count: els.length };
 let f; try { ${PAGE_SOURCE}\nf = api.one(els[0]); } catch (e) {}
-return { count: 1, fp: f };`) as (els: Element[], fp: boolean) => { count: number; fp?: unknown };
-
-// In the main world, like the rest: a page svc only asserts on then needs no second world.
+return { count: 1, fp: f };`) as (els: Element[]) => { count: number; fp?: unknown };
+// Without a fingerprint to read, the ~10 KB of fingerprint code is not sent. In the main
+// world too, like the rest: a page svc only asserts on then needs no second world.
 const countOnlyFn = new Function('els', 'return els.length;') as (els: Element[]) => number;
 
 /** Parses in-page output through the schema (drops nothing we produce; guards the type). */
@@ -328,8 +328,9 @@ export async function readWithFingerprint(locator: PwLocator, attribute?: string
 
 /** How many elements the locator matches now and, with `fingerprint`, the fingerprint of the only one (one evaluate call, kept out of traces). */
 export async function countAndFingerprint(locator: PwLocator, fingerprint: boolean): Promise<{ count: number; fingerprint?: Fingerprint }> {
-  // Without a fingerprint to read, the ~10 KB of fingerprint code is not sent at all.
-  const r = fingerprint ? await untraced(locator.page(), () => locator.evaluateAll(countFn, true)) : { count: await untraced(locator.page(), () => locator.evaluateAll(countOnlyFn)), fp: undefined };
+  const page = locator.page();
+  if (!fingerprint) return { count: await untraced(page, () => locator.evaluateAll(countOnlyFn)) };
+  const r = await untraced(page, () => locator.evaluateAll(countFn));
   return { count: r.count, ...(r.fp !== undefined && { fingerprint: parse(r.fp) }) };
 }
 
