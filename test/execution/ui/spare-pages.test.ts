@@ -18,10 +18,19 @@ afterAll(async () => {
   await app?.close();
 });
 
+/** Runs `body` with a driver that keeps one spare context, and closes the driver after. */
+async function withPrewarmedDriver(body: (driver: Awaited<ReturnType<typeof createPlaywrightDriver>>) => Promise<void>): Promise<void> {
+  const driver = await createPlaywrightDriver({ prewarm: 1 });
+  try {
+    await body(driver);
+  } finally {
+    await driver.close();
+  }
+}
+
 describe('spare contexts (prewarm)', () => {
   it('hands the next test a context opened ahead of time, with no cookies, storage or page of the previous test', async () => {
-    const driver = await createPlaywrightDriver({ prewarm: 1 });
-    try {
+    await withPrewarmedDriver(async (driver) => {
       const first = await driver.openSession({ baseUrl: app.url, trace: false });
       expect(driver.spareContexts()).toBe(1);
       await first.perform(step({ type: 'goto', url: '/login' }), ctx());
@@ -41,14 +50,11 @@ describe('spare contexts (prewarm)', () => {
       } finally {
         await second.close();
       }
-    } finally {
-      await driver.close();
-    }
+    });
   });
 
   it('a spare opened for other options is not used: the test gets the viewport and base URL it asked for', async () => {
-    const driver = await createPlaywrightDriver({ prewarm: 1 });
-    try {
+    await withPrewarmedDriver(async (driver) => {
       await (await driver.openSession({ baseUrl: app.url, trace: false })).close();
       const other = await driver.openSession({ baseUrl: `${app.url}/`, trace: false, viewport: { width: 400, height: 300 } });
       try {
@@ -59,14 +65,11 @@ describe('spare contexts (prewarm)', () => {
         await other.close();
       }
       expect(driver.spareContexts()).toBe(1); // the pool keeps one spare: the stale one was closed
-    } finally {
-      await driver.close();
-    }
+    });
   });
 
   it('a test in a traced spare gets a trace of its own actions only, with DOM snapshots', async () => {
-    const driver = await createPlaywrightDriver({ prewarm: 1 });
-    try {
+    await withPrewarmedDriver(async (driver) => {
       const first = await driver.openSession({ baseUrl: app.url, trace: true });
       await first.perform(step({ type: 'goto', url: '/table' }), ctx());
       await first.stopTrace(false);
@@ -84,9 +87,7 @@ describe('spare contexts (prewarm)', () => {
       } finally {
         await second.close();
       }
-    } finally {
-      await driver.close();
-    }
+    });
   });
 
   it('close() closes the spare with the browser: no Chromium process is left', async () => {
