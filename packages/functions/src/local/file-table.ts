@@ -223,8 +223,10 @@ export class FileTable implements Table {
     return item && !isExpired(item, now) ? item : undefined;
   }
 
-  /** Journal first, memory second: a write the disk refused must not become visible. */
-  /** `putJson[i]`, when given, is the text toStoredWithJson made of puts[i]. */
+  /**
+   * Journal first, memory second: a write the disk refused must not become visible.
+   * `putJson[i]`, when given, is the text toStoredWithJson made of puts[i].
+   */
   private commit(puts: Item[], dels: ItemKey[], putJson: ReadonlyArray<string | undefined> = []): void {
     this.store?.append(dels.length ? { put: puts, del: dels } : { put: puts }, putJson);
     for (const key of dels) this.replace(key, undefined);
