@@ -117,6 +117,39 @@ for (const [name, makeTable] of adapters) {
       expect((await createCheckpointer(store.checkpoints, systemClock).load('t6')).state).toEqual(made.at(-1)!.state);
     });
 
+    it('a process with nothing cached loads a checkpoint in three reads: the head, its lineage and their writes', async () => {
+      const cps = createCheckpointer(store.checkpoints, systemClock);
+      await cps.start('t8', state('t8'));
+      let last: unknown;
+      // steps 0 … FULL_STATE_EVERY - 1: the head is as far from a whole state as a checkpoint gets
+      for (let i = 0; i < FULL_STATE_EVERY; i++) last = (await cps.commit('t8', { node: 'execute_test', taskId: i + 1, writes: () => [{ channel: 'test_step', value: `s${i}` }] })).state;
+      const reads: string[] = [];
+      const counted = new Proxy(table, {
+        get: (t, prop: keyof Table) => (typeof t[prop] === 'function' ? (...args: unknown[]) => (reads.push(prop), (t[prop] as (...a: unknown[]) => unknown).apply(t, args)) : t[prop]),
+      });
+      const loaded = await createCheckpointer(createStore(counted, systemClock).checkpoints, systemClock).load('t8');
+      expect(loaded.state).toEqual(last);
+      expect(loaded.checkpoint.metadata.step).toBe(FULL_STATE_EVERY - 1);
+      expect(reads).toEqual(['get', 'query', 'query']);
+    });
+
+    it('after a rewind, checkpoints of both branches interleave in the store and each still reads back exactly', async () => {
+      const cps = createCheckpointer(store.checkpoints, systemClock);
+      await cps.start('t9', state('t9'));
+      const made: Array<{ id: string; state: unknown }> = [];
+      const step = async (value: string) => {
+        const c = await cps.commit('t9', { node: 'execute_test', writes: () => [{ channel: 'test_step', value }, { channel: 'replace', field: 'codebase_summary', value }] });
+        made.push({ id: c.checkpoint.checkpoint_id, state: JSON.parse(JSON.stringify(c.state)) });
+      };
+      for (let i = 0; i < 6; i++) await step(`a${i}`);
+      await cps.rewind('t9', made[2].id); // the branch point is a delta checkpoint
+      for (let i = 0; i < FULL_STATE_EVERY + 2; i++) await step(`b${i}`);
+      const other = createCheckpointer(store.checkpoints, systemClock);
+      for (const m of made) expect((await other.load('t9', m.id)).state).toEqual(m.state);
+      const head = (await createCheckpointer(store.checkpoints, systemClock).load('t9')).state;
+      expect(head.graph.test_steps).toEqual({ a0: 1, a1: 1, a2: 1, ...Object.fromEntries(Array.from({ length: FULL_STATE_EVERY + 2 }, (_, i) => [`b${i}`, 1])) });
+    });
+
     it('a write too large to be stored with its value makes its checkpoint store the whole state', async () => {
       const cps = createCheckpointer(store.checkpoints, systemClock);
       await cps.start('t7', state('t7'));

@@ -63,39 +63,29 @@ export function createCheckpointer(repo: CheckpointsRepo, clock: Clock, hooks: {
     if (!id) throw notFound('thread');
     const cached = cache.get(threadId);
     if (cached?.checkpoint.checkpoint_id === id) return { ...cached };
-    const checkpoint = await repo.get(threadId, ROOT_NS, id);
-    if (!checkpoint) throw notFound('checkpoint');
-    freezeState(checkpoint);
-    const state = await stateOf(threadId, checkpoint);
+    const chain = await repo.lineage(threadId, ROOT_NS, id, { window: FULL_STATE_EVERY, stopAt: cached?.checkpoint.checkpoint_id });
+    if (!chain.length) throw notFound('checkpoint');
+    const checkpoint = freezeState(chain[0]);
+    const state = await stateOf(threadId, chain, cached);
     if (!checkpointId) remember(threadId, checkpoint, state);
     return { checkpoint, state };
   }
 
   /**
-   * The state at a checkpoint: its own, or (stored as writes only) the nearest ancestor's
-   * whole state — or the one this process remembers, when the walk reaches it — with the
-   * writes of the checkpoints in between applied in order.
+   * The state at chain[0], from its lineage (newest first): the last one's whole state — or,
+   * when the walk stopped at the state this process remembers, that one — with the writes of
+   * the checkpoints in between applied, oldest first.
    */
-  async function stateOf(threadId: string, checkpoint: Checkpoint): Promise<RunGraphState> {
-    const chain: Checkpoint[] = [];
-    let base: RunGraphState | undefined;
-    let at = checkpoint;
-    while (at.checkpoint === '') {
-      chain.push(at);
-      const parentId = at.parent_checkpoint_id;
-      if (!parentId) throw new AppError('INTERNAL', `checkpoint ${at.checkpoint_id} of thread ${threadId} has neither a state nor a parent`);
-      const cached = cache.get(threadId);
-      if (cached?.checkpoint.checkpoint_id === parentId) {
-        base = cached.state;
-        break;
-      }
-      const parent = await repo.get(threadId, ROOT_NS, parentId);
-      if (!parent) throw new AppError('INTERNAL', `checkpoint ${parentId} of thread ${threadId} is missing`);
-      at = parent;
+  async function stateOf(threadId: string, chain: Checkpoint[], cached: { checkpoint: Checkpoint; state: RunGraphState } | undefined): Promise<RunGraphState> {
+    const last = chain.at(-1)!;
+    const whole = last.checkpoint !== '';
+    if (!whole && (!last.parent_checkpoint_id || last.parent_checkpoint_id !== cached?.checkpoint.checkpoint_id)) {
+      throw new AppError('INTERNAL', `checkpoint ${last.checkpoint_id} of thread ${threadId} has neither a state nor a parent`);
     }
-    let state = base ?? freezeState(deserializeState(at.checkpoint));
-    const writes = await Promise.all(chain.map((c) => repo.writes(threadId, ROOT_NS, c.checkpoint_id)));
-    for (let i = chain.length - 1; i >= 0; i--) state = applyWrites(state, decodeWrites(writes[i], chain[i].checkpoint_id));
+    let state = whole ? freezeState(deserializeState(last.checkpoint)) : cached!.state;
+    const deltas = whole ? chain.slice(0, -1) : chain;
+    const writes = await repo.writesOf(threadId, ROOT_NS, deltas.map((c) => c.checkpoint_id));
+    for (let i = deltas.length - 1; i >= 0; i--) state = applyWrites(state, decodeWrites(writes.get(deltas[i].checkpoint_id)!, deltas[i].checkpoint_id));
     return state;
   }
 

@@ -1,5 +1,6 @@
 import type { Checkpoint, CheckpointMetadata, CheckpointSummary, CheckpointWrite } from '../contracts/checkpoint.ts';
 import { ConditionFailedError, type WriteOp } from '../ports/table.ts';
+import { AppError } from '../errors.ts';
 import { stripLayout } from './keys.ts';
 import { runGraphKeys as k } from './run-graph-keys.ts';
 import { queryAll, queryPage, type Page, type StoreContext } from './context.ts';
@@ -78,13 +79,33 @@ export function checkpointsRepo(ctx: StoreContext) {
 
     async get(threadId: string, ns: string, checkpointId: string): Promise<Checkpoint | undefined> {
       const item = await table.get(k.checkpoint(threadId, ns, checkpointId));
-      if (!item) return undefined;
-      const { chunks, ...cp } = stripLayout<Checkpoint & { chunks?: number }>(item);
-      if (chunks) {
-        const parts = await queryAll(table, { pk: k.checkpointPartition(threadId), skPrefix: `CPCHUNK#${ns}#${checkpointId}#` });
-        cp.checkpoint = parts.map((p) => p.body as string).join('');
+      return item && withChunks(item);
+    },
+
+    /**
+     * A checkpoint and its ancestors, newest first, down to the first that stores its whole
+     * state or whose parent is `stopAt` (a state the caller holds); empty when the checkpoint
+     * does not exist. One descending range query reads the checkpoint and the `window` - 1
+     * saved before it: on a thread never rewound those are exactly its ancestors. After a
+     * rewind, checkpoints of the abandoned branch interleave, and an ancestor the page missed
+     * is read on its own (so are those of a writer whose clock ran behind its parent's).
+     */
+    async lineage(threadId: string, ns: string, checkpointId: string, opts: { window: number; stopAt?: string }): Promise<Checkpoint[]> {
+      const page = await table.query({ pk: k.checkpointPartition(threadId), skFrom: `CP#${ns}#`, skTo: k.checkpoint(threadId, ns, checkpointId).sk, descending: true, limit: opts.window });
+      const near = new Map(page.items.map((i) => [i.checkpoint_id as string, i]));
+      const chain: Checkpoint[] = [];
+      for (let id: string | null = checkpointId; id !== null; ) {
+        const item = near.get(id) ?? (await table.get(k.checkpoint(threadId, ns, id)));
+        if (!item) {
+          if (!chain.length) return [];
+          throw new AppError('INTERNAL', `checkpoint ${id} of thread ${threadId} is missing`);
+        }
+        const cp = await withChunks(item);
+        chain.push(cp);
+        if (cp.checkpoint !== '' || cp.parent_checkpoint_id === opts.stopAt) break;
+        id = cp.parent_checkpoint_id;
       }
-      return cp;
+      return chain;
     },
 
     /** Checkpoints of a thread without their state, newest first. */
@@ -97,7 +118,31 @@ export function checkpointsRepo(ctx: StoreContext) {
       const items = await queryAll(table, { pk: k.checkpointPartition(threadId), skPrefix: `WR#${ns}#${checkpointId}#` });
       return items.map((i) => stripLayout<CheckpointWrite>(i));
     },
+
+    /**
+     * The writes of several checkpoints, by checkpoint id, in one range query over the ids'
+     * span (writes of other checkpoints in that span are read and dropped: after a rewind,
+     * the abandoned branch's).
+     */
+    async writesOf(threadId: string, ns: string, checkpointIds: string[]): Promise<Map<string, CheckpointWrite[]>> {
+      const out = new Map(checkpointIds.map((id) => [id, [] as CheckpointWrite[]]));
+      if (!checkpointIds.length) return out;
+      const span = [...checkpointIds].sort();
+      const items = await queryAll(table, { pk: k.checkpointPartition(threadId), skFrom: `WR#${ns}#${span[0]}#`, skTo: `WR#${ns}#${span.at(-1)}#~` });
+      for (const item of items) out.get(item.checkpoint_id as string)?.push(stripLayout<CheckpointWrite>(item));
+      return out;
+    },
   };
+
+  /** A stored checkpoint item as a checkpoint, its state reassembled when it was split into chunks. */
+  async function withChunks(item: Record<string, unknown>): Promise<Checkpoint> {
+    const { chunks, ...cp } = stripLayout<Checkpoint & { chunks?: number }>(item);
+    if (chunks) {
+      const parts = await queryAll(table, { pk: k.checkpointPartition(cp.thread_id), skPrefix: `CPCHUNK#${cp.checkpoint_ns}#${cp.checkpoint_id}#` });
+      cp.checkpoint = parts.map((p) => p.body as string).join('');
+    }
+    return cp;
+  }
 }
 
 /** A write's value too large for one item is left out of the write (the checkpoint's state holds it). */
