@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestFile } from '@svc/core/contracts/steps';
 import { startRealApp, realAppsInstalled, type RealApp } from '../support/real-apps.ts';
-import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+import { startFixtureApp, DEMO_USER, type FixtureApp } from '../fixtures/app/server.ts';
 
 /**
  * The intelligence issue's done-when: `svc run --url <app> --discover` against a real app
@@ -72,10 +72,26 @@ describe('svc run --discover, bad input', () => {
   it('skips the sign-in flow with a reason when no password secret is given, and runs the rest', async () => {
     const out = join(dir, 'fixture');
     const res = await svc(['run', '--url', app.url, '--discover', '--max-pages', '6', '--out', out, '--state-dir', join(dir, 'state-fx'), '--reporter', 'json']);
-    expect(res.stdout).toMatch(/not generated: Sign in .*SVC_SECRET_PASSWORD/);
+    expect(res.stdout).toMatch(/not generated: Sign in .*needs SVC_SECRET_USERNAME and SVC_SECRET_PASSWORD/);
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
     expect(report.run.total).toBeGreaterThan(0);
     expect(res.stdout).not.toContain('s3cret!');
+  });
+
+  it("with a test account's secrets the sign-in test runs and checks that it signed in: it passes with the right password and fails with a wrong one", async () => {
+    const run = async (name: string, password: string) => {
+      const out = join(dir, name);
+      const res = await svc(['run', '--url', `${app.url}/login`, '--discover', '--max-pages', '1', '--out', out, '--state-dir', join(dir, `state-${name}`), '--reporter', 'json'], { SVC_SECRET_USERNAME: DEMO_USER.email, SVC_SECRET_PASSWORD: password });
+      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+      return { res, signIn: report.tests.find((r: { name: string }) => r.name === 'Sign in (/login)') };
+    };
+    const good = await run('signin-good', DEMO_USER.password);
+    expect(good.signIn?.status, JSON.stringify(good.signIn?.error)).toBe('passed');
+    const bad = await run('signin-bad', 'wrong-password');
+    expect(bad.signIn?.status).toBe('failed');
+    expect(bad.signIn?.error?.message).toMatch(/step 5 \(expect label="Password" hidden\): .*visible/);
+    expect(bad.res.code).toBe(1);
+    expect(good.res.stdout + bad.res.stdout).not.toContain(DEMO_USER.password);
   });
 
   it('refuses a bad --max-pages and an unreachable app clearly', async () => {

@@ -4,6 +4,14 @@ import { createPlaywrightDriver, type PlaywrightDriver } from '../../packages/fu
 import { crawl } from '../../packages/functions/src/discovery/crawler.ts';
 import { startFixtureApp, DEMO_USER } from '../fixtures/app/server.ts';
 import { realAppsInstalled, startRealApp } from '../support/real-apps.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateFromFlow } from '../../packages/core/src/intelligence/generation/suite.ts';
+import { TestDefinition } from '../../packages/core/src/contracts/steps.ts';
+import { runTest } from '../../packages/core/src/execution/run-test.ts';
+import { httpExchange } from '../../packages/core/src/execution/api/http-exchange.ts';
+import { FsArtifacts } from '../../packages/functions/src/execution/fs-artifacts.ts';
 
 let driver: PlaywrightDriver;
 beforeAll(async () => {
@@ -117,7 +125,7 @@ describe('crawler on the fixture app', () => {
         pageTimeoutMs: 5_000,
         login: { url: `${app.url}/login`, username: DEMO_USER.email, password: DEMO_USER.password },
       });
-      expect(result.login).toEqual({ ok: true, url: `${app.url}/login` });
+      expect(result.login).toEqual({ ok: true, url: `${app.url}/login`, landed_url: `${app.url}/dashboard` });
       const byPath = new Map(result.pages.map((p) => [new URL(p.url).pathname, p]));
       expect([...byPath.keys()]).toEqual(expect.arrayContaining(['/dashboard', '/', '/form', '/table']));
       expect(byPath.get('/dashboard')!.title).not.toBe('');
@@ -135,6 +143,27 @@ describe('crawler on the fixture app', () => {
       // The password never leaks into the result.
       expect(JSON.stringify(result)).not.toContain(DEMO_USER.password);
     } finally {
+      await app.close();
+    }
+  });
+
+  it('a discovered sign-in flow, run as a test, passes with the right password and fails on its outcome check with a wrong one', async () => {
+    const app = await startFixtureApp({ version: 'v1' });
+    const dir = await mkdtemp(join(tmpdir(), 'svc-discovered-login-'));
+    try {
+      const result = await crawl(driver, { startUrl: `${app.url}/login`, maxPages: 1, pageTimeoutMs: 5_000 });
+      const flow = result.flows.find((f) => f.flow_type === 'authentication');
+      expect(flow?.steps.at(-1)).toMatchObject({ type: 'assert', assertion: { type: 'hidden' } });
+      const { test } = generateFromFlow(flow!);
+      const run = (password: string) =>
+        runTest('login', TestDefinition.parse({ ...test, timeout_ms: 15_000 }), { ui: async () => driver, http: httpExchange, artifacts: new FsArtifacts(dir), baseUrl: app.url, environment: {}, secrets: { USERNAME: DEMO_USER.email, PASSWORD: password }, traceOnFailure: false });
+      const good = await run(DEMO_USER.password);
+      expect(good.status, good.error_message ?? '').toBe('passed');
+      const bad = await run('wrong-password');
+      expect(bad.status).toBe('failed');
+      expect(bad.error_message).toMatch(/step 5 \(expect label="Password" hidden\): .*visible/); // the sign-in check, not an earlier step
+    } finally {
+      await rm(dir, { recursive: true, force: true });
       await app.close();
     }
   });

@@ -88,10 +88,23 @@ describe('classification, elements and flows', () => {
     expect(login.steps).toEqual([
       { type: 'goto', url: 'http://a.test/login' },
       { type: 'fill', selector: { label: 'Email', exact: true }, value: 'me@a.test' },
-      { type: 'fill', selector: { label: 'Password', exact: true }, value: '{{password}}' },
+      { type: 'fill', selector: { label: 'Password', exact: true }, value: '{{secrets.PASSWORD}}' },
       { type: 'click', selector: { role: 'button', name: 'Sign in', exact: true } },
+      { type: 'assert', assertion: { type: 'hidden', selector: { label: 'Password', exact: true } }, name: 'signed in: the password field is gone' },
     ]);
+    expect(flows[2].steps.at(-1)?.type).toBe('click'); // a form discovery never submitted: no outcome to check (review flags it)
     expect(flows[2].steps).toContainEqual({ type: 'select', selector: { css: 'select[name="topic"]' }, value: 'sales' });
     for (const flow of flows) for (const step of flow.steps) expect(Step.safeParse(step).success).toBe(true);
+  });
+
+  it("a sign-in flow on the page where discovery signed in also checks that it lands where discovery did", () => {
+    const login = page({ url: 'http://a.test/login', title: 'Login', depth: 1, forms: [{ method: 'post', action: '', submitText: 'Sign in', fields: [{ tag: 'input', type: 'email', id: 'email' }, { tag: 'input', type: 'password', id: 'pw' }] }] });
+    const other = page({ url: 'http://a.test/admin/login', title: 'Admin', depth: 1, forms: [{ method: 'post', action: '/admin/session', submitText: 'Go', fields: [{ tag: 'input', type: 'text', name: 'user' }, { tag: 'input', type: 'password', name: 'secret' }] }] });
+    const [here, elsewhere] = inferFlows([login, other], { signedIn: { loginUrl: 'http://a.test/login', landedUrl: 'http://a.test/dashboard?tab=1' } });
+    expect(here.steps.slice(-2)).toEqual([
+      { type: 'assert', assertion: { type: 'hidden', selector: { css: '#pw' } }, name: 'signed in: the password field is gone' },
+      { type: 'assert', assertion: { type: 'url', contains: '/dashboard' }, name: "lands on /dashboard, as discovery's sign-in did" },
+    ]);
+    expect(elsewhere.steps.at(-1)).toEqual({ type: 'assert', assertion: { type: 'hidden', selector: { css: 'input[name="secret"]' } }, name: 'signed in: the password field is gone' });
   });
 });

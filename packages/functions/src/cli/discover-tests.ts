@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Step, TestDefinition } from '@svc/core/contracts/steps';
+import type { TestDefinition } from '@svc/core/contracts/steps';
 import type { SuiteTest } from '@svc/core/execution/run-suite';
 import { generateFromFlow, generateFromSpec } from '@svc/core/intelligence/generation/suite';
 import { uniqueFileSlug } from '@svc/core/export/file-names';
@@ -19,7 +19,7 @@ export interface DiscoveredSuite {
 export interface DiscoverOptions {
   url: string;
   maxPages: number;
-  /** Secrets the run has (SVC_SECRET_*): a password flow uses {{secrets.PASSWORD}} when present. */
+  /** Secrets the run has (SVC_SECRET_*): a sign-in flow needs {{secrets.USERNAME}} and {{secrets.PASSWORD}}. */
   secrets: Record<string, string>;
   out: string;
   signal?: AbortSignal;
@@ -51,15 +51,13 @@ export async function discoverTests(driver: PlaywrightDriver, options: DiscoverO
     definitions.push(generateFromSpec({ url: page.url, name: `${page.title || page.page_type} loads (${pathOf(page.url)})` }).test);
   }
 
-  const password = options.secrets.PASSWORD;
   for (const flow of result.flows) {
-    const usesPassword = flow.steps.some((s) => JSON.stringify(s).includes('{{password}}'));
-    if (usesPassword && password === undefined) {
-      skipped.push({ name: flow.name, reason: 'needs a password: set SVC_SECRET_PASSWORD to run sign-in flows' });
+    const missing = secretsUsed(flow.steps).filter((name) => options.secrets[name] === undefined);
+    if (missing.length) {
+      skipped.push({ name: flow.name, reason: `needs ${missing.map((n) => `SVC_SECRET_${n}`).join(' and ')}: sign-in flows use the user name and password of a test account` });
       continue;
     }
-    const steps = usesPassword ? (JSON.parse(JSON.stringify(flow.steps).replaceAll('{{password}}', '{{secrets.PASSWORD}}')) as Step[]) : flow.steps;
-    definitions.push(generateFromFlow({ name: flow.name, flow_type: flow.flow_type, url: flow.url, steps }).test);
+    definitions.push(generateFromFlow({ name: flow.name, flow_type: flow.flow_type, url: flow.url, steps: flow.steps }).test);
   }
 
   const folder = join(options.out, 'generated-tests');
@@ -73,6 +71,11 @@ export async function discoverTests(driver: PlaywrightDriver, options: DiscoverO
     tests.push({ id, definition, metadata: { file: id, generated: true } });
   }
   return { tests, skipped, crawl: result, folder };
+}
+
+/** Names of the secrets a flow's steps refer to ({{secrets.NAME}}). */
+function secretsUsed(steps: unknown): string[] {
+  return [...new Set([...JSON.stringify(steps).matchAll(/\{\{secrets\.([A-Za-z0-9_]+)\}\}/g)].map((m) => m[1]))];
 }
 
 function pathOf(url: string): string {

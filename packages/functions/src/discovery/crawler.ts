@@ -44,7 +44,7 @@ export interface CrawlResult {
   flows: Array<InferredFlow & { validated: boolean }>;
   skipped: Array<{ url: string; reason: string }>;
   quality: QualityReport;
-  login?: { ok: boolean; url: string; message?: string };
+  login?: { ok: boolean; url: string; landed_url?: string; message?: string };
   durationMs: number;
 }
 
@@ -182,7 +182,7 @@ export async function crawl(driver: PlaywrightDriver, options: CrawlOptions): Pr
     };
   });
   const importance = new Map(pages.map((p) => [p.url, p.importance_score]));
-  const flows = inferFlows(pages, { username: options.login?.username, importance }).map((f) => ({ ...f, validated: f.flow_type === 'authentication' && !!login?.ok && f.url === normaliseUrl(options.login!.url) }));
+  const flows = inferFlows(pages, { username: options.login?.username, importance, ...(login?.landed_url && { signedIn: { loginUrl: normaliseUrl(login.url) ?? login.url, landedUrl: login.landed_url } }) }).map((f) => ({ ...f, validated: f.flow_type === 'authentication' && !!login?.ok && f.url === normaliseUrl(options.login!.url) }));
   const quality = assessQuality(pages, skipped, flows.length);
   return { startUrl: start, pages, edges: [...edges.values()], flows, skipped, quality, login, durationMs: Date.now() - started };
 }

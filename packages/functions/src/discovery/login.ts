@@ -15,9 +15,9 @@ const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).s
 /**
  * Signs in before crawling: fills the username and password fields (given selectors, or
  * the form holding the page's password field) and submits. Success means the page left
- * the password form. The password never appears in the result.
+ * the password form; `landed_url` is where it went. The password never appears in the result.
  */
-export async function logIn(page: Page, login: LoginOptions, timeoutMs: number): Promise<{ ok: boolean; url: string; message?: string }> {
+export async function logIn(page: Page, login: LoginOptions, timeoutMs: number): Promise<{ ok: boolean; url: string; landed_url?: string; message?: string }> {
   try {
     await page.goto(login.url, { waitUntil: 'load', timeout: timeoutMs });
     const password = page.locator(login.password_selector ?? 'input[type=password]').first();
@@ -38,7 +38,7 @@ export async function logIn(page: Page, login: LoginOptions, timeoutMs: number):
     await page.waitForLoadState('load', { timeout: timeoutMs }).catch(() => {});
     const stillThere = await page.locator('input[type=password]').first().isVisible().catch(() => false);
     if (stillThere && page.url() === before) return { ok: false, url: login.url, message: 'still on the login form after submitting (wrong credentials?)' };
-    return { ok: true, url: login.url };
+    return { ok: true, url: login.url, landed_url: page.url() };
   } catch (e) {
     return { ok: false, url: login.url, message: firstLine(e) };
   }

@@ -20,11 +20,16 @@ export function fieldLocator(f: FieldInfo): Locator | undefined {
   return undefined;
 }
 
+/** The value of a sign-in form's password field: never the real one, the PASSWORD secret (`SVC_SECRET_PASSWORD` for `svc run`). */
+export const PASSWORD_SECRET = '{{secrets.PASSWORD}}';
+/** The user name of a sign-in form when discovery was not given one: the USERNAME secret. */
+export const USERNAME_SECRET = '{{secrets.USERNAME}}';
+
 /** A plausible value for a field, so a generated test can submit the form. */
 export function sampleValue(f: FieldInfo): string {
   const hint = `${f.type} ${f.name ?? ''} ${f.label ?? ''} ${f.placeholder ?? ''}`.toLowerCase();
   if (f.type === 'email' || hint.includes('email')) return 'discovery@example.com';
-  if (f.type === 'password') return '{{password}}';
+  if (f.type === 'password') return PASSWORD_SECRET;
   if (f.type === 'number' || /\b(age|qty|quantity|amount|count)\b/.test(hint)) return '1';
   if (f.type === 'tel' || hint.includes('phone')) return '+15550100';
   if (f.type === 'url') return 'https://example.com';
@@ -39,6 +44,8 @@ const FILLABLE = new Set(['text', 'email', 'password', 'search', 'tel', 'url', '
 
 function formSteps(page: PageSnapshot, form: FormInfo, username?: string): Step[] {
   const steps: Step[] = [{ type: 'goto', url: page.url }];
+  // A sign-in that uses a made-up user name cannot succeed, and its outcome is checked.
+  if (form.fields.some((f) => f.type === 'password')) username ??= USERNAME_SECRET;
   for (const field of form.fields) {
     const selector = fieldLocator(field);
     if (!selector) continue;
@@ -57,12 +64,36 @@ function formSteps(page: PageSnapshot, form: FormInfo, username?: string): Step[
   return steps;
 }
 
+/** Where discovery's own sign-in started and where it landed. */
+export interface SignedIn {
+  loginUrl: string;
+  landedUrl: string;
+}
+
 /**
- * Flows from the crawled pages: a login flow per password form, a form flow per other
+ * What a sign-in flow checks after submitting. A sign-in that worked leaves the password
+ * form (the same test discovery's own sign-in passes), so the password field must be gone;
+ * when discovery signed in on this very page, the flow must also land where it did. A wrong
+ * password, or a form that rejects its input, fails the test instead of passing unnoticed.
+ */
+function signedInChecks(page: PageSnapshot, form: FormInfo, signedIn: SignedIn | undefined): Step[] {
+  const checks: Step[] = [];
+  const password = form.fields.find((f) => f.type === 'password');
+  const selector = password && fieldLocator(password);
+  if (selector) checks.push({ type: 'assert', assertion: { type: 'hidden', selector }, name: 'signed in: the password field is gone' });
+  if (signedIn && signedIn.loginUrl === page.url) {
+    const landed = new URL(signedIn.landedUrl).pathname;
+    if (landed !== new URL(page.url).pathname) checks.push({ type: 'assert', assertion: { type: 'url', contains: landed }, name: `lands on ${landed}, as discovery's sign-in did` });
+  }
+  return checks;
+}
+
+/**
+ * Flows from the crawled pages: a login flow per password form (checking that it signs in), a form flow per other
  * form, a create-item (CRUD) flow where a standalone input feeds a list, and one
  * navigation flow through the most important pages.
  */
-export function inferFlows(pages: readonly PageSnapshot[], opts: { username?: string; importance?: Map<string, number> } = {}): InferredFlow[] {
+export function inferFlows(pages: readonly PageSnapshot[], opts: { username?: string; importance?: Map<string, number>; signedIn?: SignedIn } = {}): InferredFlow[] {
   const flows: InferredFlow[] = [];
   const seenForms = new Set<string>();
   for (const page of pages) {
@@ -94,6 +125,7 @@ export function inferFlows(pages: readonly PageSnapshot[], opts: { username?: st
       }
       const steps = formSteps(page, form, opts.username);
       if (steps.length < 3) continue;
+      if (isLogin) steps.push(...signedInChecks(page, form, opts.signedIn));
       const isSearch = form.fields.some((f) => f.type === 'search' || f.name === 'q');
       flows.push({
         name: isLogin ? `Sign in (${new URL(page.url).pathname})` : `${isSearch ? 'Search' : 'Submit form'} on ${new URL(page.url).pathname}${form.id ? ` (#${form.id})` : ''}`,
