@@ -57,6 +57,7 @@ export function client(baseUrl: string, defaults: { token?: string; org?: string
     get: (path: string, extra?: Parameters<typeof call>[3]) => call('GET', path, undefined, extra),
     post: (path: string, body?: unknown, extra?: Parameters<typeof call>[3]) => call('POST', path, body ?? {}, extra),
     patch: (path: string, body?: unknown, extra?: Parameters<typeof call>[3]) => call('PATCH', path, body ?? {}, extra),
+    put: (path: string, body?: unknown, extra?: Parameters<typeof call>[3]) => call('PUT', path, body ?? {}, extra),
     delete: (path: string, extra?: Parameters<typeof call>[3]) => call('DELETE', path, undefined, extra),
     call,
   };

@@ -6,6 +6,7 @@ export * from './organization.ts';
 export * from './member.ts';
 export * from './user-profile.ts';
 export * from './project.ts';
+export * from './environment.ts';
 export * from './test.ts';
 export * from './api-key.ts';
 export * from './audit-log.ts';

@@ -131,8 +131,9 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     }
     if (step.type === 'sql') {
       if (!deps.sql) throw new StepFailure('configuration', 'this test has SQL steps but no database driver is configured');
-      const url = deps.environment[step.connection.url_env];
-      if (!url) throw new StepFailure('configuration', `environment variable ${step.connection.url_env} (the ${step.connection.driver} connection URL) is not set for this project`);
+      // A connection URL carries a password, so it is usually a secret (masked in reports).
+      const url = deps.environment[step.connection.url_env] ?? deps.secrets[step.connection.url_env];
+      if (!url) throw new StepFailure('configuration', `environment variable ${step.connection.url_env} (the ${step.connection.driver} connection URL) is not set for this project, as a variable or a secret`);
       lastQuery = await deps.sql.query({ driver: step.connection.driver, url }, step.statement, step.params, ctx);
       if (step.save) Object.assign(scope.saved, saveVariables(step.save, { rows: lastQuery.rows, row_count: lastQuery.row_count }));
       return undefined;

@@ -24,6 +24,7 @@ function lookup(name: string, scope: VariableScope): unknown {
   if (name.startsWith('env.')) {
     const key = name.slice('env.'.length);
     if (key in scope.environment) return scope.environment[key];
+    if (key in scope.secrets) throw new StepFailure('configuration', `${key} is a secret: write {{secrets.${key}}} (secrets are masked in reports)`);
     throw new StepFailure('configuration', `unknown environment variable {{${name}}}`);
   }
   if (name in scope.saved) return scope.saved[name];

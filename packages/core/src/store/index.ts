@@ -6,6 +6,7 @@ import { membersRepo } from './members.ts';
 import { usersRepo, refreshTokensRepo } from './users.ts';
 import { apiKeysRepo } from './api-keys.ts';
 import { projectsRepo } from './projects.ts';
+import { environmentRepo } from './environment.ts';
 import { testsRepo } from './tests.ts';
 import { auditLogsRepo } from './audit-logs.ts';
 import { invitationsRepo } from './invitations.ts';
@@ -31,6 +32,7 @@ export function createStore(table: Table, clock: Clock) {
     refreshTokens: refreshTokensRepo(ctx),
     apiKeys: apiKeysRepo(ctx),
     projects: projectsRepo(ctx),
+    environment: environmentRepo(ctx),
     tests: testsRepo(ctx),
     auditLogs: auditLogsRepo(ctx),
     invitations: invitationsRepo(ctx),
@@ -54,6 +56,7 @@ export type { Organization, Member, Role } from './organizations.ts';
 export type { UserProfile } from './users.ts';
 export type { ApiKeyRecord, ApiKeyAuthRecord } from './api-keys.ts';
 export type { Project } from './projects.ts';
+export type { ProjectEnvironment } from './environment.ts';
 export type { TestRecord, NewTest } from './tests.ts';
 export type { AuditLog } from './audit-logs.ts';
 export type { Invitation } from './invitations.ts';

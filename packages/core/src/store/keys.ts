@@ -14,6 +14,9 @@ export const keys = {
   apiKey: (orgId: string, keyId: string) => ({ pk: `ORG#${orgId}`, sk: `APIKEY#${keyId}` }),
   apiKeyHash: (hash: string) => ({ pk: `APIKEYHASH#${hash}`, sk: 'APIKEYHASH' }),
   project: (orgId: string, projectId: string) => ({ pk: `ORG#${orgId}`, sk: `PROJECT#${projectId}` }),
+  /** A project's environment variables: a partition of their own, so listing projects never reads them. */
+  environmentOfProject: (orgId: string, projectId: string) => `ORG#${orgId}#PROJECT#${projectId}#ENV`,
+  environmentVariable: (orgId: string, projectId: string, name: string) => ({ pk: `ORG#${orgId}#PROJECT#${projectId}#ENV`, sk: `VAR#${name}` }),
   test: (orgId: string, testId: string) => ({ pk: `ORG#${orgId}`, sk: `TEST#${testId}` }),
   testsOfProject: (projectId: string) => `PROJECT#${projectId}#TESTS`, // gsi1pk of test items
   testRun: (orgId: string, runId: string) => ({ pk: `ORG#${orgId}`, sk: `RUN#${runId}` }),

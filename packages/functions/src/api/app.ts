@@ -16,6 +16,7 @@ import { teamRoutes } from './routes/teams.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { auditLogRoutes } from './routes/audit-logs.ts';
 import { projectRoutes } from './routes/projects.ts';
+import { environmentRoutes } from './routes/environment.ts';
 import { testRoutes } from './routes/tests.ts';
 import { healingRoutes } from './routes/healing.ts';
 import { openApiRoutes } from './routes/openapi.ts';
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps) {
   apiKeyRoutes(app, deps, registry);
   auditLogRoutes(app, deps, registry);
   projectRoutes(app, deps, registry);
+  environmentRoutes(app, deps, registry);
   testRoutes(app, deps, registry);
   healingRoutes(app, deps, registry);
   runGraphRoutes(app, deps, registry);

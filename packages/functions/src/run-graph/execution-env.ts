@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ExecutionEnv, RunArtifacts } from '@svc/core/run-graph/deps';
 import type { HttpExchange, SqlDriver, UiDriver } from '@svc/core/execution/types';
-import type { Store } from '@svc/core/store/index';
+import type { ProjectEnvironment, Store } from '@svc/core/store/index';
 import { httpExchange } from '@svc/core/execution/api/http-exchange';
 import { FsArtifacts } from '../execution/fs-artifacts.ts';
 import { tableFingerprintStore } from '@svc/core/store/fingerprints';
@@ -40,7 +40,7 @@ export interface ExecutionEnvOptions {
 /**
  * Execution resources per run: HTTP, SQL, a folder for artifacts and — lazily — one
  * browser, closed when the run ends or is cancelled (no Chromium outlives its run).
- * Environment variables for SQL steps come from the project's config.environment.
+ * A server run reads the project's environment variables and secrets (the CLI passes its own).
  */
 export function createExecutionEnvs(o: ExecutionEnvOptions) {
   const runs = new Map<string, { env: ExecutionEnv; browser?: Promise<UiDriver> }>();
@@ -49,9 +49,7 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
     async forRun(run: { threadId: string; organizationId: string; projectId: string }): Promise<ExecutionEnv> {
       const existing = runs.get(run.threadId);
       if (existing) return existing.env;
-      const project = await o.store.projects.get(run.organizationId, run.projectId);
-      const configured = (project?.config as { environment?: unknown } | undefined)?.environment;
-      const environment = configured && typeof configured === 'object' ? Object.fromEntries(Object.entries(configured).filter(([, v]) => typeof v === 'string')) as Record<string, string> : {};
+      const { environment, secrets } = await projectEnvironment(o.store, run.organizationId, run.projectId);
       const healer = o.stepHealer ? await o.stepHealer(run) : undefined;
       const entry: { env: ExecutionEnv; browser?: Promise<UiDriver> } = {
         env: {
@@ -59,7 +57,7 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
           sql: o.sql,
           artifacts: o.artifacts ? o.artifacts(run.threadId) : new FsArtifacts(join(o.artifactsDir, safe(run.threadId))),
           environment: o.environment ?? environment,
-          secrets: o.secrets ?? {},
+          secrets: o.secrets ?? secrets,
           // Keep each step's element fingerprint for healing in later runs.
           fingerprints: o.fingerprints ?? tableFingerprintStore(o.store.table, run.organizationId),
           ...(healer ? { healer } : {}),
@@ -94,3 +92,16 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
 export type ExecutionEnvs = ReturnType<typeof createExecutionEnvs>;
 
 const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');
+
+/**
+ * The project's variables and secrets as a run sees them: those set through
+ * /api/v1/projects/{id}/environment, over the string values of the project's
+ * `config.environment` (how variables were given before that API existed).
+ */
+async function projectEnvironment(store: Store, orgId: string, projectId: string): Promise<ProjectEnvironment> {
+  const [project, stored] = await Promise.all([store.projects.get(orgId, projectId), store.environment.resolve(orgId, projectId)]);
+  const configured = (project?.config as { environment?: unknown } | undefined)?.environment;
+  const legacy = configured && typeof configured === 'object' ? (Object.fromEntries(Object.entries(configured).filter(([, v]) => typeof v === 'string')) as Record<string, string>) : {};
+  for (const name of Object.keys(stored.secrets)) delete legacy[name]; // a secret set since replaces a plain value of that name
+  return { environment: { ...legacy, ...stored.environment }, secrets: stored.secrets };
+}
