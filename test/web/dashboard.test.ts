@@ -167,6 +167,45 @@ describe('dashboard shell', () => {
     expect(elsewhere.body.items.map((p: { name: string }) => p.name)).not.toContain('Gamma from the browser');
   });
 
+  it("edits a project's environment: a variable shows its value, a secret never does; bad names are explained", async () => {
+    const orgId = await page.getByTestId('org-switcher').inputValue();
+    const projectId = (await call('/api/v1/projects', { org: orgId })).body.items.find((p: { name: string }) => p.name === 'Gamma from the browser').id;
+    await page.getByTestId('project-row').filter({ hasText: 'Gamma from the browser' }).getByTestId('project-environment').click();
+    await expect.poll(() => page.getByTestId('environment-heading').textContent()).toBe('Environment · Gamma from the browser');
+    await expect.poll(() => page.getByTestId('environment-status').textContent()).toBe('No variables yet.');
+
+    const save = async (name: string, value: string, secret = false) => {
+      await page.getByTestId('environment-name').fill(name);
+      await page.getByTestId('environment-value').fill(value);
+      await page.getByTestId('environment-secret').setChecked(secret);
+      await page.getByTestId('environment-save').click();
+    };
+    await save('BASE_PATH', '/shop');
+    await save('DATABASE_URL', 'postgres://app:s3cr3t-pw@db.internal/shop', true);
+    const rows = page.getByTestId('environment-row');
+    await expect.poll(() => page.getByTestId('environment-row-name').allTextContents()).toEqual(['BASE_PATH', 'DATABASE_URL']);
+    expect(await rows.filter({ hasText: 'BASE_PATH' }).getByTestId('environment-row-value').textContent()).toBe('/shop');
+    expect(await rows.filter({ hasText: 'DATABASE_URL' }).getByTestId('environment-row-value').textContent()).toBe('secret');
+    expect(await page.getByTestId('environment').textContent()).not.toContain('s3cr3t-pw');
+    // The form is empty again, its value field back to plain text.
+    expect(await page.getByTestId('environment-value').inputValue()).toBe('');
+    expect(await page.getByTestId('environment-value').getAttribute('type')).toBe('text');
+
+    await save('9 lives', 'x');
+    await page.getByTestId('environment-name-error').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('environment-name').getAttribute('aria-invalid')).toBe('true');
+
+    // Stored through the API, the secret's value withheld; deleting from the panel removes it.
+    const stored = await call(`/api/v1/projects/${projectId}/environment`, { org: orgId });
+    expect(stored.body.items.map((v: { name: string; value: string | null }) => [v.name, v.value])).toEqual([['BASE_PATH', '/shop'], ['DATABASE_URL', null]]);
+    await rows.filter({ hasText: 'BASE_PATH' }).getByTestId('environment-delete').click();
+    await expect.poll(() => page.getByTestId('environment-row-name').allTextContents()).toEqual(['DATABASE_URL']);
+    expect((await call(`/api/v1/projects/${projectId}/environment`, { org: orgId })).body.items).toHaveLength(1);
+
+    await page.getByTestId('environment-close').click();
+    expect(await page.getByTestId('environment').isVisible()).toBe(false);
+  });
+
   it('renews an expired access token from the refresh cookie without leaving the page', async () => {
     await page.context().clearCookies({ name: 'svc_session' });
     await page.getByTestId('org-switcher').selectOption(defaultOrgId);

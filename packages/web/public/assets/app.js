@@ -1,4 +1,5 @@
 import { api, ApiError, getOrganizationId, setOrganizationId } from './api.js';
+import { closeEnvironment, openEnvironment } from './environment.js';
 
 /**
  * @typedef {{ organization_id: string, organization_name: string, organization_slug: string, role: string }} Membership
@@ -105,7 +106,23 @@ function projectRow(project) {
   if (!Number.isNaN(date.getTime())) created.dateTime = date.toISOString();
   created.textContent = formatDate(project.created_at);
 
-  li.append(name, url, created);
+  const actions = document.createElement('span');
+  actions.className = 'project-actions';
+  actions.append(created);
+  // Environment variables are for members (read) and admins (edit); viewers do not see them.
+  const role = currentMembership()?.role;
+  if (role && WRITE_ROLES.has(role)) {
+    const env = document.createElement('button');
+    env.type = 'button';
+    env.className = 'button button-small';
+    env.dataset.testid = 'project-environment';
+    env.textContent = 'Environment';
+    env.setAttribute('aria-label', `Environment of ${project.name}`);
+    env.addEventListener('click', () => openEnvironment({ id: project.id, name: project.name }, { canEdit: role === 'admin' }));
+    actions.append(env);
+  }
+
+  li.append(name, url, actions);
   return li;
 }
 
@@ -209,6 +226,7 @@ el.form.addEventListener('submit', async (event) => {
 
 el.switcher.addEventListener('change', () => {
   setOrganizationId(el.switcher.value);
+  closeEnvironment();
   showOrganization();
   void loadProjects();
 });
