@@ -54,6 +54,7 @@ function withOrg(c: Client, org: string): Client {
     get: (p, e) => c.get(p, { ...e, org }),
     post: (p, body, e) => c.post(p, body, { ...e, org }),
     patch: (p, body, e) => c.patch(p, body, { ...e, org }),
+    put: (p, body, e) => c.put(p, body, { ...e, org }),
     delete: (p, e) => c.delete(p, { ...e, org }),
     call: (m, p, body, e) => c.call(m, p, body, { ...e, org }),
   };
