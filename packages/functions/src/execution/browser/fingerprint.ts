@@ -1,4 +1,4 @@
-import type { Locator as PwLocator, Page } from 'playwright-core';
+import { selectors, type Locator as PwLocator, type Page } from 'playwright-core';
 import { Fingerprint } from '@svc/core/contracts/fingerprint';
 import { untraced } from './untraced.ts';
 
@@ -282,17 +282,54 @@ const api = (() => {
 `;
 
 // new Function, not a function literal: see PAGE_SOURCE.
-const elementFn = new Function('el', `${PAGE_SOURCE}\nreturn api.one(el);`) as (el: Element) => unknown;
 const allFn = new Function('cap', `${PAGE_SOURCE}\nreturn api.all(cap);`) as (cap: number) => unknown[];
 const pointFn = new Function('p', `${PAGE_SOURCE}\nreturn api.point(p.x, p.y);`) as (p: { x: number; y: number }) => unknown;
-// Strictness and the fingerprint in one round trip: the count of matches, and the
-// fingerprint when exactly one matched (a failing fingerprint never fails the count).
-const countFn = new Function('els', `if (els.length !== 1) return { count: els.length };
-let f; try { ${PAGE_SOURCE}\nf = api.one(els[0]); } catch (e) {}
-return { count: 1, fp: f };`) as (els: Element[]) => { count: number; fp?: unknown };
-// Without a fingerprint to read, the ~10 KB of fingerprint code is not sent. In the main
-// world too, like the rest: a page svc only asserts on then needs no second world.
-const countOnlyFn = new Function('els', 'return els.length;') as (els: Element[]) => number;
+
+/**
+ * Reading an element's fingerprint through Playwright's element APIs (locator.evaluate and
+ * evaluateAll) runs in the page's main world, and makes Playwright inject its selector
+ * engine (~340 KB of script) there on every new document, next to the isolated world its
+ * own actions use. That cost ~70 ms of CPU per test of the bench suite. This selector
+ * engine runs in that isolated world instead (contentScript): chained after a locator,
+ * `svc_fp=one` resolves, for the element the locator found, to a detached element whose
+ * text is the fingerprint as JSON; `svc_fp=read` also carries the element's innerText,
+ * and `svc_fp=read:<attribute>` that attribute. The page's DOM is never touched.
+ */
+const FINGERPRINT_ENGINE = 'svc_fp';
+const ENGINE_SOURCE = `(() => {
+  const makeApi = () => { ${PAGE_SOURCE}\nreturn api; };
+  const run = (el, body) => {
+    let fp; try { fp = makeApi().one(el); } catch (e) {}
+    if (body === 'one') return fp ?? null;
+    if (el.namespaceURI !== 'http://www.w3.org/1999/xhtml') return { ok: false };
+    const attribute = body.startsWith('read:') ? decodeURIComponent(body.slice(5)) : undefined;
+    return { ok: true, value: attribute === undefined ? el.innerText : el.getAttribute(attribute), fp };
+  };
+  const queryAll = (root, body) => {
+    const out = document.createElement('svc-fingerprint');
+    out.textContent = JSON.stringify(run(root, body));
+    return [out];
+  };
+  return { queryAll, query: (root, body) => queryAll(root, body)[0] };
+})()`;
+
+let engineRegistered: Promise<void> | undefined;
+/**
+ * Registers the fingerprint engine with Playwright, once per process. Contexts created
+ * before it settles do not have it, so the driver awaits it before launching the browser.
+ */
+export function registerFingerprintEngine(): Promise<void> {
+  return (engineRegistered ??= selectors.register(FINGERPRINT_ENGINE, ENGINE_SOURCE, { contentScript: true }));
+}
+
+/** Reads what the engine computed for the single element `locator` finds (waits at most timeoutMs for it). */
+async function viaEngine(locator: PwLocator, body: string, timeoutMs: number): Promise<unknown> {
+  const text = await untraced(locator.page(), () => locator.locator(`${FINGERPRINT_ENGINE}=${body}`).textContent({ timeout: Math.max(1, timeoutMs) }));
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** How long a read that follows a count of 1 may wait: the element was there a moment ago. */
+const FOLLOW_UP_MS = 1_000;
 
 /** Parses in-page output through the schema (drops nothing we produce; guards the type). */
 const parse = (raw: unknown): Fingerprint | undefined => {
@@ -304,34 +341,35 @@ const parse = (raw: unknown): Fingerprint | undefined => {
 /** The fingerprint of the single element a locator resolves to; undefined when it cannot be read in time. */
 export async function captureFingerprint(locator: PwLocator, timeoutMs: number): Promise<Fingerprint | undefined> {
   try {
-    return parse(await untraced(locator.page(), () => locator.evaluate(elementFn, undefined, { timeout: Math.max(1, timeoutMs) })));
+    return parse(await viaEngine(locator, 'one', timeoutMs));
   } catch {
     return undefined; // a fingerprint is best effort: it never fails a step
   }
 }
 
-// An assertion's probe and the fingerprint in one round trip: the element's innerText or an
-// attribute, exactly as Playwright reads them, when exactly one (X)HTML element matches; else
-// { ok: false } and the caller falls back to Playwright's own (waiting) call.
-const readFn = new Function('els', 'a', `const el = els[0];
-if (els.length !== 1 || el.namespaceURI !== 'http://www.w3.org/1999/xhtml') return { ok: false };
-const value = a.attribute === undefined ? el.innerText : el.getAttribute(a.attribute);
-let f; try { ${PAGE_SOURCE}\nf = api.one(el); } catch (e) {}
-return { ok: true, value, fp: f };`) as (els: Element[], a: { attribute?: string }) => { ok: boolean; value?: string | null; fp?: unknown };
-
-/** The element's innerText (or attribute `attribute`) and its fingerprint in one call; undefined when the fast path does not apply. */
+/**
+ * An assertion's probe and the fingerprint: the element's innerText or an attribute,
+ * exactly as Playwright reads them, when exactly one (X)HTML element matches; undefined
+ * otherwise, and the caller falls back to Playwright's own (waiting) call.
+ */
 export async function readWithFingerprint(locator: PwLocator, attribute?: string): Promise<{ value: string | null; fingerprint?: Fingerprint } | undefined> {
-  const r = await locator.evaluateAll(readFn, attribute === undefined ? {} : { attribute });
-  if (!r.ok) return undefined;
+  if ((await untraced(locator.page(), () => locator.count())) !== 1) return undefined;
+  let r: { ok: boolean; value?: string | null; fp?: unknown } | undefined;
+  try {
+    // Encoded: an attribute name may hold characters a selector body cannot (">>", quotes).
+    r = (await viaEngine(locator, attribute === undefined ? 'read' : `read:${encodeURIComponent(attribute)}`, FOLLOW_UP_MS)) as typeof r;
+  } catch {
+    return undefined; // gone or duplicated since the count: the caller's own call decides
+  }
+  if (!r?.ok) return undefined;
   return { value: r.value ?? null, ...(r.fp !== undefined && { fingerprint: parse(r.fp) }) };
 }
 
-/** How many elements the locator matches now and, with `fingerprint`, the fingerprint of the only one (one evaluate call, kept out of traces). */
+/** How many elements the locator matches now and, with `fingerprint`, the fingerprint of the only one (kept out of traces). */
 export async function countAndFingerprint(locator: PwLocator, fingerprint: boolean): Promise<{ count: number; fingerprint?: Fingerprint }> {
-  const page = locator.page();
-  if (!fingerprint) return { count: await untraced(page, () => locator.evaluateAll(countOnlyFn)) };
-  const r = await untraced(page, () => locator.evaluateAll(countFn));
-  return { count: r.count, ...(r.fp !== undefined && { fingerprint: parse(r.fp) }) };
+  const count = await untraced(locator.page(), () => locator.count());
+  if (!fingerprint || count !== 1) return { count };
+  return { count, ...(await captureFingerprint(locator, FOLLOW_UP_MS).then((f) => (f ? { fingerprint: f } : {}))) };
 }
 
 /** The fingerprint of the topmost element at a viewport point (used after a vision fallback). */

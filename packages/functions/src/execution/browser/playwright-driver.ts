@@ -6,6 +6,7 @@ import { openFreshPage, PlaywrightUiSession } from './session.ts';
 import { SparePages } from './spare-pages.ts';
 import { ScreenshotBudget } from './screenshot-budget.ts';
 import { findBrowserPid, killBrowser, waitForExit } from './browser-process.ts';
+import { registerFingerprintEngine } from './fingerprint.ts';
 import type { VisionLocator } from './vision.ts';
 
 export interface PlaywrightDriverOptions {
@@ -100,6 +101,7 @@ export async function createPlaywrightDriver(options: PlaywrightDriverOptions = 
       executablePath = await sparticuz.executablePath();
       args = sparticuz.args.filter((a) => !DROPPED_SPARTICUZ_ARGS.has(a) && (headless || !a.startsWith('--headless')));
     }
+    await registerFingerprintEngine(); // before any context: a context only has the engines registered before it
     const browser = await pwChromium.launch({ executablePath, args: [...args, marker], headless });
     const pid = await findBrowserPid(marker);
     const onExit = () => {
