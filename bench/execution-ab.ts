@@ -4,6 +4,8 @@
 // The machine is shared, so only back-to-back interleaved medians mean anything.
 //   npx tsx bench/execution-ab.ts                      # default variants
 //   VARIANTS='trace-off=--trace off' REPS=5 npx tsx bench/execution-ab.ts
+// A variant's env may set SVC_AB_BIN to another checkout's bin/svc.js (built there), to
+// compare two commits: git worktree add /tmp/old <commit>, link node_modules, build.
 import { execFile } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -54,7 +56,7 @@ try {
       const out = join(dir, `out-${v.name}`);
       // Sources edited meanwhile: rebuild outside the timed part, so dist variants measure dist.
       if (!distIsFresh()) await run(process.execPath, [join(root, 'packages', 'functions', 'bin', 'build.mjs')], { cwd: root });
-      const t = await measured(svc, ['run', '--url', app.url, '--tests', join(dir, 'tests'), '--workers', WORKERS, '--reporter', 'json', '--out', out, ...v.args], v.env);
+      const t = await measured(v.env.SVC_AB_BIN ?? svc, ['run', '--url', app.url, '--tests', join(dir, 'tests'), '--workers', WORKERS, '--reporter', 'json', '--out', out, ...v.args], v.env);
       rows[v.name].wall.push(t.wall);
       rows[v.name].cpu.push(t.cpu);
     }
