@@ -1,4 +1,5 @@
 import { api, ApiError, getOrganizationId, setOrganizationId } from './api.js';
+import { $, messageOf, setMessage } from './dom.js';
 import { closeEnvironment, openEnvironment } from './environment.js';
 
 /**
@@ -10,8 +11,6 @@ import { closeEnvironment, openEnvironment } from './environment.js';
 /** Roles allowed to create projects (viewer < member < admin). */
 const WRITE_ROLES = new Set(['member', 'admin']);
 
-/** @param {string} id */
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 const el = {
   main: $('main'),
@@ -40,19 +39,6 @@ let loadSeq = 0;
 /** @type {string | null} */
 let nextCursor = null;
 
-/**
- * @param {HTMLElement} node
- * @param {string} [message] hides the node when empty
- */
-function setMessage(node, message) {
-  node.textContent = message ?? '';
-  node.hidden = !message;
-}
-
-/** @param {unknown} err */
-function messageOf(err) {
-  return err instanceof ApiError ? err.message : 'Something went wrong. Please try again.';
-}
 
 /** @param {string | number} value */
 function formatDate(value) {

@@ -1,4 +1,5 @@
 import { api, ApiError } from './api.js';
+import { $, messageOf, setMessage } from './dom.js';
 
 /**
  * The environment panel of one project: its variables and secrets. Members see names and
@@ -9,8 +10,6 @@ import { api, ApiError } from './api.js';
  * @typedef {{ id: string, name: string }} ProjectRef
  */
 
-/** @param {string} id */
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 const el = {
   panel: $('environment'),
@@ -32,17 +31,6 @@ let current;
 /** Bumped on every load so that a slow answer for a project no longer shown is ignored. */
 let loadSeq = 0;
 
-/**
- * @param {HTMLElement} node
- * @param {string} [message] hides the node when empty
- */
-function setMessage(node, message) {
-  node.textContent = message ?? '';
-  node.hidden = !message;
-}
-
-/** @param {unknown} err */
-const messageOf = (err) => (err instanceof ApiError ? err.message : 'Something went wrong. Please try again.');
 
 const variablesPath = () => `/api/v1/projects/${encodeURIComponent(current?.project.id ?? '')}/environment`;
 
