@@ -55,6 +55,12 @@ export function interpolate<T>(value: T, scope: VariableScope): T {
   return value;
 }
 
+/** Names of the secrets a value refers to ({{secrets.NAME}} anywhere in its strings), each once. */
+export function secretsReferenced(value: unknown): string[] {
+  const names = [...JSON.stringify(value).matchAll(PATTERN)].map((m) => m[1]).filter((n) => n.startsWith('secrets.'));
+  return [...new Set(names.map((n) => n.slice('secrets.'.length)))];
+}
+
 /** Replaces every secret value in a text with ***, so reports and logs never carry them. */
 export function redactSecrets(text: string, secrets: Record<string, string>): string {
   let out = text;

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestDefinition } from '@svc/core/contracts/steps';
+import { secretsReferenced } from '@svc/core/execution/variables';
 import type { SuiteTest } from '@svc/core/execution/run-suite';
 import { generateFromFlow, generateFromSpec } from '@svc/core/intelligence/generation/suite';
 import { uniqueFileSlug } from '@svc/core/export/file-names';
@@ -52,7 +53,7 @@ export async function discoverTests(driver: PlaywrightDriver, options: DiscoverO
   }
 
   for (const flow of result.flows) {
-    const missing = secretsUsed(flow.steps).filter((name) => options.secrets[name] === undefined);
+    const missing = secretsReferenced(flow.steps).filter((name) => options.secrets[name] === undefined);
     if (missing.length) {
       skipped.push({ name: flow.name, reason: `needs ${missing.map((n) => `SVC_SECRET_${n}`).join(' and ')}: sign-in flows use the user name and password of a test account` });
       continue;
@@ -71,11 +72,6 @@ export async function discoverTests(driver: PlaywrightDriver, options: DiscoverO
     tests.push({ id, definition, metadata: { file: id, generated: true } });
   }
   return { tests, skipped, crawl: result, folder };
-}
-
-/** Names of the secrets a flow's steps refer to ({{secrets.NAME}}). */
-function secretsUsed(steps: unknown): string[] {
-  return [...new Set([...JSON.stringify(steps).matchAll(/\{\{secrets\.([A-Za-z0-9_]+)\}\}/g)].map((m) => m[1]))];
 }
 
 function pathOf(url: string): string {

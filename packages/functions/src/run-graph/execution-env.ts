@@ -49,7 +49,8 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
     async forRun(run: { threadId: string; organizationId: string; projectId: string }): Promise<ExecutionEnv> {
       const existing = runs.get(run.threadId);
       if (existing) return existing.env;
-      const { environment, secrets } = await projectEnvironment(o.store, run.organizationId, run.projectId);
+      // svc run passes its own (SVC_SECRET_*, --env-file); then the store has nothing to add.
+      const { environment, secrets } = o.environment && o.secrets ? { environment: o.environment, secrets: o.secrets } : await projectEnvironment(o.store, run.organizationId, run.projectId);
       const healer = o.stepHealer ? await o.stepHealer(run) : undefined;
       const entry: { env: ExecutionEnv; browser?: Promise<UiDriver> } = {
         env: {

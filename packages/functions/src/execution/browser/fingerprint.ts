@@ -298,12 +298,12 @@ const pointFn = new Function('p', `${PAGE_SOURCE}\nreturn api.point(p.x, p.y);`)
 const FINGERPRINT_ENGINE = 'svc_fp';
 const ENGINE_SOURCE = `(() => {
   const makeApi = () => { ${PAGE_SOURCE}\nreturn api; };
+  const fingerprint = (el) => { try { return makeApi().one(el); } catch (e) { return undefined; } };
   const run = (el, body) => {
-    let fp; try { fp = makeApi().one(el); } catch (e) {}
-    if (body === 'one') return fp ?? null;
+    if (body === 'one') return fingerprint(el) ?? null;
     if (el.namespaceURI !== 'http://www.w3.org/1999/xhtml') return { ok: false };
     const attribute = body.startsWith('read:') ? decodeURIComponent(body.slice(5)) : undefined;
-    return { ok: true, value: attribute === undefined ? el.innerText : el.getAttribute(attribute), fp };
+    return { ok: true, value: attribute === undefined ? el.innerText : el.getAttribute(attribute), fp: fingerprint(el) };
   };
   const queryAll = (root, body) => {
     const out = document.createElement('svc-fingerprint');
@@ -369,7 +369,8 @@ export async function readWithFingerprint(locator: PwLocator, attribute?: string
 export async function countAndFingerprint(locator: PwLocator, fingerprint: boolean): Promise<{ count: number; fingerprint?: Fingerprint }> {
   const count = await untraced(locator.page(), () => locator.count());
   if (!fingerprint || count !== 1) return { count };
-  return { count, ...(await captureFingerprint(locator, FOLLOW_UP_MS).then((f) => (f ? { fingerprint: f } : {}))) };
+  const found = await captureFingerprint(locator, FOLLOW_UP_MS);
+  return found ? { count, fingerprint: found } : { count };
 }
 
 /** The fingerprint of the topmost element at a viewport point (used after a vision fallback). */
