@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const [baseUrl, count, workers, trace] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4] ?? 1), process.argv[5] === 'trace'];
-const DROPPED = new Set(['--disable-web-security', '--allow-running-insecure-content', '--single-process']);
+// The switches svc's driver launches @sparticuz/chromium with (playwright-driver.ts), so both
+// sides run the same browser the same way: renderers fork from the zygote (no --no-zygote).
+const DROPPED = new Set(['--disable-web-security', '--allow-running-insecure-content', '--single-process', '--no-zygote']);
 const browser = await pw.launch({ executablePath: await chromium.executablePath(), args: chromium.args.filter((a) => !DROPPED.has(a)), headless: true });
 
 async function loginTest(page) {

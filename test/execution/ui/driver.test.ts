@@ -193,6 +193,25 @@ describe('process lifecycle', () => {
     expect(alive()).toEqual([]);
   });
 
+  it('renderers fork from the zygote by default; zygote: false keeps @sparticuz/chromium\'s --no-zygote', async () => {
+    for (const zygote of [true, false]) {
+      const d = await createPlaywrightDriver(zygote ? {} : { zygote: false });
+      try {
+        const s = await d.openSession({ baseUrl: app.url, trace: false });
+        await run(s, [{ type: 'goto', url: '/' }]);
+        await s.check(assertion({ type: 'title', equals: 'Fixture Shop' }), ctx());
+        const pid = d.browserPid()!;
+        const helpers = [...tree(pid).values()];
+        expect(processes().get(pid)!.args.includes('--no-zygote')).toBe(!zygote);
+        expect(helpers.some((a) => a.includes('--type=zygote'))).toBe(zygote);
+        expect(helpers.some((a) => a.includes('--type=renderer'))).toBe(true);
+        await s.close();
+      } finally {
+        await d.close();
+      }
+    }
+  });
+
   it('a configured system Chromium is launched with the system switches', async () => {
     const executablePath = await sparticuz.executablePath(); // stands in for a system install
     const d = await createPlaywrightDriver({ executablePath });

@@ -66,7 +66,7 @@ function build(): Promise<Built> {
     const stepHealer = serverStepHealer({ store, clock: systemClock, embedder: embedderFromEnv(process.env), publisher, llm });
     // With SVC_LLM_VISION, each run's browser gets the vision fallback's model, paid by the run's organization.
     const browser = (run?: { threadId: string; organizationId: string }) =>
-      createPlaywrightDriver({ vision: run ? vision?.({ organizationId: run.organizationId, runId: run.threadId }) : undefined });
+      createPlaywrightDriver({ zygote: false, vision: run ? vision?.({ organizationId: run.organizationId, runId: run.threadId }) : undefined });
     const envs = createExecutionEnvs({ store, artifactsDir: '/tmp/svc-artifacts', artifacts: (t) => blobArtifacts(blobs, t), sql: createSqlDriver(), browser, stepHealer });
     const controllers = new Map<string, AbortController>();
     const deps: GraphDeps = {
