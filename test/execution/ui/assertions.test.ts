@@ -105,6 +105,21 @@ describe('text / value', () => {
     expect([f.kind, f.message]).toEqual(['assertion', 'value: expected the value of "#name" to equal "Ada", received "Grace"']);
   });
 
+  it('text and attribute locate strictly in the read: several → locator with the count; a late element is waited for', async () => {
+    await run(s, [{ type: 'goto', url: '/table' }]);
+    let f = await fails({ type: 'text', selector: 'tbody tr', contains: 'x' });
+    expect([f.kind, f.message]).toEqual(['locator', 'text: "tbody tr" matched 10 elements']);
+    f = await fails({ type: 'attribute', selector: 'th', attribute: 'aria-sort', exists: true });
+    expect([f.kind, f.message]).toEqual(['locator', 'attribute: "th" matched 3 elements']);
+    f = await fails({ type: 'text', selector: 'div[[', equals: 'x' });
+    expect([f.kind, f.message]).toEqual(['locator', expect.stringMatching(/^text: "div\[\[" is not a valid selector \(/)]);
+    expect(f.message).not.toContain('svc_fp');
+    await s.page.evaluate(() => setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<p id="late" data-state="ready">Arrived  late</p>'), 200));
+    const r = await check({ type: 'text', selector: '#late', equals: 'Arrived late' });
+    expect(r.fingerprint).toMatchObject({ id: 'late', tag: 'p' });
+    expect((await check({ type: 'attribute', selector: '#late', attribute: 'data-state', equals: 'ready' })).fingerprint?.id).toBe('late');
+  });
+
   it('a missing element is a locator failure, not an assertion', async () => {
     await run(s, [{ type: 'goto', url: '/form' }]);
     const f = await fails({ type: 'value', selector: '#surname', equals: 'x' });

@@ -3,7 +3,7 @@ import type { UiAssertion } from '@svc/core/contracts/steps';
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
 import { StepFailure, type StepContext } from '@svc/core/execution/types';
 import { actionFailure, isTimeout, msLeft, shortMessage, sleep, stepDeadline, throwIfAborted, withSignal } from './failures.ts';
-import { countOf, locateOne } from './locate.ts';
+import { countOf, locateAndRead, locateOne } from './locate.ts';
 import { describeLocator, resolveLocator } from './locators.ts';
 import { captureFingerprint, readWithFingerprint } from './fingerprint.ts';
 
@@ -128,11 +128,14 @@ async function check(env: AssertEnv, a: UiAssertion, ctx: StepContext, deadline:
       return withFingerprint(locator);
     }
     case 'text': {
-      const { locator, desc } = await locateOne(page, a.selector, a.type, deadline, env.locateTimeoutMs);
-      // The probe that holds also reads the fingerprint (one round trip); see readWithFingerprint.
+      // The locate reads the first value and the fingerprint (one round trip); a retry reads
+      // both again (readWithFingerprint), and the probe that holds gives the fingerprint.
+      const { locator, desc, read: first } = await locateAndRead(page, a.selector, a.type, deadline, env.locateTimeoutMs);
       let fingerprint: Fingerprint | undefined;
+      let pending = first;
       const read = async (timeout: number) => {
-        const fast = await readWithFingerprint(locator);
+        const fast = pending ?? (await readWithFingerprint(locator));
+        pending = undefined;
         fingerprint = fast?.fingerprint;
         return collapse(fast ? (fast.value ?? '') : await locator.innerText({ timeout }));
       };
@@ -147,11 +150,13 @@ async function check(env: AssertEnv, a: UiAssertion, ctx: StepContext, deadline:
       return withFingerprint(locator);
     }
     case 'attribute': {
-      const { locator, desc } = await locateOne(page, a.selector, 'attribute', deadline, env.locateTimeoutMs);
+      const { locator, desc, read: first } = await locateAndRead(page, a.selector, 'attribute', deadline, env.locateTimeoutMs, a.attribute);
       const ok = (v: string | null) => (a.exists !== undefined ? (v !== null) === a.exists : v !== null && stringMatches(v, a));
       let fingerprint: Fingerprint | undefined;
+      let pending = first;
       const read = async (timeout: number) => {
-        const fast = await readWithFingerprint(locator, a.attribute);
+        const fast = pending ?? (await readWithFingerprint(locator, a.attribute));
+        pending = undefined;
         fingerprint = fast?.fingerprint;
         return fast ? fast.value : locator.getAttribute(a.attribute, { timeout });
       };

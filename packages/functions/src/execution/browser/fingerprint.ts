@@ -323,25 +323,45 @@ export function registerFingerprintEngine(): Promise<void> {
 }
 
 /** Reads what the engine computed for the single element `locator` finds (waits at most timeoutMs for it). */
-async function viaEngine(locator: PwLocator, body: string, timeoutMs: number): Promise<unknown> {
+/**
+ * What the engine computed for the single element `locator` finds. Playwright's own
+ * waiting and strictness apply: it waits up to timeoutMs for a match and throws a strict
+ * mode violation when several match. `body` is an engine body: FINGERPRINT or readBody().
+ * Kept out of traces (untraced).
+ */
+export async function engineRead(locator: PwLocator, body: string, timeoutMs: number): Promise<unknown> {
   const text = await untraced(locator.page(), () => locator.locator(`${FINGERPRINT_ENGINE}=${body}`).textContent({ timeout: Math.max(1, timeoutMs) }));
   return text ? JSON.parse(text) : undefined;
 }
 
+/** The engine body that reads the element's fingerprint. */
+export const FINGERPRINT = 'one';
+/** The engine body that reads an assertion's value (innerText, or the attribute) and the fingerprint. */
+// Encoded: an attribute name may hold characters a selector body cannot (">>", quotes).
+export const readBody = (attribute?: string): string => (attribute === undefined ? 'read' : `read:${encodeURIComponent(attribute)}`);
+
 /** How long a read that follows a count of 1 may wait: the element was there a moment ago. */
-const FOLLOW_UP_MS = 1_000;
+export const FOLLOW_UP_MS = 1_000;
 
 /** Parses in-page output through the schema (drops nothing we produce; guards the type). */
-const parse = (raw: unknown): Fingerprint | undefined => {
+export const parseFingerprint = (raw: unknown): Fingerprint | undefined => {
   if (!raw) return undefined;
   const r = Fingerprint.safeParse(raw);
   return r.success ? r.data : undefined;
 };
 
+/** An assertion's value and fingerprint from a readBody() result; undefined when the element is not (X)HTML. */
+export function parseRead(raw: unknown): { value: string | null; fingerprint?: Fingerprint } | undefined {
+  const r = raw as { ok?: boolean; value?: string | null; fp?: unknown } | null | undefined;
+  if (!r?.ok) return undefined;
+  const fingerprint = parseFingerprint(r.fp);
+  return { value: r.value ?? null, ...(fingerprint && { fingerprint }) };
+}
+
 /** The fingerprint of the single element a locator resolves to; undefined when it cannot be read in time. */
 export async function captureFingerprint(locator: PwLocator, timeoutMs: number): Promise<Fingerprint | undefined> {
   try {
-    return parse(await viaEngine(locator, 'one', timeoutMs));
+    return parseFingerprint(await engineRead(locator, FINGERPRINT, timeoutMs));
   } catch {
     return undefined; // a fingerprint is best effort: it never fails a step
   }
@@ -354,29 +374,17 @@ export async function captureFingerprint(locator: PwLocator, timeoutMs: number):
  */
 export async function readWithFingerprint(locator: PwLocator, attribute?: string): Promise<{ value: string | null; fingerprint?: Fingerprint } | undefined> {
   if ((await untraced(locator.page(), () => locator.count())) !== 1) return undefined;
-  let r: { ok: boolean; value?: string | null; fp?: unknown } | undefined;
   try {
-    // Encoded: an attribute name may hold characters a selector body cannot (">>", quotes).
-    r = (await viaEngine(locator, attribute === undefined ? 'read' : `read:${encodeURIComponent(attribute)}`, FOLLOW_UP_MS)) as typeof r;
+    return parseRead(await engineRead(locator, readBody(attribute), FOLLOW_UP_MS));
   } catch {
     return undefined; // gone or duplicated since the count: the caller's own call decides
   }
-  if (!r?.ok) return undefined;
-  return { value: r.value ?? null, ...(r.fp !== undefined && { fingerprint: parse(r.fp) }) };
-}
-
-/** How many elements the locator matches now and, with `fingerprint`, the fingerprint of the only one (kept out of traces). */
-export async function countAndFingerprint(locator: PwLocator, fingerprint: boolean): Promise<{ count: number; fingerprint?: Fingerprint }> {
-  const count = await untraced(locator.page(), () => locator.count());
-  if (!fingerprint || count !== 1) return { count };
-  const found = await captureFingerprint(locator, FOLLOW_UP_MS);
-  return found ? { count, fingerprint: found } : { count };
 }
 
 /** The fingerprint of the topmost element at a viewport point (used after a vision fallback). */
 export async function fingerprintAt(page: Page, x: number, y: number): Promise<Fingerprint | undefined> {
   try {
-    return parse(await untraced(page, () => page.evaluate(pointFn, { x, y })));
+    return parseFingerprint(await untraced(page, () => page.evaluate(pointFn, { x, y })));
   } catch {
     return undefined;
   }
@@ -385,5 +393,5 @@ export async function fingerprintAt(page: Page, x: number, y: number): Promise<F
 /** Fingerprints of every visible element of the page, in document order, in one evaluate call. */
 export async function pageFingerprints(page: Page, cap = MAX_PAGE_FINGERPRINTS): Promise<Fingerprint[]> {
   const raw = await untraced(page, () => page.evaluate(allFn, Math.min(cap, MAX_PAGE_FINGERPRINTS)));
-  return raw.map(parse).filter((f): f is Fingerprint => f !== undefined);
+  return raw.map(parseFingerprint).filter((f): f is Fingerprint => f !== undefined);
 }
