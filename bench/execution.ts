@@ -1,6 +1,6 @@
 // `npm run bench:execution`: the same N-test UI suite run (a) by a bare playwright-core
 // script and (b) by `svc run`, both as child processes started the same way. Prints a
-// table and writes bench/results/execution.json. BENCH_TESTS (24) tests, BENCH_REPS (3)
+// table and writes bench/results/execution.json. BENCH_TESTS (24) tests, BENCH_REPS (5)
 // interleaved repetitions; the medians are reported.
 //
 // `ratio` is svc run as a user runs it (defaults: a trace recorded for every test, kept for
@@ -22,7 +22,7 @@ import { benchSuite } from './execution-suite.ts';
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
 const N = Number(process.env.BENCH_TESTS ?? 24);
-const REPS = Number(process.env.BENCH_REPS ?? 3);
+const REPS = Number(process.env.BENCH_REPS ?? 5);
 
 /**
  * CPU seconds the whole machine has been busy so far (Linux /proc/stat; undefined elsewhere).
@@ -98,7 +98,10 @@ async function main() {
     }
     const [a1, a2, at1, b1, b2, bo1] = [median(samples.a1), median(samples.a2), median(samples.at1), median(samples.b1), median(samples.b2), median(samples.bo1)];
 
-    const ratio = b1 / a1;
+    // Ratios are medians of each repetition's own ratio: the two runs of a pair ran back to
+    // back, so a machine that slows down or speeds up between repetitions cancels out.
+    const pairs = (num: number[], den: number[]) => median(num.map((x, i) => x / den[i]));
+    const ratio = pairs(samples.b1, samples.a1);
     const perTestOverheadMs = (b1 - a1) / N;
     const testsPerMinute = { '1': (N / b1) * 60_000, '2': (N / b2) * 60_000 };
     const cores = availableParallelism();
@@ -108,9 +111,9 @@ async function main() {
       ratio: round(ratio, 3),
       perTestOverheadMs: round(perTestOverheadMs, 1),
       testsPerMinute: { '1': round(testsPerMinute['1'], 1), '2': round(testsPerMinute['2'], 1) },
-      ratioSameTraces: round(b1 / at1, 3),
-      ratioTraceOff: round(bo1 / a1, 3),
-      speedup2: { svc: round(b1 / b2), bare: round(a1 / a2), ...(cpuBoundCeiling2 !== undefined && { cpuBoundCeiling2: round(cpuBoundCeiling2) }) },
+      ratioSameTraces: round(pairs(samples.b1, samples.at1), 3),
+      ratioTraceOff: round(pairs(samples.bo1, samples.a1), 3),
+      speedup2: { svc: round(pairs(samples.b1, samples.b2)), bare: round(pairs(samples.a1, samples.a2)), ...(cpuBoundCeiling2 !== undefined && { cpuBoundCeiling2: round(cpuBoundCeiling2) }) },
     };
     const all = (xs: number[]) => xs.map((x) => round(x / 1000)).join(' ');
     const row = (ms: number, xs: number[], vsBare: number) => ({ 'wall s': round(ms / 1000), 'tests/min': round((N / ms) * 60_000, 1), 'vs bare': round(ms / vsBare, 3), runs: all(xs) });
