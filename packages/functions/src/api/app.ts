@@ -28,6 +28,7 @@ import { discoveryRoutes } from './routes/discovery.ts';
 import { planningRoutes } from './routes/planning.ts';
 import { analyzeRoutes } from './routes/analyze.ts';
 import { chatRoutes } from './routes/chat.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 
 /**
  * The one Hono app, wrapped by the Lambda handler on AWS and served by the local runtime.
@@ -67,6 +68,7 @@ export function createApp(deps: AppDeps) {
   discoveryRoutes(app, deps, registry);
   planningRoutes(app, deps, registry);
   openApiRoutes(app, deps, registry);
+  mcpRoutes(app, deps, registry);
   webRoutes(app, deps);
 
   app.notFound((c) => errorResponse(c, new AppError('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`)));

@@ -89,7 +89,7 @@ function authenticate(deps: AppDeps, def: RouteDef) {
   };
 }
 
-function presentedCredential(c: Context<ApiEnv>): string | undefined {
+export function presentedCredential(c: Context<ApiEnv>): string | undefined {
   const auth = c.req.header('authorization');
   if (auth) {
     const m = /^Bearer\s+(.+)$/i.exec(auth.trim());

@@ -18,6 +18,7 @@ export async function startCommand(flags: { port?: string; dataDir?: string; hos
     '',
     `  Dashboard     ${runtime.url}/`,
     `  API           ${runtime.url}/api/v1/...   (OpenAPI: ${runtime.url}/api/openapi.json)`,
+    `  MCP           ${runtime.url}/mcp   (agent tool gateway; send the API key as Bearer)`,
     `  Health        ${runtime.url}/health`,
     `  Data folder   ${config.dataDir}`,
     '',

@@ -1,0 +1,48 @@
+import type { HttpMethod } from '../openapi/route.ts';
+
+/**
+ * The agent tool gateway's tools (spec: Agent tool gateway). Each tool is one backend
+ * route: the gateway forwards a call to that route with the caller's own credential, so a
+ * tool can do exactly what the route lets that caller do, and it is validated, audited and
+ * rate-limited as the route is. Only tools whose backend exists are listed; the spec's
+ * svc_coverage_gaps, svc_quality_score, svc_healing_patterns, svc_agent, svc_extract and
+ * svc_act have none yet (docs/decisions.md).
+ */
+export interface GatewayTool {
+  name: string;
+  title: string;
+  /** For the assistant: what the tool is for and what it returns (the route's summary is appended). */
+  description: string;
+  method: HttpMethod;
+  /** Hono-style path of the backend route. */
+  path: string;
+  /** Reads only: the assistant may call it without asking (MCP readOnlyHint). */
+  readOnly: boolean;
+}
+
+const tool = (name: string, title: string, method: HttpMethod, path: string, readOnly: boolean, description: string): GatewayTool => ({ name, title, method, path, readOnly, description });
+
+export const GATEWAY_TOOLS: readonly GatewayTool[] = [
+  tool('svc_health', 'API status', 'get', '/health', true, 'Is the svc API up, and which version runs.'),
+  tool('svc_list_projects', 'List projects', 'get', '/api/v1/projects', true, 'The projects of your organization (ids are needed by most other tools).'),
+  tool('svc_list_tests', 'List tests', 'get', '/api/tests', true, 'Tests of a project, newest first.'),
+  tool('svc_create_test', 'Create a test', 'post', '/api/tests', false, 'Store a test (UI, API or database steps and assertions) in a project.'),
+  tool('svc_test', 'Run tests', 'post', '/api/v1/test/run', false, 'Start a run of tests in a real browser, over HTTP or against a database. Returns the run id at once; follow it with svc_run_status.'),
+  tool('svc_run_status', 'Run status', 'get', '/api/v1/test/status/:id', true, 'Status and totals of a run (running, passed, failed, ...).'),
+  tool('svc_results', 'Run results', 'get', '/api/v1/tests/:id/results', true, 'Per-test results of a run: status, failed step, error, heals.'),
+  tool('svc_report', 'Run report', 'get', '/api/reports/:run_id', true, 'The report of a run as JSON, Markdown, JUnit XML or HTML (format).'),
+  tool('svc_discover', 'Discover pages', 'post', '/api/discover', true, 'Crawl a few pages of an app and list what can be tested on them.'),
+  tool('svc_analyze', 'Analyse a codebase', 'post', '/api/analyze', false, 'Find routes, pages, forms and API endpoints in a repository.'),
+  tool('svc_what_to_test', 'What to test', 'post', '/api/suggest', true, 'A prioritised test plan with the reasons.'),
+  tool('svc_risk_scores', 'Change risk', 'post', '/api/risk/score', true, 'Risk score of changes (a diff or changed files) or of one target.'),
+  tool('svc_generate_test', 'Generate a test', 'post', '/api/generate', false, 'A test from a plain-language intent on a page, or from a discovered flow.'),
+  tool('svc_batch_generate', 'Generate a suite', 'post', '/api/generate/batch', false, 'Tests from discovered flows, each executed once.'),
+  tool('svc_recording_to_test', 'Recording to test', 'post', '/api/recording/convert', false, 'A test from a Chrome DevTools recording or a Playwright codegen script.'),
+  tool('svc_test_from_event', 'Test from a failure', 'post', '/api/test/from-event', false, 'A regression test that replays a production failure event.'),
+  tool('svc_test_review', 'Review a test', 'post', '/api/test/review', true, 'Quality findings on a test: brittle selectors, missing assertions, fixed waits.'),
+  tool('svc_healing_config', 'Healing settings', 'get', '/api/healing/config', true, 'Healing limits, modes and a project\'s overrides.'),
+  tool('svc_healing_stats', 'Healing statistics', 'get', '/api/healing/stats', true, 'Heals applied, success rate, cache hits, top patterns.'),
+  tool('svc_healing_review', 'Review heals', 'post', '/api/healing/review', true, 'Whether each learned pattern or suggestion is safe to apply automatically, and why.'),
+  tool('svc_heal', 'Heal a test', 'post', '/api/heal', false, 'Ask for a broken test to be healed; says what the healer would do.'),
+  tool('svc_ask', 'Ask', 'post', '/api/chat', false, 'A question in plain language about tests, runs and heals, answered from stored data.'),
+];

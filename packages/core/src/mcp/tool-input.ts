@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { validationFailed } from '../errors.ts';
+import { objectKeys, pathParamNames, type RouteSpec } from '../openapi/route.ts';
+
+/**
+ * A gateway tool's arguments are one flat object: the route's path parameters, its query
+ * parameters and its JSON body's fields side by side, as an assistant expects. A body that
+ * is not a plain object, or whose fields share a name with a parameter, is one argument
+ * `body` instead. This module builds that object's JSON Schema from the route's own zod
+ * schemas (the backend stays the one validator) and splits a call's arguments back into
+ * path, query and body.
+ */
+
+type Json = Record<string, unknown>;
+
+export interface ToolInputSchema {
+  type: 'object';
+  properties: Record<string, Json>;
+  required?: string[];
+  $defs?: Record<string, Json>;
+  [key: string]: unknown;
+}
+
+export interface SplitArguments {
+  /** The route path with its parameters filled in (URL-encoded). */
+  path: string;
+  query: Record<string, string>;
+  /** The JSON body; undefined for a route without one. */
+  body?: unknown;
+}
+
+const jsonSchemaOf = (schema: z.ZodType): Json => {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json;
+  return rest;
+};
+
+/** How a route's body travels in the tool's arguments. */
+function bodyLayout(route: RouteSpec): 'none' | 'flat' | 'nested' {
+  if (!route.body) return 'none';
+  const keys = objectKeys(route.body);
+  if (!keys) return 'nested';
+  const taken = new Set([...pathParamNames(route.path), ...(route.query ? objectKeys(route.query) ?? [] : [])]);
+  return keys.some((k) => taken.has(k)) ? 'nested' : 'flat';
+}
+
+/** The JSON Schema of a tool's arguments for this route. */
+export function toolInputSchema(route: RouteSpec): ToolInputSchema {
+  const properties: Record<string, Json> = {};
+  const required = new Set<string>();
+  let defs: Record<string, Json> = {};
+  const absorb = (json: Json, allRequired = false) => {
+    const props = (json.properties ?? {}) as Record<string, Json>;
+    Object.assign(properties, props);
+    for (const name of allRequired ? Object.keys(props) : ((json.required ?? []) as string[])) required.add(name);
+    defs = { ...defs, ...((json.$defs ?? {}) as Record<string, Json>) };
+  };
+
+  const pathNames = pathParamNames(route.path);
+  const params = route.params ? jsonSchemaOf(route.params) : {};
+  const paramProps = (params.properties ?? {}) as Record<string, Json>;
+  absorb({ properties: Object.fromEntries(pathNames.map((n) => [n, paramProps[n] ?? { type: 'string' }])) }, true);
+  if (route.query) absorb(jsonSchemaOf(route.query));
+  const layout = bodyLayout(route);
+  if (layout === 'flat') absorb(jsonSchemaOf(route.body!));
+  if (layout === 'nested') {
+    const { $defs, ...body } = jsonSchemaOf(route.body!);
+    absorb({ properties: { body: { ...body, description: 'The request body' } }, required: ['body'], $defs });
+  }
+  return {
+    type: 'object',
+    properties,
+    ...(required.size ? { required: [...required] } : {}),
+    ...(Object.keys(defs).length ? { $defs: defs } : {}),
+  };
+}
+
+/**
+ * Splits a tool call's arguments into the route's path, query and body. A missing path
+ * parameter fails here, naming it (the backend could only say "no route"); everything
+ * else is left to the backend's validation, which names the field.
+ */
+export function splitToolArguments(route: RouteSpec, args: Record<string, unknown> | undefined): SplitArguments {
+  const rest: Record<string, unknown> = { ...(args ?? {}) };
+  const missing: string[] = [];
+  const path = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_m, name: string) => {
+    const v = rest[name];
+    delete rest[name];
+    if (v === undefined || v === null || v === '') {
+      missing.push(name);
+      return '';
+    }
+    return encodeURIComponent(String(v));
+  });
+  if (missing.length) throw validationFailed(missing.map((name) => ({ path: name, message: 'required' })));
+
+  const query: Record<string, string> = {};
+  for (const name of route.query ? objectKeys(route.query) ?? [] : []) {
+    const v = rest[name];
+    delete rest[name];
+    if (v !== undefined && v !== null) query[name] = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  }
+
+  const layout = bodyLayout(route);
+  if (layout === 'flat') return { path, query, body: rest };
+  // Arguments that go nowhere would be lost silently: say so instead.
+  const unknown = Object.keys(rest).filter((name) => !(layout === 'nested' && name === 'body'));
+  if (unknown.length) throw validationFailed(unknown.map((name) => ({ path: name, message: 'unknown argument for this tool' })));
+  return layout === 'nested' ? { path, query, body: rest.body } : { path, query };
+}

@@ -1,0 +1,48 @@
+import type { Context, Hono } from 'hono';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { AppError } from '@svc/core/errors';
+import { createGatewayServer } from '../../mcp/gateway.ts';
+import type { AppDeps } from '../deps.ts';
+import type { ApiEnv } from '../env.ts';
+import { presentedCredential, type RouteDef } from '../route.ts';
+
+/** The caller's headers the gateway passes on to the backend with every tool call. */
+const FORWARDED = ['authorization', 'x-api-key', 'x-organization-id'];
+
+/**
+ * The agent tool gateway over MCP's Streamable HTTP transport at /mcp (stateless: each
+ * POST is one exchange with a server of its own, so it runs the same in the local server
+ * and in the API Lambda). The caller authenticates as for the API (an API key as Bearer
+ * or X-API-Key, or an access token); a missing or bad credential is a 401 before any MCP
+ * message is read. Each tool call is forwarded to the API in process with that credential.
+ */
+export function mcpRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
+  app.post('/mcp', async (c: Context<ApiEnv>) => {
+    const credential = presentedCredential(c);
+    if (!credential) throw new AppError('UNAUTHENTICATED', 'authentication required: send an API key (Authorization: Bearer svc_sk_… or X-API-Key) or an access token');
+    await deps.identity.authenticate(credential);
+    const callerHeaders: Record<string, string> = {};
+    for (const name of FORWARDED) {
+      const value = c.req.header(name);
+      if (value) callerHeaders[name] = value;
+    }
+    const server = createGatewayServer({
+      routes: registry,
+      forward: (request) => Promise.resolve(app.fetch(request, c.env)),
+      baseUrl: new URL(c.req.url).origin,
+      callerHeaders,
+      version: deps.config.version,
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: deps.config.maxBodyBytes });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      await server.close().catch(() => undefined);
+    }
+  });
+  // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.on(method, '/mcp', (c) => c.json({ jsonrpc: '2.0', error: { code: -32000, message: `${method} is not supported: this MCP endpoint is stateless; POST JSON-RPC messages` }, id: null }, 405, { Allow: 'POST' }));
+  }
+}

@@ -1,0 +1,110 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AppError } from '@svc/core/errors';
+import { GATEWAY_TOOLS, type GatewayTool } from '@svc/core/mcp/catalogue';
+import { splitToolArguments, toolInputSchema } from '@svc/core/mcp/tool-input';
+import type { RouteSpec } from '@svc/core/openapi/route';
+
+/**
+ * The agent tool gateway as an MCP server (spec: Agent tool gateway, its six steps): it
+ * receives a tool call, adds the caller's own credential, turns the arguments into the
+ * backend route's request, forwards it, and turns the response back into a tool result.
+ * The backend does the rest (validation naming the field, roles, tenant isolation, audit,
+ * rate limits), exactly as for a direct API call by the same caller.
+ */
+export interface GatewayOptions {
+  /** The API's routes (the app's route registry); a catalogue tool whose route is missing is not offered. */
+  routes: readonly RouteSpec[];
+  /** Sends a request to the backend: the API app in process, or over HTTP. */
+  forward: (request: Request) => Promise<Response>;
+  /** Where the backend's paths are resolved. */
+  baseUrl: string;
+  /** Headers that carry the caller's credential and organization, added to every forwarded request. */
+  callerHeaders: Record<string, string>;
+  version: string;
+}
+
+export interface ResolvedTool {
+  tool: GatewayTool;
+  route: RouteSpec;
+}
+
+/** The catalogue's tools whose route exists and accepts API keys (an agent's credential). */
+export function resolveGatewayTools(routes: readonly RouteSpec[]): ResolvedTool[] {
+  const out: ResolvedTool[] = [];
+  for (const tool of GATEWAY_TOOLS) {
+    const route = routes.find((r) => r.method.toLowerCase() === tool.method && r.path === tool.path);
+    if (route && route.apiKeys !== false) out.push({ tool, route });
+  }
+  return out;
+}
+
+const asMcpTool = ({ tool, route }: ResolvedTool): Tool => ({
+  name: tool.name,
+  title: tool.title,
+  description: `${tool.description} (${tool.method.toUpperCase()} ${tool.path}: ${route.summary})`,
+  inputSchema: toolInputSchema(route),
+  annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: false, openWorldHint: false },
+});
+
+/** A tool error in the API's own terms: code, message and details (e.g. the fields at fault). */
+function errorResult(status: number, body: unknown): CallToolResult {
+  const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
+  const headline = error?.code ? `${error.code}: ${error.message ?? ''}` : `HTTP ${status}`;
+  return {
+    isError: true,
+    content: [{ type: 'text', text: typeof body === 'string' ? `${headline}\n${body}` : `${headline}\n${JSON.stringify(body, null, 2)}` }],
+  };
+}
+
+async function resultOf(response: Response): Promise<CallToolResult> {
+  const text = await response.text();
+  const isJson = /\bjson\b/i.test(response.headers.get('content-type') ?? '');
+  let body: unknown = text;
+  if (isJson && text !== '') {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON after all: passed on as text
+    }
+  }
+  if (response.status >= 400) return errorResult(response.status, body);
+  if (typeof body === 'string') return { content: [{ type: 'text', text: body || `HTTP ${response.status}` }] };
+  const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(body, null, 2) }] };
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) result.structuredContent = body as Record<string, unknown>;
+  return result;
+}
+
+export function createGatewayServer(options: GatewayOptions): Server {
+  const tools = resolveGatewayTools(options.routes);
+  const byName = new Map(tools.map((t) => [t.tool.name, t]));
+  const server = new Server(
+    { name: 'svc', title: 'svc end-to-end testing', version: options.version },
+    {
+      capabilities: { tools: {} },
+      instructions: 'svc runs UI, API and database tests, generates and heals them. Start with svc_list_projects; run tests with svc_test and follow the run with svc_run_status and svc_results.',
+    },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map(asMcpTool) }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const entry = byName.get(request.params.name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(request.params.name)}; tools/list names the ${tools.length} tools`);
+    let split;
+    try {
+      split = splitToolArguments(entry.route, request.params.arguments);
+    } catch (err) {
+      if (err instanceof AppError) return errorResult(400, { error: { code: err.code, message: err.message, details: err.details } });
+      throw err;
+    }
+    const url = new URL(split.path, options.baseUrl);
+    for (const [k, v] of Object.entries(split.query)) url.searchParams.set(k, v);
+    const headers: Record<string, string> = { ...options.callerHeaders, accept: 'application/json' };
+    if (split.body !== undefined) headers['content-type'] = 'application/json';
+    const response = await options.forward(new Request(url, { method: entry.tool.method.toUpperCase(), headers, ...(split.body !== undefined && { body: JSON.stringify(split.body) }) }));
+    return resultOf(response);
+  });
+
+  return server;
+}

@@ -1,0 +1,155 @@
+/**
+ * The agent tool gateway (MCP over Streamable HTTP at /mcp) driven by the MCP SDK's own
+ * client against the real local server: the tools it lists, a UI test run end to end in
+ * Chromium through tool calls, errors that name the field, roles, tenant isolation, and
+ * authentication at the transport.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { GATEWAY_TOOLS } from '@svc/core/mcp/catalogue';
+import { client, signUp } from '../support/server.ts';
+import { startRunGraphServer } from '../run-graph/support/api-server.ts';
+import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+
+let server: Awaited<ReturnType<typeof startRunGraphServer>>;
+let fixture: FixtureApp;
+let agent: Client;
+let projectId: string;
+let testId: string;
+const opened: Client[] = [];
+
+async function connect(headers: Record<string, string>): Promise<Client> {
+  const c = new Client({ name: 'svc-test-agent', version: '1.0.0' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers } }));
+  opened.push(c);
+  return c;
+}
+
+const call = async (c: Client, name: string, args: Record<string, unknown> = {}) => (await c.callTool({ name, arguments: args })) as CallToolResult;
+const text = (r: CallToolResult) => r.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+
+beforeAll(async () => {
+  fixture = await startFixtureApp();
+  server = await startRunGraphServer();
+  const admin = client(server.url, { token: server.admin.apiKey });
+  projectId = (await admin.post('/api/v1/projects', { name: 'mcp', app_url: fixture.url })).body.id;
+  agent = await connect({ authorization: `Bearer ${server.admin.apiKey}` });
+});
+afterAll(async () => {
+  for (const c of opened) await c.close().catch(() => undefined);
+  await server?.stop();
+  await fixture?.close();
+});
+
+describe('tools/list', () => {
+  it('offers every catalogue tool, each with an input schema from its route', async () => {
+    const { tools } = await agent.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(GATEWAY_TOOLS.map((t) => t.name).sort());
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect(byName.get('svc_run_status')!.inputSchema).toMatchObject({ type: 'object', required: ['id'] });
+    expect(byName.get('svc_test')!.inputSchema.properties).toHaveProperty('project_id');
+    expect(byName.get('svc_report')!.inputSchema.properties).toHaveProperty('format');
+    expect(byName.get('svc_health')!.annotations).toMatchObject({ readOnlyHint: true });
+    expect(byName.get('svc_test')!.annotations).toMatchObject({ readOnlyHint: false });
+  });
+});
+
+describe('a UI test run through tool calls', () => {
+  it('creates a test, runs it in Chromium, follows the run and reads its results and report', async () => {
+    const projects = await call(agent, 'svc_list_projects');
+    expect(projects.isError).toBeFalsy();
+    expect((projects.structuredContent as { items: Array<{ id: string }> }).items.map((p) => p.id)).toContain(projectId);
+
+    const created = await call(agent, 'svc_create_test', {
+      project_id: projectId,
+      name: 'sign in over MCP',
+      type: 'ui',
+      steps: [
+        { type: 'goto', url: '/login' },
+        { type: 'fill', selector: { label: 'Email' }, value: 'demo@example.com' },
+        { type: 'fill', selector: '#password', value: 's3cret!' },
+        { type: 'click', selector: { role: 'button', name: 'Sign in' } },
+      ],
+      assertions: [{ type: 'text', selector: '#welcome', equals: 'Welcome, Demo User!' }],
+    });
+    expect(created.isError, text(created)).toBeFalsy();
+    testId = (created.structuredContent as { id: string }).id;
+
+    const started = await call(agent, 'svc_test', { project_id: projectId, test_ids: [testId] });
+    expect(started.isError, text(started)).toBeFalsy();
+    const runId = (started.structuredContent as { run: { id: string } }).run.id;
+
+    let status = '';
+    for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
+      const r = await call(agent, 'svc_run_status', { id: runId });
+      status = (r.structuredContent as { run: { status: string } }).run.status;
+      if (['completed', 'failed', 'cancelled'].includes(status)) break;
+    }
+    expect(status).toBe('completed');
+
+    const results = await call(agent, 'svc_results', { id: runId });
+    expect((results.structuredContent as { items: Array<{ test_id: string; status: string }> }).items).toEqual([expect.objectContaining({ test_id: testId, status: 'passed' })]);
+    const report = await call(agent, 'svc_report', { run_id: runId, format: 'md' });
+    expect(report.isError).toBeFalsy();
+    expect(text(report)).toContain(`Passed — run ${runId}`);
+    expect(text(report)).toContain('| 1 | 1 | 0 | 0 | 0 |');
+  }, 90_000);
+});
+
+describe('errors', () => {
+  it('bad arguments come back as a tool error naming the field; a missing path parameter is named too', async () => {
+    const bad = await call(agent, 'svc_test', { project_id: 'not-a-uuid' });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/^VALIDATION_FAILED: .*project_id/);
+    const missing = await call(agent, 'svc_run_status', {});
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toMatch(/^VALIDATION_FAILED: Invalid request: id: required/);
+    const stray = await call(agent, 'svc_health', { verbose: true });
+    expect(text(stray)).toMatch(/verbose: unknown argument for this tool/);
+  });
+
+  it('an unknown tool is a protocol error', async () => {
+    await expect(agent.callTool({ name: 'svc_nope', arguments: {} })).rejects.toThrow(/unknown tool "svc_nope"/);
+  });
+
+  it("another organization's run is not found, and its projects are not listed", async () => {
+    const runId = (await client(server.url, { token: server.admin.apiKey }).post('/api/v1/test/run', { project_id: projectId, test_ids: [testId] })).body.run.id;
+    const other = await signUp(server.url, 'mcp-other@example.com');
+    const stranger = await connect({ authorization: `Bearer ${other.token}`, 'x-organization-id': other.orgId });
+    const seen = await call(stranger, 'svc_run_status', { id: runId });
+    expect(seen.isError).toBe(true);
+    expect(text(seen)).toMatch(/^NOT_FOUND: /);
+    const projects = await call(stranger, 'svc_list_projects');
+    expect(JSON.stringify(projects.structuredContent)).not.toContain(projectId);
+  });
+
+  it("a read-only key can read but not start a run (the route's role check)", async () => {
+    const login = await client(server.url).post('/api/auth/login', { email: server.admin.email, password: server.admin.password });
+    const session = client(server.url, { token: login.body.access_token, org: server.admin.organizationId });
+    const key = (await session.post('/api/api-keys', { name: 'agent-ro', permissions: ['read'] })).body.key as string;
+    const readOnly = await connect({ 'x-api-key': key });
+    expect((await call(readOnly, 'svc_list_tests', { project_id: projectId })).isError).toBeFalsy();
+    const denied = await call(readOnly, 'svc_test', { project_id: projectId, test_ids: [testId] });
+    expect(denied.isError).toBe(true);
+    expect(text(denied)).toMatch(/^INSUFFICIENT_ROLE: /);
+  });
+});
+
+describe('the transport', () => {
+  it('refuses a missing or unknown credential with 401 before any MCP message; GET and DELETE are 405', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const post = (headers: Record<string, string>) => fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(init) });
+    const none = await post({});
+    expect(none.status).toBe(401);
+    expect((await none.json()).error.code).toBe('UNAUTHENTICATED');
+    expect((await post({ authorization: 'Bearer svc_sk_not-a-real-key' })).status).toBe(401);
+    await expect(connect({})).rejects.toThrow();
+    for (const method of ['GET', 'DELETE']) {
+      const r = await fetch(`${server.url}/mcp`, { method, headers: { authorization: `Bearer ${server.admin.apiKey}`, accept: 'text/event-stream' } });
+      expect(r.status).toBe(405);
+      expect(r.headers.get('allow')).toBe('POST');
+    }
+  });
+});
