@@ -10,6 +10,7 @@ Commands:
   heal         Rank page elements against stored fingerprints (svc heal --help)
   export       Write tests as a Playwright Test project (svc export --help)
   analyze      List a codebase's testable surfaces (svc analyze --help)
+  mcp          Serve svc's agent tools over MCP on stdin/stdout (svc mcp --help)
   help         Show this help
 
 Options for start:
@@ -60,6 +61,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'analyze': {
       const { analyzeCommand } = await import('./analyze.ts');
       return analyzeCommand(rest);
+    }
+    case 'mcp': {
+      const { mcpCommand } = await import('./mcp.ts');
+      return mcpCommand(rest);
     }
     case 'heal': {
       // Loaded on demand, like run: the healing engine stays out of `svc start` and --help.

@@ -1,0 +1,86 @@
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+export const MCP_HELP = `Usage: svc mcp [--server <url>] [--organization <id>]
+
+Serves svc's agent tools over MCP on standard input and output, for assistants that
+start their tools as a process. Every call goes to a running svc server's /mcp endpoint
+(svc start, or a deployment) with your credential; the server does the work.
+
+Options:
+  --server <url>       The svc server (env SVC_SERVER_URL, default http://127.0.0.1:4600)
+  --organization <id>  Organization to act in, with an access token (env SVC_ORGANIZATION_ID;
+                       an API key always acts in its own)
+
+The credential comes from the environment, never the command line (process lists show it):
+SVC_API_KEY (svc_sk_…) or SVC_TOKEN (an access token).
+
+Exit code: 0 when standard input closes; 2 for bad usage, or a server that cannot be
+reached or refuses the credential.
+`;
+
+const usage = (message: string) => {
+  process.stderr.write(`svc mcp: ${message}\n\n${MCP_HELP}`);
+  return 2;
+};
+
+/**
+ * `svc mcp`: a stdio MCP server that relays tools/list and tools/call to the server's
+ * Streamable HTTP gateway. It holds no tools of its own, so it can never disagree with
+ * the server it talks to. Only MCP messages go to stdout; messages for people go to stderr.
+ */
+export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: { server: { type: 'string' }, organization: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+  } catch (err) {
+    return usage((err as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(MCP_HELP);
+    return 0;
+  }
+  const credential = env.SVC_API_KEY?.trim() || env.SVC_TOKEN?.trim();
+  if (!credential) return usage('set SVC_API_KEY (an API key, svc_sk_…) or SVC_TOKEN (an access token)');
+  let endpoint: URL;
+  try {
+    endpoint = new URL('/mcp', values.server ?? env.SVC_SERVER_URL ?? 'http://127.0.0.1:4600');
+  } catch {
+    return usage(`--server must be a URL, got ${JSON.stringify(values.server ?? env.SVC_SERVER_URL)}`);
+  }
+  const organization = values.organization ?? env.SVC_ORGANIZATION_ID;
+  const headers: Record<string, string> = { authorization: `Bearer ${credential}`, ...(organization && { 'x-organization-id': organization }) };
+
+  const remote = new Client({ name: 'svc-mcp-stdio', version: '0.1.0' });
+  try {
+    await remote.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }));
+  } catch (err) {
+    const { code, message } = (err as { cause?: { code?: string; message?: string } }).cause ?? {};
+    const cause = code ?? message; // e.g. ECONNREFUSED: no server there
+    process.stderr.write(`svc mcp: cannot use ${endpoint.href}: ${(err as Error).message}${cause ? ` (${cause})` : ''}\n`);
+    return 2;
+  }
+
+  const server = new Server(
+    { name: 'svc', version: remote.getServerVersion()?.version ?? '0.1.0' },
+    { capabilities: { tools: {} }, ...(remote.getInstructions() && { instructions: remote.getInstructions() }) },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, (request) => remote.listTools(request.params));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => (await remote.callTool(request.params)) as CallToolResult);
+
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+  });
+  await server.connect(transport);
+  process.stderr.write(`svc mcp: relaying to ${endpoint.href}\n`);
+  await closed;
+  await server.close().catch(() => undefined);
+  await remote.close().catch(() => undefined);
+  return 0;
+}
