@@ -14,8 +14,9 @@
  * reaches S3, CORS follows SVC_CORS_ORIGINS, a second container accepts the first
  * one's tokens (the signing key lives in the table), and creating a test puts a valid
  * test.created event on the bus infra names (SVC_EVENT_BUS_NAME), counted at /metrics
- * behind SVC_METRICS_TOKEN, and starting a run starts an execution of the state machine
- * infra names (SVC_STATE_MACHINE_ARN) on a Step Functions wire-format double.
+ * behind SVC_METRICS_TOKEN, starting a run starts an execution of the state machine
+ * infra names (SVC_STATE_MACHINE_ARN) on a Step Functions wire-format double, and the
+ * agent tool gateway answers MCP at /mcp, forwarding a tool call to the API.
  *
  * SST's bundle layout is mirrored from its source (pkg/runtime/node/build.go); a change
  * there would not show here.
@@ -309,6 +310,31 @@ describe('the bundled API function', () => {
     expect(anonymous!.statusCode).toBe(401);
     expect(metrics!.statusCode, metrics!.body).toBe(200);
     expect(metrics!.body).toMatch(/^svc_events_published_total\{event_type="test\.created"\} 1$/m);
+  });
+
+  it('serves the agent tool gateway at /mcp: initialize, tools/list and a tool call forwarded to the API', async () => {
+    const signup = JSON.stringify({ email: 'agent@example.com', password: 'correct horse battery', organization_name: 'Agent Org' });
+    const [signedUp] = await container([functionUrlEvent('POST', '/api/auth/signup', { headers: { 'content-type': 'application/json' }, body: signup })]);
+    expect(signedUp!.statusCode, `${signedUp!.body}\n${logs}`).toBe(201);
+    const session = json(signedUp!);
+    const project = await createStore(new DynamoDbTable({ tableName: TABLE, client: ddbClient! }), systemClock).projects.create(session.organization.id, { name: 'agent shop' });
+    const rpc = (id: number, method: string, params: object, extra: Record<string, string> = {}) =>
+      functionUrlEvent('POST', '/mcp', {
+        headers: { authorization: `Bearer ${session.access_token}`, 'x-organization-id': session.organization.id, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...extra },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+      });
+    const version = { 'mcp-protocol-version': '2025-06-18' };
+    const [init, list, called] = await container([
+      rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bundle-test', version: '1' } }),
+      rpc(2, 'tools/list', {}, version),
+      rpc(3, 'tools/call', { name: 'svc_list_projects', arguments: {} }, version),
+    ]);
+    expect(init!.statusCode, `${init!.body}\n${logs}`).toBe(200);
+    expect(json(init!).result.serverInfo).toMatchObject({ name: 'svc' });
+    expect(json(list!).result.tools.map((t: { name: string }) => t.name)).toContain('svc_test');
+    const result = json(called!).result;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.items.map((p: { id: string }) => p.id)).toEqual([project.id]);
   });
 
   it('checks and drops events when no bus is named', async () => {

@@ -4,6 +4,8 @@
  * Chromium through tool calls, errors that name the field, roles, tenant isolation, and
  * authentication at the transport.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -62,18 +64,9 @@ describe('a UI test run through tool calls', () => {
     expect(projects.isError).toBeFalsy();
     expect((projects.structuredContent as { items: Array<{ id: string }> }).items.map((p) => p.id)).toContain(projectId);
 
-    const created = await call(agent, 'svc_create_test', {
-      project_id: projectId,
-      name: 'sign in over MCP',
-      type: 'ui',
-      steps: [
-        { type: 'goto', url: '/login' },
-        { type: 'fill', selector: { label: 'Email' }, value: 'demo@example.com' },
-        { type: 'fill', selector: '#password', value: 's3cret!' },
-        { type: 'click', selector: { role: 'button', name: 'Sign in' } },
-      ],
-      assertions: [{ type: 'text', selector: '#welcome', equals: 'Welcome, Demo User!' }],
-    });
+    // The fixture suite's table test, as a user would hand it to an assistant.
+    const definition = JSON.parse(await readFile(join(import.meta.dirname, '..', 'fixtures', 'suites', 'pass', 'products-table.json'), 'utf8'));
+    const created = await call(agent, 'svc_create_test', { project_id: projectId, ...definition });
     expect(created.isError, text(created)).toBeFalsy();
     testId = (created.structuredContent as { id: string }).id;
 
@@ -146,6 +139,11 @@ describe('the transport', () => {
     expect((await none.json()).error.code).toBe('UNAUTHENTICATED');
     expect((await post({ authorization: 'Bearer svc_sk_not-a-real-key' })).status).toBe(401);
     await expect(connect({})).rejects.toThrow();
+    // The dashboard's session cookie is not a credential here.
+    const login = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: server.admin.email, password: server.admin.password }) });
+    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    expect(cookie).toContain('=');
+    expect((await post({ cookie })).status).toBe(401);
     for (const method of ['GET', 'DELETE']) {
       const r = await fetch(`${server.url}/mcp`, { method, headers: { authorization: `Bearer ${server.admin.apiKey}`, accept: 'text/event-stream' } });
       expect(r.status).toBe(405);

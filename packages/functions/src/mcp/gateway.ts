@@ -13,8 +13,8 @@ import type { RouteSpec } from '@svc/core/openapi/route';
  * rate limits), exactly as for a direct API call by the same caller.
  */
 export interface GatewayOptions {
-  /** The API's routes (the app's route registry); a catalogue tool whose route is missing is not offered. */
-  routes: readonly RouteSpec[];
+  /** The tools to offer (gatewayCatalogue of the app's routes). */
+  catalogue: GatewayCatalogue;
   /** Sends a request to the backend: the API app in process, or over HTTP. */
   forward: (request: Request) => Promise<Response>;
   /** Where the backend's paths are resolved. */
@@ -29,15 +29,6 @@ export interface ResolvedTool {
   route: RouteSpec;
 }
 
-/** The catalogue's tools whose route exists and accepts API keys (an agent's credential). */
-export function resolveGatewayTools(routes: readonly RouteSpec[]): ResolvedTool[] {
-  const out: ResolvedTool[] = [];
-  for (const tool of GATEWAY_TOOLS) {
-    const route = routes.find((r) => r.method.toLowerCase() === tool.method && r.path === tool.path);
-    if (route && route.apiKeys !== false) out.push({ tool, route });
-  }
-  return out;
-}
 
 const asMcpTool = ({ tool, route }: ResolvedTool): Tool => ({
   name: tool.name,
@@ -46,6 +37,26 @@ const asMcpTool = ({ tool, route }: ResolvedTool): Tool => ({
   inputSchema: toolInputSchema(route),
   annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: false, openWorldHint: false },
 });
+
+/** The tools on offer, as MCP lists them and by name. */
+export interface GatewayCatalogue {
+  tools: Tool[];
+  byName: Map<string, ResolvedTool>;
+}
+
+/**
+ * The catalogue's tools whose route exists and accepts API keys (an agent's credential),
+ * with their input schemas. Built once per app: the schemas come from the routes' zod
+ * schemas, which do not change while it runs.
+ */
+export function gatewayCatalogue(routes: readonly RouteSpec[]): GatewayCatalogue {
+  const resolved: ResolvedTool[] = [];
+  for (const tool of GATEWAY_TOOLS) {
+    const route = routes.find((r) => r.method.toLowerCase() === tool.method && r.path === tool.path);
+    if (route && route.apiKeys !== false) resolved.push({ tool, route });
+  }
+  return { tools: resolved.map(asMcpTool), byName: new Map(resolved.map((t) => [t.tool.name, t])) };
+}
 
 /** A tool error in the API's own terms: code, message and details (e.g. the fields at fault). */
 function errorResult(status: number, body: unknown): CallToolResult {
@@ -76,8 +87,7 @@ async function resultOf(response: Response): Promise<CallToolResult> {
 }
 
 export function createGatewayServer(options: GatewayOptions): Server {
-  const tools = resolveGatewayTools(options.routes);
-  const byName = new Map(tools.map((t) => [t.tool.name, t]));
+  const { tools, byName } = options.catalogue;
   const server = new Server(
     { name: 'svc', title: 'svc end-to-end testing', version: options.version },
     {
@@ -86,7 +96,7 @@ export function createGatewayServer(options: GatewayOptions): Server {
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map(asMcpTool) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const entry = byName.get(request.params.name);

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { AppError } from '@svc/core/errors';
-import { createGatewayServer } from '../../mcp/gateway.ts';
+import { createGatewayServer, gatewayCatalogue, type GatewayCatalogue } from '../../mcp/gateway.ts';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { presentedCredential, type RouteDef } from '../route.ts';
@@ -17,8 +17,12 @@ const FORWARDED = ['authorization', 'x-api-key', 'x-organization-id'];
  * message is read. Each tool call is forwarded to the API in process with that credential.
  */
 export function mcpRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
+  // Built at the first call: the registry is complete once createApp has returned.
+  let catalogue: GatewayCatalogue | undefined;
   app.post('/mcp', async (c: Context<ApiEnv>) => {
-    const credential = presentedCredential(c);
+    // A header credential only: the session cookie is the dashboard's, and a tool call could
+    // not forward it anyway. (It also keeps a cross-site form post from riding on it.)
+    const credential = c.req.header('authorization') || c.req.header('x-api-key') ? presentedCredential(c) : undefined;
     if (!credential) throw new AppError('UNAUTHENTICATED', 'authentication required: send an API key (Authorization: Bearer svc_sk_… or X-API-Key) or an access token');
     await deps.identity.authenticate(credential);
     const callerHeaders: Record<string, string> = {};
@@ -27,7 +31,7 @@ export function mcpRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]
       if (value) callerHeaders[name] = value;
     }
     const server = createGatewayServer({
-      routes: registry,
+      catalogue: (catalogue ??= gatewayCatalogue(registry)),
       forward: (request) => Promise.resolve(app.fetch(request, c.env)),
       baseUrl: new URL(c.req.url).origin,
       callerHeaders,
