@@ -5,8 +5,8 @@ import type { HttpMethod } from '../openapi/route.ts';
  * route: the gateway forwards a call to that route with the caller's own credential, so a
  * tool can do exactly what the route lets that caller do, and it is validated, audited and
  * rate-limited as the route is. Only tools whose backend exists are listed; the spec's
- * svc_coverage_gaps, svc_quality_score, svc_healing_patterns, svc_agent, svc_extract and
- * svc_act have none yet (docs/decisions.md).
+ * svc_coverage_gaps, svc_quality_score, svc_agent, svc_extract and svc_act have none yet
+ * (docs/decisions.md).
  */
 export interface GatewayTool {
   name: string;
@@ -41,6 +41,7 @@ export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_test_from_event', 'Test from a failure', 'post', '/api/test/from-event', false, 'A regression test that replays a production failure event.'),
   tool('svc_test_review', 'Review a test', 'post', '/api/test/review', true, 'Quality findings on a test: brittle selectors, missing assertions, fixed waits.'),
   tool('svc_healing_config', 'Healing settings', 'get', '/api/healing/config', true, 'Healing limits, modes and a project\'s overrides.'),
+  tool('svc_healing_patterns', 'Learned heals', 'get', '/api/healing/patterns', true, 'Fixes the healer learned (broken selector → working one), newest first.'),
   tool('svc_healing_stats', 'Healing statistics', 'get', '/api/healing/stats', true, 'Heals applied, success rate, cache hits, top patterns.'),
   tool('svc_healing_review', 'Review heals', 'post', '/api/healing/review', true, 'Whether each learned pattern or suggestion is safe to apply automatically, and why.'),
   tool('svc_heal', 'Heal a test', 'post', '/api/heal', false, 'Ask for a broken test to be healed; says what the healer would do.'),
