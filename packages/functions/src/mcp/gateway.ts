@@ -29,7 +29,6 @@ export interface ResolvedTool {
   route: RouteSpec;
 }
 
-
 const asMcpTool = ({ tool, route }: ResolvedTool): Tool => ({
   name: tool.name,
   title: tool.title,
