@@ -55,6 +55,10 @@ describe('tools/list', () => {
     expect(byName.get('svc_report')!.inputSchema.properties).toHaveProperty('format');
     expect(byName.get('svc_health')!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.get('svc_test')!.annotations).toMatchObject({ readOnlyHint: false });
+    // The test format is abbreviated to its step kinds: the whole list stays small enough for an assistant's context.
+    const steps = byName.get('svc_create_test')!.inputSchema.properties!.steps as { items: { properties: { type: { enum: string[] } } } };
+    expect(steps.items.properties.type.enum).toEqual(expect.arrayContaining(['goto', 'click', 'fill', 'request', 'sql', 'assert']));
+    expect(JSON.stringify(tools).length).toBeLessThan(60_000);
   });
 });
 

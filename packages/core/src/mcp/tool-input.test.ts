@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import { defineRoute } from '../openapi/route.ts';
-import { splitToolArguments, toolInputSchema } from './tool-input.ts';
+import { ARGUMENT_SCHEMA_BUDGET, splitToolArguments, toolInputSchema } from './tool-input.ts';
 
 const ok = { 200: { description: 'ok' } };
 const Item = z.strictObject({ name: z.string().min(1).describe('Display name'), tags: z.array(z.string()).default([]) });
@@ -31,6 +31,25 @@ describe('toolInputSchema', () => {
 
   it('a route without parameters or body takes an empty object', () => {
     expect(toolInputSchema(defineRoute({ method: 'get', path: '/health', summary: 's', tags: [], auth: 'public', responses: ok }))).toEqual({ type: 'object', properties: {} });
+  });
+});
+
+describe('argument schemas over the budget', () => {
+  it('abbreviates a large union of tagged objects to its kinds and their fields; small ones stay whole', () => {
+    const padding = 'x'.repeat(ARGUMENT_SCHEMA_BUDGET / 2);
+    const Step = z.discriminatedUnion('type', [
+      z.strictObject({ type: z.literal('goto'), url: z.string().describe(padding), timeout_ms: z.number().optional() }).describe('Open a URL'),
+      z.strictObject({ type: z.literal('click'), selector: z.string().describe(padding) }).describe('Click an element'),
+    ]);
+    const route = defineRoute({ method: 'post', path: '/t', summary: 's', tags: [], auth: 'member', responses: ok, body: z.strictObject({ name: z.string().describe('Name'), steps: z.array(Step).describe('Ordered steps') }) });
+    const schema = toolInputSchema(route);
+    expect(schema.properties.name).toEqual({ type: 'string', description: 'Name' });
+    const steps = schema.properties.steps as { type: string; description: string; items: { properties: { type: { enum: string[] } }; description: string } };
+    expect(steps.type).toBe('array');
+    expect(steps.description).toMatch(/^Ordered steps\. Abbreviated here; the server validates the full form/);
+    expect(steps.items.properties.type.enum).toEqual(['goto', 'click']);
+    expect(steps.items.description).toBe('One of: goto {url, timeout_ms?}: Open a URL; click {selector}: Click an element.');
+    expect(JSON.stringify(steps).length).toBeLessThan(ARGUMENT_SCHEMA_BUDGET);
   });
 });
 

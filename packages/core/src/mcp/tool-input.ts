@@ -43,6 +43,58 @@ function bodyLayout(route: RouteSpec): 'none' | 'flat' | 'nested' {
   return keys.some((k) => taken.has(k)) ? 'nested' : 'flat';
 }
 
+/**
+ * An argument's schema larger than this is abbreviated: an assistant reads every tool's
+ * schema on each turn, and the full test format (every step and assertion type, every
+ * locator form) is ~80 KB inline. The backend still validates the full form and names the
+ * field at fault, so an abbreviated schema costs at most a corrected retry.
+ */
+export const ARGUMENT_SCHEMA_BUDGET = 3_000;
+const ABBREVIATED =
+  'Abbreviated here; the server validates the full form and names any field at fault (svc test format: docs/test-format.md). ' +
+  'A selector is a CSS or Playwright selector string, or one of {role, name?}, {label}, {placeholder}, {text}, {test_id}, {css}, {xpath}.';
+
+const sizeOf = (json: unknown) => JSON.stringify(json).length;
+const variantsOf = (json: Json): Json[] | undefined => {
+  const list = (json.oneOf ?? json.anyOf) as Json[] | undefined;
+  return list?.flatMap((v) => variantsOf(v) ?? [v]);
+};
+/** The discriminating `type` value of an object variant, if it has one. */
+const tagOf = (variant: Json): string | undefined => {
+  const t = (variant.properties as Record<string, Json> | undefined)?.type;
+  if (!t) return undefined;
+  if (typeof t.const === 'string') return t.const;
+  const e = t.enum as unknown[] | undefined;
+  return e?.length === 1 && typeof e[0] === 'string' ? e[0] : undefined;
+};
+/** `url, name?, timeout_ms?`: a variant's fields, optional ones marked. */
+const fieldsOf = (variant: Json): string => {
+  const required = new Set((variant.required ?? []) as string[]);
+  return Object.keys((variant.properties ?? {}) as object).filter((k) => k !== 'type').map((k) => (required.has(k) ? k : `${k}?`)).join(', ');
+};
+
+/** A short schema saying what a large one takes: the union's kinds and their fields, or an object's fields. */
+function abbreviate(json: Json, description?: string): Json {
+  const own = (description ?? json.description) as string | undefined;
+  const text = own ? `${own}${/[.!?]$/.test(own) ? '' : '.'} ${ABBREVIATED}` : ABBREVIATED;
+  if (json.type === 'array' && json.items && typeof json.items === 'object') {
+    return { type: 'array', description: text, items: abbreviate(json.items as Json, (json.items as Json).description as string | undefined) };
+  }
+  const variants = variantsOf(json);
+  const tagged = variants?.map((v) => ({ v, tag: tagOf(v) }));
+  if (tagged?.length && tagged.every((t) => t.tag)) {
+    const kinds = tagged.map(({ v, tag }) => `${tag} {${fieldsOf(v)}}${v.description ? `: ${v.description}` : ''}`).join('; ');
+    return { type: 'object', required: ['type'], properties: { type: { type: 'string', enum: [...new Set(tagged.map((t) => t.tag))] } }, description: `${description ?? json.description ?? ''} One of: ${kinds}.`.trim() };
+  }
+  if (json.type === 'object' && json.properties) return { type: 'object', description: `${text} Fields: ${fieldsOf(json)}.` };
+  return { ...(json.type ? { type: json.type } : {}), description: text };
+}
+
+/** Abbreviates the properties of an object schema that exceed the budget. */
+function withinBudget(props: Record<string, Json>): Record<string, Json> {
+  return Object.fromEntries(Object.entries(props).map(([name, json]) => [name, sizeOf(json) > ARGUMENT_SCHEMA_BUDGET ? abbreviate(json) : json]));
+}
+
 /** The JSON Schema of a tool's arguments for this route. */
 export function toolInputSchema(route: RouteSpec): ToolInputSchema {
   const properties: Record<string, Json> = {};
@@ -68,7 +120,7 @@ export function toolInputSchema(route: RouteSpec): ToolInputSchema {
   }
   return {
     type: 'object',
-    properties,
+    properties: withinBudget(properties),
     ...(required.size ? { required: [...required] } : {}),
     ...(Object.keys(defs).length ? { $defs: defs } : {}),
   };

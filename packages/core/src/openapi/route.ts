@@ -32,6 +32,8 @@ export interface RouteSpec {
   operationId?: string;
   deprecated?: boolean;
   body?: z.ZodType;
+  /** The handler reads the body itself (e.g. it also takes multipart); `body` documents the JSON form. */
+  readsOwnBody?: boolean;
   query?: z.ZodType;
   params?: z.ZodType;
   responses: Record<number, RouteResponse>;

@@ -27,6 +27,8 @@ export interface RouteDef {
   /** false: dashboard-only (spec rule 7) — API keys are refused with 403. */
   apiKeys?: boolean;
   body?: z.ZodType;
+  /** The handler reads the body itself (it also takes multipart); `body` documents the JSON form. */
+  readsOwnBody?: boolean;
   query?: z.ZodType;
   params?: z.ZodType;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
@@ -59,7 +61,7 @@ export function mountRoute<D extends RouteDef>(
   app[def.method](def.path, authenticate(deps, def), limit, async (c) => {
     const params = def.params ? parseInput(def.params, c.req.param(), 'params') : c.req.param();
     const query = def.query ? parseInput(def.query, c.req.query(), 'query') : undefined;
-    const body = def.body ? parseInput(def.body, await readJson(c), 'body') : undefined;
+    const body = def.body && !def.readsOwnBody ? parseInput(def.body, await readJson(c), 'body') : undefined;
     return handler({ c, body, query, params, principal: c.get('principal'), access: c.get('access') } as RouteInput<D>);
   });
 }

@@ -101,6 +101,7 @@ export function generationRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Rou
   // Recordings may come as JSON or as a multipart file upload, so this route reads its own body.
   mountRoute(app, deps, registry, {
     method: 'post', path: '/api/recording/convert', summary: `Chrome DevTools Recorder JSON or a Playwright codegen script → a test (JSON body { project_id, recording, format? } or multipart with a "file" part; at most ${MAX_RECORDING_BYTES / 1024 / 1024} MB)`, tags: ['generation'], auth: 'member',
+    body: ConvertRecordingInput, readsOwnBody: true,
     responses: { 201: { description: 'converted', schema: GenerationResponse }, 400: { description: 'unknown recording format or nothing convertible' }, 413: { description: 'recording larger than 50 MB' } },
   }, async ({ c, access }) => {
     const body = parseInput(ConvertRecordingInput, await readRecordingBody(c), 'body');
