@@ -95,6 +95,23 @@ describe('a UI test run through tool calls', () => {
   }, 90_000);
 });
 
+describe('a route that reads its own body', () => {
+  it('svc_recording_to_test converts a Playwright codegen script passed as an argument', async () => {
+    const script = [
+      "import { test, expect } from '@playwright/test';",
+      "test('sign in', async ({ page }) => {",
+      `  await page.goto('${fixture.url}/login');`,
+      "  await page.getByLabel('Email').fill('demo@example.com');",
+      "  await page.getByRole('button', { name: 'Sign in' }).click();",
+      '});',
+    ].join('\n');
+    const r = await call(agent, 'svc_recording_to_test', { project_id: projectId, recording: script, execute: false });
+    expect(r.isError, text(r)).toBeFalsy();
+    const steps = (r.structuredContent as { test: { steps: Array<{ type: string }> } }).test.steps;
+    expect(steps.map((st) => st.type)).toEqual(['goto', 'fill', 'click']);
+  });
+});
+
 describe('errors', () => {
   it('bad arguments come back as a tool error naming the field; a missing path parameter is named too', async () => {
     const bad = await call(agent, 'svc_test', { project_id: 'not-a-uuid' });
