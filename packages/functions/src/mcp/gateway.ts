@@ -67,8 +67,25 @@ function errorResult(status: number, body: unknown): CallToolResult {
   };
 }
 
-async function resultOf(response: Response): Promise<CallToolResult> {
+/**
+ * The most a tool result carries, in characters. Assistants put results into the model's
+ * context (Claude Code warns at ~25k tokens); a self-contained HTML report with its
+ * screenshots can be megabytes. A longer response is cut, and the result says so and where
+ * the whole is.
+ */
+export const MAX_TOOL_RESULT_CHARS = 100_000;
+
+async function resultOf(response: Response, request: Request): Promise<CallToolResult> {
   const text = await response.text();
+  if (text.length > MAX_TOOL_RESULT_CHARS && response.status < 400) {
+    const where = `${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`;
+    return {
+      content: [
+        { type: 'text', text: `The response is ${text.length} characters, more than a tool result carries (${MAX_TOOL_RESULT_CHARS}); the first ${MAX_TOOL_RESULT_CHARS} follow. The whole: ${where} on the svc API with the same credential (or narrow the request: a limit, another format).` },
+        { type: 'text', text: text.slice(0, MAX_TOOL_RESULT_CHARS) },
+      ],
+    };
+  }
   const isJson = /\bjson\b/i.test(response.headers.get('content-type') ?? '');
   let body: unknown = text;
   if (isJson && text !== '') {
@@ -111,8 +128,8 @@ export function createGatewayServer(options: GatewayOptions): Server {
     for (const [k, v] of Object.entries(split.query)) url.searchParams.set(k, v);
     const headers: Record<string, string> = { ...options.callerHeaders, accept: 'application/json' };
     if (split.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await options.forward(new Request(url, { method: entry.tool.method.toUpperCase(), headers, ...(split.body !== undefined && { body: JSON.stringify(split.body) }) }));
-    return resultOf(response);
+    const forwarded = new Request(url, { method: entry.tool.method.toUpperCase(), headers, ...(split.body !== undefined && { body: JSON.stringify(split.body) }) });
+    return resultOf(await options.forward(forwarded), forwarded);
   });
 
   return server;
