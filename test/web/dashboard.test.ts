@@ -206,6 +206,45 @@ describe('dashboard shell', () => {
     expect(await page.getByTestId('environment').isVisible()).toBe(false);
   });
 
+  it('creates an API key for an assistant: shown once with the MCP command, works at /mcp, revoked from the list', async () => {
+    const orgId = await page.getByTestId('org-switcher').inputValue();
+    await page.getByTestId('api-keys').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('mcp-url').textContent()).toBe(`${server.url}/mcp`);
+
+    await page.getByTestId('api-key-create').click(); // no name
+    await page.getByTestId('api-key-name-error').waitFor({ state: 'visible' });
+    await page.getByTestId('api-key-name').fill('assistant on my laptop');
+    await page.getByTestId('api-key-scope').selectOption('read');
+    await page.getByTestId('api-key-create').click();
+    await page.getByTestId('api-key-created').waitFor({ state: 'visible' });
+    const key = (await page.getByTestId('api-key-secret').textContent())!;
+    expect(key).toMatch(/^svc_sk_[A-Za-z0-9_-]{43}$/);
+    expect(await page.getByTestId('api-key-mcp-command').textContent()).toBe(`claude mcp add --transport http svc ${server.url}/mcp --header "Authorization: Bearer ${key}"`);
+    const row = page.getByTestId('api-key-row').filter({ hasText: 'assistant on my laptop' });
+    await expect.poll(() => row.getByTestId('api-key-row-detail').textContent()).toMatch(new RegExp(`^${key.slice(0, 12)}.*… · read · last used never$`));
+
+    // The key is the organization's, read-only, and opens the gateway.
+    const stored = await call('/api/api-keys', { org: orgId });
+    expect(stored.body.items.find((k: { name: string }) => k.name === 'assistant on my laptop')).toMatchObject({ permissions: ['read'], revoked_at: null });
+    const initialize = () =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'dashboard-test', version: '1' } } }),
+      });
+    expect((await initialize()).status).toBe(200);
+
+    // Shown once: a reload no longer has it.
+    await page.reload();
+    await page.getByTestId('api-keys').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('api-key-created').isVisible()).toBe(false);
+    expect(await page.content()).not.toContain(key);
+
+    await page.getByTestId('api-key-row').filter({ hasText: 'assistant on my laptop' }).getByTestId('api-key-revoke').click();
+    await page.getByTestId('api-key-row').filter({ hasText: 'assistant on my laptop' }).getByTestId('api-key-revoked').waitFor();
+    expect((await initialize()).status).toBe(401);
+  });
+
   it('renews an expired access token from the refresh cookie without leaving the page', async () => {
     await page.context().clearCookies({ name: 'svc_session' });
     await page.getByTestId('org-switcher').selectOption(defaultOrgId);

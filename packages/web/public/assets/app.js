@@ -1,6 +1,7 @@
 import { api, ApiError, getOrganizationId, setOrganizationId } from './api.js';
 import { $, messageOf, setMessage } from './dom.js';
 import { closeEnvironment, openEnvironment } from './environment.js';
+import { showApiKeys } from './api-keys.js';
 
 /**
  * @typedef {{ organization_id: string, organization_name: string, organization_slug: string, role: string }} Membership
@@ -153,6 +154,8 @@ function showOrganization() {
   const membership = currentMembership();
   el.orgName.textContent = membership ? `${membership.organization_name} · ${membership.role}` : '';
   el.newProject.hidden = !membership || !WRITE_ROLES.has(membership.role);
+  // Key management is for admins (the API refuses others with 403).
+  showApiKeys(membership?.role === 'admin');
   clearFormErrors();
 }
 
