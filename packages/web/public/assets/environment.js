@@ -1,5 +1,5 @@
 import { api, ApiError } from './api.js';
-import { $, messageOf, setMessage } from './dom.js';
+import { $, deleteButton, element, listLoader, messageOf, requiredValue, setMessage, submitting } from './dom.js';
 
 /**
  * The environment panel of one project: its variables and secrets. Members see names and
@@ -28,81 +28,29 @@ const el = {
 
 /** @type {{ project: ProjectRef, canEdit: boolean } | undefined} */
 let current;
-/** Bumped on every load so that a slow answer for a project no longer shown is ignored. */
-let loadSeq = 0;
+const variables = listLoader({ status: el.status, list: el.list, empty: 'No variables yet.', what: 'the environment' });
 
 
 const variablesPath = () => `/api/v1/projects/${encodeURIComponent(current?.project.id ?? '')}/environment`;
 
 /** @param {Variable} variable */
 function variableRow(variable) {
-  const li = document.createElement('li');
-  li.className = 'environment-row';
-  li.dataset.testid = 'environment-row';
+  const li = element('li', { className: 'environment-row', testid: 'environment-row' });
   li.dataset.name = variable.name;
-
-  const name = document.createElement('span');
-  name.className = 'environment-name';
-  name.dataset.testid = 'environment-row-name';
-  name.textContent = variable.name;
-
-  const value = document.createElement('span');
-  value.className = 'environment-value';
-  value.dataset.testid = 'environment-row-value';
-  if (variable.secret) {
-    const badge = document.createElement('span');
-    badge.className = 'badge';
-    badge.textContent = 'secret';
-    value.append(badge);
-  } else {
-    value.textContent = variable.value ?? '';
-  }
-
-  const actions = document.createElement('span');
+  const name = element('span', { className: 'environment-name', testid: 'environment-row-name', text: variable.name });
+  const value = element('span', { className: 'environment-value', testid: 'environment-row-value' });
+  if (variable.secret) value.append(element('span', { className: 'badge', text: 'secret' }));
+  else value.textContent = variable.value ?? '';
+  const actions = element('span');
   if (current?.canEdit) {
-    const remove = document.createElement('button');
-    remove.type = 'button';
-    remove.className = 'button button-small';
-    remove.dataset.testid = 'environment-delete';
-    remove.textContent = 'Delete';
-    remove.setAttribute('aria-label', `Delete ${variable.name}`);
-    remove.addEventListener('click', () => void deleteVariable(variable.name, remove));
-    actions.append(remove);
+    actions.append(deleteButton({ verb: 'Delete', testid: 'environment-delete', item: variable.name, path: `${variablesPath()}/${encodeURIComponent(variable.name)}`, status: el.status, reload: load }));
   }
   li.append(name, value, actions);
   return li;
 }
 
-async function load() {
-  const seq = ++loadSeq;
-  setMessage(el.status, 'Loading…');
-  try {
-    /** @type {{ items: Variable[] }} */
-    const page = await api(variablesPath());
-    if (seq !== loadSeq) return;
-    el.list.replaceChildren(...page.items.map(variableRow));
-    setMessage(el.status, page.items.length ? '' : 'No variables yet.');
-  } catch (err) {
-    if (seq !== loadSeq) return;
-    el.list.replaceChildren();
-    setMessage(el.status, `Could not load the environment: ${messageOf(err)}`);
-  }
-}
-
-/**
- * @param {string} name
- * @param {HTMLButtonElement} button
- */
-async function deleteVariable(name, button) {
-  button.disabled = true;
-  try {
-    await api(`${variablesPath()}/${encodeURIComponent(name)}`, { method: 'DELETE' });
-    await load();
-  } catch (err) {
-    button.disabled = false;
-    setMessage(el.status, `Could not delete ${name}: ${messageOf(err)}`);
-  }
-}
+/** @returns {Promise<void>} */
+const load = () => variables.load(() => api(variablesPath()), variableRow);
 
 function clearFormErrors() {
   for (const node of [el.nameError, el.valueError, el.formError]) setMessage(node);
@@ -131,25 +79,18 @@ function showFormErrors(err) {
 el.form.addEventListener('submit', async (event) => {
   event.preventDefault();
   clearFormErrors();
-  const name = el.name.value.trim();
-  if (!name) {
-    setMessage(el.nameError, 'This field is required.');
-    el.name.setAttribute('aria-invalid', 'true');
-    el.name.focus();
-    return;
-  }
-  const submit = /** @type {HTMLButtonElement} */ (el.form.querySelector('button[type="submit"]'));
-  submit.disabled = true;
-  try {
-    await api(`${variablesPath()}/${encodeURIComponent(name)}`, { method: 'PUT', body: { value: el.value.value, secret: el.secret.checked } });
-    el.form.reset();
-    el.name.focus();
-    await load();
-  } catch (err) {
-    showFormErrors(err);
-  } finally {
-    submit.disabled = false;
-  }
+  const name = requiredValue(el.name, el.nameError);
+  if (!name) return;
+  await submitting(el.form, async () => {
+    try {
+      await api(`${variablesPath()}/${encodeURIComponent(name)}`, { method: 'PUT', body: { value: el.value.value, secret: el.secret.checked } });
+      el.form.reset();
+      el.name.focus();
+      await load();
+    } catch (err) {
+      showFormErrors(err);
+    }
+  });
 });
 
 // A secret is typed like a password: not shown on screen while it is entered.
@@ -181,6 +122,6 @@ export function openEnvironment(project, { canEdit }) {
 
 export function closeEnvironment() {
   current = undefined;
-  loadSeq++;
+  variables.cancel();
   el.panel.hidden = true;
 }
