@@ -95,6 +95,31 @@ describe('a UI test run through tool calls', () => {
   }, 90_000);
 });
 
+describe('svc_test with wait_seconds', () => {
+  it('runs the tests and answers once with the finished run and its totals', async () => {
+    const r = await call(agent, 'svc_test', { project_id: projectId, test_ids: [testId], wait_seconds: 60 });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect((r.structuredContent as { run: Record<string, unknown> }).run).toMatchObject({ status: 'completed', passed_tests: 1, failed_tests: 0 });
+  }, 90_000);
+
+  it('says when the run is still going, and names wait_seconds when it is out of range', async () => {
+    const slow = await call(agent, 'svc_create_test', { project_id: projectId, name: 'takes a while', type: 'ui', steps: [{ type: 'goto', url: '/' }, { type: 'wait-for', ms: 4000 }] });
+    const slowId = (slow.structuredContent as { id: string }).id;
+    const r = await call(agent, 'svc_test', { project_id: projectId, test_ids: [slowId], wait_seconds: 1 });
+    expect(r.isError, text(r)).toBeFalsy();
+    const runId = (r.structuredContent as { run: { id: string; status: string } }).run.id;
+    expect(r.content[0]).toMatchObject({ type: 'text', text: `Run ${runId} has not finished after 1 s; its status so far follows. Follow it with svc_run_status { "id": "${runId}" }.` });
+    const now = await call(agent, 'svc_test', { project_id: projectId, test_ids: [testId], wait_seconds: 0 });
+    expect(now.structuredContent).toMatchObject({ run: { id: expect.any(String) }, thread_id: expect.any(String) }); // 0: the run id at once, as without it
+    const bad = await call(agent, 'svc_test', { project_id: projectId, test_ids: [testId], wait_seconds: 301 });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/^VALIDATION_FAILED: Invalid request: wait_seconds: must be a whole number of seconds from 0 to 300/);
+    const { tools } = await agent.listTools();
+    expect(tools.find((t) => t.name === 'svc_test')!.inputSchema.properties).toHaveProperty('wait_seconds');
+    expect(tools.find((t) => t.name === 'svc_run_status')!.inputSchema.properties).not.toHaveProperty('wait_seconds');
+  });
+});
+
 describe('a route that reads its own body', () => {
   it('svc_recording_to_test converts a Playwright codegen script passed as an argument', async () => {
     const script = [

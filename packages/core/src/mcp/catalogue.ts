@@ -18,16 +18,22 @@ export interface GatewayTool {
   path: string;
   /** Reads only: the assistant may call it without asking (MCP readOnlyHint). */
   readOnly: boolean;
+  /**
+   * The tool starts something that runs on (a test run): with a `wait_seconds` argument the
+   * gateway follows it through `statusPath` (the id taken from the start response at
+   * `idField`) and answers with its final status, so one call can run tests and report.
+   */
+  follow?: { statusPath: string; idField: string };
 }
 
-const tool = (name: string, title: string, method: HttpMethod, path: string, readOnly: boolean, description: string): GatewayTool => ({ name, title, method, path, readOnly, description });
+const tool = (name: string, title: string, method: HttpMethod, path: string, readOnly: boolean, description: string, follow?: GatewayTool['follow']): GatewayTool => ({ name, title, method, path, readOnly, description, ...(follow && { follow }) });
 
 export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_health', 'API status', 'get', '/health', true, 'Is the svc API up, and which version runs.'),
   tool('svc_list_projects', 'List projects', 'get', '/api/v1/projects', true, 'The projects of your organization (ids are needed by most other tools).'),
   tool('svc_list_tests', 'List tests', 'get', '/api/tests', true, 'Tests of a project, newest first.'),
   tool('svc_create_test', 'Create a test', 'post', '/api/tests', false, 'Store a test (UI, API or database steps and assertions) in a project.'),
-  tool('svc_test', 'Run tests', 'post', '/api/v1/test/run', false, 'Start a run of tests in a real browser, over HTTP or against a database. Returns the run id at once; follow it with svc_run_status.'),
+  tool('svc_test', 'Run tests', 'post', '/api/v1/test/run', false, 'Run tests in a real browser, over HTTP or against a database. Without wait_seconds it returns the run id at once (follow it with svc_run_status); with wait_seconds it answers with the run\'s final status and totals, or its status so far.', { statusPath: '/api/v1/test/status/:id', idField: 'run.id' }),
   tool('svc_run_status', 'Run status', 'get', '/api/v1/test/status/:id', true, 'Status and totals of a run (running, passed, failed, ...).'),
   tool('svc_results', 'Run results', 'get', '/api/v1/tests/:id/results', true, 'Per-test results of a run: status, failed step, error, heals.'),
   tool('svc_report', 'Run report', 'get', '/api/reports/:run_id', true, 'The report of a run as JSON, Markdown, JUnit XML or HTML (format).'),

@@ -4,6 +4,7 @@ import { AppError } from '@svc/core/errors';
 import { GATEWAY_TOOLS, type GatewayTool } from '@svc/core/mcp/catalogue';
 import { splitToolArguments, toolInputSchema } from '@svc/core/mcp/tool-input';
 import type { RouteSpec } from '@svc/core/openapi/route';
+import { followRun, takeWaitSeconds, WAIT_SECONDS_SCHEMA } from './follow.ts';
 
 /**
  * The agent tool gateway as an MCP server (spec: Agent tool gateway, its six steps): it
@@ -29,13 +30,17 @@ export interface ResolvedTool {
   route: RouteSpec;
 }
 
-const asMcpTool = ({ tool, route }: ResolvedTool): Tool => ({
-  name: tool.name,
-  title: tool.title,
-  description: `${tool.description} (${tool.method.toUpperCase()} ${tool.path}: ${route.summary})`,
-  inputSchema: toolInputSchema(route),
-  annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: false, openWorldHint: false },
-});
+const asMcpTool = ({ tool, route }: ResolvedTool): Tool => {
+  const inputSchema = toolInputSchema(route);
+  if (tool.follow) inputSchema.properties.wait_seconds = WAIT_SECONDS_SCHEMA;
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: `${tool.description} (${tool.method.toUpperCase()} ${tool.path}: ${route.summary})`,
+    inputSchema,
+    annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: false, openWorldHint: false },
+  };
+};
 
 /** The tools on offer, as MCP lists them and by name. */
 export interface GatewayCatalogue {
@@ -114,12 +119,15 @@ export function createGatewayServer(options: GatewayOptions): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const entry = byName.get(request.params.name);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(request.params.name)}; tools/list names the ${tools.length} tools`);
     let split;
+    let waitSeconds;
     try {
-      split = splitToolArguments(entry.route, request.params.arguments);
+      const taken = takeWaitSeconds(entry.tool, request.params.arguments);
+      waitSeconds = taken.waitSeconds;
+      split = splitToolArguments(entry.route, taken.rest);
     } catch (err) {
       if (err instanceof AppError) return errorResult(400, { error: { code: err.code, message: err.message, details: err.details } });
       throw err;
@@ -129,7 +137,21 @@ export function createGatewayServer(options: GatewayOptions): Server {
     const headers: Record<string, string> = { ...options.callerHeaders, accept: 'application/json' };
     if (split.body !== undefined) headers['content-type'] = 'application/json';
     const forwarded = new Request(url, { method: entry.tool.method.toUpperCase(), headers, ...(split.body !== undefined && { body: JSON.stringify(split.body) }) });
-    return resultOf(await options.forward(forwarded), forwarded);
+    const response = await options.forward(forwarded);
+    if (!entry.tool.follow || !waitSeconds || response.status >= 400) return resultOf(response, forwarded);
+
+    const outcome = await followRun({
+      follow: entry.tool.follow,
+      started: await response.json(),
+      waitSeconds,
+      statusRequest: (path) => new Request(new URL(path, options.baseUrl), { headers: { ...options.callerHeaders, accept: 'application/json' } }),
+      forward: options.forward,
+      signal: extra.signal,
+    });
+    if (outcome.kind === 'failed') return resultOf(outcome.response, outcome.request);
+    const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(outcome.status, null, 2) }], structuredContent: outcome.status as Record<string, unknown> };
+    if (outcome.kind === 'still-running') result.content.unshift({ type: 'text', text: `Run ${outcome.id} has not finished after ${waitSeconds} s; its status so far follows. Follow it with svc_run_status { "id": "${outcome.id}" }.` });
+    return result;
   });
 
   return server;
