@@ -83,7 +83,8 @@ export const MAX_TOOL_RESULT_CHARS = 100_000;
 async function resultOf(response: Response, request: Request): Promise<CallToolResult> {
   const text = await response.text();
   if (text.length > MAX_TOOL_RESULT_CHARS && response.status < 400) {
-    const where = `${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`;
+    const { pathname, search } = new URL(request.url);
+    const where = `${request.method} ${pathname}${search}`;
     return {
       content: [
         { type: 'text', text: `The response is ${text.length} characters, more than a tool result carries (${MAX_TOOL_RESULT_CHARS}); the first ${MAX_TOOL_RESULT_CHARS} follow. The whole: ${where} on the svc API with the same credential (or narrow the request: a limit, another format).` },
@@ -113,7 +114,7 @@ export function createGatewayServer(options: GatewayOptions): Server {
     { name: 'svc', title: 'svc end-to-end testing', version: options.version },
     {
       capabilities: { tools: {} },
-      instructions: 'svc runs UI, API and database tests, generates and heals them. Start with svc_list_projects; run tests with svc_test and follow the run with svc_run_status and svc_results.',
+      instructions: 'svc runs UI, API and database tests, generates and heals them. Start with svc_list_projects; run tests with svc_test (wait_seconds to wait for the outcome), then read svc_results or svc_report.',
     },
   );
 
@@ -134,8 +135,8 @@ export function createGatewayServer(options: GatewayOptions): Server {
     }
     const url = new URL(split.path, options.baseUrl);
     for (const [k, v] of Object.entries(split.query)) url.searchParams.set(k, v);
-    const headers: Record<string, string> = { ...options.callerHeaders, accept: 'application/json' };
-    if (split.body !== undefined) headers['content-type'] = 'application/json';
+    const asCaller: Record<string, string> = { ...options.callerHeaders, accept: 'application/json' };
+    const headers = split.body === undefined ? asCaller : { ...asCaller, 'content-type': 'application/json' };
     const forwarded = new Request(url, { method: entry.tool.method.toUpperCase(), headers, ...(split.body !== undefined && { body: JSON.stringify(split.body) }) });
     const response = await options.forward(forwarded);
     if (!entry.tool.follow || !waitSeconds || response.status >= 400) return resultOf(response, forwarded);
@@ -144,7 +145,7 @@ export function createGatewayServer(options: GatewayOptions): Server {
       follow: entry.tool.follow,
       started: await response.json(),
       waitSeconds,
-      statusRequest: (path) => new Request(new URL(path, options.baseUrl), { headers: { ...options.callerHeaders, accept: 'application/json' } }),
+      statusRequest: (path) => new Request(new URL(path, options.baseUrl), { headers: asCaller }),
       forward: options.forward,
       signal: extra.signal,
     });
