@@ -293,7 +293,9 @@ const pointFn = new Function('p', `${PAGE_SOURCE}\nreturn api.point(p.x, p.y);`)
  * engine runs in that isolated world instead (contentScript): chained after a locator,
  * `svc_fp=one` resolves, for the element the locator found, to a detached element whose
  * text is the fingerprint as JSON; `svc_fp=read` also carries the element's innerText,
- * and `svc_fp=read:<attribute>` that attribute. The page's DOM is never touched.
+ * and `svc_fp=read:<attribute>` that attribute; `svc_fp=options:label|value` a <select>'s
+ * options and `svc_fp=file-input` whether it (or the control of a <label>) is a file input,
+ * which the select and upload steps check. The page's DOM is never touched.
  */
 const FINGERPRINT_ENGINE = 'svc_fp';
 const ENGINE_SOURCE = `(() => {
@@ -301,6 +303,14 @@ const ENGINE_SOURCE = `(() => {
   const fingerprint = (el) => { try { return makeApi().one(el); } catch (e) { return undefined; } };
   const run = (el, body) => {
     if (body === 'one') return fingerprint(el) ?? null;
+    if (body.startsWith('options:')) {
+      if (!(el instanceof HTMLSelectElement)) return { isSelect: false, options: [] };
+      return { isSelect: true, options: Array.from(el.options).map((o) => (body === 'options:label' ? o.label : o.value)) };
+    }
+    if (body === 'file-input') {
+      const input = el instanceof HTMLLabelElement ? el.control : el;
+      return { isFileInput: input instanceof HTMLInputElement && input.type === 'file' };
+    }
     if (el.namespaceURI !== 'http://www.w3.org/1999/xhtml') return { ok: false };
     const attribute = body.startsWith('read:') ? decodeURIComponent(body.slice(5)) : undefined;
     return { ok: true, value: attribute === undefined ? el.innerText : el.getAttribute(attribute), fp: fingerprint(el) };
@@ -339,6 +349,16 @@ export const FINGERPRINT = 'one';
 /** The engine body that reads an assertion's value (innerText, or the attribute) and the fingerprint. */
 // Encoded: an attribute name may hold characters a selector body cannot (">>", quotes).
 export const readBody = (attribute?: string): string => (attribute === undefined ? 'read' : `read:${encodeURIComponent(attribute)}`);
+
+/** The options of the <select> the locator finds, by label or value (isSelect false for another element). */
+export async function selectOptions(locator: PwLocator, by: 'label' | 'value', timeoutMs: number): Promise<{ isSelect: boolean; options: string[] }> {
+  return (await engineRead(locator, `options:${by}`, timeoutMs)) as { isSelect: boolean; options: string[] };
+}
+
+/** Whether the element the locator finds is a file input, or a <label> of one. */
+export async function isFileInput(locator: PwLocator, timeoutMs: number): Promise<boolean> {
+  return ((await engineRead(locator, 'file-input', timeoutMs)) as { isFileInput: boolean }).isFileInput;
+}
 
 /** How long a read that follows a count of 1 may wait: the element was there a moment ago. */
 export const FOLLOW_UP_MS = 1_000;

@@ -5,7 +5,7 @@ import { StepFailure, type StepContext } from '@svc/core/execution/types';
 import { actionFailure, isTimeout, msLeft, shortMessage, sleep, stepDeadline, throwIfAborted, withSignal } from './failures.ts';
 import { countOf, locateOne, type Located } from './locate.ts';
 import { describeLocator, resolveLocator } from './locators.ts';
-import { captureFingerprint } from './fingerprint.ts';
+import { captureFingerprint, isFileInput, selectOptions } from './fingerprint.ts';
 import { visionFallback } from './vision-fallback.ts';
 import type { VisionLocator } from './vision.ts';
 
@@ -74,11 +74,8 @@ async function run(env: StepEnv, step: UiStep, ctx: StepContext, deadline: numbe
       const files = step.files.map((f) => ({ name: f.name, mimeType: f.mime_type ?? guessMime(f.name), buffer: Buffer.from(f.content, f.encoding) }));
       return act(env, step, ctx, deadline, async (l, timeout) => {
         // Playwright accepts any <input> here and silently does nothing useful on a text field.
-        const isFileInput = await l.evaluate((el) => {
-          const input = el instanceof HTMLLabelElement ? el.control : el;
-          return input instanceof HTMLInputElement && input.type === 'file';
-        }, undefined, { timeout });
-        if (!isFileInput) throw new Error('Error: the element is not a file input (<input type="file">)');
+        // Read in Playwright's isolated world (fingerprint engine): no script in the page's own.
+        if (!(await isFileInput(l, timeout))) throw new Error('Error: the element is not a file input (<input type="file">)');
         await l.setInputFiles(files, { timeout });
       });
     }
@@ -185,15 +182,9 @@ async function select(env: StepEnv, step: Extract<UiStep, { type: 'select' }>, c
   let probe: { isSelect: boolean; missing: string[]; options: string[] };
   for (;;) {
     try {
-      probe = await locator.evaluate(
-        (el, a) => {
-          if (!(el instanceof HTMLSelectElement)) return { isSelect: false, missing: [] as string[], options: [] as string[] };
-          const options = Array.from(el.options).map((o) => (a.by === 'label' ? o.label : o.value));
-          return { isSelect: true, missing: a.wanted.filter((w) => !options.includes(w)), options };
-        },
-        { by, wanted },
-        { timeout: msLeft(deadline) },
-      );
+      // Read in Playwright's isolated world (fingerprint engine): no script in the page's own.
+      const { isSelect, options } = await selectOptions(locator, by, msLeft(deadline));
+      probe = { isSelect, options, missing: isSelect ? wanted.filter((w) => !options.includes(w)) : [] };
     } catch (e) {
       throw actionFailure(e, `select: ${desc}`, msLeft(deadline), ctx.signal);
     }
