@@ -24,10 +24,10 @@ export function timeTravelRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, regis
     const owner = await runGraphOf(deps).deps.threads.owner(threadId);
     if (!owner || owner.organization_id !== orgId) throw notFound('thread');
   };
+  // One load: it reads the checkpoint with its lineage, and answers 404 for an unknown one.
   const loadState = async (threadId: string, checkpointId: string) => {
-    const cp = await deps.store.checkpoints.get(threadId, '', checkpointId);
-    if (!cp) throw notFound('checkpoint');
-    return { cp, state: (await runGraphOf(deps).checkpointer.load(threadId, checkpointId)).state };
+    const { checkpoint: cp, state } = await runGraphOf(deps).checkpointer.load(threadId, checkpointId);
+    return { cp, state };
   };
 
   mountRoute(app, deps, registry, {
