@@ -38,7 +38,13 @@ declare const sst: {
     Queue: new (name: string, args?: Record<string, unknown>) => SstQueue;
   };
 };
-declare const aws: { cloudwatch: { MetricAlarm: new (name: string, args: Record<string, unknown>) => unknown } };
+declare const aws: {
+  cloudwatch: { MetricAlarm: new (name: string, args: Record<string, unknown>) => unknown };
+  sns: {
+    Topic: new (name: string, args?: Record<string, unknown>) => { arn: Output };
+    TopicSubscription: new (name: string, args: Record<string, unknown>) => unknown;
+  };
+};
 
 /** Consumer Lambda timeout; SQS visibility is 6× that, as AWS advises for Lambda event sources. */
 const FUNCTION_TIMEOUT_SECONDS = 60;
@@ -90,21 +96,43 @@ export function declareEvents(opts: { table: { name: Output } }) {
     consumers[route.consumer] = { queue, dlq, subscribed: route.implemented };
   }
 
-  const alarms = declareAlarms(consumers, retryDlq);
-  return { bus, retryQueue, consumers, alarms };
+  const alerts = declareAlertTopic();
+  const alarms = declareAlarms(consumers, retryDlq, alerts.arn);
+  return { bus, retryQueue, consumers, alarms, alerts };
 }
 
 function env(table: { name: Output }, bus: SstBus) {
   return { SVC_TABLE_NAME: table.name, SVC_EVENT_BUS_NAME: bus.name };
 }
 
-/** The spec's alerts as CloudWatch alarms (core/telemetry/alerts.ts holds the rules). */
-function declareAlarms(consumers: Record<ConsumerName, { queue: SstQueue; dlq: SstQueue; subscribed: boolean }>, retryDlq: SstQueue) {
+/** Who runs `sst deploy` may name an address that gets every alarm (see docs/deploy.md). */
+const ALERT_EMAIL = 'SVC_ALERT_EMAIL';
+
+/**
+ * Where the alarms go: an SNS topic every alarm notifies when it fires and when it clears.
+ * Subscribe anything to it (chat, paging); with SVC_ALERT_EMAIL set at deploy time, that
+ * address is subscribed (AWS sends it a confirmation first). A malformed address stops the
+ * deploy here, naming the variable.
+ */
+function declareAlertTopic() {
+  const topic = new aws.sns.Topic('Alerts');
+  const email = process.env[ALERT_EMAIL]?.trim();
+  if (email) {
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new Error(`invalid deploy settings (see docs/deploy.md): ${ALERT_EMAIL} must be an email address, got ${JSON.stringify(email)}`);
+    new aws.sns.TopicSubscription('AlertsEmail', { topic: topic.arn, protocol: 'email', endpoint: email });
+  }
+  return topic;
+}
+
+/** The spec's alerts as CloudWatch alarms (core/telemetry/alerts.ts holds the rules), notifying `topicArn`. */
+function declareAlarms(consumers: Record<ConsumerName, { queue: SstQueue; dlq: SstQueue; subscribed: boolean }>, retryDlq: SstQueue, topicArn: Output) {
   const alarms: unknown[] = [];
   for (const rule of alertRules) {
     const cw = rule.cloudwatch;
     const base = {
       alarmDescription: `${rule.severity}: ${rule.summary}`,
+      alarmActions: [topicArn],
+      okActions: [topicArn],
       namespace: cw.namespace,
       metricName: cw.metric,
       statistic: cw.statistic,

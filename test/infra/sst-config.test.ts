@@ -71,6 +71,7 @@ describe('sst.config.ts run()', () => {
       'aws.iam.Role RunGraphStateMachineRole',
       'aws.iam.RolePolicy RunGraphStateMachineInvoke',
       'aws.sfn.StateMachine RunGraph',
+      'aws.sns.Topic Alerts',
       'sst.aws.Bucket Artifacts',
       'sst.aws.Bus Events',
       'sst.aws.Cron RunGraphApprovalExpiry',
@@ -403,6 +404,19 @@ describe('domain events', () => {
     expect(onQueue(named('EventRetryDlq'))).toEqual(['DeadLetterBacklogRetry']);
     for (const rule of alertRules) expect(alarms.some((a) => a.name.startsWith(rule.name)) || rule.cloudwatch.source === 'knowledge-worker-queue', rule.name).toBe(true);
     for (const alarm of alarms) expect(alarm.args).toMatchObject({ period: 60, treatMissingData: 'notBreaching' });
+  });
+
+  it('every alarm notifies the Alerts topic when it fires and when it clears; SVC_ALERT_EMAIL subscribes an address', async () => {
+    const { declared, named } = await app();
+    const topic = named('Alerts');
+    const alarms = declared.filter((d) => d.type === 'aws.cloudwatch.MetricAlarm');
+    expect(alarms.length).toBeGreaterThan(0);
+    for (const alarm of alarms) expect(alarm.args, alarm.name).toMatchObject({ alarmActions: [topic.instance.arn], okActions: [topic.instance.arn] });
+    expect(declared.filter((d) => d.type === 'aws.sns.TopicSubscription')).toEqual([]);
+
+    const withEmail = await evaluate('test', { SVC_ALERT_EMAIL: ' ops@example.com ' });
+    expect(withEmail.named('AlertsEmail').args).toEqual({ topic: withEmail.named('Alerts').instance.arn, protocol: 'email', endpoint: 'ops@example.com' });
+    await expect(evaluate('test', { SVC_ALERT_EMAIL: 'not-an-address' })).rejects.toThrow(/SVC_ALERT_EMAIL must be an email address/);
   });
 });
 

@@ -96,6 +96,10 @@ function installSstGlobals(stage: string) {
       RolePolicy: component('aws.iam.RolePolicy', ['id', 'name']),
     },
     sfn: { StateMachine: component('aws.sfn.StateMachine', ['id', 'name', 'arn']) },
+    sns: {
+      Topic: component('aws.sns.Topic', ['id', 'name', 'arn']),
+      TopicSubscription: component('aws.sns.TopicSubscription', ['id', 'arn']),
+    },
   });
   return declared;
 }
@@ -141,7 +145,7 @@ export async function evaluateSstApp(stage = 'test', env: Record<string, string>
   vi.resetModules();
   const declared = installSstGlobals(stage);
   // The test runner's own shell must not leak into the deploy under test.
-  for (const name of operatorVariables) vi.stubEnv(name, '');
+  for (const name of [...operatorVariables, 'SVC_ALERT_EMAIL']) vi.stubEnv(name, '');
   const { modelSettingNames, modelSecrets } = await load('infra/model-settings.ts');
   for (const name of modelSettingNames as string[]) vi.stubEnv(name, undefined);
   for (const { secret, variable } of modelSecrets as { secret: string; variable: string }[]) {
