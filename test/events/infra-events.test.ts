@@ -1,6 +1,6 @@
 /**
  * infra/events.ts evaluated offline against recording doubles of the SST globals
- * (sst.aws.Bus/Queue, aws.cloudwatch.MetricAlarm), checked against core's routing table
+ * (sst.aws.Bus/Queue, aws.cloudwatch.MetricAlarm, aws.sns.Topic), checked against core's routing table
  * and alert rules — the same objects the local bus uses — so the two cannot drift.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -28,11 +28,18 @@ function install() {
       subscribeQueue(...args: any[]) { this.record.calls.push({ method: 'subscribeQueue', args }); }
     };
   vi.stubGlobal('sst', { aws: { Bus: component('sst.aws.Bus'), Queue: component('sst.aws.Queue') } });
-  vi.stubGlobal('aws', { cloudwatch: { MetricAlarm: component('aws.cloudwatch.MetricAlarm') } });
+  vi.stubGlobal('aws', {
+    cloudwatch: { MetricAlarm: component('aws.cloudwatch.MetricAlarm') },
+    sns: { Topic: component('aws.sns.Topic'), TopicSubscription: component('aws.sns.TopicSubscription') },
+  });
+  vi.stubEnv('SVC_ALERT_EMAIL', ''); // the runner's shell must not subscribe anyone
   return declared;
 }
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+});
 
 async function evaluate() {
   const declared = install();
@@ -100,5 +107,7 @@ describe('infra/events.ts', () => {
     expect(alarms.find((a) => a.name === 'EventDeadLettered')!.args).toMatchObject({ namespace: 'svc', metricName: 'events_parked', dimensions: { alert: 'EventDeadLettered' } });
     // The knowledge worker has no function yet, so no "down" alarm on a queue nobody drains.
     expect(names.some((n) => n.startsWith('KnowledgeWorkerDown'))).toBe(false);
+    // Every alarm notifies the Alerts topic, firing and clearing.
+    for (const alarm of alarms) expect(alarm.args, alarm.name).toMatchObject({ alarmActions: ['arn:Alerts'], okActions: ['arn:Alerts'] });
   });
 });
