@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { validationFailed } from '../errors.ts';
-import { objectKeys, pathParamNames, type RouteSpec } from '../openapi/route.ts';
+import { inlineSchema } from '../openapi/build.ts';
+import { fillPathParams, objectKeys, pathParamNames, type RouteSpec } from '../openapi/route.ts';
 
 /**
  * A gateway tool's arguments are one flat object: the route's path parameters, its query
@@ -29,10 +30,7 @@ export interface SplitArguments {
   body?: unknown;
 }
 
-const jsonSchemaOf = (schema: z.ZodType): Json => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json;
-  return rest;
-};
+const jsonSchemaOf = (schema: z.ZodType): Json => inlineSchema(schema, 'input');
 
 /** How a route's body travels in the tool's arguments. */
 function bodyLayout(route: RouteSpec): 'none' | 'flat' | 'nested' {
@@ -134,15 +132,15 @@ export function toolInputSchema(route: RouteSpec): ToolInputSchema {
 export function splitToolArguments(route: RouteSpec, args: Record<string, unknown> | undefined): SplitArguments {
   const rest: Record<string, unknown> = { ...(args ?? {}) };
   const missing: string[] = [];
-  const path = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_m, name: string) => {
-    const v = rest[name];
-    delete rest[name];
-    if (v === undefined || v === null || v === '') {
-      missing.push(name);
-      return '';
-    }
-    return encodeURIComponent(String(v));
-  });
+  const path = fillPathParams(
+    route.path,
+    (name) => {
+      const v = rest[name];
+      delete rest[name];
+      return v === undefined || v === null ? undefined : String(v);
+    },
+    (name) => missing.push(name),
+  );
   if (missing.length) throw validationFailed(missing.map((name) => ({ path: name, message: 'required' })));
 
   const query: Record<string, string> = {};

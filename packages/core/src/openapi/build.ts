@@ -212,8 +212,8 @@ function collectRefs(value: unknown, into: Set<string>) {
   }
 }
 
-/** Inline JSON Schema (no components) for parameters. */
-function inlineSchema(schema: z.ZodType, io: Io): Json {
+/** Inline JSON Schema (no components) for parameters and tool arguments. */
+export function inlineSchema(schema: z.ZodType, io: Io): Json {
   const { $schema: _s, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
   return rest;
 }

@@ -46,6 +46,21 @@ export function toOpenApiPath(path: string): string {
   return path.replace(HONO_PARAM, (_m, name: string) => `{${name}}`);
 }
 
+/**
+ * A Hono-style path with each parameter replaced by its value (URL-encoded); a parameter
+ * whose value is undefined or empty is left empty and reported to `missing`.
+ */
+export function fillPathParams(path: string, valueOf: (name: string) => string | undefined, missing?: (name: string) => void): string {
+  return path.replace(HONO_PARAM, (_m, name: string) => {
+    const value = valueOf(name);
+    if (value === undefined || value === '') {
+      missing?.(name);
+      return '';
+    }
+    return encodeURIComponent(value);
+  });
+}
+
 /** Names of the path parameters of a Hono- or OpenAPI-style path, in order. */
 export function pathParamNames(path: string): string[] {
   return [...toOpenApiPath(path).matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);

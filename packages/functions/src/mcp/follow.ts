@@ -1,6 +1,8 @@
 import { isTerminalRunStatus, type TestRunStatus } from '@svc/core/contracts/test-run';
 import { validationFailed } from '@svc/core/errors';
 import type { GatewayTool } from '@svc/core/mcp/catalogue';
+import { fillPathParams } from '@svc/core/openapi/route';
+import { sleep } from '../shared/sleep.ts';
 
 /**
  * A tool that starts a run can wait for it (`wait_seconds`): the gateway then follows the
@@ -34,12 +36,6 @@ function valueAt(body: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), body);
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
-
 export type FollowOutcome =
   | { kind: 'finished' | 'still-running'; status: unknown; id: string }
   /** A status request failed: its response is the answer. */
@@ -58,7 +54,7 @@ export async function followRun(o: {
   signal?: AbortSignal;
 }): Promise<FollowOutcome> {
   const id = String(valueAt(o.started, o.follow.idField));
-  const path = o.follow.statusPath.replace(/:[A-Za-z_]+/, encodeURIComponent(id));
+  const path = fillPathParams(o.follow.statusPath, () => id);
   const until = Date.now() + o.waitSeconds * 1000;
   for (;;) {
     const request = o.statusRequest(path);

@@ -128,20 +128,15 @@ async function check(env: AssertEnv, a: UiAssertion, ctx: StepContext, deadline:
       return withFingerprint(locator);
     }
     case 'text': {
-      // The locate reads the first value and the fingerprint (one round trip); a retry reads
-      // both again (readWithFingerprint), and the probe that holds gives the fingerprint.
       const { locator, desc, read: first } = await locateAndRead(page, a.selector, a.type, deadline, env.locateTimeoutMs);
-      let fingerprint: Fingerprint | undefined;
-      let pending = first;
+      const reads = fastReads(locator, first);
       const read = async (timeout: number) => {
-        const fast = pending ?? (await readWithFingerprint(locator));
-        pending = undefined;
-        fingerprint = fast?.fingerprint;
+        const fast = await reads.next();
         return collapse(fast ? (fast.value ?? '') : await locator.innerText({ timeout }));
       };
       const r = await poll(deadline, ctx.signal, read, (v) => stringMatches(v, a));
       if (!r.ok) throw mismatch(`text: expected the text of ${desc} ${expectation(a)}`, r, desc);
-      return fingerprint ? { fingerprint } : withFingerprint(locator);
+      return heldBy(reads.fingerprint(), locator);
     }
     case 'value': {
       const { locator, desc } = await locateOne(page, a.selector, a.type, deadline, env.locateTimeoutMs);
@@ -152,12 +147,9 @@ async function check(env: AssertEnv, a: UiAssertion, ctx: StepContext, deadline:
     case 'attribute': {
       const { locator, desc, read: first } = await locateAndRead(page, a.selector, 'attribute', deadline, env.locateTimeoutMs, a.attribute);
       const ok = (v: string | null) => (a.exists !== undefined ? (v !== null) === a.exists : v !== null && stringMatches(v, a));
-      let fingerprint: Fingerprint | undefined;
-      let pending = first;
+      const reads = fastReads(locator, first, a.attribute);
       const read = async (timeout: number) => {
-        const fast = pending ?? (await readWithFingerprint(locator, a.attribute));
-        pending = undefined;
-        fingerprint = fast?.fingerprint;
+        const fast = await reads.next();
         return fast ? fast.value : locator.getAttribute(a.attribute, { timeout });
       };
       const r = await poll(deadline, ctx.signal, read, ok);
@@ -165,7 +157,7 @@ async function check(env: AssertEnv, a: UiAssertion, ctx: StepContext, deadline:
         const want = a.exists !== undefined ? (a.exists ? 'to be present' : 'to be absent') : expectation(a);
         throw mismatch(`attribute: expected attribute ${JSON.stringify(a.attribute)} of ${desc} ${want}`, r, desc, (v) => (v === null ? 'no such attribute' : shown(v)));
       }
-      return fingerprint ? { fingerprint } : withFingerprint(locator);
+      return heldBy(reads.fingerprint(), locator);
     }
     case 'enabled':
     case 'disabled': {
@@ -194,6 +186,30 @@ function urlMatches(actual: string, m: StringMatch, baseUrl: string | undefined)
   }
   return false;
 }
+
+type FastRead = Awaited<ReturnType<typeof readWithFingerprint>>;
+
+/**
+ * The reads of a text or attribute assertion's probe: the first comes from the locate
+ * (one round trip), each retry reads value and fingerprint again; `fingerprint()` is the
+ * one read with the last value, so the probe that holds gives it.
+ */
+function fastReads(locator: PwLocator, first: FastRead, attribute?: string) {
+  let pending = first;
+  let fingerprint: Fingerprint | undefined;
+  return {
+    async next(): Promise<FastRead> {
+      const fast = pending ?? (await readWithFingerprint(locator, attribute));
+      pending = undefined;
+      fingerprint = fast?.fingerprint;
+      return fast;
+    },
+    fingerprint: () => fingerprint,
+  };
+}
+
+/** The fingerprint the holding probe read, else one read now. */
+const heldBy = (fingerprint: Fingerprint | undefined, locator: PwLocator) => (fingerprint ? { fingerprint } : withFingerprint(locator));
 
 /** Taken once the assertion holds, so it never eats the assertion's own retry time. */
 async function withFingerprint(locator: PwLocator): Promise<{ fingerprint?: Fingerprint }> {

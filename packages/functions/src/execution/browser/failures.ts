@@ -35,19 +35,7 @@ export function withSignal<T>(work: Promise<T>, signal: AbortSignal, what: strin
   return raceAbort(work, signal, () => new StepFailure('cancelled', `${what}: cancelled`));
 }
 
-/** Waits ms, or until the signal aborts (then resolves early; the caller checks the signal). */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (ms <= 0 || signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
+export { sleep } from '../../shared/sleep.ts';
 
 const WRONG_ELEMENT = /not an <input>|not an? <select>|not a checkbox|not an input element|not an HTMLInputElement|Element is not an|Node is not an|Cannot type text into input|Input of type .* cannot be filled|is not a <select>|Cannot uncheck radio|not a file input/i;
 export const BAD_SELECTOR = /Unexpected token|is not a valid selector|Unknown engine|Failed to parse|Unsupported token|is not a valid XPath|Invalid role/i;
