@@ -209,6 +209,26 @@ describe('Playwright export: UI assertions', () => {
   });
 });
 
+describe('Playwright export: visual assertions', () => {
+  it('become toHaveScreenshot with the baseline name, element, masks and tolerances', () => {
+    const code = spec('visual', def({
+      steps: [
+        { type: 'goto', url: '/visual' },
+        { type: 'assert', assertion: { type: 'visual', baseline: 'checkout page', mask: ['#clock', { test_id: 'avatar' }], max_diff_ratio: 0.01, threshold: 0.3 } },
+        { type: 'assert', assertion: { type: 'visual', selector: { role: 'heading', name: 'Visual check' }, max_diff_pixels: 20, timeout_ms: 4000 } },
+      ],
+      assertions: [{ type: 'visual', full_page: true }],
+    }));
+    expect(lines(code)).toEqual([
+      'test.setTimeout(600000);',
+      'await page.goto("/visual");',
+      'await expect(page).toHaveScreenshot("checkout_page.png", { mask: [page.locator("#clock"), page.getByTestId("avatar")], threshold: 0.3, maxDiffPixelRatio: 0.01 });',
+      'await expect(page.getByRole("heading", { name: "Visual check" })).toHaveScreenshot("visual-3.png", { maxDiffPixels: 20, timeout: 4000 });',
+      'await expect(page).toHaveScreenshot("visual-4.png", { fullPage: true });',
+    ]);
+  });
+});
+
 describe('Playwright export: API tests', () => {
   it('sends requests through the request fixture and asserts on the latest response', () => {
     const code = spec(

@@ -75,6 +75,26 @@ export const UiAssertion = z.discriminatedUnion('type', [
 ]);
 export type UiAssertion = z.output<typeof UiAssertion>;
 
+// ---------------------------------------------------------------- visual regression
+
+/** A baseline's name: also a file name in svc run's baselines folder. */
+const BaselineName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._ -]{0,99}$/, 'letters, digits, space, dot, dash or underscore; at most 100').describe('Baseline name, unique within the test (default visual-<n>, n the step or assertion position)');
+
+export const VisualAssertion = z.strictObject({
+  type: z.literal('visual'),
+  baseline: BaselineName.optional(),
+  selector: Locator.optional().describe('Element to capture (default: the viewport)'),
+  full_page: z.boolean().optional().describe('Capture the whole scrollable page instead of the viewport'),
+  mask: z.array(Locator).max(50).optional().describe('Elements painted over before capturing: clocks, ads, avatars, anything that changes by itself'),
+  threshold: z.number().min(0).max(1).optional().describe('Per-pixel colour distance (0–1) under which pixels count as equal (default 0.2)'),
+  max_diff_pixels: z.number().int().min(0).optional().describe('Differing pixels allowed (default 0)'),
+  max_diff_ratio: z.number().min(0).max(1).optional().describe('Differing pixels allowed as a share of all pixels, 0–1'),
+  ...common,
+})
+  .refine((v) => !(v.selector !== undefined && v.full_page), { message: 'full_page captures the page; give it or selector, not both', path: ['full_page'] })
+  .describe('The page (or one element) looks like its accepted baseline screenshot; the first run records the baseline');
+export type VisualAssertion = z.output<typeof VisualAssertion>;
+
 // ---------------------------------------------------------------- API assertions (about the latest response)
 
 export const ApiAssertion = z.discriminatedUnion('type', [
@@ -123,7 +143,7 @@ export const DbAssertion = z.discriminatedUnion('type', [
 ]);
 export type DbAssertion = z.output<typeof DbAssertion>;
 
-export const Assertion = z.discriminatedUnion('type', [UiAssertion, ApiAssertion, DbAssertion]).describe('An assertion; UI ones inspect the page, API ones the latest response, DB ones the latest query result');
+export const Assertion = z.discriminatedUnion('type', [UiAssertion, VisualAssertion, ApiAssertion, DbAssertion]).describe('An assertion; UI and visual ones inspect the page, API ones the latest response, DB ones the latest query result');
 export type Assertion = z.output<typeof Assertion>;
 
 // ---------------------------------------------------------------- UI steps

@@ -8,6 +8,8 @@ import { checkDbAssertion } from './db/check-db-assertion.ts';
 import { saveVariables } from './save-variables.ts';
 import type { FingerprintStore } from './fingerprint-store.ts';
 import { StepHealer, type AppliedHeal } from './step-healer.ts';
+import type { BaselineMode, BaselineStore, VisualOutcome } from '../visual/baseline-store.ts';
+import { checkVisual } from '../visual/check-visual.ts';
 
 /** What one test needs to run. The UI driver is opened lazily: API and DB tests never start Chromium. */
 export interface TestRunDeps {
@@ -27,6 +29,10 @@ export interface TestRunDeps {
   healer?: StepHealer;
   /** Keep a Playwright trace of failed UI tests (default true). */
   traceOnFailure?: boolean;
+  /** Accepted screenshots for visual assertions; without it a visual assertion fails with 'configuration'. */
+  baselines?: BaselineStore;
+  /** What the run does with baselines (default missing: record where none exists). */
+  baselineMode?: BaselineMode;
   onStep?: (testId: string, step: StepResult) => void;
 }
 
@@ -55,6 +61,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   const steps: StepResult[] = [];
   const fingerprints: Record<number, Fingerprint> = {};
   const screenshots: string[] = [];
+  const visual: VisualOutcome[] = [];
   let session: UiSession | undefined;
   let lastResponse: HttpResult | undefined;
   let lastQuery: SqlResult | undefined;
@@ -87,7 +94,16 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   });
 
   async function checkAssertion(assertion: Assertion, ctx: StepContext, index: number) {
-    if (uiAssertionTypes.has(assertion.type)) {
+    if (assertion.type === 'visual') {
+      const s = await openSession();
+      try {
+        visual.push(await checkVisual(assertion, index, ctx, { session: s, baselines: deps.baselines, mode: deps.baselineMode ?? 'missing', artifacts: deps.artifacts, testId, folder: safeName(testId), now }));
+      } catch (err) {
+        const outcome = err instanceof StepFailure ? (err.details?.visual as VisualOutcome | undefined) : undefined;
+        if (outcome) visual.push(outcome);
+        throw err;
+      }
+    } else if (uiAssertionTypes.has(assertion.type)) {
       const s = await openSession();
       const out = await withHealing(index, assertion as UiAssertion, s, ctx, (a) => s.check(a as UiAssertion, ctx));
       if (out.fingerprint) fingerprints[index] = out.fingerprint;
@@ -227,6 +243,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     console_errors: diagnostics.consoleErrors.map(redact),
     failed_requests: diagnostics.failedRequests,
     fingerprints,
+    ...(visual.length ? { visual } : {}),
     metadata: {
       priority: test.priority,
       tags: test.tags,

@@ -1,4 +1,5 @@
-import type { UiStep, UiAssertion, ApiRequestStep, DbQueryStep, DbConnection, TestDefinition, StepType } from '../contracts/steps.ts';
+import type { UiStep, UiAssertion, ApiRequestStep, DbQueryStep, DbConnection, TestDefinition, StepType, Locator } from '../contracts/steps.ts';
+import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { Fingerprint } from '../contracts/fingerprint.ts';
 
 /**
@@ -63,12 +64,23 @@ export interface UiDiagnostics {
   failedRequests: Array<{ url: string; method: string; failure: string }>;
 }
 
+/** What a visual assertion captures. */
+export interface VisualCapture {
+  /** One element (located strictly); default the viewport. */
+  selector?: Locator;
+  fullPage?: boolean;
+  /** Elements painted over before capturing. */
+  mask?: Locator[];
+}
+
 export interface UiSession {
   /** Performs a step; throws StepFailure. Returns the fingerprint of the element acted on, if any. */
   perform(step: UiStep, ctx: StepContext): Promise<{ fingerprint?: Fingerprint; screenshot?: Uint8Array }>;
   /** Checks an assertion; throws StepFailure('assertion' | 'locator' | 'timeout'). */
   check(assertion: UiAssertion, ctx: StepContext): Promise<{ fingerprint?: Fingerprint }>;
   screenshot(options?: { fullPage?: boolean }): Promise<Uint8Array>;
+  /** A PNG for a visual comparison: animations stopped, caret hidden, masks painted; throws StepFailure. */
+  capture(options: VisualCapture, ctx: StepContext): Promise<Uint8Array>;
   /** Fingerprints of every visible element on the current page (healing candidates). */
   pageFingerprints(): Promise<Fingerprint[]>;
   url(): string;
@@ -152,6 +164,8 @@ export interface TestExecutionResult {
   failed_requests: UiDiagnostics['failedRequests'];
   /** Latest fingerprint per step index, for healing. */
   fingerprints: Record<number, Fingerprint>;
+  /** Each visual assertion's outcome, in order (absent when the test has none). */
+  visual?: VisualOutcome[];
   metadata: Record<string, unknown>;
 }
 

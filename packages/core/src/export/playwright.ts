@@ -1,4 +1,5 @@
-import type { ApiAssertion, ApiRequestStep, Assertion, Locator, Step, TestDefinition, UiAssertion, UiStep } from '../contracts/steps.ts';
+import type { ApiAssertion, ApiRequestStep, Assertion, Locator, Step, TestDefinition, UiAssertion, UiStep, VisualAssertion } from '../contracts/steps.ts';
+import { defaultBaselineName } from '../visual/check-visual.ts';
 import { Variables, comment, key, lit } from './js.ts';
 import { helperSource, type HelperName } from './playwright-helpers.ts';
 import { uniqueFileSlug } from './file-names.ts';
@@ -137,19 +138,26 @@ class SpecWriter {
     const t = this.test;
     this.lines.push(`test.setTimeout(${t.timeout_ms});`);
     t.steps.forEach((s, i) => {
+      this.position = i;
       this.lines.push('');
       this.lines.push(...comment(`${i + 1}. ${s.name ?? describe(s)}`));
       this.step(s);
     });
     if (t.assertions.length > 0) {
       this.lines.push('', ...comment('Assertions'));
-      for (const a of t.assertions) this.assertion(a);
+      t.assertions.forEach((a, j) => {
+        this.position = t.steps.length + j;
+        this.assertion(a);
+      });
     }
     const unresolved = [...this.vars.unresolved];
     if (unresolved.length > 0) this.lines.unshift(...comment(`svc: no value for ${unresolved.map((n) => `{{${n}}}`).join(', ')} at export time; left as written.`));
     const fixtures = [...(this.usesPage || (!this.usesRequest && t.type === 'ui') ? ['page'] : []), ...(this.usesRequest ? ['request'] : [])];
     return { lines: this.lines, fixtures, helpers: this.helpers, secrets: this.vars.secrets };
   }
+
+  /** Index of the step or trailing assertion being written (visual baselines are named by it). */
+  private position = 0;
 
   private emit(line: string): void {
     this.lines.push(...line.split('\n'));
@@ -295,6 +303,7 @@ class SpecWriter {
 
   private assertion(a: Assertion, stepTimeout?: number): void {
     if (API_ASSERTIONS.has(a.type)) return this.apiAssertion(a as ApiAssertion);
+    if (a.type === 'visual') return this.visualAssertion(a, stepTimeout ?? a.timeout_ms);
     return this.uiAssertion(a as UiAssertion, stepTimeout ?? a.timeout_ms);
   }
 
@@ -353,6 +362,25 @@ class SpecWriter {
     }
   }
 
+  /**
+   * Playwright's own screenshot assertion (it already disables animations and hides the
+   * caret). Its snapshots live beside the spec, so the first `npx playwright test
+   * --update-snapshots` records them, as svc's first run records its baselines.
+   */
+  private visualAssertion(a: VisualAssertion, timeoutMs: number | undefined): void {
+    const target = a.selector !== undefined ? this.loc(a.selector) : ((this.usesPage = true), 'page');
+    const opts = [
+      a.full_page ? 'fullPage: true' : '',
+      a.mask?.length ? `mask: [${a.mask.map((m) => this.loc(m)).join(', ')}]` : '',
+      a.threshold !== undefined ? `threshold: ${a.threshold}` : '',
+      a.max_diff_pixels !== undefined ? `maxDiffPixels: ${a.max_diff_pixels}` : '',
+      a.max_diff_ratio !== undefined ? `maxDiffPixelRatio: ${a.max_diff_ratio}` : '',
+      timeoutMs !== undefined ? `timeout: ${timeoutMs}` : '',
+    ].filter(Boolean);
+    const name = `${(a.baseline ?? defaultBaselineName(this.position)).replace(/[^A-Za-z0-9._-]+/g, '_')}.png`;
+    this.emit(`await expect(${target}).toHaveScreenshot(${lit(name)}${opts.length ? `, { ${opts.join(', ')} }` : ''});`);
+  }
+
   private apiAssertion(a: ApiAssertion): void {
     if (!this.latest) return this.emit(`throw new Error(${lit(`svc: the ${a.type} assertion comes before any request`)});`);
     const res = this.latest.res;
@@ -400,7 +428,7 @@ function describe(s: Step): string {
     case 'sql':
       return `sql ${s.statement.slice(0, 80)}`;
     case 'assert':
-      return `assert ${s.assertion.type}${'selector' in s.assertion ? ` ${locatorText(s.assertion.selector)}` : ''}`;
+      return `assert ${s.assertion.type}${'selector' in s.assertion && s.assertion.selector !== undefined ? ` ${locatorText(s.assertion.selector)}` : ''}`;
     case 'press':
       return `press ${s.key}`;
     default:

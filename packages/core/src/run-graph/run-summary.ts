@@ -67,6 +67,7 @@ export function executionResultOf(r: ResultLike): TestExecutionResult {
     console_errors: Array.isArray(m.console_errors) ? (m.console_errors as string[]) : [],
     failed_requests: Array.isArray(m.failed_requests) ? (m.failed_requests as TestExecutionResult['failed_requests']) : [],
     fingerprints: {},
+    ...(Array.isArray(m.visual) ? { visual: m.visual as NonNullable<TestExecutionResult['visual']> } : {}),
     metadata: { attempt: r.attempt ?? m.attempt ?? 0, ...(Array.isArray(m.heals) ? { heals: m.heals } : {}) },
   };
 }

@@ -8,6 +8,8 @@ import { StepHealer, defaultHealingPolicy } from '@svc/core/execution/step-heale
 import { loadTests, TestFileError } from '../execution/load-tests.ts';
 import { FsArtifacts } from '../execution/fs-artifacts.ts';
 import { FileFingerprintStore } from '../execution/file-fingerprints.ts';
+import { FileBaselineStore } from '../execution/file-baselines.ts';
+import { baselineModes, type BaselineMode } from '@svc/core/visual/baseline-store';
 import { fileHealingKnowledge } from '../execution/file-healing-knowledge.ts';
 import { progressPrinter } from './progress.ts';
 
@@ -30,6 +32,9 @@ Options:
   --workers <n>          Tests run in parallel (default 1)
   --reporter <list>      Any of html,json,md,junit (default html,json,md,junit)
   --out <dir>            Where reports and artifacts go (default ./svc-report)
+  --baselines <dir>      Where visual baselines are kept, one PNG per test and name; commit it (default ./svc-baselines)
+  --update-baselines <m> missing (default: record a baseline where none exists), all (also replace
+                         those that differ, after a wanted UI change) or none (a missing one fails)
   --state-dir <dir>      Where element fingerprints (for self-healing) and run checkpoints are kept (default ./.svc)
   --resume <run-id>      Continue an interrupted run from its last checkpoint (its tests and URL are kept)
   --trace <mode>         on-failure (default: keep a Playwright trace of each failed UI test) or off
@@ -64,7 +69,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       args,
       options: {
         url: { type: 'string' }, tests: { type: 'string' }, workers: { type: 'string' }, reporter: { type: 'string' },
-        out: { type: 'string' }, 'state-dir': { type: 'string' }, 'no-heal': { type: 'boolean' }, trace: { type: 'string' }, 'heal-threshold': { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, resume: { type: 'string' }, discover: { type: 'boolean' }, 'max-pages': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        out: { type: 'string' }, 'state-dir': { type: 'string' }, baselines: { type: 'string' }, 'update-baselines': { type: 'string' }, 'no-heal': { type: 'boolean' }, trace: { type: 'string' }, 'heal-threshold': { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, resume: { type: 'string' }, discover: { type: 'boolean' }, 'max-pages': { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
     }));
@@ -87,6 +92,8 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   if (!Number.isInteger(workers) || workers < 1 || workers > 32) return usage('--workers must be a whole number from 1 to 32');
   const trace = values.trace ?? 'on-failure';
   if (trace !== 'on-failure' && trace !== 'off') return usage('--trace must be on-failure or off');
+  const baselineMode = values['update-baselines'] ?? 'missing';
+  if (!(baselineModes as readonly string[]).includes(baselineMode)) return usage(`--update-baselines must be one of ${baselineModes.join(', ')}`);
   const threshold = Number(values['heal-threshold'] ?? defaultHealingPolicy.threshold);
   if (!(threshold >= 0.5 && threshold <= 1)) return usage('--heal-threshold must be a number from 0.5 to 1');
   const formats = (values.reporter ?? FORMATS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
@@ -191,6 +198,8 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       traceOnFailure: trace === 'on-failure',
       stepHealer: healer,
       fingerprints: new FileFingerprintStore(stateDir),
+      baselines: new FileBaselineStore(resolve(values.baselines ?? 'svc-baselines')),
+      baselineMode: baselineMode as BaselineMode,
       environment,
       secrets,
       stateDir,

@@ -8,6 +8,7 @@ import { uuidv7 } from '@svc/core/ids';
 import type { SuiteTest, ProgressEvent } from '@svc/core/execution/run-suite';
 import type { HttpExchange, RunSummary, SqlDriver, TestExecutionResult, UiDriver } from '@svc/core/execution/types';
 import type { FingerprintStore } from '@svc/core/execution/fingerprint-store';
+import type { BaselineMode, BaselineStore } from '@svc/core/visual/baseline-store';
 import type { StepHealer } from '@svc/core/execution/step-healer';
 import type { TestResult } from '@svc/core/contracts/run-state';
 import type { RunArtifacts } from '@svc/core/run-graph/deps';
@@ -36,6 +37,9 @@ export interface GraphSuiteRuntime {
   /** Fingerprints keyed by the files' test ids (FileFingerprintStore in --state-dir). */
   fingerprints?: FingerprintStore;
   traceOnFailure?: boolean;
+  /** Visual baselines keyed by the files' test ids (FileBaselineStore, --baselines) and what the run may write. */
+  baselines?: BaselineStore;
+  baselineMode?: BaselineMode;
   /** Checkpoints go to <stateDir>/runs/<thread_id>/ so an interrupted run can be resumed; absent: memory only. */
   stateDir?: string;
   /** Aborting stops the run where it is, resumable (checkpoints are kept). */
@@ -169,6 +173,11 @@ function manager(store: Store, table: FileTable, manifest: Manifest, o: GraphSui
     get: (id) => o.fingerprints!.get(fileId(id)),
     save: (id, f) => o.fingerprints!.save(fileId(id), f),
   };
+  // Baselines too: a file's test keeps its baselines across runs whatever id the store gave it.
+  const baselines: BaselineStore | undefined = o.baselines && {
+    get: (id, name) => o.baselines!.get(fileId(id), name),
+    put: (id, name, png, metadata) => o.baselines!.put(fileId(id), name, png, metadata),
+  };
   const envs = createExecutionEnvs({
     store,
     artifactsDir: tmpdir(), // not used: artifacts go where `artifacts` says
@@ -181,6 +190,7 @@ function manager(store: Store, table: FileTable, manifest: Manifest, o: GraphSui
     fingerprints,
     ...(o.stepHealer ? { stepHealer: () => underFileIds(o.stepHealer!, fileId) } : {}),
     traceOnFailure: o.traceOnFailure,
+    ...(baselines ? { baselines: () => baselines, baselineMode: o.baselineMode } : {}),
   });
   const graph = createRunManager({
     store,

@@ -56,6 +56,8 @@ export function createDomHealer(o: DomHealerOptions): Healer {
         signal: ctx.signal,
         healer: probe,
         fingerprints: readOnly(env.fingerprints),
+        // A replay compares with the baselines but never records or replaces one.
+        ...(env.baselines ? { baselineMode: 'none' as const } : {}),
         artifacts: discarded,
         traceOnFailure: false,
       });

@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { UiStep, UiAssertion } from '@svc/core/contracts/steps';
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
-import { StepFailure, type StepContext, type UiDiagnostics, type UiSession, type UiSessionOptions } from '@svc/core/execution/types';
+import { StepFailure, type StepContext, type UiDiagnostics, type UiSession, type UiSessionOptions, type VisualCapture } from '@svc/core/execution/types';
 import { performStep, type StepEnv } from './perform-step.ts';
 import { checkAssertion } from './check-assertion.ts';
 import { pageFingerprints } from './fingerprint.ts';
+import { captureForComparison } from './capture.ts';
 import type { ScreenshotBudget } from './screenshot-budget.ts';
 import type { VisionLocator } from './vision.ts';
 
@@ -109,6 +110,11 @@ export class PlaywrightUiSession implements UiSession {
 
   check(assertion: UiAssertion, ctx: StepContext): Promise<{ fingerprint?: Fingerprint }> {
     return checkAssertion(this.env, assertion, ctx);
+  }
+
+  /** Not counted against the screenshot cap: it is an assertion's input, kept only when it differs. */
+  capture(options: VisualCapture, ctx: StepContext): Promise<Uint8Array> {
+    return captureForComparison(this.page, options, ctx, this.config.locateTimeoutMs);
   }
 
   /** Counts against the per-run cap; beyond it, throws StepFailure('configuration'). */
