@@ -1,0 +1,87 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PNG } from 'pngjs';
+import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+
+/**
+ * `svc run` with a visual assertion, as a user runs it: the first run records the
+ * baseline file, a changed page fails the run (exit 1) with the comparison in the JSON
+ * report, `--update-baselines all` accepts the change, and a bad mode is a usage error.
+ */
+const root = join(import.meta.dirname, '..', '..');
+const bin = join(root, 'node_modules', '.bin', 'svc');
+
+let app: FixtureApp;
+let dir: string;
+
+beforeAll(async () => {
+  app = await startFixtureApp();
+  dir = await mkdtemp(join(tmpdir(), 'svc-cli-visual-'));
+});
+afterAll(async () => {
+  await app?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+function svc(args: string[]) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(bin, args, { cwd: dir, timeout: 120_000 }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }));
+  });
+}
+
+const testFile = (box: string) => ({
+  id: 'checkout-visual',
+  name: 'Order summary looks right',
+  type: 'ui',
+  steps: [{ type: 'goto', url: `/visual?box=${box}` }],
+  assertions: [{ type: 'visual', baseline: 'summary', selector: '#card' }],
+});
+
+async function runWith(box: string, extra: string[] = []) {
+  const file = join(dir, 'visual.json');
+  await writeFile(file, JSON.stringify(testFile(box)));
+  const out = join(dir, `out-${box}-${extra.join('_') || 'default'}`);
+  const result = await svc(['run', '--url', app.url, '--tests', file, '--out', out, '--reporter', 'json', '--state-dir', join(dir, 'state'), ...extra]);
+  const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8').catch(() => 'null'));
+  return { ...result, report, out };
+}
+
+describe('svc run with visual assertions', () => {
+  it('records, compares, fails on a change, and accepts it with --update-baselines all', async () => {
+    const first = await runWith('blue');
+    expect(first.code, first.stderr).toBe(0);
+    const baselineFile = join(dir, 'svc-baselines', 'checkout-visual', 'summary.png');
+    const png = PNG.sync.read(await readFile(baselineFile));
+    expect(png.width).toBeGreaterThan(100);
+    expect(first.report.tests[0].visual).toEqual([expect.objectContaining({ name: 'summary', status: 'created' })]);
+
+    const changed = await runWith('red');
+    expect(changed.code).toBe(1);
+    const [outcome] = changed.report.tests[0].visual;
+    expect(outcome).toMatchObject({ name: 'summary', status: 'differs', diff_pixels: 1600 });
+    expect(await readdir(join(changed.out, 'artifacts'), { recursive: true })).toEqual(expect.arrayContaining([expect.stringMatching(/visual-summary-diff\.png$/), expect.stringMatching(/visual-summary-baseline\.png$/), expect.stringMatching(/visual-summary-actual\.png$/)]));
+
+    const accepted = await runWith('red', ['--update-baselines', 'all']);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.report.tests[0].visual[0].status).toBe('updated');
+    const strict = await runWith('red', ['--update-baselines', 'none']);
+    expect(strict.code).toBe(0);
+    expect(strict.report.tests[0].visual[0].status).toBe('matched');
+  });
+
+  it('a missing baseline fails under --update-baselines none, in its own --baselines folder', async () => {
+    const r = await runWith('blue', ['--update-baselines', 'none', '--baselines', join(dir, 'empty-baselines')]);
+    expect(r.code).toBe(1);
+    expect(r.report.tests[0].error.message).toMatch(/there is no baseline yet/);
+    await expect(readdir(join(dir, 'empty-baselines'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('rejects an unknown baseline mode as bad usage', async () => {
+    const r = await svc(['run', '--url', app.url, '--tests', join(dir, 'visual.json'), '--update-baselines', 'sometimes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--update-baselines must be one of missing, all, none/);
+  });
+});
