@@ -68,6 +68,13 @@ describe('actions', () => {
     expect(steps('scroll to the bottom of the page')).toEqual([{ type: 'scroll', to: 'bottom' }]);
     expect(steps('take a screenshot named "after login"')).toEqual([{ type: 'screenshot', label: 'after login' }]);
   });
+
+  it('visual checks: the page looks as before, or matches a named baseline', () => {
+    expect(assertion('Then the page should look as before')).toEqual({ type: 'visual' });
+    expect(assertion('the "checkout" page looks unchanged')).toEqual({ type: 'visual', baseline: 'checkout' });
+    expect(assertion('the page matches the baseline "home / logged in"')).toEqual({ type: 'visual', baseline: 'home logged in' });
+    expect(assertion('compare the page with the visual baseline')).toEqual({ type: 'visual' });
+  });
 });
 
 describe('UI assertions', () => {

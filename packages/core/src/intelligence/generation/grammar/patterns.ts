@@ -164,6 +164,9 @@ export const patterns: Pattern[] = [
   { id: 'scroll-edge', example: 'scroll to the bottom', certainty: 1, re: r('scroll (?:down |up )?(?:to )?(?:the )?(bottom|top|end|start)(?: of the page)?'), build: (m) => [{ type: 'scroll', to: m[1] === 'top' || m[1] === 'start' ? 'top' : 'bottom' }] },
   { id: 'scroll-to', example: 'scroll to "Footer"', certainty: 0.9, re: r(`scroll (?:down |up )?(?:to|until) ${THE}Q(?: is visible)?`), build: (m, c) => [{ type: 'scroll', selector: exactText(slot(m, c, 1)) }] },
   { id: 'screenshot', example: 'take a screenshot', certainty: 1, re: r('(?:take|capture|grab) (?:a )?screenshot(?: (?:named|called|as) Q)?'), build: (m, c) => [{ type: 'screenshot', ...(m[1] !== undefined && { label: slot(m, c, 1) }) }] },
+  // Visual regression: the first run records the baseline, later runs compare with it.
+  { id: 'looks-unchanged', example: 'the page looks as before', certainty: 0.9, re: r(`${THE}(?:Q )?(?:page|screen|view)(?: still)? (?:looks?|appears?|renders?)(?: exactly)? (?:the same(?: as before)?|as before|unchanged|as it did|like before|like (?:its|the) baseline)`), build: (m, c) => [assert({ type: 'visual', ...(m[1] !== undefined && { baseline: baselineName(slot(m, c, 1)) }) })] },
+  { id: 'matches-baseline', example: 'the page matches the baseline "home"', certainty: 1, re: r(`(?:${THE}(?:page|screen|view) )?(?:matches|match|to match|compare (?:the )?(?:page |screen )?(?:with|to|against)) ${THE}(?:visual |screenshot )?(?:baseline|snapshot|reference screenshot)(?: (?:named |called )?Q)?`), build: (m, c) => [assert({ type: 'visual', ...(m[1] !== undefined && { baseline: baselineName(slot(m, c, 1)) }) })] },
 
   // ------------------------------------------------------------ UI assertions
   { id: 'expect-heading', example: 'expect heading "Welcome"', certainty: 1, re: r(`(?:see |have |find )?${THE}(?:page )?(?:heading|header|headline|h1|title heading)(?: text)?(?: (?:saying|reading|that says|with text|of|with))? Q(?: ${VISIBLE})?`), build: (m, c) => [assert({ type: 'visible', selector: { role: 'heading', name: slot(m, c, 1) } })] },
@@ -202,6 +205,11 @@ export const patterns: Pattern[] = [
   { id: 'see-text', example: 'expect text "Saved"', certainty: 1, re: r(`(?:(?:see|find|read|notice|get|receive|be shown|am shown|shown|view) )?(?:the |a |an )?(?:(?:text|message|notification|confirmation|confirmation message|success message|error|error message|warning|label|alert|banner|greeting|toast|item|todo|entry|product|link|words?) )?(?:(?:saying|that says|reading|with|with text|with the text|containing|of) )?Q(?: ${VISIBLE})?(?: message| text)?`), build: (m, c) => [pageShows(slot(m, c, 1))] },
   { id: 'page-contains', example: 'the page contains "Saved"', certainty: 1, re: r(`${THE}(?:page|screen|body|view|dashboard|list|app)(?: should)? (?:to )?(?:contains?|shows?|displays?|includes?|has|have|lists?|reads?|says?)(?: the)?(?: text| message| item| an item| a message)?(?: saying| reading)? Q`), build: (m, c) => [pageShows(slot(m, c, 1))] },
 ];
+
+/** A visual baseline name from free text (the contract allows letters, digits, space, . - _). */
+function baselineName(text: string): string {
+  return text.replace(/[^A-Za-z0-9._ -]+/g, ' ').replace(/\s+/g, ' ').trim().replace(/^[^A-Za-z0-9]+/, '').slice(0, 100) || 'page';
+}
 
 function exactText(name: string): string {
   return `internal:text=/^\\s*${escapeRegex(name).replace(/\//g, '\\/')}\\s*$/i`;
