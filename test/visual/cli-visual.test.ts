@@ -43,10 +43,11 @@ const testFile = (box: string) => ({
 async function runWith(box: string, extra: string[] = []) {
   const file = join(dir, 'visual.json');
   await writeFile(file, JSON.stringify(testFile(box)));
-  const out = join(dir, `out-${box}-${extra.join('_') || 'default'}`);
-  const result = await svc(['run', '--url', app.url, '--tests', file, '--out', out, '--reporter', 'json', '--state-dir', join(dir, 'state'), ...extra]);
+  const out = join(dir, `out-${box}-${extra.join('_').replace(/\W+/g, '_') || 'default'}`);
+  const result = await svc(['run', '--url', app.url, '--tests', file, '--out', out, '--reporter', 'json,html', '--state-dir', join(dir, 'state'), ...extra]);
   const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8').catch(() => 'null'));
-  return { ...result, report, out };
+  const html = await readFile(join(out, 'report.html'), 'utf8').catch(() => '');
+  return { ...result, report, html, out };
 }
 
 describe('svc run with visual assertions', () => {
@@ -62,6 +63,8 @@ describe('svc run with visual assertions', () => {
     expect(changed.code).toBe(1);
     const [outcome] = changed.report.tests[0].visual;
     expect(outcome).toMatchObject({ name: 'summary', status: 'differs', diff_pixels: 1600 });
+    // The HTML report embeds all three images of the comparison.
+    for (const caption of ['Baseline', 'Actual', 'Difference']) expect(changed.html).toMatch(new RegExp(`<img src="data:image/png;base64,[^"]+" alt="${caption}: [^"]+visual-summary-`));
     expect(await readdir(join(changed.out, 'artifacts'), { recursive: true })).toEqual(expect.arrayContaining([expect.stringMatching(/visual-summary-diff\.png$/), expect.stringMatching(/visual-summary-baseline\.png$/), expect.stringMatching(/visual-summary-actual\.png$/)]));
 
     const accepted = await runWith('red', ['--update-baselines', 'all']);

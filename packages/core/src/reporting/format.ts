@@ -1,4 +1,5 @@
 import type { ExecStatus, RunSummary, StepResult, TestExecutionResult } from '../execution/types.ts';
+import type { VisualOutcome } from '../visual/baseline-store.ts';
 
 /** Helpers shared by the report renderers. Pure functions, no I/O. */
 
@@ -71,10 +72,85 @@ export function percent(confidence: number): string {
   return `${Math.round(Math.min(1, Math.max(0, finite(confidence))) * 100)}%`;
 }
 
-/** All screenshot keys of a test: the test's list plus the steps', without duplicates, in order. */
+/**
+ * The screenshot keys of a test: the test's list plus the steps', without duplicates, in
+ * order. Images of visual comparisons are left out: reports show them with their outcome,
+ * where a baseline, actual and diff make sense together, and must not list them twice.
+ */
 export function screenshotKeys(result: TestExecutionResult): string[] {
+  const visual = new Set(visualKeys(result));
   const keys = [...result.screenshots, ...result.steps.map((s) => s.screenshot).filter((k): k is string => typeof k === 'string')];
-  return [...new Set(keys)];
+  return [...new Set(keys)].filter((k) => !visual.has(k));
+}
+
+/**
+ * Every artifact key the HTML report embeds for a run (screenshots and visual comparison
+ * images), so a caller can load exactly those bytes before rendering.
+ */
+export function embeddedArtifactKeys(summary: RunSummary): string[] {
+  return [...new Set(summary.results.flatMap((r) => [...screenshotKeys(r), ...visualKeys(r)]))];
+}
+
+// ---------------------------------------------------------------- visual comparisons
+
+/** How each visual status reads in a report. */
+export const VISUAL_STATUS_LABEL: Record<VisualOutcome['status'], string> = {
+  matched: 'matched',
+  created: 'new baseline',
+  updated: 'baseline updated',
+  differs: 'differs',
+  missing: 'no baseline',
+};
+
+export interface VisualImage {
+  role: 'baseline' | 'actual' | 'diff';
+  key: string;
+  /** What the image is to a reader: the actual screenshot of a created or updated outcome is the new baseline. */
+  caption: string;
+}
+
+/** The images of one outcome, in reading order: baseline, actual, difference. */
+export function visualImages(v: VisualOutcome): VisualImage[] {
+  const becameBaseline = v.status === 'created' || v.status === 'updated';
+  const images: Array<VisualImage | undefined> = [
+    v.baseline ? { role: 'baseline', key: v.baseline, caption: 'Baseline' } : undefined,
+    v.actual ? { role: 'actual', key: v.actual, caption: becameBaseline ? 'New baseline' : 'Actual' } : undefined,
+    v.diff ? { role: 'diff', key: v.diff, caption: 'Difference' } : undefined,
+  ];
+  return images.filter((i): i is VisualImage => i !== undefined);
+}
+
+/** The artifact keys of all visual comparison images of a test, without duplicates. */
+export function visualKeys(result: TestExecutionResult): string[] {
+  return [...new Set((result.visual ?? []).flatMap((v) => visualImages(v).map((i) => i.key)))];
+}
+
+/** How much a screenshot differed: "1,234 pixels (0.42 %)"; undefined when unknown or nothing differed. */
+export function visualDiff(v: VisualOutcome): string | undefined {
+  const pixels = v.diff_pixels !== undefined && Number.isFinite(v.diff_pixels) ? v.diff_pixels : undefined;
+  const ratio = v.diff_ratio !== undefined && Number.isFinite(v.diff_ratio) ? v.diff_ratio : undefined;
+  if (!((pixels ?? 0) > 0 || (ratio ?? 0) > 0)) return undefined;
+  const share = ratio === undefined ? undefined : ratioPercent(ratio);
+  if (pixels === undefined) return share;
+  const count = `${groupDigits(pixels)} pixel${pixels === 1 ? '' : 's'}`;
+  return share === undefined ? count : `${count} (${share})`;
+}
+
+/** One outcome in a line: "differs — 1,234 pixels (0.42 %)", "new baseline", "matched". */
+export function visualSummary(v: VisualOutcome): string {
+  const diff = visualDiff(v);
+  return diff ? `${VISUAL_STATUS_LABEL[v.status]} — ${diff}` : VISUAL_STATUS_LABEL[v.status];
+}
+
+/** A 0..1 share as a percentage with two decimals; a tiny non-zero share does not read as "0.00 %". */
+function ratioPercent(ratio: number): string {
+  const pct = Math.min(1, Math.max(0, ratio)) * 100;
+  return pct > 0 && pct < 0.005 ? '< 0.01 %' : `${pct.toFixed(2)} %`;
+}
+
+/** Thousands separators regardless of the host's locale (reports must render the same everywhere): 1234 → "1,234". */
+export function groupDigits(n: number): string {
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 export interface Totals {

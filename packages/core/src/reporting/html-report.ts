@@ -1,6 +1,7 @@
 import type { RunSummary, StepResult, TestExecutionResult } from '../execution/types.ts';
+import type { VisualOutcome } from '../visual/baseline-store.ts';
 import { base64, imageMime } from './bytes.ts';
-import { STEP_ICON, failingStep, healedSelectors, humanDuration, percent, screenshotKeys, stripControl, testError } from './format.ts';
+import { STEP_ICON, VISUAL_STATUS_LABEL, failingStep, healedSelectors, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
 
 /**
@@ -12,13 +13,18 @@ import { HTML_STYLE } from './html-style.ts';
  */
 
 export interface HtmlReportOptions {
-  /** Returns the bytes of an artifact (screenshot) by key; undefined when it is not available. */
+  /**
+   * Returns the bytes of an artifact (screenshot, visual comparison image) by key; undefined
+   * when it is not available. `embeddedArtifactKeys(summary)` lists the keys asked for.
+   */
   embed?: (key: string) => Uint8Array | undefined;
   /** Screenshots larger than this (bytes) are not embedded (default 5 MiB). */
   maxEmbedBytes?: number;
 }
 
 const STATUS_LABEL: Record<TestExecutionResult['status'], string> = { passed: 'Passed', failed: 'Failed', healed: 'Healed', skipped: 'Skipped' };
+/** Badge colours of visual outcomes: a written baseline is a change to review, like a heal. */
+const VISUAL_TONE: Record<VisualOutcome['status'], 'passed' | 'healed' | 'failed'> = { matched: 'passed', created: 'healed', updated: 'healed', differs: 'failed', missing: 'failed' };
 
 export function renderHtmlReport(summary: RunSummary, options: HtmlReportOptions = {}): string {
   const results = summary.results;
@@ -97,6 +103,7 @@ function card(r: TestExecutionResult, i: number, options: HtmlReportOptions): st
     const rows = heals.map((h) => `<tr><td>${h.step + 1}</td><td><code class="before">${esc(h.original)}</code></td><td><code class="after">${esc(h.healed)}</code></td><td>${percent(h.confidence)}</td></tr>`);
     parts.push(`<h3>Healed selectors</h3>\n<table class="heals"><thead><tr><th>Step</th><th>Before</th><th>After</th><th>Confidence</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`);
   }
+  if (r.visual && r.visual.length > 0) parts.push(visualSection(r.visual, options, error?.message));
   const shots = screenshotKeys(r);
   if (shots.length > 0) parts.push(`<h3>Screenshots</h3>\n<div class="shots">\n${shots.map((k) => screenshot(k, options)).join('\n')}\n</div>`);
   if (r.console_errors.length > 0) parts.push(`<h3>Console errors</h3>\n<ul class="log">${r.console_errors.map((e) => `<li><pre>${esc(e)}</pre></li>`).join('')}</ul>`);
@@ -131,8 +138,28 @@ function stepItem(s: StepResult): string {
   return `<li class="step ${s.status}"><span class="icon" aria-label="${s.status}">${STEP_ICON[s.status]}</span><span class="desc"><code>${esc(s.description)}</code>${name}${healed}</span><span class="dur">${esc(humanDuration(s.duration_ms))}</span>${error}</li>`;
 }
 
-function screenshot(key: string, options: HtmlReportOptions): string {
-  const caption = `<figcaption><code>${esc(key)}</code></figcaption>`;
+/**
+ * The visual comparisons of a test, one item per outcome. `shownError` is the test's error
+ * message, already shown above: a failing outcome's message is usually that same text.
+ */
+function visualSection(outcomes: VisualOutcome[], options: HtmlReportOptions, shownError: string | undefined): string {
+  return `<h3>Visual comparisons</h3>\n<ul class="visuals">\n${outcomes.map((v) => visualItem(v, options, shownError)).join('\n')}\n</ul>`;
+}
+
+function visualItem(v: VisualOutcome, options: HtmlReportOptions, shownError: string | undefined): string {
+  const diff = visualDiff(v);
+  const head = `<p class="visual-head"><code>${esc(v.name)}</code> <span class="badge small ${VISUAL_TONE[v.status]}">${esc(VISUAL_STATUS_LABEL[v.status])}</span>${diff ? ` <span class="visual-diff">${esc(diff)}</span>` : ''}</p>`;
+  const message = v.message && v.message !== shownError ? `<p class="visual-message">${esc(v.message)}</p>` : '';
+  const figures = visualImages(v).map((img) => screenshot(img.key, options, img.caption));
+  // No diff image is made when the sizes differ; say so rather than leave a gap in the row.
+  if (v.status === 'differs' && !v.diff) figures.push(`<figure class="missing"><p class="note">No difference image (none is made when the sizes differ).</p><figcaption>Difference</figcaption></figure>`);
+  const images = figures.length > 0 ? `\n<div class="shots compare">\n${figures.join('\n')}\n</div>` : '';
+  return `<li class="visual" data-status="${esc(v.status)}">${head}${message}${images}</li>`;
+}
+
+/** A figure with the artifact embedded, or a note saying why it is not; `label` names its role (Baseline, Actual, …). */
+function screenshot(key: string, options: HtmlReportOptions, label?: string): string {
+  const caption = label ? `<figcaption>${esc(label)} · <code>${esc(key)}</code></figcaption>` : `<figcaption><code>${esc(key)}</code></figcaption>`;
   let bytes: Uint8Array | undefined;
   try {
     bytes = options.embed?.(key);
@@ -143,7 +170,7 @@ function screenshot(key: string, options: HtmlReportOptions): string {
   if (bytes.byteLength > (options.maxEmbedBytes ?? 5 * 1024 * 1024)) return `<figure class="missing"><p class="note">Screenshot not embedded (${Math.round(bytes.byteLength / 1024)} KiB is over the size limit).</p>${caption}</figure>`;
   const mime = imageMime(bytes);
   if (!mime) return `<figure class="missing"><p class="note">Not embedded: not a PNG, JPEG, GIF or WebP image.</p>${caption}</figure>`;
-  return `<figure><img src="data:${mime};base64,${base64(bytes)}" alt="${esc(`Screenshot ${key}`)}" loading="lazy">${caption}</figure>`;
+  return `<figure><img src="data:${mime};base64,${base64(bytes)}" alt="${esc(label ? `${label}: ${key}` : `Screenshot ${key}`)}" loading="lazy">${caption}</figure>`;
 }
 
 /** Escapes text for element content and double- or single-quoted attributes. */

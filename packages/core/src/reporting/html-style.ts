@@ -85,6 +85,13 @@ figure { margin: 0; max-width: 100%; }
 figure img { display: block; max-width: min(100%, 520px); border: 1px solid var(--line); border-radius: 6px; }
 figcaption { font-size: 12px; color: var(--muted); margin-top: 4px; }
 figure.missing .note { margin: 0; padding: 10px 12px; border: 1px dashed var(--line); border-radius: 6px; color: var(--muted); font-size: 13px; }
+.visuals { list-style: none; padding: 0; margin: 0; }
+.visual { padding: 6px 0 10px; border-bottom: 1px dashed var(--line); }
+.visual:last-child { border-bottom: 0; }
+.visual-head, .visual-message { margin: 0; }
+.visual-diff, .visual-message { color: var(--muted); font-size: 13px; overflow-wrap: anywhere; }
+.shots.compare { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); margin-top: 8px; }
+.compare figure img { max-width: 100%; }
 .log { padding-left: 18px; margin: 0; font-size: 13px; }
 .log pre { margin: 2px 0; }
 .log .method { font-weight: 600; }

@@ -10,6 +10,7 @@ import { renderMarkdownReport, type MarkdownReportOptions } from './markdown-rep
  */
 
 export { renderHtmlReport, type HtmlReportOptions } from './html-report.ts';
+export { embeddedArtifactKeys } from './format.ts';
 export { renderJsonReport, buildJsonReport, jsonReportSchema, JsonReport, REPORT_SCHEMA } from './json-report.ts';
 export { renderJUnitReport, type JUnitReportOptions } from './junit-report.ts';
 export { renderMarkdownReport, type MarkdownReportOptions } from './markdown-report.ts';

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
+import type { VisualOutcome } from '../visual/baseline-store.ts';
 import { failingStep, healedSelectors, screenshotKeys, stripControl, testError } from './format.ts';
 
 /**
  * The JSON report (`report.json`): a stable, versioned document for machines — CI scripts,
  * dashboards, other tools. The schema below is the documentation; a breaking change bumps
  * `schema` to svc.report/v2. Keys are always present (null when unknown) so consumers need
- * no existence checks; the element fingerprints recorded for healing are left out.
+ * no existence checks — except `visual`, added within v1 and so optional: it is present only
+ * for tests with visual assertions. The element fingerprints recorded for healing are left out.
  */
 
 export const REPORT_SCHEMA = 'svc.report/v1' as const;
@@ -36,6 +38,26 @@ export const JsonReportStep = z.strictObject({
   healed: JsonReportHealed.omit({ step: true }).nullable().describe('Set when this step’s locator was healed'),
 });
 
+/**
+ * The fields of a visual outcome, as the run records them. `satisfies` makes the compiler
+ * list every field of VisualOutcome here, so one added later cannot be dropped unnoticed.
+ */
+const visualFields = {
+  name: z.string().describe('Baseline name'),
+  status: z
+    .enum(['matched', 'created', 'updated', 'differs', 'missing'])
+    .describe('matched: as the baseline; created: no baseline, this screenshot became it; updated: differed and replaced it; differs: failed; missing: no baseline and none may be written'),
+  diff_pixels: z.number().optional().describe('Pixels that differ from the baseline'),
+  diff_ratio: z.number().optional().describe('diff_pixels as a share of all pixels, 0..1'),
+  actual: z.string().optional().describe('Artifact key of the screenshot taken'),
+  baseline: z.string().optional().describe('Artifact key of the baseline it was compared with (when it differs)'),
+  diff: z.string().optional().describe('Artifact key of the diff image: differing pixels in red'),
+  baseline_hash: z.string().optional().describe('SHA-256 of the baseline now in force'),
+  proposed_hash: z.string().optional().describe('SHA-256 of a screenshot kept so it can be accepted as the baseline'),
+  message: z.string().optional(),
+} satisfies { [K in keyof VisualOutcome]-?: z.ZodType };
+export const JsonReportVisual = z.strictObject(visualFields);
+
 export const JsonReportTest = z.strictObject({
   id: z.string(),
   name: z.string(),
@@ -53,7 +75,8 @@ export const JsonReportTest = z.strictObject({
     .nullable()
     .describe('Why the test failed (or was skipped); null when it passed'),
   steps: z.array(JsonReportStep),
-  screenshots: z.array(z.string()).describe('Artifact keys of all screenshots of this test'),
+  screenshots: z.array(z.string()).describe('Artifact keys of the screenshots of this test (images of visual comparisons are under visual)'),
+  visual: z.array(JsonReportVisual).optional().describe('Each visual assertion’s outcome, in order; present only for tests with visual assertions'),
   trace: z.string().nullable().describe('Artifact key of the Playwright trace (open with npx playwright show-trace)'),
   healed_selectors: z.array(JsonReportHealed),
   console_errors: z.array(z.string()),
@@ -143,12 +166,35 @@ function testOf(r: TestExecutionResult): JsonReport['tests'][number] {
       healed: s.healed ? { original: clean(s.healed.original), healed: clean(s.healed.healed), confidence: s.healed.confidence } : null,
     })),
     screenshots: screenshotKeys(r),
+    ...(r.visual ? { visual: r.visual.map(visualOf) } : {}),
     trace: r.trace ?? null,
     healed_selectors: healedSelectors(r).map((h) => ({ step: h.step, original: clean(h.original), healed: clean(h.healed), confidence: h.confidence })),
     console_errors: r.console_errors.map(clean),
     failed_requests: r.failed_requests.map((f) => ({ url: clean(f.url), method: f.method, failure: clean(f.failure) })),
     metadata: jsonSafe(r.metadata, new WeakSet()) as Record<string, unknown>,
   };
+}
+
+/** An outcome as recorded, text cleaned; absent fields (and numbers JSON cannot hold) are left out. */
+function visualOf(v: VisualOutcome): z.output<typeof JsonReportVisual> {
+  const finiteOrUndefined = (n: number | undefined) => (n !== undefined && Number.isFinite(n) ? n : undefined);
+  return withoutUndefined({
+    name: clean(v.name),
+    status: v.status,
+    diff_pixels: finiteOrUndefined(v.diff_pixels),
+    diff_ratio: finiteOrUndefined(v.diff_ratio),
+    actual: v.actual,
+    baseline: v.baseline,
+    diff: v.diff,
+    baseline_hash: v.baseline_hash,
+    proposed_hash: v.proposed_hash,
+    message: v.message === undefined ? undefined : clean(v.message),
+  });
+}
+
+/** Drops keys whose value is undefined, so the object equals its JSON round trip. */
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 const clean = (s: string) => stripControl(s);

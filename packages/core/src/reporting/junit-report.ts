@@ -1,5 +1,6 @@
 import type { RunSummary, StepResult, TestExecutionResult } from '../execution/types.ts';
-import { STEP_ICON, failingStep, healedSelectors, percent, screenshotKeys, seconds, stripControl, testError } from './format.ts';
+import type { VisualOutcome } from '../visual/baseline-store.ts';
+import { STEP_ICON, failingStep, healedSelectors, percent, screenshotKeys, seconds, stripControl, testError, visualImages, visualSummary } from './format.ts';
 
 /**
  * The JUnit XML report (`junit.xml`) in the dialect CI tools read (Jenkins, GitLab, GitHub
@@ -12,6 +13,9 @@ import { STEP_ICON, failingStep, healedSelectors, percent, screenshotKeys, secon
  * - a failed test has one <failure type="<failure kind>">; svc reports no <error>, because
  *   every failure is classified by kind (errors="0");
  * - a healed test passed and carries the property svc.status=healed;
+ * - each visual comparison is a property svc.visual.<name> (its outcome) plus one per image
+ *   (svc.visual.<name>.baseline|actual|diff = artifact key), the way screenshots are listed
+ *   as svc.screenshot, and is repeated in <system-out>;
  * - times are seconds with three decimals; characters XML 1.0 forbids are removed.
  */
 
@@ -67,6 +71,7 @@ function testcase(r: TestExecutionResult, classname: string): string[] {
   const props: Array<[string, string]> = [['svc.test_id', r.test_id], ['svc.type', r.type], ['svc.status', r.status]];
   for (const h of healedSelectors(r)) props.push([`svc.healed.step.${h.step + 1}`, `${h.original} → ${h.healed} (confidence ${h.confidence})`]);
   for (const key of screenshotKeys(r)) props.push(['svc.screenshot', key]);
+  for (const v of r.visual ?? []) props.push(...visualProperties(v));
   if (r.trace) props.push(['svc.trace', r.trace]);
   out.push('      <properties>');
   for (const [k, v] of props) out.push(`        <property${attrs({ name: k, value: v })}/>`);
@@ -91,6 +96,7 @@ function testcase(r: TestExecutionResult, classname: string): string[] {
   }
   const shots = screenshotKeys(r);
   if (shots.length > 0) log.push('', 'Screenshots:', ...shots.map((k) => `  ${k}`));
+  if (r.visual && r.visual.length > 0) log.push('', 'Visual comparisons:', ...r.visual.flatMap(visualLog));
   if (r.trace) log.push('', `Trace: ${r.trace} (open with: npx playwright show-trace <path>)`);
   if (log.length > 0) out.push(`      <system-out>${text(log.join('\n'))}</system-out>`);
 
@@ -98,6 +104,14 @@ function testcase(r: TestExecutionResult, classname: string): string[] {
   if (problems.length > 0) out.push(`      <system-err>${text(problems.join('\n'))}</system-err>`);
   out.push('    </testcase>');
   return out;
+}
+
+function visualProperties(v: VisualOutcome): Array<[string, string]> {
+  return [[`svc.visual.${v.name}`, visualSummary(v)], ...visualImages(v).map((img): [string, string] => [`svc.visual.${v.name}.${img.role}`, img.key])];
+}
+
+function visualLog(v: VisualOutcome): string[] {
+  return [`  "${v.name}": ${visualSummary(v)}`, ...visualImages(v).map((img) => `    ${img.caption}: ${img.key}`)];
 }
 
 function stepLine(s: StepResult): string {

@@ -1,9 +1,11 @@
 import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
-import { failingStep, healedSelectors, humanDuration, percent, stripControl, testError } from './format.ts';
+import type { VisualOutcome } from '../visual/baseline-store.ts';
+import { failingStep, healedSelectors, humanDuration, percent, stripControl, testError, visualSummary } from './format.ts';
 
 /**
  * The Markdown report (`report.md`), written to be posted as a pull-request comment:
- * a totals table, one section per failed test, and the healed selectors to review.
+ * a totals table, one section per failed test, and the healed selectors and visual
+ * baselines written by tests that did not fail, to review.
  * Everything from the test run is escaped, so a test name cannot inject Markdown or HTML.
  */
 
@@ -42,6 +44,7 @@ export function renderMarkdownReport(summary: RunSummary, options: MarkdownRepor
     for (const h of heals) tail.push(`| ${cell(h.test)} | ${h.step + 1} | ${cellCode(h.original)} | ${cellCode(h.healed)} | ${percent(h.confidence)} |`);
     tail.push('', 'Review healed selectors before merging: a heal changes how an element is found, never what is asserted.', '');
   }
+  tail.push(...baselinesWritten(summary.results));
 
   const sections = failed.map((r) => failureSection(r, maxMessage));
   let body = `${head.join('\n')}\n`;
@@ -78,6 +81,7 @@ function failureSection(r: TestExecutionResult, maxMessage: number): string {
   const heals = healedSelectors(r);
   if (heals.length > 0) out.push(`- **Healed:** ${heals.map((h) => `${codeSpan(h.original)} → ${codeSpan(h.healed)} (${percent(h.confidence)})`).join('; ')}`);
   if (r.trace) out.push(`- **Trace:** ${codeSpan(r.trace)} — open with \`npx playwright show-trace <path>\``);
+  for (const v of r.visual ?? []) out.push(visualLine(v));
   out.push('');
   if (error?.message) out.push(fence(truncate(error.message, maxMessage)), '');
   if (error?.stack) out.push('<details><summary>Stack trace</summary>', '', fence(truncate(error.stack, maxMessage)), '', '</details>', '');
@@ -87,6 +91,29 @@ function failureSection(r: TestExecutionResult, maxMessage: number): string {
     out.push(`<details><summary>Failed requests (${r.failed_requests.length})</summary>`, '', fence(truncate(lines, maxMessage)), '', '</details>', '');
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * Baselines that tests which did not fail wrote (new or updated): later runs compare
+ * against them, so like a heal they deserve a look before merging. Failed tests list
+ * their outcomes in their own section; plain matches are not news.
+ */
+function baselinesWritten(results: TestExecutionResult[]): string[] {
+  const written = results
+    .filter((r) => r.status !== 'failed')
+    .map((r) => ({ test: r.name, outcomes: (r.visual ?? []).filter((v) => v.status === 'created' || v.status === 'updated') }))
+    .filter((t) => t.outcomes.length > 0);
+  if (written.length === 0) return [];
+  const count = written.reduce((n, t) => n + t.outcomes.length, 0);
+  const out = [`### 🖼️ Visual baselines written (${count})`, ''];
+  for (const t of written) out.push(`- ${inline(t.test)}`, ...t.outcomes.map((v) => `  ${visualLine(v)}`));
+  out.push('', 'Check new and updated baselines before merging: later runs compare against them.', '');
+  return out;
+}
+
+/** One outcome as a list item: - visual "home": differs — 1,234 pixels (0.42 %). */
+function visualLine(v: VisualOutcome): string {
+  return `- visual "${inline(v.name)}": ${visualSummary(v)}`;
 }
 
 // ---------------------------------------------------------------- escaping

@@ -220,9 +220,10 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     const { summary } = outcome;
     if (outcome.status === 'failed') process.stderr.write(`svc run: the run failed: ${outcome.error}\n`);
     if (outcome.status === 'interrupted') process.stderr.write(`svc run: interrupted; continue with: svc run --resume ${outcome.threadId} --state-dir ${stateDir}\n`);
-    const { renderReports } = await import('@svc/core/reporting/index');
+    const { renderReports, embeddedArtifactKeys } = await import('@svc/core/reporting/index');
     const embed = new Map<string, Uint8Array>();
-    for (const r of summary.results) for (const key of r.screenshots) {
+    // Screenshots and the images of visual comparisons (baseline, actual, diff).
+    for (const key of embeddedArtifactKeys(summary)) {
       const bytes = await artifacts.read(key);
       if (bytes) embed.set(key, bytes);
     }
