@@ -15,7 +15,9 @@ const asB: Record<Role, Client> = {} as Record<Role, Client>;
 let orgA: string;
 let orgB: string;
 let bAdmin: Client;
-const b = { projectId: '', testId: '', invitationId: '', apiKeyId: '', adminUserId: '', conversationId: '', discoveryId: '', healingPatternId: '', generatedTestId: '' };
+const b = { projectId: '', testId: '', invitationId: '', apiKeyId: '', adminUserId: '', conversationId: '', discoveryId: '', healingPatternId: '', generatedTestId: '', visualBaselineId: '', visualHash: '' };
+/** A 1×1 PNG (base64), for visual baselines. */
+const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -43,6 +45,10 @@ beforeAll(async () => {
   // A stored session (no crawl needed): discovery reads must not cross tenants.
   b.discoveryId = (await server.runtime.deps.store.discovery.createSession(orgB, { project_id: b.projectId, name: 'B discovery', start_url: 'http://127.0.0.1:1/', mode: 'dom_only', strategy: 'priority', max_pages: 5 })).id;
   b.generatedTestId = (await bAdmin.post('/api/nlp/create-test', { project_id: b.projectId, text: 'go to "/"', execute: false })).body.generated_test.id;
+  const baseline = await bAdmin.post('/api/visual/baselines', { test_id: b.testId, name: 'B secret page', image: tinyPng });
+  expect(baseline.status).toBe(201);
+  b.visualBaselineId = baseline.body.id;
+  b.visualHash = baseline.body.screenshot_hash;
   for (const role of ['admin', 'member', 'viewer'] as const) asB[role] = withOrg(A[role], orgB);
 });
 
@@ -101,6 +107,14 @@ const byId = (): Array<{ name: string; minRole: Role; call: (c: Client) => Retur
   { name: 'POST review of test', minRole: 'viewer', call: (c) => c.post('/api/test/review', { test_id: b.testId }) },
   { name: 'GET generated tests of project', minRole: 'viewer', call: (c) => c.get(`/api/generated-tests?project_id=${b.projectId}`) },
   { name: 'GET generated test', minRole: 'viewer', call: (c) => c.get(`/api/generated-tests/${b.generatedTestId}`) },
+  { name: 'GET visual baseline', minRole: 'viewer', call: (c) => c.get(`/api/visual/baselines/${b.visualBaselineId}`) },
+  { name: 'GET visual baseline image', minRole: 'viewer', call: (c) => c.get(`/api/visual/baselines/${b.visualBaselineId}/image`) },
+  { name: 'GET visual baselines of test', minRole: 'viewer', call: (c) => c.get(`/api/visual/baselines?test_id=${b.testId}`) },
+  { name: 'GET visual baselines of project', minRole: 'viewer', call: (c) => c.get(`/api/visual/baselines?project_id=${b.projectId}`) },
+  { name: 'GET visual image by hash', minRole: 'viewer', call: (c) => c.get(`/api/visual/images/${b.visualHash}`) },
+  { name: 'POST visual compare with baseline', minRole: 'viewer', call: (c) => c.post('/api/visual/compare', { baseline: { baseline_id: b.visualBaselineId }, actual: tinyPng }) },
+  { name: 'POST visual baseline into test', minRole: 'member', call: (c) => c.post('/api/visual/baselines', { test_id: b.testId, name: 'B secret page', image: tinyPng }) },
+  { name: 'DELETE visual baseline', minRole: 'member', call: (c) => c.delete(`/api/visual/baselines/${b.visualBaselineId}`) },
 ];
 
 /** Every org-scoped endpoint, called with X-Organization-ID naming B. */
@@ -118,6 +132,7 @@ const scoped = (): Array<{ name: string; call: (c: Client) => ReturnType<Client[
   { name: 'GET data-layer health', call: (c) => c.get('/api/v1/health/data-layer') },
   { name: 'GET healing patterns', call: (c) => c.get('/api/healing/patterns') },
   { name: 'GET healing stats', call: (c) => c.get('/api/healing/stats') },
+  { name: 'GET visual baselines', call: (c) => c.get('/api/visual/baselines') },
 ];
 
 const rank: Record<Role, number> = { viewer: 0, member: 1, admin: 2 };
@@ -186,6 +201,12 @@ describe('tenant isolation: nothing of B changed or leaked', () => {
     const patterns = await bAdmin.get('/api/healing/patterns');
     expect(patterns.body.items.map((p: { id: string; reverted_at: string | null }) => [p.id, p.reverted_at])).toEqual([[b.healingPatternId, null]]);
     expect((await A.viewer.get('/api/healing/patterns')).body.items).toEqual([]);
+  });
+
+  it("B's visual baseline is intact and A lists none", async () => {
+    const baseline = await bAdmin.get(`/api/visual/baselines/${b.visualBaselineId}`);
+    expect(baseline.body).toMatchObject({ name: 'B secret page', screenshot_hash: b.visualHash });
+    expect((await A.viewer.get('/api/visual/baselines')).body.items).toEqual([]);
   });
 
   it("B's chat conversation kept its two messages", async () => {

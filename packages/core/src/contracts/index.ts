@@ -24,6 +24,7 @@ export * from './failure-pattern.ts';
 export * from './activity-log.ts';
 export * from './team-member.ts';
 export * from './visual-baseline.ts';
+export * from './visual-compare.ts';
 export * from './discovery.ts';
 export * from './ai-usage.ts';
 export * from './checkpoint.ts';

@@ -50,6 +50,9 @@ export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_healing_patterns', 'Learned heals', 'get', '/api/healing/patterns', true, 'Fixes the healer learned (broken selector → working one), newest first.'),
   tool('svc_healing_stats', 'Healing statistics', 'get', '/api/healing/stats', true, 'Heals applied, success rate, cache hits, top patterns.'),
   tool('svc_healing_review', 'Review heals', 'post', '/api/healing/review', true, 'Whether each learned pattern or suggestion is safe to apply automatically, and why.'),
+  tool('svc_visual_baselines', 'Visual baselines', 'get', '/api/visual/baselines', true, 'The accepted screenshots visual assertions compare against, of a test or a project (id, name, screenshot_hash, size).'),
+  tool('svc_visual_compare', 'Compare screenshots', 'post', '/api/visual/compare', true, 'Pixel difference between two images: stored baselines ({ baseline_id }), screenshots a run kept ({ screenshot_hash }: a result\'s metadata.visual proposed_hash) or base64 PNGs. Pass include_diff: false unless you need the diff image.'),
+  tool('svc_visual_accept', 'Accept a visual baseline', 'post', '/api/visual/baselines', false, 'Make a screenshot a test\'s visual baseline after a wanted UI change: the proposed_hash of a failed visual assertion (from svc_results metadata.visual), for that test and baseline name.'),
   tool('svc_heal', 'Heal a test', 'post', '/api/heal', false, 'Ask for a broken test to be healed; says what the healer would do.'),
   tool('svc_ask', 'Ask', 'post', '/api/chat', false, 'A question in plain language about tests, runs and heals, answered from stored data.'),
 ];

@@ -20,6 +20,7 @@ import { healingCacheRepo } from './healing-cache.ts';
 import { memoryRepo } from './memory.ts';
 import { aiUsageRepo } from './ai-usage.ts';
 import { chatRepo } from './chat.ts';
+import { visualBaselinesRepo } from './visual-baselines.ts';
 
 /** Every repository over one table. */
 export function createStore(table: Table, clock: Clock) {
@@ -46,6 +47,7 @@ export function createStore(table: Table, clock: Clock) {
     memory: memoryRepo(ctx),
     aiUsage: aiUsageRepo(ctx),
     chat: chatRepo(ctx),
+    visualBaselines: visualBaselinesRepo(ctx),
   };
 }
 
@@ -62,3 +64,4 @@ export type { AuditLog } from './audit-logs.ts';
 export type { Invitation } from './invitations.ts';
 export type { TestRun, TestResultRecord } from './test-runs.ts';
 export type { Page } from './context.ts';
+export type { VisualBaselineItem } from './visual-baselines.ts';

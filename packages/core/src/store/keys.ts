@@ -47,6 +47,12 @@ export const keys = {
   healingCache: (orgId: string, entryKey: string) => ({ pk: `ORG#${orgId}#HEALCACHE`, sk: `ENTRY#${entryKey}` }),
   healingCacheOfSelector: (orgId: string, projectId: string, selectorHash: string) => `ORG#${orgId}#HEALCACHESEL#${projectId}#${selectorHash}`, // gsi1pk of cache items
   memoryEntry: (orgId: string, keyHash: string) => ({ pk: `ORG#${orgId}#MEMORY`, sk: `KEY#${keyHash}` }),
+  /** visual_baselines: one per (test, name), in a partition of the organization's own so a run reads its baseline with one GetItem. */
+  visualBaseline: (orgId: string, testId: string, name: string) => ({ pk: `ORG#${orgId}#VISUAL`, sk: `TEST#${testId}#NAME#${name}` }),
+  visualBaselines: (orgId: string) => `ORG#${orgId}#VISUAL`, // pk of baseline items
+  visualBaselinesOfTest: (testId: string) => `TEST#${testId}#NAME#`, // sk prefix of one test's baselines
+  visualBaselinesOfProject: (orgId: string, projectId: string) => `ORG#${orgId}#PROJECT#${projectId}#VISUAL`, // gsi1pk of baseline items (gsi1sk: their sk)
+  visualBaselineId: (orgId: string, baselineId: string) => ({ pk: `ORG#${orgId}`, sk: `VISUAL#${baselineId}` }), // id → (test, name) pointer
 } as const;
 
 /** Attributes that belong to the table layout, not to the resource. */

@@ -29,6 +29,7 @@ import { planningRoutes } from './routes/planning.ts';
 import { analyzeRoutes } from './routes/analyze.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { mcpRoutes } from './routes/mcp.ts';
+import { visualRoutes } from './routes/visual.ts';
 
 /**
  * The one Hono app, wrapped by the Lambda handler on AWS and served by the local runtime.
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps) {
   environmentRoutes(app, deps, registry);
   testRoutes(app, deps, registry);
   healingRoutes(app, deps, registry);
+  visualRoutes(app, deps, registry);
   runGraphRoutes(app, deps, registry);
   generationRoutes(app, deps, registry);
   chatRoutes(app, deps, registry);

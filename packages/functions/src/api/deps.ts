@@ -12,6 +12,7 @@ import type { SseOptions } from '../run-graph/sse.ts';
 import type { DiscoveryRunner } from '../discovery/runner.ts';
 import type { GenerationExecutor } from '../generation/execute-once.ts';
 import type { LlmClient } from '@svc/core/llm/types';
+import type { Blobs } from '@svc/core/ports/blobs';
 
 export interface ApiConfig {
   /** Origins allowed to call the API with credentials from a browser; none by default. */
@@ -67,4 +68,6 @@ export interface AppDeps {
   generation?: GenerationExecutor;
   /** Language models behind the router (llm/from-env.ts); absent or not configured → deterministic paths, NO_MODEL for model-only calls. */
   llm?: LlmClient;
+  /** Artifacts and visual baseline images (a folder locally, S3 on AWS); absent → the visual image routes answer 501. */
+  blobs?: Blobs;
 }

@@ -65,6 +65,7 @@ export async function buildAwsDeps(config: AwsConfig, env: Record<string, string
   // Models (SVC_LLM_PROVIDERS, ...; docs/intelligence.md): Bedrock uses the function's role.
   deps.llm = createLlmFromEnv(env, { store: deps.store, clock: deps.clock, alerts: new EmfAlertSink(), metrics: metrics.registry, logger });
   deps.embedder = embedderFromEnv(process.env); // healing memory (SVC_EMBEDDINGS_PROVIDER; default local)
+  deps.blobs = blobs; // visual baseline images, the same bucket the task functions write them to
   // Generated API tests run once in the API function; UI ones come back not_executed (no browser here).
   deps.generation = createGenerationExecutor({ store: deps.store, dataDir: '/tmp/svc-generation' });
   if (config.stateMachineArn) {

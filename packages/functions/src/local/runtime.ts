@@ -75,6 +75,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
     deps.llm = createLlmFromEnv(options.llmEnv ?? process.env, { store: deps.store, clock: deps.clock, alerts: events.alerts, metrics: events.metrics.registry, logger });
     const vision = visionLocatorFromEnv(options.llmEnv ?? process.env, deps.llm);
     deps.embedder = embedderFromEnv(process.env); // healing memory (SVC_EMBEDDINGS_PROVIDER; default local)
+    deps.blobs = blobs; // visual baseline images (the routes; runs get them through the run graph)
     const { admin, created } = await ensureFirstAdmin(deps, config.dataDir);
     // Runs survive restarts: unfinished ones resume from their last checkpoint here.
     const { createSqlDriver } = await import('../execution/sql/sql-driver.ts');
@@ -84,6 +85,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
       clock: deps.clock,
       logger,
       dataDir: config.dataDir,
+      blobs,
       // With SVC_LLM_VISION, each run's browser gets the vision fallback's model, paid by the run's organization.
       browser: options.runGraph?.browser ?? (async (run?: { threadId: string; organizationId: string }): Promise<UiDriver> => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath, prewarm: 1, vision: run ? vision?.({ organizationId: run.organizationId, runId: run.threadId }) : undefined })),
       sql: createSqlDriver(),

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { createStore } from '@svc/core/store/index';
+import { storeBaselineStore } from '@svc/core/store/baseline-store';
 import { systemClock } from '@svc/core/ports/clock';
 import { createCheckpointer } from '@svc/core/run-graph/checkpointer';
 import { createEventLog } from '@svc/core/run-graph/event-log';
@@ -67,7 +68,16 @@ function build(): Promise<Built> {
     // With SVC_LLM_VISION, each run's browser gets the vision fallback's model, paid by the run's organization.
     const browser = (run?: { threadId: string; organizationId: string }) =>
       createPlaywrightDriver({ zygote: false, vision: run ? vision?.({ organizationId: run.organizationId, runId: run.threadId }) : undefined });
-    const envs = createExecutionEnvs({ store, artifactsDir: '/tmp/svc-artifacts', artifacts: (t) => blobArtifacts(blobs, t), sql: createSqlDriver(), browser, stepHealer });
+    const envs = createExecutionEnvs({
+      store,
+      artifactsDir: '/tmp/svc-artifacts',
+      artifacts: (t) => blobArtifacts(blobs, t),
+      sql: createSqlDriver(),
+      browser,
+      stepHealer,
+      // Visual baselines: records in the table, images in the artifacts bucket (served by the API's /api/visual routes).
+      baselines: (run) => storeBaselineStore(store, blobs, run.organizationId, run.projectId),
+    });
     const controllers = new Map<string, AbortController>();
     const deps: GraphDeps = {
       store,

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { Store } from '@svc/core/store/index';
 import type { Table } from '@svc/core/ports/table';
 import type { Clock } from '@svc/core/ports/clock';
+import type { Blobs } from '@svc/core/ports/blobs';
+import { storeBaselineStore } from '@svc/core/store/baseline-store';
 import type { Logger } from '@svc/core/ports/logger';
 import type { Healer } from '@svc/core/run-graph/healer';
 import type { HttpExchange, SqlDriver, UiDriver } from '@svc/core/execution/types';
@@ -21,6 +23,8 @@ export interface LocalRunGraphOptions {
   logger: Logger;
   /** Run artifacts go under <dataDir>/artifacts/runs/<thread_id>/. */
   dataDir: string;
+  /** Where visual baseline images are kept (records in the store); absent → visual assertions fail with 'configuration'. */
+  blobs?: Blobs;
   /** Opens a browser for a run's UI tests (createPlaywrightDriver), given the run; absent → UI tests fail with a clear error. */
   browser?: (run?: { threadId: string; organizationId: string; projectId: string }) => Promise<UiDriver>;
   sql?: SqlDriver;
@@ -49,7 +53,15 @@ export interface LocalRunGraphOptions {
  */
 export async function createLocalRunGraph(o: LocalRunGraphOptions): Promise<RunManager> {
   const stepHealer = o.healingKnowledge ? serverStepHealer({ store: o.store, clock: o.clock, embedder: o.healingKnowledge.embedder ?? localEmbedder(), publisher: o.publisher, llm: o.healingKnowledge.llm }) : undefined;
-  const envs = createExecutionEnvs({ store: o.store, artifactsDir: join(o.dataDir, 'artifacts', 'runs'), http: o.http, sql: o.sql, browser: o.browser, stepHealer });
+  const envs = createExecutionEnvs({
+    store: o.store,
+    artifactsDir: join(o.dataDir, 'artifacts', 'runs'),
+    http: o.http,
+    sql: o.sql,
+    browser: o.browser,
+    stepHealer,
+    ...(o.blobs ? { baselines: (run: { organizationId: string; projectId: string }) => storeBaselineStore(o.store, o.blobs!, run.organizationId, run.projectId) } : {}),
+  });
   const healer = o.healer ?? createDomHealer({ execution: (run) => envs.forRun(run) });
   const analyzer = o.analyzeRoots ? createRepositoryAnalyzer({ store: o.store, roots: o.analyzeRoots }) : undefined;
   const manager = createRunManager({ store: o.store, table: o.table, clock: o.clock, logger: o.logger, envs, healer, analyzer, publisher: o.publisher, onCommit: o.onCommit });
