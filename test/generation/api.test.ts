@@ -63,6 +63,15 @@ describe('POST /api/nlp/create-test and /api/nlp/create-from-story', () => {
     expect(r.body.generated_test.confidence_score).toBeLessThan(0.35);
   });
 
+  it('a visual check in plain language passes its one run (recorded for that run only) and leaves no baseline behind', async () => {
+    const r = await api.post('/api/nlp/create-test', { project_id: projectId, text: 'go to "/visual"\nthe page matches the baseline "visual page"' });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.execution.status).toBe('passed');
+    expect(r.body.test.steps[1]).toEqual({ type: 'assert', assertion: { type: 'visual', baseline: 'visual page' } });
+    const baselines = await api.get(`/api/visual/baselines?project_id=${projectId}`);
+    expect(baselines.body.items).toEqual([]);
+  });
+
   it('API sentences run against the base URL given in the request', async () => {
     const r = await api.post('/api/nlp/create-test', { project_id: projectId, base_url: app.url, text: 'POST /api/items with {"name": "lamp", "price": 3} and bearer token "fixture-token" returns 201\nexpect response field "name" to be "lamp"' });
     expect(r.status, r.text).toBe(201);

@@ -5,6 +5,7 @@ import type { TestDefinition } from '@svc/core/contracts/steps';
 import type { HttpExchange, SqlDriver, TestExecutionResult, UiDriver } from '@svc/core/execution/types';
 import type { Store } from '@svc/core/store/index';
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
+import { runScopedBaselineStore } from '@svc/core/visual/run-scoped-baselines';
 import { createExecutionEnvs } from '../run-graph/execution-env.ts';
 
 /** Runs a freshly generated test once, server-side, to decide whether it may be kept as passing. */
@@ -50,8 +51,9 @@ export function createGenerationExecutor(o: GenerationExecutorOptions): Generati
       const threadId = where.batch ?? `generation-${uuidv7()}`;
       try {
         const env = await envs.forRun({ threadId, organizationId: where.organizationId, projectId: where.projectId });
-        // No fingerprints: a generated test has no identity yet, and its elements are not to be healed towards.
-        return await runTest(`generated:${threadId}`, test, { ...env, fingerprints: undefined, baseUrl: where.baseUrl, signal: where.signal });
+        // No fingerprints: a generated test has no identity yet, and its elements are not to be
+        // healed towards. Its visual assertions record into a store that ends with this run.
+        return await runTest(`generated:${threadId}`, test, { ...env, fingerprints: undefined, baselines: runScopedBaselineStore(), baselineMode: 'missing', baseUrl: where.baseUrl, signal: where.signal });
       } finally {
         if (!where.batch) await envs.release(threadId);
       }
