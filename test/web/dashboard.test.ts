@@ -5,6 +5,7 @@ import * as pw from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../support/server.ts';
+import { pngOf } from '@svc/core/visual/test-png';
 
 type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
@@ -181,6 +182,8 @@ describe('dashboard shell', () => {
       await page.getByTestId('environment-save').click();
     };
     await save('BASE_PATH', '/shop');
+    // The form is busy until the first save's answer: the next save waits for its row.
+    await expect.poll(() => page.getByTestId('environment-row-name').allTextContents()).toEqual(['BASE_PATH']);
     await save('DATABASE_URL', 'postgres://app:s3cr3t-pw@db.internal/shop', true);
     const rows = page.getByTestId('environment-row');
     await expect.poll(() => page.getByTestId('environment-row-name').allTextContents()).toEqual(['BASE_PATH', 'DATABASE_URL']);
@@ -243,6 +246,30 @@ describe('dashboard shell', () => {
     await page.getByTestId('api-key-row').filter({ hasText: 'assistant on my laptop' }).getByTestId('api-key-revoke').click();
     await page.getByTestId('api-key-row').filter({ hasText: 'assistant on my laptop' }).getByTestId('api-key-revoked').waitFor();
     expect((await initialize()).status).toBe(401);
+  });
+
+  it("shows a project's visual baselines with their images, and deletes one", async () => {
+    const orgId = await page.getByTestId('org-switcher').inputValue();
+    const projectId = (await call('/api/v1/projects', { org: orgId })).body.items.find((p: { name: string }) => p.name === 'Gamma from the browser').id;
+    const test = await call('/api/tests', { method: 'POST', org: orgId, body: { project_id: projectId, name: 'checkout looks right', type: 'ui' } });
+    expect(test.status, JSON.stringify(test.body)).toBe(201);
+    const image = Buffer.from(pngOf(64, 40, [0, 102, 204])).toString('base64');
+    const accepted = await call('/api/visual/baselines', { method: 'POST', org: orgId, body: { test_id: test.body.id, name: 'checkout page', image } });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+
+    await page.getByTestId('project-row').filter({ hasText: 'Gamma from the browser' }).getByTestId('project-baselines').click();
+    await expect.poll(() => page.getByTestId('baselines-heading').textContent()).toBe('Visual baselines · Gamma from the browser');
+    const row = page.getByTestId('baseline-row');
+    await expect.poll(() => row.getByTestId('baseline-name').allTextContents()).toEqual(['checkout page']);
+    expect(await row.getByTestId('baseline-detail').textContent()).toContain(`test ${test.body.id} · 64×40`);
+    // The image itself is loaded (fetched with the session, shown from an object URL).
+    await expect.poll(() => row.getByTestId('baseline-image').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
+
+    await row.getByTestId('baseline-delete').click();
+    await expect.poll(() => page.getByTestId('baselines-status').textContent()).toMatch(/^No baselines yet/);
+    expect((await call(`/api/visual/baselines?project_id=${projectId}`, { org: orgId })).body.items).toEqual([]);
+    await page.getByTestId('baselines-close').click();
+    expect(await page.getByTestId('baselines').isVisible()).toBe(false);
   });
 
   it('renews an expired access token from the refresh cookie without leaving the page', async () => {

@@ -75,11 +75,12 @@ function refreshSession() {
  * @param {unknown} [options.body] sent as JSON
  * @param {boolean} [options.organization] send X-Organization-ID (default true)
  * @param {boolean} [options.redirectOn401] go to sign-in on 401 (default true)
+ * @param {'json' | 'blob'} [options.as] what a successful response is read as (default json; blob for images)
  * @returns {Promise<any>}
  */
-export async function api(path, { method = 'GET', body, organization = true, redirectOn401 = true } = {}) {
+export async function api(path, { method = 'GET', body, organization = true, redirectOn401 = true, as = 'json' } = {}) {
   /** @type {Record<string, string>} */
-  const headers = { Accept: 'application/json' };
+  const headers = { Accept: as === 'blob' ? '*/*' : 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const orgId = organization ? getOrganizationId() : null;
   if (orgId) headers['X-Organization-ID'] = orgId;
@@ -106,6 +107,7 @@ export async function api(path, { method = 'GET', body, organization = true, red
     return new Promise(() => {}); // the page is going away; never settle
   }
   if (res.status === 204) return undefined;
+  if (res.ok && as === 'blob') return res.blob();
 
   const text = await res.text();
   let data;

@@ -1,6 +1,7 @@
 import { api, ApiError, getOrganizationId, setOrganizationId } from './api.js';
 import { $, messageOf, setMessage } from './dom.js';
 import { closeEnvironment, openEnvironment } from './environment.js';
+import { closeBaselines, openBaselines } from './visual.js';
 import { showApiKeys } from './api-keys.js';
 
 /**
@@ -108,6 +109,15 @@ function projectRow(project) {
     env.addEventListener('click', () => openEnvironment({ id: project.id, name: project.name }, { canEdit: role === 'admin' }));
     actions.append(env);
   }
+  // Everyone may look at the visual baselines; members and admins may delete one.
+  const baselines = document.createElement('button');
+  baselines.type = 'button';
+  baselines.className = 'button button-small';
+  baselines.dataset.testid = 'project-baselines';
+  baselines.textContent = 'Baselines';
+  baselines.setAttribute('aria-label', `Visual baselines of ${project.name}`);
+  baselines.addEventListener('click', () => openBaselines({ id: project.id, name: project.name }, { canDelete: !!role && WRITE_ROLES.has(role) }));
+  actions.append(baselines);
 
   li.append(name, url, actions);
   return li;
@@ -216,6 +226,7 @@ el.form.addEventListener('submit', async (event) => {
 el.switcher.addEventListener('change', () => {
   setOrganizationId(el.switcher.value);
   closeEnvironment();
+  closeBaselines();
   showOrganization();
   void loadProjects();
 });

@@ -7,7 +7,9 @@ export const securityHeaders = () =>
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'"],
       styleSrc: ["'self'"],
-      imgSrc: ["'self'", 'data:'],
+      // blob: for images the dashboard fetched with its session headers (visual baselines):
+      // an object URL made by our own script, never a remote source.
+      imgSrc: ["'self'", 'data:', 'blob:'],
       connectSrc: ["'self'"],
       frameAncestors: ["'none'"],
       baseUri: ["'self'"],

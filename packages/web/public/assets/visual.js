@@ -1,0 +1,92 @@
+import { api } from './api.js';
+import { $, deleteButton, element, listLoader } from './dom.js';
+
+/**
+ * The visual baselines of one project: the accepted screenshot each visual assertion is
+ * compared with, by test and name, with the image itself. Members and admins may delete
+ * one (the next run records a new baseline); viewers look. Images are fetched with the
+ * session's headers (an <img src> could not send the organization header) and shown as
+ * object URLs, released when the list is replaced.
+ *
+ * @typedef {{ id: string, test_id: string, project_id: string, name: string, screenshot_hash: string, metadata: { width?: number, height?: number }, created_at: string, updated_at: string }} Baseline
+ * @typedef {{ id: string, name: string }} ProjectRef
+ */
+
+const el = {
+  panel: $('baselines'),
+  heading: $('baselines-heading'),
+  close: /** @type {HTMLButtonElement} */ ($('baselines-close')),
+  status: $('baselines-status'),
+  list: $('baselines-list'),
+};
+
+/** @type {{ project: ProjectRef, canDelete: boolean } | undefined} */
+let current;
+/** @type {string[]} object URLs of the images on screen */
+let imageUrls = [];
+const baselines = listLoader({ status: el.status, list: el.list, empty: 'No baselines yet: a test’s first run with a visual assertion records them.', what: 'the baselines' });
+
+function releaseImages() {
+  for (const url of imageUrls) URL.revokeObjectURL(url);
+  imageUrls = [];
+}
+
+/** @param {Baseline} baseline */
+function baselineRow(baseline) {
+  const li = element('li', { className: 'baseline-row', testid: 'baseline-row' });
+  li.dataset.id = baseline.id;
+  const figure = element('figure', { className: 'baseline-image' });
+  const img = /** @type {HTMLImageElement} */ (element('img', { testid: 'baseline-image' }));
+  img.alt = `Baseline ${baseline.name}`;
+  figure.append(img);
+  void api(`/api/visual/baselines/${encodeURIComponent(baseline.id)}/image`, { as: 'blob' })
+    .then((blob) => {
+      const url = URL.createObjectURL(blob);
+      imageUrls.push(url);
+      img.src = url;
+    })
+    .catch(() => figure.replaceChildren(element('p', { className: 'muted', text: 'Image not available.' })));
+
+  const size = baseline.metadata.width && baseline.metadata.height ? ` · ${baseline.metadata.width}×${baseline.metadata.height}` : '';
+  const about = element('div', { className: 'baseline-about' });
+  about.append(
+    element('span', { className: 'baseline-name', testid: 'baseline-name', text: baseline.name }),
+    element('span', { className: 'muted', testid: 'baseline-detail', text: `test ${baseline.test_id}${size} · updated ${new Date(baseline.updated_at).toLocaleString()}` }),
+  );
+  const actions = element('span');
+  if (current?.canDelete) {
+    actions.append(deleteButton({ verb: 'Delete', testid: 'baseline-delete', item: `baseline ${baseline.name}`, path: `/api/visual/baselines/${encodeURIComponent(baseline.id)}`, status: el.status, reload: load }));
+  }
+  li.append(figure, about, actions);
+  return li;
+}
+
+/** @returns {Promise<void>} */
+const load = () => {
+  releaseImages();
+  return baselines.load(() => api(`/api/visual/baselines?limit=100&project_id=${encodeURIComponent(current?.project.id ?? '')}`), baselineRow);
+};
+
+el.close.addEventListener('click', closeBaselines);
+
+/**
+ * Shows the visual baselines of a project.
+ * @param {ProjectRef} project
+ * @param {{ canDelete: boolean }} options
+ */
+export function openBaselines(project, { canDelete }) {
+  current = { project, canDelete };
+  el.heading.textContent = `Visual baselines · ${project.name}`;
+  el.list.replaceChildren();
+  el.panel.hidden = false;
+  el.panel.scrollIntoView({ block: 'nearest' });
+  void load();
+}
+
+export function closeBaselines() {
+  current = undefined;
+  baselines.cancel();
+  releaseImages();
+  el.list.replaceChildren();
+  el.panel.hidden = true;
+}
