@@ -64,7 +64,7 @@ async function runOnce() {
   const results = await api.get(`/api/v1/tests/${runId}/results`);
   expect(results.status).toBe(200);
   const result = results.body.items.find((r: { test_id: string }) => r.test_id === testId);
-  return result as { status: string; error_message: string | null; metadata: { visual?: Array<Record<string, any>> } };
+  return { ...result, run_id: runId } as { run_id: string; status: string; error_message: string | null; metadata: { visual?: Array<Record<string, any>> } };
 }
 
 const baselinesOfTest = async () => (await api.get(`/api/visual/baselines?test_id=${testId}`)).body.items as Array<Record<string, any>>;
@@ -101,6 +101,10 @@ describe('baselines of server runs', () => {
     expect(outcome).toMatchObject({ name: 'card', status: 'differs', diff_pixels: 1600, baseline_hash: firstHash, proposed_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     proposedHash = outcome.proposed_hash;
     expect(proposedHash).not.toBe(firstHash);
+
+    // The run's HTML report embeds the baseline, the screenshot and the diff (read from the run's artifacts).
+    const html = await (await fetch(`${server.url}/api/reports/${changed.run_id}?format=html`, { headers: authHeaders })).text();
+    for (const caption of ['Baseline', 'Actual', 'Difference']) expect(html).toMatch(new RegExp(`<img src="data:image/png;base64,[A-Za-z0-9+/=]+" alt="${caption}: runs/`));
 
     expect((await fetch(`${server.url}/api/visual/images/${proposedHash}`)).status).toBe(401); // images need credentials like everything else
     const proposed = await getImage(`/api/visual/images/${proposedHash}`);

@@ -2,8 +2,11 @@ import type { Blobs } from '@svc/core/ports/blobs';
 import type { RunArtifacts } from '@svc/core/run-graph/deps';
 
 /** Run artifacts in the Blobs store (S3 on AWS): keys `runs/<thread_id>/<name>`. */
+/** Where a run's artifacts are in Blobs: every key of the run starts with it. */
+export const runArtifactPrefix = (threadId: string): string => `runs/${threadId.replace(/[^A-Za-z0-9._-]+/g, '_')}/`;
+
 export function blobArtifacts(blobs: Blobs, threadId: string): RunArtifacts {
-  const prefix = `runs/${threadId.replace(/[^A-Za-z0-9._-]+/g, '_')}/`;
+  const prefix = runArtifactPrefix(threadId);
   return {
     async put(name, body, contentType) {
       if (name.split('/').some((p) => p === '..' || p === '')) throw new Error(`artifact name escapes the run's folder: ${name}`);

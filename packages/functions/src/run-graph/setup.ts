@@ -4,6 +4,7 @@ import type { Store } from '@svc/core/store/index';
 import type { Table } from '@svc/core/ports/table';
 import type { Clock } from '@svc/core/ports/clock';
 import type { Blobs } from '@svc/core/ports/blobs';
+import { blobArtifacts } from './blob-artifacts.ts';
 import { storeBaselineStore } from '@svc/core/store/baseline-store';
 import type { Logger } from '@svc/core/ports/logger';
 import type { Healer } from '@svc/core/run-graph/healer';
@@ -56,6 +57,9 @@ export async function createLocalRunGraph(o: LocalRunGraphOptions): Promise<RunM
   const envs = createExecutionEnvs({
     store: o.store,
     artifactsDir: join(o.dataDir, 'artifacts', 'runs'),
+    // With a blob store, run artifacts go there as on AWS (runs/<thread>/…), so the API can
+    // embed a run's screenshots in its HTML report.
+    ...(o.blobs ? { artifacts: (threadId: string) => blobArtifacts(o.blobs!, threadId) } : {}),
     http: o.http,
     sql: o.sql,
     browser: o.browser,

@@ -5,7 +5,9 @@ import { TestRunSchema } from '@svc/core/contracts/test-run';
 import { TestResultRecordSchema } from '@svc/core/contracts/test-result';
 import { RunStartInput, RunStartedSchema, RunStatusSchema } from '@svc/core/run-graph/contracts';
 import { runSummaryOf } from '@svc/core/run-graph/run-summary';
-import { renderReports, reportFormats } from '@svc/core/reporting/index';
+import { embeddedArtifactKeys, renderReports, reportFormats } from '@svc/core/reporting/index';
+import type { RunSummary } from '@svc/core/execution/types';
+import { runArtifactPrefix } from '../../run-graph/blob-artifacts.ts';
 import type { Principal } from '@svc/core/services/identity';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
@@ -115,9 +117,27 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
     params: z.strictObject({ run_id: z.string().min(1).max(200) }), query: ReportQuery,
     responses: { 200: { description: 'the report in the asked format' }, 404: { description: 'no such run' } },
   }, async ({ c, params, query, access }) => {
-    const { run } = await runGraphOf(deps).runs.resolve(access.organizationId, params.run_id);
+    const { run, threadId } = await runGraphOf(deps).runs.resolve(access.organizationId, params.run_id);
     const summary = await runSummaryOf(deps.store, access.organizationId, run);
-    const [report] = renderReports(summary, [query.format]);
+    const embed = query.format === 'html' ? await runImages(deps, summary, threadId) : undefined;
+    const [report] = renderReports(summary, [query.format], embed ? { embed: (key) => embed.get(key) } : {});
     return c.body(report.body, 200, { 'content-type': report.contentType });
   });
+}
+
+/**
+ * The screenshots and comparison images an HTML report embeds, read from the run's own
+ * folder in Blobs (runs/<thread>/…, where server runs keep artifacts): a key outside it is
+ * not read, whatever a stored result says. No blob store: the report names the images only.
+ */
+async function runImages(deps: AppDeps, summary: RunSummary, threadId: string): Promise<Map<string, Uint8Array>> {
+  const images = new Map<string, Uint8Array>();
+  if (!deps.blobs) return images;
+  const prefix = runArtifactPrefix(threadId);
+  const keys = embeddedArtifactKeys(summary).filter((k) => k.startsWith(prefix) && !k.includes('..'));
+  for (const key of keys) {
+    const blob = await deps.blobs.get(key).catch(() => undefined);
+    if (blob) images.set(key, blob.body);
+  }
+  return images;
 }
