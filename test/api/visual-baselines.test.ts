@@ -52,8 +52,8 @@ afterAll(async () => {
 });
 
 /** Runs the visual test once and returns its stored result. */
-async function runOnce() {
-  const started = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [testId] });
+async function runOnce(settings: Record<string, unknown> = {}) {
+  const started = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [testId], ...settings });
   expect(started.status, started.text).toBe(201);
   const runId = started.body.run.id;
   for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 100))) {
@@ -145,6 +145,28 @@ describe('baselines of server runs', () => {
     expect(again.id).not.toBe(baselineId);
     baselineId = again.id;
   }, 30_000);
+
+  it('a run may ask for baseline mode none (a missing baseline fails, nothing is recorded) or all (a difference replaces it)', async () => {
+    expect((await api.delete(`/api/visual/baselines/${baselineId}`)).status).toBe(204);
+    const strict = await runOnce({ baseline_mode: 'none' });
+    expect(strict.status).toBe('failed');
+    expect(strict.metadata.visual).toEqual([expect.objectContaining({ name: 'card', status: 'missing', proposed_hash: expect.any(String) })]);
+    expect(await baselinesOfTest()).toEqual([]);
+
+    expect((await api.patch(`/api/v1/projects/${projectId}`, { config: { environment: { BOX: 'blue' } } })).status).toBe(200);
+    expect((await runOnce()).metadata.visual![0].status).toBe('created');
+    expect((await api.patch(`/api/v1/projects/${projectId}`, { config: { environment: { BOX: 'red' } } })).status).toBe(200);
+    const replaced = await runOnce({ baseline_mode: 'all' });
+    expect(replaced.status, replaced.error_message ?? '').toBe('passed');
+    expect(replaced.metadata.visual).toEqual([expect.objectContaining({ name: 'card', status: 'updated', diff_pixels: 1600 })]);
+    const [now] = await baselinesOfTest();
+    expect(now.screenshot_hash).toBe(replaced.metadata.visual![0].baseline_hash);
+    baselineId = now.id;
+
+    const bad = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [testId], baseline_mode: 'sometimes' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('baseline_mode');
+  }, 60_000);
 });
 
 /** GET of an image route (a binary body) with the owner's credentials. */

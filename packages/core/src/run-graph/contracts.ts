@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TestRunCreateInput, ApprovalDecisionInput, ApprovalModifyInput, TestRunSchema } from '../contracts/test-run.ts';
 import { IsoDateTime, JsonObject } from '../contracts/common.ts';
 import { limits } from '../contracts/limits.ts';
+import { baselineModes } from '../visual/baseline-store.ts';
 
 /**
  * Request and response bodies of the run graph's endpoints. A run's approval and
@@ -14,6 +15,7 @@ const runGraphSettings = {
   require_healing_approval: z.boolean().optional().describe('Interrupt before self_heal applies a fix (default: project setting, else false)'),
   approval_timeout_seconds: z.number().int().min(1).max(86_400).optional().describe('Seconds an approval may wait; on expiry it counts as a reject (default: project setting, else 3600)'),
   max_concurrency: z.number().int().min(1).max(32).optional().describe('Tests executed in parallel, the Map state\'s MaxConcurrency (default: project setting, else 2)'),
+  baseline_mode: z.enum(baselineModes).optional().describe('What visual assertions may do with baselines: missing (record one where none exists), all (also replace one that differs, after a wanted change) or none (a missing one fails) (default: project setting, else missing)'),
 };
 
 /** POST /api/v1/test/run, /api/v1/tests/run, /api/tests/run and /api/v1/stream/test. */

@@ -60,6 +60,7 @@ export function runService(deps: GraphDeps) {
         require_healing_approval: input.require_healing_approval ?? s.require_healing_approval ?? false,
         approval_timeout_seconds: input.approval_timeout_seconds ?? s.approval_timeout_seconds ?? undefined,
         max_concurrency: input.max_concurrency ?? s.max_concurrency ?? undefined,
+        baseline_mode: input.baseline_mode ?? s.baseline_mode ?? undefined,
         cost_limit_usd: input.cost_limit_usd,
       },
     });

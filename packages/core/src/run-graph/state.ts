@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDateTime, JsonObject } from '../contracts/common.ts';
+import { baselineModes } from '../visual/baseline-store.ts';
 import { limits } from '../contracts/limits.ts';
 import { TestingStateSchema, type TestingState } from '../contracts/run-state.ts';
 
@@ -35,6 +36,7 @@ export const RunConfigSchema = z.object({
   approval_timeout_seconds: z.number().int().min(1).max(86_400).default(limits.APPROVAL_TIMEOUT_SECONDS),
   max_concurrency: z.number().int().min(1).max(32).default(2).describe('Tests executed in parallel (the Map state\'s MaxConcurrency)'),
   cost_limit_usd: z.number().positive().max(limits.COST_LIMIT_PER_RUN_USD).default(limits.COST_LIMIT_PER_RUN_USD),
+  baseline_mode: z.enum(baselineModes).default('missing').describe('What visual assertions may do with baselines'),
   cost_limit_per_test_usd: z.number().positive().max(limits.COST_LIMIT_PER_TEST_USD).default(limits.COST_LIMIT_PER_TEST_USD),
   /** Stored result attempts before this execution of the thread (raised by replay so attempts never collide). */
   attempt_offset: z.number().int().nonnegative().default(0),

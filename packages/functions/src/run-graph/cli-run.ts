@@ -116,6 +116,7 @@ export async function runSuiteThroughGraph(o: GraphSuiteOptions): Promise<GraphS
       trigger: 'ci',
       healing_enabled: manifest.healing,
       max_concurrency: Math.max(1, Math.min(32, o.workers)),
+      ...(o.baselineMode ? { baseline_mode: o.baselineMode } : {}),
     } as never);
     o.onThread?.(threadId);
     return await finish(graph, manifest, o, dir);
@@ -190,7 +191,7 @@ function manager(store: Store, table: FileTable, manifest: Manifest, o: GraphSui
     fingerprints,
     ...(o.stepHealer ? { stepHealer: () => underFileIds(o.stepHealer!, fileId) } : {}),
     traceOnFailure: o.traceOnFailure,
-    ...(baselines ? { baselines: () => baselines, baselineMode: o.baselineMode } : {}),
+    ...(baselines ? { baselines: () => baselines } : {}),
   });
   const graph = createRunManager({
     store,

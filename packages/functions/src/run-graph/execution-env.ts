@@ -7,7 +7,7 @@ import { FsArtifacts } from '../execution/fs-artifacts.ts';
 import { tableFingerprintStore } from '@svc/core/store/fingerprints';
 import type { FingerprintStore } from '@svc/core/execution/fingerprint-store';
 import type { StepHealer } from '@svc/core/execution/step-healer';
-import type { BaselineMode, BaselineStore } from '@svc/core/visual/baseline-store';
+import type { BaselineStore } from '@svc/core/visual/baseline-store';
 
 export interface ExecutionEnvOptions {
   store: Store;
@@ -38,8 +38,6 @@ export interface ExecutionEnvOptions {
   traceOnFailure?: boolean;
   /** Visual baselines of a run's organization (server: the store and blobs; svc run: files). Absent: visual assertions fail with 'configuration'. */
   baselines?: (run: { organizationId: string; projectId: string }) => BaselineStore;
-  /** What runs may do with baselines (default missing). */
-  baselineMode?: BaselineMode;
 }
 
 /**
@@ -69,7 +67,6 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
           ...(healer ? { healer } : {}),
           ...(o.traceOnFailure !== undefined ? { traceOnFailure: o.traceOnFailure } : {}),
           ...(o.baselines ? { baselines: o.baselines(run) } : {}),
-          ...(o.baselineMode ? { baselineMode: o.baselineMode } : {}),
         },
       };
       if (o.browser) {
