@@ -10,6 +10,9 @@ import { runTest } from '../../packages/core/src/execution/run-test.ts';
 import { httpExchange } from '../../packages/core/src/execution/api/http-exchange.ts';
 import { TestDefinition } from '../../packages/core/src/contracts/steps.ts';
 import type { BaselineMode } from '../../packages/core/src/visual/baseline-store.ts';
+import { StepHealer, defaultHealingPolicy } from '../../packages/core/src/execution/step-healer.ts';
+import { FileFingerprintStore } from '../../packages/functions/src/execution/file-fingerprints.ts';
+import type { TestRunDeps } from '../../packages/core/src/execution/run-test.ts';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
 
 /**
@@ -35,7 +38,7 @@ afterAll(async () => {
 });
 
 let runs = 0;
-async function run(test: Record<string, unknown>, o: { baselines: FileBaselineStore; mode?: BaselineMode }) {
+async function run(test: Record<string, unknown>, o: { baselines: FileBaselineStore; mode?: BaselineMode; extra?: Partial<TestRunDeps> }) {
   const artifacts = join(dir, `run-${++runs}`);
   const result = await runTest('visual-test', TestDefinition.parse({ name: 'visual', type: 'ui', timeout_ms: 60_000, ...test }), {
     ui: async () => driver,
@@ -47,6 +50,7 @@ async function run(test: Record<string, unknown>, o: { baselines: FileBaselineSt
     traceOnFailure: false,
     baselines: o.baselines,
     ...(o.mode ? { baselineMode: o.mode } : {}),
+    ...o.extra,
   });
   const file = async (key: string | undefined) => PNG.sync.read(await readFile(join(artifacts, key!)));
   return { result, file };
@@ -114,6 +118,19 @@ describe('visual assertions', () => {
     expect(missing.result.status).toBe('failed');
     expect(missing.result.failure_kind).toBe('locator');
     expect(missing.result.error_message).toBe('step 2 (expect #no-such-card to look like baseline (unnamed)): visual: "#no-such-card" matched 0 elements');
+  });
+
+  it("heals an element's broken locator from the fingerprint its capture recorded, then compares", async () => {
+    const baselines = new FileBaselineStore(join(dir, 'baselines-heal'));
+    const healing = { fingerprints: new FileFingerprintStore(join(dir, 'state-heal')), healer: new StepHealer(defaultHealingPolicy) };
+    const first = await run({ steps: page(), assertions: [{ type: 'visual', baseline: 'card', selector: '#card' }] }, { baselines, extra: healing });
+    expect(first.result.fingerprints[1]).toMatchObject({ id: 'card', tag: 'div' });
+
+    // The id the test knew is gone (say, renamed in the app): the locator heals, the card still matches.
+    const renamed = await run({ steps: page(), assertions: [{ type: 'visual', baseline: 'card', selector: '#order-card' }] }, { baselines, extra: { ...healing, healer: new StepHealer(defaultHealingPolicy) } });
+    expect(renamed.result.status, renamed.result.error_message).toBe('healed');
+    expect(renamed.result.visual).toEqual([expect.objectContaining({ name: 'card', status: 'matched' })]);
+    expect(renamed.result.metadata.heals).toEqual([expect.objectContaining({ index: 1, original: '#order-card', healed: expect.stringContaining('card') })]);
   });
 
   it('waits for a page that is still changing before calling it a regression', async () => {

@@ -1,4 +1,4 @@
-import type { TestDefinition, Step, Assertion, UiAssertion, ApiAssertion, DbAssertion, UiStep } from '../contracts/steps.ts';
+import type { TestDefinition, Step, Assertion, UiAssertion, ApiAssertion, DbAssertion, UiStep, VisualAssertion } from '../contracts/steps.ts';
 import type { Fingerprint } from '../contracts/fingerprint.ts';
 import { StepFailure, type FailureKind, type StepContext, type StepResult, type TestExecutionResult, type UiDriver, type UiSession, type SqlDriver, type HttpExchange, type HttpResult, type SqlResult, type ArtifactSink } from './types.ts';
 import { interpolate, redactSecrets, type VariableScope } from './variables.ts';
@@ -7,7 +7,7 @@ import { checkApiAssertion, loadJsonSchemaSupport } from './api/check-api-assert
 import { checkDbAssertion } from './db/check-db-assertion.ts';
 import { saveVariables } from './save-variables.ts';
 import type { FingerprintStore } from './fingerprint-store.ts';
-import { StepHealer, type AppliedHeal } from './step-healer.ts';
+import { StepHealer, type AppliedHeal, type HealableItem } from './step-healer.ts';
 import type { BaselineMode, BaselineStore, VisualOutcome } from '../visual/baseline-store.ts';
 import { checkVisual } from '../visual/check-visual.ts';
 
@@ -96,8 +96,12 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   async function checkAssertion(assertion: Assertion, ctx: StepContext, index: number) {
     if (assertion.type === 'visual') {
       const s = await openSession();
+      const visualDeps = { session: s, baselines: deps.baselines, mode: deps.baselineMode ?? 'missing', artifacts: deps.artifacts, testId, folder: safeName(testId), now };
       try {
-        visual.push(await checkVisual(assertion, index, ctx, { session: s, baselines: deps.baselines, mode: deps.baselineMode ?? 'missing', artifacts: deps.artifacts, testId, folder: safeName(testId), now }));
+        // An element's locator heals like any step's; the comparison runs on the healed one.
+        const out = await withHealing(index, assertion, s, ctx, (a) => checkVisual(a as VisualAssertion, index, ctx, visualDeps));
+        visual.push(out.outcome);
+        if (out.fingerprint) fingerprints[index] = out.fingerprint;
       } catch (err) {
         const outcome = err instanceof StepFailure ? (err.details?.visual as VisualOutcome | undefined) : undefined;
         if (outcome) visual.push(outcome);
@@ -119,7 +123,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
    * Runs a UI step or assertion; when its locator finds nothing and a healer is set, tries
    * a healed locator (and only that: a timeout or a failed expectation is never healed).
    */
-  async function withHealing<T>(index: number, item: UiStep | UiAssertion, s: UiSession, ctx: StepContext, run: (item: UiStep | UiAssertion) => Promise<T>): Promise<T> {
+  async function withHealing<T>(index: number, item: HealableItem, s: UiSession, ctx: StepContext, run: (item: HealableItem) => Promise<T>): Promise<T> {
     try {
       return await run(item);
     } catch (err) {

@@ -1,4 +1,4 @@
-import type { UiStep, UiAssertion, Locator } from '../contracts/steps.ts';
+import type { UiStep, UiAssertion, Locator, VisualAssertion } from '../contracts/steps.ts';
 import type { Fingerprint } from '../contracts/fingerprint.ts';
 import { describeLocator } from './describe-step.ts';
 import type { StepContext, UiSession } from './types.ts';
@@ -31,7 +31,10 @@ export type HealAttempt<T> = { healed: true; heal: AppliedHeal; result: T } | { 
 /** UI assertions whose locator may be healed: ones that need the element to exist. `hidden` and `count` are about absence or number, so a missing element is their answer, not a broken locator. */
 const healableAssertions = new Set<UiAssertion['type']>(['visible', 'text', 'value', 'attribute', 'enabled', 'disabled']);
 
-export function healableSelector(item: UiStep | UiAssertion): Locator | undefined {
+/** What in-step healing can fix the locator of: a UI step, a UI assertion, a visual assertion of one element. */
+export type HealableItem = UiStep | UiAssertion | VisualAssertion;
+
+export function healableSelector(item: HealableItem): Locator | undefined {
   if ('selector' in item && item.selector !== undefined) {
     if (['visible', 'hidden', 'text', 'value', 'url', 'title', 'count', 'attribute', 'enabled', 'disabled'].includes(item.type)) {
       return healableAssertions.has(item.type as UiAssertion['type']) ? (item.selector as Locator) : undefined;
@@ -64,11 +67,11 @@ export class StepHealer {
   }
 
   async heal<T>(input: {
-    item: UiStep | UiAssertion;
+    item: HealableItem;
     stored: Fingerprint | undefined;
     session: UiSession;
     ctx: StepContext;
-    rerun: (healedItem: UiStep | UiAssertion) => Promise<T>;
+    rerun: (healedItem: HealableItem) => Promise<T>;
     /** The locator failure being healed (message and details decide the failure class). */
     error?: { message: string; details?: Record<string, unknown> };
     testId?: string;
@@ -82,7 +85,7 @@ export class StepHealer {
     const url = input.session.url();
     const urlPattern = urlPathPattern(url);
     const key = `${original}|${urlPattern}`;
-    const withLocator = (locator: Locator) => ({ ...input.item, selector: locator }) as UiStep | UiAssertion;
+    const withLocator = (locator: Locator) => ({ ...input.item, selector: locator }) as HealableItem;
 
     const known = this.applied.get(key);
     if (known) {

@@ -79,8 +79,8 @@ export interface UiSession {
   /** Checks an assertion; throws StepFailure('assertion' | 'locator' | 'timeout'). */
   check(assertion: UiAssertion, ctx: StepContext): Promise<{ fingerprint?: Fingerprint }>;
   screenshot(options?: { fullPage?: boolean }): Promise<Uint8Array>;
-  /** A PNG for a visual comparison: animations stopped, caret hidden, masks painted; throws StepFailure. */
-  capture(options: VisualCapture, ctx: StepContext): Promise<Uint8Array>;
+  /** A PNG for a visual comparison: animations stopped, caret hidden, masks painted; with the element's fingerprint when one was captured. Throws StepFailure. */
+  capture(options: VisualCapture, ctx: StepContext): Promise<{ png: Uint8Array; fingerprint?: Fingerprint }>;
   /** Fingerprints of every visible element on the current page (healing candidates). */
   pageFingerprints(): Promise<Fingerprint[]>;
   url(): string;

@@ -1,4 +1,5 @@
 import type { VisualAssertion } from '../contracts/steps.ts';
+import type { Fingerprint } from '../contracts/fingerprint.ts';
 import { StepFailure, type ArtifactSink, type StepContext, type UiSession } from '../execution/types.ts';
 import type { BaselineMode, BaselineStore, VisualOutcome } from './baseline-store.ts';
 import { sleep } from '../sleep.ts';
@@ -24,16 +25,23 @@ export const defaultBaselineName = (index: number): string => `visual-${index + 
 
 /**
  * Checks one visual assertion: captures, compares with the test's baseline of that name,
- * and records a baseline where the mode allows. Returns the outcome; throws StepFailure
- * ('assertion') with the outcome in its details when the page does not look as accepted.
+ * and records a baseline where the mode allows. Returns the outcome (and the captured
+ * element's fingerprint); throws StepFailure('assertion') with the outcome in its details
+ * when the page does not look as accepted.
  *
  * Like Playwright's toHaveScreenshot, a screenshot that differs is retaken until two in a
  * row are identical (or SETTLE_MS pass), so a page still loading is not called a regression.
  */
-export async function checkVisual(a: VisualAssertion, index: number, ctx: StepContext, d: VisualCheckDeps): Promise<VisualOutcome> {
+export async function checkVisual(a: VisualAssertion, index: number, ctx: StepContext, d: VisualCheckDeps): Promise<{ outcome: VisualOutcome; fingerprint?: Fingerprint }> {
   if (!d.baselines) throw new StepFailure('configuration', 'visual assertions need a baseline store, and none is configured for this run');
   const name = a.baseline ?? defaultBaselineName(index);
-  const capture = () => d.session.capture({ selector: a.selector, fullPage: a.full_page, mask: a.mask }, ctx);
+  let fingerprint: Fingerprint | undefined;
+  const capture = async () => {
+    const shot = await d.session.capture({ selector: a.selector, fullPage: a.full_page, mask: a.mask }, ctx);
+    fingerprint = shot.fingerprint ?? fingerprint;
+    return shot.png;
+  };
+  const done = (outcome: VisualOutcome) => ({ outcome, ...(fingerprint && { fingerprint }) });
   const key = (suffix: string) => `${d.folder}/visual-${fileSafe(name)}-${suffix}.png`;
   const metadata = { name, step: index, ...(a.selector !== undefined && { selector: a.selector }), ...(a.full_page && { full_page: true }) };
 
@@ -47,7 +55,7 @@ export async function checkVisual(a: VisualAssertion, index: number, ctx: StepCo
       throw new StepFailure('assertion', message, { visual: { name, status: 'missing', actual, ...(proposed && { proposed_hash: proposed.hash }), message } satisfies VisualOutcome });
     }
     const { hash } = await d.baselines.put(d.testId, name, shot, metadata);
-    return { name, status: 'created', actual, baseline_hash: hash, message: `no baseline yet: this screenshot is now the baseline` };
+    return done({ name, status: 'created', actual, baseline_hash: hash, message: `no baseline yet: this screenshot is now the baseline` });
   }
 
   let shot = await capture();
@@ -62,13 +70,13 @@ export async function checkVisual(a: VisualAssertion, index: number, ctx: StepCo
     if (stable) break; // the page stopped changing and still differs
     result = compare(baseline.png, shot, a);
   }
-  if (result.match) return { name, status: 'matched', diff_pixels: result.diff_pixels, diff_ratio: result.diff_ratio, baseline_hash: baseline.hash };
+  if (result.match) return done({ name, status: 'matched', diff_pixels: result.diff_pixels, diff_ratio: result.diff_ratio, baseline_hash: baseline.hash });
 
   const described = describeComparison(result);
   const actual = await d.artifacts.put(key('actual'), shot, 'image/png');
   if (d.mode === 'all') {
     const { hash } = await d.baselines.put(d.testId, name, shot, metadata);
-    return { name, status: 'updated', diff_pixels: result.diff_pixels, diff_ratio: result.diff_ratio, actual, baseline_hash: hash, message: `differed from the baseline (${described}): the baseline was replaced` };
+    return done({ name, status: 'updated', diff_pixels: result.diff_pixels, diff_ratio: result.diff_ratio, actual, baseline_hash: hash, message: `differed from the baseline (${described}): the baseline was replaced` });
   }
   const proposed = await d.baselines.propose?.(d.testId, name, shot);
   const outcome: VisualOutcome = {

@@ -113,7 +113,7 @@ export class PlaywrightUiSession implements UiSession {
   }
 
   /** Not counted against the screenshot cap: it is an assertion's input, kept only when it differs. */
-  capture(options: VisualCapture, ctx: StepContext): Promise<Uint8Array> {
+  capture(options: VisualCapture, ctx: StepContext): Promise<{ png: Uint8Array; fingerprint?: Fingerprint }> {
     return captureForComparison(this.page, options, ctx, this.config.locateTimeoutMs);
   }
 
