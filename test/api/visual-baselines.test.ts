@@ -183,7 +183,7 @@ describe('uploads', () => {
 
     const notPng = await api.post('/api/visual/baselines', { test_id: testId, name: 'uploaded', image: b64(new TextEncoder().encode('plain text, not an image')) });
     expect(notPng.status).toBe(400);
-    expect(notPng.body.error.details.issues).toEqual([{ path: 'image', message: 'not a PNG image (no PNG signature)' }]);
+    expect(notPng.body.error.details.issues).toEqual([{ path: 'image', message: 'not a PNG image (no PNG signature and IHDR header)' }]);
     const truncated = await api.post('/api/visual/baselines', { test_id: testId, name: 'uploaded', image: b64(png.slice(0, 40)) });
     expect(truncated.status).toBe(400);
     expect(truncated.body.error.details.issues[0].path).toBe('image');
@@ -232,7 +232,14 @@ describe('POST /api/visual/compare', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.issues).toEqual([{ path: 'baseline', message: 'must be a base64-encoded PNG image' }]);
     const text = await api.post('/api/visual/compare', { baseline: b64(blue), actual: b64(new TextEncoder().encode('GIF89a, not a PNG')) });
-    expect(text.body.error.details.issues).toEqual([{ path: 'actual', message: 'not a PNG image (no PNG signature)' }]);
+    expect(text.body.error.details.issues).toEqual([{ path: 'actual', message: 'not a PNG image (no PNG signature and IHDR header)' }]);
+    const interlaced = pngOf(20, 10, [0, 102, 204]);
+    interlaced[28] = 1; // Adam7: refused before decoding (pngjs inflates those without a bound)
+    const bomb = await api.post('/api/visual/compare', { baseline: b64(interlaced), actual: b64(blue) });
+    expect(bomb.status).toBe(400);
+    expect(bomb.body.error.details.issues).toEqual([{ path: 'baseline', message: 'interlaced PNGs are not supported' }]);
+    const bombUpload = await api.post('/api/visual/baselines', { test_id: testId, name: 'uploaded', image: b64(interlaced) });
+    expect(bombUpload.body.error.details.issues).toEqual([{ path: 'image', message: 'interlaced PNGs are not supported' }]);
     const corrupt = await api.post('/api/visual/compare', { baseline: b64(blue.slice(0, 60)), actual: b64(blue) });
     expect(corrupt.status).toBe(400);
     expect(corrupt.body.error.details.issues[0].path).toBe('baseline');

@@ -82,9 +82,12 @@ describe('svc run with visual assertions', () => {
     await expect(readdir(join(dir, 'empty-baselines'))).rejects.toThrow(/ENOENT/);
   });
 
-  it('rejects an unknown baseline mode as bad usage', async () => {
+  it('rejects an unknown baseline mode, and a new one for a resumed run, as bad usage', async () => {
     const r = await svc(['run', '--url', app.url, '--tests', join(dir, 'visual.json'), '--update-baselines', 'sometimes']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--update-baselines must be one of missing, all, none/);
+    const resumed = await svc(['run', '--resume', 'some-run', '--update-baselines', 'all']);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toMatch(/--resume continues a run with the baseline mode it started with/);
   });
 });

@@ -131,6 +131,13 @@ describe('visual assertions', () => {
     expect(renamed.result.status, renamed.result.error_message).toBe('healed');
     expect(renamed.result.visual).toEqual([expect.objectContaining({ name: 'card', status: 'matched' })]);
     expect(renamed.result.metadata.heals).toEqual([expect.objectContaining({ index: 1, original: '#order-card', healed: expect.stringContaining('card') })]);
+
+    // Without a baseline there is nothing to confirm a healed element against: no heal, and nothing is recorded.
+    await rm(baselines.path('visual-test', 'card'));
+    const unconfirmed = await run({ steps: page(), assertions: [{ type: 'visual', baseline: 'card', selector: '#order-card' }] }, { baselines, extra: { ...healing, healer: new StepHealer(defaultHealingPolicy) } });
+    expect([unconfirmed.result.status, unconfirmed.result.failure_kind]).toEqual(['failed', 'locator']);
+    expect(unconfirmed.result.error_message).toMatch(/not healed/);
+    expect(await baselines.get('visual-test', 'card')).toBeUndefined();
   });
 
   it('waits for a page that is still changing before calling it a regression', async () => {
@@ -178,6 +185,12 @@ describe('the visual assertion schema', () => {
     expect(bad({ selector: '#card', full_page: true }).error?.issues[0]).toMatchObject({ path: ['assertions', 0, 'full_page'] });
     expect(bad({ threshold: 2 }).error?.issues[0]).toMatchObject({ path: ['assertions', 0, 'threshold'] });
     expect(bad({ baseline: 'checkout page', max_diff_ratio: 0.01, mask: ['#clock', { test_id: 'avatar' }] }).success).toBe(true);
+    // One baseline per assertion: a repeated name (as files see it, or an explicit visual-<n>) is refused where it repeats.
+    const twice = TestDefinition.safeParse({ name: 'x', type: 'ui', steps: [{ type: 'goto', url: '/' }, { type: 'assert', assertion: { type: 'visual', baseline: 'checkout page' } }], assertions: [{ type: 'visual', baseline: 'checkout_page' }, { type: 'visual', baseline: 'visual-5' }, { type: 'visual' }] });
+    expect(twice.error?.issues.map((i) => [i.path, i.message])).toEqual([
+      [['assertions', 0, 'baseline'], 'baseline "checkout_page" is already used by another visual assertion of this test (as "checkout page": names differing only in characters other than letters, digits, . - _ are the same file)'],
+      [['assertions', 2, 'baseline'], 'baseline "visual-5" is already used by another visual assertion of this test'],
+    ]);
   });
 });
 

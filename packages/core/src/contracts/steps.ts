@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fileSafe } from '../file-safe.ts';
 
 /**
  * The executable test model: locators, steps and assertions for UI, API and DB tests.
@@ -94,6 +95,9 @@ export const VisualAssertion = z.strictObject({
   .refine((v) => !(v.selector !== undefined && v.full_page), { message: 'full_page captures the page; give it or selector, not both', path: ['full_page'] })
   .describe('The page (or one element) looks like its accepted baseline screenshot; the first run records the baseline');
 export type VisualAssertion = z.output<typeof VisualAssertion>;
+
+/** The baseline name an unnamed visual assertion gets: its 1-based position in the test (steps, then trailing assertions). */
+export const defaultBaselineName = (index: number): string => `visual-${index + 1}`;
 
 // ---------------------------------------------------------------- API assertions (about the latest response)
 
@@ -259,7 +263,8 @@ export type StepType = (typeof stepTypes)[number];
 
 export const MAX_TEST_TIMEOUT_MS = 600_000; // the spec's execution timeout: 10 minutes
 
-export const TestDefinition = z.strictObject({
+/** A test's fields; TestDefinition adds the checks across fields (the JSON Schema shows these). */
+const TestDefinitionFields = z.strictObject({
   $schema: z.string().optional(),
   id: z.string().max(200).optional().describe('Stable id (default: derived from the file and name)'),
   name: z.string().min(1).max(255).describe('Test name'),
@@ -272,8 +277,31 @@ export const TestDefinition = z.strictObject({
   steps: z.array(Step).min(1).max(500),
   assertions: z.array(Assertion).max(500).default([]).describe('Checked after the steps'),
 });
+export const TestDefinition = TestDefinitionFields.superRefine(uniqueBaselineNames);
 export type TestDefinition = z.output<typeof TestDefinition>;
 
+/**
+ * Each visual assertion of a test needs a baseline of its own: two with one name would
+ * compare with each other's screenshot. Names are compared as files see them (spaces and
+ * other characters become _), and unnamed ones count as visual-<n>.
+ */
+function uniqueBaselineNames(t: { steps: Step[]; assertions: Assertion[] }, ctx: z.RefinementCtx): void {
+  const seen = new Map<string, string>();
+  const check = (a: Assertion, position: number, path: (string | number)[]) => {
+    if (a.type !== 'visual') return;
+    const name = a.baseline ?? defaultBaselineName(position);
+    const key = fileSafe(name);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) ctx.addIssue({ code: 'custom', path: [...path, 'baseline'], message: `baseline ${JSON.stringify(name)} is already used by another visual assertion of this test${earlier === name ? '' : ` (as ${JSON.stringify(earlier)}: names differing only in characters other than letters, digits, . - _ are the same file)`}` });
+    else seen.set(key, name);
+  };
+  t.steps.forEach((s, i) => s.type === 'assert' && check(s.assertion, i, ['steps', i, 'assertion']));
+  t.assertions.forEach((a, j) => check(a, t.steps.length + j, ['assertions', j]));
+}
+
 /** A test file holds one test, or a suite: { "tests": [ … ] }. */
-export const TestFile = z.union([TestDefinition, z.strictObject({ $schema: z.string().optional(), name: z.string().max(255).optional(), tests: z.array(TestDefinition).min(1).max(10_000) })]);
+const testFileOf = <T extends z.ZodType>(test: T) => z.union([test, z.strictObject({ $schema: z.string().optional(), name: z.string().max(255).optional(), tests: z.array(test).min(1).max(10_000) })]);
+export const TestFile = testFileOf(TestDefinition);
+/** The test file's shape for its JSON Schema: a refinement across fields has no JSON Schema form (and only clutters it). */
+export const TestFileShape = testFileOf(TestDefinitionFields);
 export type TestFile = z.output<typeof TestFile>;

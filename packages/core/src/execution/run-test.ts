@@ -10,6 +10,7 @@ import type { FingerprintStore } from './fingerprint-store.ts';
 import { StepHealer, type AppliedHeal, type HealableItem } from './step-healer.ts';
 import type { BaselineMode, BaselineStore, VisualOutcome } from '../visual/baseline-store.ts';
 import { checkVisual } from '../visual/check-visual.ts';
+import { fileSafe } from '../file-safe.ts';
 
 /** What one test needs to run. The UI driver is opened lazily: API and DB tests never start Chromium. */
 export interface TestRunDeps {
@@ -99,7 +100,8 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       const visualDeps = { session: s, baselines: deps.baselines, mode: deps.baselineMode ?? 'missing', artifacts: deps.artifacts, testId, folder: safeName(testId), now };
       try {
         // An element's locator heals like any step's; the comparison runs on the healed one.
-        const out = await withHealing(index, assertion, s, ctx, (a) => checkVisual(a as VisualAssertion, index, ctx, visualDeps));
+        // A healed locator's re-run (a new object) only confirms against the baseline.
+        const out = await withHealing(index, assertion, s, ctx, (a) => checkVisual(a as VisualAssertion, index, ctx, { ...visualDeps, confirmOnly: a !== assertion }));
         visual.push(out.outcome);
         if (out.fingerprint) fingerprints[index] = out.fingerprint;
       } catch (err) {
@@ -288,5 +290,5 @@ function withDeadline<T>(work: Promise<T>, signal: AbortSignal, hardStopMs: numb
 }
 
 function safeName(id: string): string {
-  return id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'test';
+  return fileSafe(id).slice(0, 120) || 'test';
 }

@@ -1,5 +1,5 @@
-import type { ApiAssertion, ApiRequestStep, Assertion, Locator, Step, TestDefinition, UiAssertion, UiStep, VisualAssertion } from '../contracts/steps.ts';
-import { defaultBaselineName } from '../visual/check-visual.ts';
+import { defaultBaselineName, type ApiAssertion, type ApiRequestStep, type Assertion, type Locator, type Step, type TestDefinition, type UiAssertion, type UiStep, type VisualAssertion } from '../contracts/steps.ts';
+import { fileSafe } from '../file-safe.ts';
 import { Variables, comment, key, lit } from './js.ts';
 import { helperSource, type HelperName } from './playwright-helpers.ts';
 import { uniqueFileSlug } from './file-names.ts';
@@ -377,7 +377,7 @@ class SpecWriter {
       a.max_diff_ratio !== undefined ? `maxDiffPixelRatio: ${a.max_diff_ratio}` : '',
       timeoutMs !== undefined ? `timeout: ${timeoutMs}` : '',
     ].filter(Boolean);
-    const name = `${(a.baseline ?? defaultBaselineName(this.position)).replace(/[^A-Za-z0-9._-]+/g, '_')}.png`;
+    const name = `${fileSafe(a.baseline ?? defaultBaselineName(this.position))}.png`;
     this.emit(`await expect(${target}).toHaveScreenshot(${lit(name)}${opts.length ? `, { ${opts.join(', ')} }` : ''});`);
   }
 

@@ -5,7 +5,7 @@ import type { Store, VisualBaselineItem } from '../store/index.ts';
 import { imageMetadata, visualBlobKeys } from '../store/baseline-store.ts';
 import { VISUAL_IMAGE_MAX_PIXELS, type VisualBaselineAcceptInput } from '../contracts/visual-baseline.ts';
 import type { VisualCompareInput, VisualCompareResponse } from '../contracts/visual-compare.ts';
-import { compareScreenshots, decodePng, describeComparison, ImageDecodeError, pngSize, screenshotHash } from '../visual/compare.ts';
+import { compareScreenshots, decodePng, describeComparison, ImageDecodeError, pngHeader, screenshotHash } from '../visual/compare.ts';
 
 export interface VisualBaselineServiceDeps {
   store: Store;
@@ -136,8 +136,10 @@ function checkedImage(base64: string, field: string, decode: boolean): Uint8Arra
 
 /** A PNG header within VISUAL_IMAGE_MAX_PIXELS, checked before anything allocates its pixels. */
 function checkedSize(bytes: Uint8Array, field: string): Uint8Array {
-  const size = pngSize(bytes);
-  if (!size) throw validationFailed([{ path: field, message: 'not a PNG image (no PNG signature)' }]);
+  const size = pngHeader(bytes);
+  if (!size) throw validationFailed([{ path: field, message: 'not a PNG image (no PNG signature and IHDR header)' }]);
+  // Decoding an interlaced PNG is unbounded in pngjs (a 1.5 MB file can take gigabytes).
+  if (size.interlaced) throw validationFailed([{ path: field, message: 'interlaced PNGs are not supported' }]);
   if (size.width * size.height > VISUAL_IMAGE_MAX_PIXELS) {
     throw validationFailed([{ path: field, message: `the image is ${size.width}×${size.height}, more than ${VISUAL_IMAGE_MAX_PIXELS.toLocaleString('en-US')} pixels` }]);
   }

@@ -1,8 +1,9 @@
-import type { VisualAssertion } from '../contracts/steps.ts';
+import { defaultBaselineName, type VisualAssertion } from '../contracts/steps.ts';
 import type { Fingerprint } from '../contracts/fingerprint.ts';
 import { StepFailure, type ArtifactSink, type StepContext, type UiSession } from '../execution/types.ts';
 import type { BaselineMode, BaselineStore, VisualOutcome } from './baseline-store.ts';
 import { sleep } from '../sleep.ts';
+import { fileSafe } from '../file-safe.ts';
 import { compareScreenshots, describeComparison, ImageDecodeError, type VisualComparison } from './compare.ts';
 
 export interface VisualCheckDeps {
@@ -14,14 +15,18 @@ export interface VisualCheckDeps {
   /** Folder of this test's artifacts in the run. */
   folder: string;
   now: () => number;
+  /**
+   * Only confirm: a healed locator's re-run must show the element the baseline shows, so it
+   * passes on `matched` alone and writes nothing (no baseline, proposal or artifact);
+   * otherwise any element would "pass" by becoming a new baseline.
+   */
+  confirmOnly?: boolean;
 }
 
 /** How long a differing screenshot is retaken while the page is still changing (fonts, late images). */
 const SETTLE_MS = 5_000;
 const RETAKE_INTERVAL_MS = 150;
 
-/** The baseline name an unnamed visual assertion gets: its 1-based position in the test. */
-export const defaultBaselineName = (index: number): string => `visual-${index + 1}`;
 
 /**
  * Checks one visual assertion: captures, compares with the test's baseline of that name,
@@ -46,6 +51,7 @@ export async function checkVisual(a: VisualAssertion, index: number, ctx: StepCo
   const metadata = { name, step: index, ...(a.selector !== undefined && { selector: a.selector }), ...(a.full_page && { full_page: true }) };
 
   const baseline = await d.baselines.get(d.testId, name);
+  if (d.confirmOnly && !baseline) throw new StepFailure('assertion', `visual "${name}": there is no baseline to confirm the element against`);
   if (!baseline) {
     const shot = await settled(capture, ctx, d.now);
     const actual = await d.artifacts.put(key('actual'), shot, 'image/png');
@@ -73,6 +79,7 @@ export async function checkVisual(a: VisualAssertion, index: number, ctx: StepCo
   if (result.match) return done({ name, status: 'matched', diff_pixels: result.diff_pixels, diff_ratio: result.diff_ratio, baseline_hash: baseline.hash });
 
   const described = describeComparison(result);
+  if (d.confirmOnly) throw new StepFailure('assertion', `visual "${name}": the element does not look like its baseline: ${described}`);
   const actual = await d.artifacts.put(key('actual'), shot, 'image/png');
   if (d.mode === 'all') {
     const { hash } = await d.baselines.put(d.testId, name, shot, metadata);
@@ -123,4 +130,3 @@ function tolerance(a: VisualAssertion): string {
 }
 
 const sameBytes = (x: Uint8Array, y: Uint8Array) => x.length === y.length && Buffer.compare(x, y) === 0;
-const fileSafe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');

@@ -49,6 +49,12 @@ describe('compareScreenshots', () => {
     expect(describeComparison(r)).toBe('size differs: baseline 40×30, screenshot 40×50');
   });
 
+  it('refuses an interlaced PNG before decoding it (pngjs inflates those without a bound)', () => {
+    const interlaced = pngOf(4, 4, white);
+    interlaced[28] = 1; // the IHDR interlace method: Adam7
+    expect(() => compareScreenshots(pngOf(4, 4, white), interlaced)).toThrow(/the screenshot is not a readable PNG image: interlaced PNGs are not supported/);
+  });
+
   it('names which image is not a PNG', () => {
     expect(() => compareScreenshots(new TextEncoder().encode('not a png'), pngOf(2, 2, white))).toThrow(ImageDecodeError);
     expect(() => compareScreenshots(pngOf(2, 2, white), new Uint8Array([1, 2, 3]))).toThrow(/the screenshot is not a readable PNG/);

@@ -39,7 +39,14 @@ export class ImageDecodeError extends Error {
   }
 }
 
+/**
+ * Decodes a PNG. Interlaced ones are refused before decoding: pngjs inflates those
+ * without a bound, so a small crafted file could take gigabytes. Screenshots (Chromium's)
+ * are never interlaced.
+ */
 export function decodePng(bytes: Uint8Array, which = 'image'): PNG {
+  const header = pngHeader(bytes);
+  if (header?.interlaced) throw new ImageDecodeError(which, new Error('interlaced PNGs are not supported'));
   try {
     return PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   } catch (err) {
@@ -47,12 +54,22 @@ export function decodePng(bytes: Uint8Array, which = 'image'): PNG {
   }
 }
 
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** What a PNG's IHDR chunk says, without decoding anything; undefined when the bytes do not start like a PNG. */
+export function pngHeader(bytes: Uint8Array): { width: number; height: number; interlaced: boolean } | undefined {
+  if (bytes.length < 33 || PNG_SIGNATURE.some((b, i) => bytes[i] !== b)) return undefined;
+  // The first chunk must be IHDR (length 13): width, height, bit depth, colour type, compression, filter, interlace.
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const ihdr = view.getUint32(8) === 13 && bytes[12] === 0x49 && bytes[13] === 0x48 && bytes[14] === 0x44 && bytes[15] === 0x52;
+  if (!ihdr) return undefined;
+  return { width: view.getUint32(16), height: view.getUint32(20), interlaced: bytes[28] !== 0 };
+}
+
 /** Width and height from a PNG's header, without decoding its pixels. */
 export function pngSize(bytes: Uint8Array): { width: number; height: number } | undefined {
-  const isPng = bytes.length >= 24 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
-  if (!isPng) return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return { width: view.getUint32(16), height: view.getUint32(20) };
+  const header = pngHeader(bytes);
+  return header && { width: header.width, height: header.height };
 }
 
 /** Compares an actual screenshot with its baseline. Throws ImageDecodeError for bytes that are not PNG. */

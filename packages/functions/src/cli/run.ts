@@ -86,6 +86,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   if (values.url && !/^https?:\/\//.test(values.url)) return usage(`--url must be an http(s) URL, got ${values.url}`);
   if (resume === undefined && !values.tests && !values.discover) return usage('--tests (or --discover) is required');
   if (resume !== undefined && values.discover) return usage('--resume continues a run with its own tests; do not give --discover again');
+  if (resume !== undefined && values['update-baselines'] !== undefined) return usage('--resume continues a run with the baseline mode it started with; do not give --update-baselines again');
   const maxPages = Number(values['max-pages'] ?? 20);
   if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > 500) return usage('--max-pages must be a whole number from 1 to 500');
   const workers = Number(values.workers ?? 1);

@@ -1,8 +1,9 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { BaselineStore } from '@svc/core/visual/baseline-store';
 import { screenshotHash } from '@svc/core/visual/compare';
+import { fileSafe as safe } from '@svc/core/file-safe';
 
 /**
  * Baselines for `svc run`: <dir>/<test id>/<baseline name>.png, plain files a team
@@ -30,14 +31,13 @@ export class FileBaselineStore implements BaselineStore {
   async put(testId: string, name: string, png: Uint8Array): Promise<{ hash: string }> {
     const path = this.path(testId, name);
     await mkdir(join(this.dir, folderOf(testId)), { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
+    const tmp = `${path}.${randomUUID()}.tmp`; // parallel workers may write the same baseline
     await writeFile(tmp, png);
     await rename(tmp, path); // a reader never sees half an image
     return { hash: screenshotHash(png) };
   }
 }
 
-const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');
 
 function folderOf(testId: string): string {
   const clean = safe(testId).slice(0, 100);

@@ -1,5 +1,6 @@
 import { mkdir, readFile, writeFile, rm, readdir, rename } from 'node:fs/promises';
 import { join, resolve, sep, relative } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import type { Blobs } from '@svc/core/ports/blobs';
 
 /** The Blobs port on a local folder: one file per key, content type beside it. */
@@ -18,7 +19,9 @@ export class FsBlobs implements Blobs {
   async put(key: string, body: Uint8Array | string, contentType?: string) {
     const p = this.pathOf(key);
     await mkdir(join(p, '..'), { recursive: true });
-    const tmp = `${p}.${process.pid}.tmp`;
+    // A temp file of this put's own: two puts of one key at once (the same image by its
+    // hash, from two tests) must not write into each other's.
+    const tmp = `${p}.${randomUUID()}.tmp`;
     await writeFile(tmp, body);
     await rename(tmp, p); // readers never see a half-written artifact
     // A put replaces the whole blob, its content type included.

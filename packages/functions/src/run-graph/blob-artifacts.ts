@@ -1,9 +1,10 @@
 import type { Blobs } from '@svc/core/ports/blobs';
+import { fileSafe } from '@svc/core/file-safe';
 import type { RunArtifacts } from '@svc/core/run-graph/deps';
 
 /** Run artifacts in the Blobs store (S3 on AWS): keys `runs/<thread_id>/<name>`. */
 /** Where a run's artifacts are in Blobs: every key of the run starts with it. */
-export const runArtifactPrefix = (threadId: string): string => `runs/${threadId.replace(/[^A-Za-z0-9._-]+/g, '_')}/`;
+export const runArtifactPrefix = (threadId: string): string => `runs/${fileSafe(threadId)}/`;
 
 export function blobArtifacts(blobs: Blobs, threadId: string): RunArtifacts {
   const prefix = runArtifactPrefix(threadId);

@@ -56,8 +56,8 @@ export function createDomHealer(o: DomHealerOptions): Healer {
         signal: ctx.signal,
         healer: probe,
         fingerprints: readOnly(env.fingerprints),
-        // A replay compares with the baselines but never records or replaces one.
-        ...(env.baselines ? { baselineMode: 'none' as const } : {}),
+        // A replay compares with the baselines but writes nothing: no baseline, no proposal.
+        ...(env.baselines ? { baselines: { get: env.baselines.get.bind(env.baselines), put: refuseWrite }, baselineMode: 'none' as const } : {}),
         artifacts: discarded,
         traceOnFailure: false,
       });
@@ -136,6 +136,11 @@ function patched(test: TestSpec, index: number, locator: Locator): TestSpec {
 function readOnly(store: FingerprintStore): FingerprintStore {
   return { get: (id) => store.get(id), save: async () => {} };
 }
+
+/** Mode none never records a baseline; a replay must not, whatever calls it. */
+const refuseWrite = async (): Promise<never> => {
+  throw new Error('a healing replay does not write visual baselines');
+};
 
 /** The replay is a probe, not a result: its screenshots are not kept (and never replace the run's own). */
 const discarded: ArtifactSink = { put: async (name) => `replay/${name}` };

@@ -8,6 +8,7 @@ import { tableFingerprintStore } from '@svc/core/store/fingerprints';
 import type { FingerprintStore } from '@svc/core/execution/fingerprint-store';
 import type { StepHealer } from '@svc/core/execution/step-healer';
 import type { BaselineStore } from '@svc/core/visual/baseline-store';
+import { fileSafe } from '@svc/core/file-safe';
 
 export interface ExecutionEnvOptions {
   store: Store;
@@ -59,7 +60,7 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
         env: {
           http: o.http ?? httpExchange,
           sql: o.sql,
-          artifacts: o.artifacts ? o.artifacts(run.threadId) : new FsArtifacts(join(o.artifactsDir, safe(run.threadId))),
+          artifacts: o.artifacts ? o.artifacts(run.threadId) : new FsArtifacts(join(o.artifactsDir, fileSafe(run.threadId))),
           environment: o.environment ?? environment,
           secrets: o.secrets ?? secrets,
           // Keep each step's element fingerprint for healing in later runs.
@@ -95,8 +96,6 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
 }
 
 export type ExecutionEnvs = ReturnType<typeof createExecutionEnvs>;
-
-const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_');
 
 /**
  * The project's variables and secrets as a run sees them: those set through

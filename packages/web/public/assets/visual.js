@@ -18,15 +18,22 @@ const el = {
   close: /** @type {HTMLButtonElement} */ ($('baselines-close')),
   status: $('baselines-status'),
   list: $('baselines-list'),
+  more: $('baselines-more'),
 };
+
+/** Baselines shown at once (the API's page size). */
+const PAGE = 100;
 
 /** @type {{ project: ProjectRef, canDelete: boolean } | undefined} */
 let current;
 /** @type {string[]} object URLs of the images on screen */
 let imageUrls = [];
+/** Which load the rows on screen belong to; an image arriving for an older one is dropped. */
+let loaded = 0;
 const baselines = listLoader({ status: el.status, list: el.list, empty: 'No baselines yet: a test’s first run with a visual assertion records them.', what: 'the baselines' });
 
 function releaseImages() {
+  loaded++;
   for (const url of imageUrls) URL.revokeObjectURL(url);
   imageUrls = [];
 }
@@ -39,8 +46,10 @@ function baselineRow(baseline) {
   const img = /** @type {HTMLImageElement} */ (element('img', { testid: 'baseline-image' }));
   img.alt = `Baseline ${baseline.name}`;
   figure.append(img);
+  const list = loaded;
   void api(`/api/visual/baselines/${encodeURIComponent(baseline.id)}/image`, { as: 'blob' })
     .then((blob) => {
+      if (list !== loaded) return; // the list was replaced or closed meanwhile: no URL to leak
       const url = URL.createObjectURL(blob);
       imageUrls.push(url);
       img.src = url;
@@ -62,9 +71,17 @@ function baselineRow(baseline) {
 }
 
 /** @returns {Promise<void>} */
-const load = () => {
+const load = async () => {
   releaseImages();
-  return baselines.load(() => api(`/api/visual/baselines?limit=100&project_id=${encodeURIComponent(current?.project.id ?? '')}`), baselineRow);
+  /** @type {string | null} */
+  let more = null;
+  await baselines.load(async () => {
+    const page = await api(`/api/visual/baselines?limit=${PAGE}&project_id=${encodeURIComponent(current?.project.id ?? '')}`);
+    more = page.next_cursor ?? null;
+    return page;
+  }, baselineRow);
+  // A project with more baselines than a page says so rather than look complete.
+  el.more.hidden = !more;
 };
 
 el.close.addEventListener('click', closeBaselines);
@@ -85,6 +102,7 @@ export function openBaselines(project, { canDelete }) {
 
 export function closeBaselines() {
   current = undefined;
+  el.more.hidden = true;
   baselines.cancel();
   releaseImages();
   el.list.replaceChildren();
