@@ -215,7 +215,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     deps.signal?.removeEventListener('abort', onAbort);
   }
 
-  const diagnostics = session?.diagnostics() ?? { consoleErrors: [], failedRequests: [] };
+  const diagnostics = session?.diagnostics() ?? { consoleErrors: [], failedRequests: [], pagesVisited: [] };
   let trace: string | undefined;
   if (session) {
     if (failure && failure.kind !== 'cancelled') {
@@ -248,6 +248,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     ...(trace ? { trace } : {}),
     console_errors: diagnostics.consoleErrors.map(redact),
     failed_requests: diagnostics.failedRequests,
+    ...(diagnostics.pagesVisited.length ? { pages_visited: diagnostics.pagesVisited.map(redact) } : {}),
     fingerprints,
     ...(visual.length ? { visual } : {}),
     metadata: {

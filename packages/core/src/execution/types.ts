@@ -62,6 +62,8 @@ export interface UiDriver {
 export interface UiDiagnostics {
   consoleErrors: string[];
   failedRequests: Array<{ url: string; method: string; failure: string }>;
+  /** Pages the main frame was on, in order (origin, path and fragment; no query). */
+  pagesVisited: string[];
 }
 
 /** What a visual assertion captures. */
@@ -162,6 +164,8 @@ export interface TestExecutionResult {
   trace?: string;
   console_errors: string[];
   failed_requests: UiDiagnostics['failedRequests'];
+  /** UI tests: pages the browser was on (coverage reads them). */
+  pages_visited?: string[];
   /** Latest fingerprint per step index, for healing. */
   fingerprints: Record<number, Fingerprint>;
   /** Each visual assertion's outcome, in order (absent when the test has none). */

@@ -5,8 +5,7 @@ import type { HttpMethod } from '../openapi/route.ts';
  * route: the gateway forwards a call to that route with the caller's own credential, so a
  * tool can do exactly what the route lets that caller do, and it is validated, audited and
  * rate-limited as the route is. Only tools whose backend exists are listed; the spec's
- * svc_coverage_gaps, svc_quality_score, svc_agent, svc_extract and svc_act have none yet
- * (docs/decisions.md).
+ * svc_agent, svc_extract and svc_act have none yet (docs/decisions.md).
  */
 export interface GatewayTool {
   name: string;
@@ -53,6 +52,10 @@ export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_visual_baselines', 'Visual baselines', 'get', '/api/visual/baselines', true, 'The accepted screenshots visual assertions compare against, of a test or a project (id, name, screenshot_hash, size).'),
   tool('svc_visual_compare', 'Compare screenshots', 'post', '/api/visual/compare', true, 'Pixel difference between two images: stored baselines ({ baseline_id }), screenshots a run kept ({ screenshot_hash }: a result\'s metadata.visual proposed_hash) or base64 PNGs. Pass include_diff: false unless you need the diff image.'),
   tool('svc_visual_accept', 'Accept a visual baseline', 'post', '/api/visual/baselines', false, 'Make a screenshot a test\'s visual baseline after a wanted UI change: the proposed_hash of a failed visual assertion (from svc_results metadata.visual), for that test and baseline name.'),
+  tool('svc_quality_score', 'Quality score', 'get', '/api/quality/score', true, 'A project\'s test health, 0..100 with a grade: pass rate, stability (flaky tests), coverage of discovered pages and maintenance (healed locators), and what costs it most. Read the reasons before suggesting work.'),
+  tool('svc_flaky_tests', 'Flaky tests', 'get', '/api/quality/flaky-ranking', true, 'Tests whose outcome changes with nothing about them changing, most flaky first, each with its pass/fail history (P, H, F, S; | marks an edit of the test) and its latest error.'),
+  tool('svc_coverage_gaps', 'Coverage gaps', 'get', '/api/coverage/gaps', true, 'Pages discovery found that no test covers (or whose tests did not run lately), riskiest first, each with a suggested test to write (svc_generate_test can write it).'),
+  tool('svc_cost_breakdown', 'Model spend', 'get', '/api/cost/breakdown', true, 'What model calls cost, by day, model, task and run, for the organization or one project.'),
   tool('svc_heal', 'Heal a test', 'post', '/api/heal', false, 'Ask for a broken test to be healed; says what the healer would do.'),
   tool('svc_ask', 'Ask', 'post', '/api/chat', false, 'A question in plain language about tests, runs and heals, answered from stored data.'),
 ];

@@ -32,6 +32,7 @@ export function toTestResult(r: TestExecutionResult, attempt: number, healed: bo
       steps: r.steps,
       console_errors: r.console_errors,
       failed_requests: r.failed_requests,
+      ...(r.pages_visited?.length ? { pages_visited: r.pages_visited } : {}),
       ...(r.visual ? { visual: r.visual } : {}),
       ...(Array.isArray(r.metadata.heals) ? { heals: r.metadata.heals } : {}),
     },

@@ -23,6 +23,7 @@ export async function recordRunSummary(store: Store, orgId: string, runId: strin
         steps: r.steps,
         console_errors: r.console_errors,
         failed_requests: r.failed_requests,
+        ...(r.pages_visited?.length ? { pages_visited: r.pages_visited } : {}),
       },
       attempt: opts.attempt,
     });

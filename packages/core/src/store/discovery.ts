@@ -56,6 +56,11 @@ export function discoveryRepo(ctx: StoreContext) {
       return queryPage<DiscoverySession>(table, { pk: `ORG#${orgId}`, skPrefix: 'DISCOVERY#', limit, cursor, descending: true });
     },
 
+    /** A project's sessions, newest first (ids are time-ordered). */
+    listForProject(projectId: string, limit: number, cursor?: string) {
+      return queryPage<DiscoverySession>(table, { index: 'gsi1', pk: keys.discoveriesOfProject(projectId), limit, cursor, descending: true });
+    },
+
     async updateSession(orgId: string, id: string, patch: Partial<Pick<DiscoverySession, 'status' | 'page_graph' | 'quality_score' | 'insights' | 'completed_at'>>): Promise<DiscoverySession> {
       try {
         return stripLayout<DiscoverySession>(await table.update({ key: keys.discoverySession(orgId, id), set: patch }));

@@ -30,6 +30,7 @@ import { analyzeRoutes } from './routes/analyze.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { visualRoutes } from './routes/visual.ts';
+import { insightsRoutes } from './routes/insights.ts';
 
 /**
  * The one Hono app, wrapped by the Lambda handler on AWS and served by the local runtime.
@@ -63,6 +64,7 @@ export function createApp(deps: AppDeps) {
   testRoutes(app, deps, registry);
   healingRoutes(app, deps, registry);
   visualRoutes(app, deps, registry);
+  insightsRoutes(app, deps, registry);
   runGraphRoutes(app, deps, registry);
   generationRoutes(app, deps, registry);
   chatRoutes(app, deps, registry);

@@ -25,6 +25,8 @@ export interface SessionConfig {
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 /** Diagnostics are for humans: keep the first ones, not an unbounded log. */
 const MAX_DIAGNOSTICS = 200;
+/** Distinct pages kept per test (coverage needs where a test went, not every hop). */
+const MAX_PAGES_VISITED = 50;
 
 /** A new, never used browser context and its page, with tracing already started when asked for. */
 export interface FreshPage {
@@ -54,6 +56,7 @@ export class PlaywrightUiSession implements UiSession {
   private closed = false;
   private readonly consoleErrors: string[] = [];
   private readonly failedRequests: UiDiagnostics['failedRequests'] = [];
+  private readonly pagesVisited = new Set<string>();
   private readonly env: StepEnv & { assertTimeoutMs: number };
 
   private constructor(
@@ -77,6 +80,14 @@ export class PlaywrightUiSession implements UiSession {
       if (msg.type() === 'error') this.note(this.consoleErrors, msg.text());
     });
     context.on('weberror', (err) => this.note(this.consoleErrors, `Uncaught ${err.error().message}`));
+    // Where the test went (coverage, docs/insights.md): main-frame navigations, same-document
+    // ones (pushState, hash routes) included. Kept without query or credentials: a query may
+    // hold a token, and coverage does not compare queries.
+    page.on('framenavigated', (frame) => {
+      if (frame !== page.mainFrame() || this.pagesVisited.size >= MAX_PAGES_VISITED) return;
+      const visited = pageOf(frame.url());
+      if (visited) this.pagesVisited.add(visited);
+    });
     context.on('requestfailed', (req) => {
       const failure = req.failure()?.errorText ?? 'failed';
       // ERR_ABORTED is the page cancelling its own request (navigation, AbortController), not a network failure.
@@ -132,7 +143,7 @@ export class PlaywrightUiSession implements UiSession {
   }
 
   diagnostics(): UiDiagnostics {
-    return { consoleErrors: [...this.consoleErrors], failedRequests: this.failedRequests.map((r) => ({ ...r })) };
+    return { consoleErrors: [...this.consoleErrors], failedRequests: this.failedRequests.map((r) => ({ ...r })), pagesVisited: [...this.pagesVisited] };
   }
 
   async stopTrace(keep: boolean): Promise<Uint8Array | undefined> {
@@ -159,5 +170,16 @@ export class PlaywrightUiSession implements UiSession {
     } finally {
       this.onClose(this);
     }
+  }
+}
+
+/** A visited URL as kept: origin, path and fragment; nothing for about:blank, data: and the like. */
+function pageOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+    return `${u.origin}${u.pathname}${u.hash}`;
+  } catch {
+    return undefined;
   }
 }
