@@ -4,7 +4,9 @@ import chromium from '@sparticuz/chromium';
 import * as pw from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../support/server.ts';
+import { randomUUID } from 'node:crypto';
+import { client, startTestServer } from '../support/server.ts';
+import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
 import { pngOf } from '@svc/core/visual/test-png';
 
 type TestServer = Awaited<ReturnType<typeof startTestServer>>;
@@ -46,6 +48,22 @@ async function call(
 }
 
 const pathOf = (page: Page) => new URL(page.url()).pathname;
+
+/** Headless Chromium with one page that records uncaught errors and CSP violations in `problems`. */
+async function openBrowser(problems: string[]): Promise<{ browser: Browser; page: Page }> {
+  const browser = await pw.chromium.launch({
+    executablePath: await chromium.executablePath(),
+    args: chromium.args,
+    headless: true,
+  });
+  const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(`csp: ${message.text()}`);
+  });
+  return { browser, page };
+}
 const rowNames = () => page.getByTestId('project-name').allTextContents();
 
 describe('dashboard shell', () => {
@@ -81,17 +99,7 @@ describe('dashboard shell', () => {
     defaultOrgId = me.body.default_organization_id ?? server.admin.organizationId;
     expect(memberships.map((m) => m.organization_id).sort()).toEqual([server.admin.organizationId, secondOrgId].sort());
 
-    browser = await pw.chromium.launch({
-      executablePath: await chromium.executablePath(),
-      args: chromium.args,
-      headless: true,
-    });
-    page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => browserProblems.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text())) browserProblems.push(`csp: ${message.text()}`);
-    });
+    ({ browser, page } = await openBrowser(browserProblems));
   });
 
   afterAll(async () => {
@@ -295,5 +303,161 @@ describe('dashboard shell', () => {
     await page.goto(new URL('/', server.url).href);
     expect(pathOf(page)).toBe('/sign-in');
     expect(browserProblems).toEqual([]);
+  });
+});
+
+// The insights panel over real runs: two API tests against the fixture app, one steady and one
+// flaky (the fixture's /api/flaky/<key> answers 200 on odd calls and 503 on even ones), run
+// three times through the run graph of the local runtime.
+describe('insights panel', () => {
+  let insights: TestServer;
+  let fixture: FixtureApp;
+  let insightsBrowser: Browser;
+  let tab: Page;
+  let api: ReturnType<typeof client>;
+  let projectId: string;
+  let steadyId: string;
+  let flakyId: string;
+  /** Runs of the project, oldest first. */
+  const runIds: string[] = [];
+  const problems: string[] = [];
+
+  const PROJECT = 'Delta insights';
+  const EMPTY_PROJECT = 'Echo without runs';
+
+  /** Runs the project's two tests once and waits for the run to finish; returns each test's status. */
+  async function runBoth(): Promise<Map<string, string>> {
+    const started = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [steadyId, flakyId] });
+    expect(started.status, started.text).toBe(201);
+    const runId: string = started.body.run.id;
+    await expect
+      .poll(async () => (await api.get(`/api/v1/test/status/${runId}`)).body.run.status, { timeout: 30_000, interval: 100 })
+      .toMatch(/^(completed|failed|cancelled)$/);
+    runIds.push(runId);
+    const results = await api.get(`/api/v1/tests/${runId}/results`);
+    expect(results.status).toBe(200);
+    return new Map(results.body.items.map((r: { test_id: string; status: string }) => [r.test_id, r.status]));
+  }
+
+  /** Opens the panel of a project from its row. */
+  async function openInsightsOf(name: string) {
+    await tab.getByTestId('project-row').filter({ hasText: name }).getByTestId('project-insights').click();
+    await expect.poll(() => tab.getByTestId('insights-heading').textContent()).toBe(`Insights · ${name}`);
+  }
+
+  beforeAll(async () => {
+    fixture = await startFixtureApp();
+    insights = await startTestServer();
+    const { admin } = insights;
+    const login = await client(insights.url).post('/api/auth/login', { email: admin.email, password: admin.password });
+    expect(login.status, login.text).toBe(200);
+    api = client(insights.url, { token: login.body.access_token, org: admin.organizationId });
+
+    const project = await api.post('/api/v1/projects', { name: PROJECT, app_url: fixture.url });
+    expect(project.status, project.text).toBe(201);
+    projectId = project.body.id;
+    expect((await api.post('/api/v1/projects', { name: EMPTY_PROJECT })).status).toBe(201);
+
+    const apiTest = async (name: string, path: string) => {
+      const created = await api.post('/api/tests', {
+        project_id: projectId,
+        name,
+        type: 'api',
+        steps: [{ type: 'request', method: 'GET', url: `${fixture.url}${path}` }],
+        assertions: [{ type: 'status', equals: 200 }],
+      });
+      expect(created.status, created.text).toBe(201);
+      return created.body.id as string;
+    };
+    steadyId = await apiTest('items are listed', '/api/items');
+    // A key of its own, so the odd/even count starts here whatever else called the fixture.
+    flakyId = await apiTest('flaky endpoint answers', `/api/flaky/insights-${randomUUID()}`);
+
+    ({ browser: insightsBrowser, page: tab } = await openBrowser(problems));
+  });
+
+  afterAll(async () => {
+    await insightsBrowser?.close();
+    await insights?.stop();
+    await fixture?.close();
+  });
+
+  it('runs the two tests three times: the steady one always passes, the flaky one passes, fails, passes', async () => {
+    const outcomes = [];
+    for (let i = 0; i < 3; i++) outcomes.push(await runBoth());
+    expect(outcomes.map((o) => o.get(steadyId))).toEqual(['passed', 'passed', 'passed']);
+    expect(outcomes.map((o) => o.get(flakyId))).toEqual(['passed', 'failed', 'passed']);
+  }, 120_000);
+
+  it("shows a project's score, flaky tests, heatmap, latest runs and untested pages; Close hides it", async () => {
+    await tab.goto(new URL('/', insights.url).href);
+    await tab.getByTestId('email').fill(insights.admin.email);
+    await tab.getByTestId('password').fill(insights.admin.password);
+    await tab.getByTestId('sign-in-submit').click();
+    await tab.waitForURL((url) => url.pathname === '/');
+    await openInsightsOf(PROJECT);
+    const panel = tab.getByTestId('insights');
+    await panel.waitFor({ state: 'visible' });
+
+    // Score and grade, as the API computes them; one bar per component.
+    const score = (await api.get(`/api/quality/score?project_id=${projectId}`)).body;
+    expect(score.score).not.toBeNull();
+    await expect.poll(() => tab.getByTestId('insights-score').textContent()).toBe(String(Math.round(score.score)));
+    expect(await tab.getByTestId('insights-grade').textContent()).toMatch(/^[A-F]$/);
+    expect(await tab.getByTestId('insights-grade').textContent()).toBe(score.grade);
+    expect(await tab.getByTestId('insights-component-name').allTextContents()).toEqual(['Pass rate', 'Stability', 'Coverage', 'Maintenance']);
+
+    // The flaky test ranks first, badged, its history passed-failed-passed.
+    const flakyRow = tab.getByTestId('insights-flaky-row').first();
+    await flakyRow.waitFor();
+    expect(await flakyRow.getByTestId('insights-flaky-name').textContent()).toBe('flaky endpoint answers');
+    expect(await flakyRow.getByTestId('insights-flaky-badge').isVisible()).toBe(true);
+    const history = flakyRow.getByTestId('insights-history');
+    expect(await history.getAttribute('title')).toBe('PFP');
+    expect(await history.getAttribute('aria-label')).toContain('PFP');
+    expect(await history.locator('.history-mark').evaluateAll((marks) => marks.map((m) => m.className.replace('history-mark history-', '')))).toEqual(['P', 'F', 'P']);
+
+    // One heatmap row per test; the latest runs newest first.
+    await expect.poll(() => tab.getByTestId('insights-heatmap-row').count()).toBe(2);
+    await expect.poll(() => tab.getByTestId('insights-run').count()).toBe(3);
+    expect(await tab.getByTestId('insights-run').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.runId))).toEqual([...runIds].reverse());
+
+    // No discovery session: the gaps section says how to get one.
+    await expect.poll(() => tab.getByTestId('insights-gaps-status').textContent()).toBe('No completed discovery session: start one to see untested pages.');
+
+    await tab.getByTestId('insights-close').click();
+    await panel.waitFor({ state: 'hidden' });
+    expect(await tab.getByTestId('insights-score').count()).toBe(0);
+  });
+
+  it('drops an answer that arrives after the panel switched to another project', async () => {
+    const isSlowScore = (url: URL) => url.pathname === '/api/quality/score' && url.searchParams.get('project_id') === projectId;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => (asked = resolve));
+    await tab.route(isSlowScore, async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+
+    await openInsightsOf(PROJECT);
+    await wasAsked;
+    await tab.getByTestId('insights-runs-section').getByTestId('insights-run').first().waitFor(); // the other sections did not wait for it
+    await openInsightsOf(EMPTY_PROJECT);
+    await expect.poll(() => tab.getByTestId('insights-quality-status').textContent()).toMatch(/^No finished run yet/);
+
+    // Now the first project's score arrives: it must not replace the second project's section.
+    const late = tab.waitForResponse((response) => isSlowScore(new URL(response.url())));
+    release();
+    await (await late).finished();
+    await tab.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100))); // let the page handle it, had it wanted to
+    expect(await tab.getByTestId('insights-score').count()).toBe(0);
+    expect(await tab.getByTestId('insights-quality-status').textContent()).toMatch(/^No finished run yet/);
+    expect(await tab.getByTestId('insights-flaky-status').textContent()).toBe('No finished run yet.');
+    expect(await tab.getByTestId('insights-run').count()).toBe(0);
+    await tab.unroute(isSlowScore);
+    expect(problems).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { api, ApiError, getOrganizationId, setOrganizationId } from './api.js';
 import { $, messageOf, setMessage } from './dom.js';
 import { closeEnvironment, openEnvironment } from './environment.js';
 import { closeBaselines, openBaselines } from './visual.js';
+import { closeInsights, openInsights } from './insights.js';
 import { showApiKeys } from './api-keys.js';
 
 /**
@@ -118,6 +119,15 @@ function projectRow(project) {
   baselines.setAttribute('aria-label', `Visual baselines of ${project.name}`);
   baselines.addEventListener('click', () => openBaselines({ id: project.id, name: project.name }, { canDelete: !!role && WRITE_ROLES.has(role) }));
   actions.append(baselines);
+  // Insights are read-only: everyone may look.
+  const insights = document.createElement('button');
+  insights.type = 'button';
+  insights.className = 'button button-small';
+  insights.dataset.testid = 'project-insights';
+  insights.textContent = 'Insights';
+  insights.setAttribute('aria-label', `Insights of ${project.name}`);
+  insights.addEventListener('click', () => openInsights({ id: project.id, name: project.name }));
+  actions.append(insights);
 
   li.append(name, url, actions);
   return li;
@@ -227,6 +237,7 @@ el.switcher.addEventListener('change', () => {
   setOrganizationId(el.switcher.value);
   closeEnvironment();
   closeBaselines();
+  closeInsights();
   showOrganization();
   void loadProjects();
 });
