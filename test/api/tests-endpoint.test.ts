@@ -60,4 +60,46 @@ describe('/api/tests', () => {
     const apiOnly = await member.get(`/api/tests?project_id=${other}&type=api`);
     expect(apiOnly.body.items.map((t: { name: string }) => t.name)).toEqual(['t3', 't1']);
   });
+
+  it('changes a test (PATCH): the fields given, lists whole, updated_at moves; the audit log says which fields', async () => {
+    const created = (await member.post('/api/tests', { project_id: projectId, name: 'edit me', type: 'ui', steps: [{ type: 'goto', url: '/' }], tags: ['a', 'b'] })).body;
+    await new Promise((r) => setTimeout(r, 5));
+    const res = await member.patch(`/api/tests/${created.id}`, { steps: [{ type: 'goto', url: '/login' }, { type: 'click', selector: '#go' }], tags: ['c'], priority: 'high' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ id: created.id, name: 'edit me', tags: ['c'], priority: 'high', project_id: projectId, created_at: created.created_at });
+    expect(res.body.steps.map((s: { type: string }) => s.type)).toEqual(['goto', 'click']);
+    expect(res.body.updated_at > created.updated_at).toBe(true);
+    expect((await member.get(`/api/tests/${created.id}`)).body).toEqual(res.body);
+    const audit = await member.get('/api/audit-logs');
+    expect(audit.body.items.find((e: { action: string }) => e.action === 'test.update')).toMatchObject({ resource: `test:${created.id}`, metadata: { fields: ['priority', 'steps', 'tags'] } });
+  });
+
+  it('a bad change names the field and changes nothing', async () => {
+    const created = (await member.post('/api/tests', { project_id: projectId, name: 'keep me', type: 'ui', steps: [{ type: 'goto', url: '/' }] })).body;
+    const empty = await member.patch(`/api/tests/${created.id}`, {});
+    expect(empty.status).toBe(400);
+    const badStep = await member.patch(`/api/tests/${created.id}`, { steps: [{ type: 'teleport' }] });
+    expect(badStep.status).toBe(400);
+    expect(JSON.stringify(badStep.body.error.details)).toContain('steps.0');
+    const unknown = await member.patch(`/api/tests/${created.id}`, { project_id: projectId });
+    expect(unknown.status).toBe(400);
+    expect(JSON.stringify(unknown.body.error.details)).toContain('project_id');
+    expect((await member.get(`/api/tests/${created.id}`)).body).toEqual(created);
+  });
+
+  it('deletes a test (204), then it is gone; another organization can neither change nor delete one', async () => {
+    const created = (await member.post('/api/tests', { project_id: projectId, name: 'delete me', type: 'api' })).body;
+    const stranger = await signUp(server.url, 'tests-stranger@example.com');
+    const them = client(server.url, { token: stranger.token, org: stranger.orgId });
+    expect((await them.patch(`/api/tests/${created.id}`, { name: 'mine' })).status).toBe(404);
+    expect((await them.delete(`/api/tests/${created.id}`)).status).toBe(404);
+    expect((await member.get(`/api/tests/${created.id}`)).body.name).toBe('delete me');
+
+    expect((await member.delete(`/api/tests/${created.id}`)).status).toBe(204);
+    expect((await member.get(`/api/tests/${created.id}`)).status).toBe(404);
+    expect((await member.delete(`/api/tests/${created.id}`)).status).toBe(404);
+    expect((await member.patch(`/api/tests/${created.id}`, { name: 'x' })).status).toBe(404);
+    const listed = await member.get(`/api/tests?project_id=${projectId}&limit=200`);
+    expect(listed.body.items.map((t: { id: string }) => t.id)).not.toContain(created.id);
+  });
 });

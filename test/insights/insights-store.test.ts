@@ -319,6 +319,20 @@ for (const [adapter, makeTable] of adapters) {
       expect((await insights.flakyRanking(org, FlakyRankingQuery.parse({ project_id: empty }))).items).toEqual([]);
       expect((await insights.heatmap(org, HeatmapQuery.parse({ project_id: empty }))).columns).toEqual([]);
     });
+
+    it('a change of outcome across an edit of the test is not a flip', async () => {
+      await store.tests.update(org, ids.broken, { steps: [{ type: 'goto', url: '/fixed' }] as never });
+      hours(1);
+      await run({ checkout: 'passed', login: 'passed', search: 'passed', broken: 'passed', 'api health': 'passed' });
+      const ranking = await insights.flakyRanking(org, FlakyRankingQuery.parse({ project_id: project }));
+      const broken = ranking.items.find((i) => i.name === 'broken')!;
+      expect(broken).toMatchObject({ history: 'PPFFF|P', flips: 1, flaky: false, flakiness: 0.25, executions: 6 });
+      expect(broken.reasons).toEqual([
+        'changed outcome 1 time in 6 executions with no edit of the test',
+        'one change, to failing: a regression, not flakiness',
+        'its outcome also changed when the test was edited; that change is not counted',
+      ]);
+    });
   });
 }
 

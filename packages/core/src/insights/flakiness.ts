@@ -49,11 +49,20 @@ export function flakinessOf(all: Execution[], editedAt: string | undefined): Omi
     if (i > 0 && editedAt && all[i - 1].created_at < editedAt && editedAt <= all[i].created_at) history += '|';
     history += LETTER[all[i].status];
   }
+  let lastFlipToPassing = false;
+  let changedAcrossEdit = false;
   for (let i = 1; i < decided.length; i++) {
+    const changed = isPassing(decided[i].status) !== isPassing(decided[i - 1].status);
     const edited = !!editedAt && decided[i - 1].created_at < editedAt && editedAt <= decided[i].created_at;
-    if (edited) continue;
+    if (edited) {
+      changedAcrossEdit ||= changed;
+      continue;
+    }
     chances++;
-    if (isPassing(decided[i].status) !== isPassing(decided[i - 1].status)) flips++;
+    if (changed) {
+      flips++;
+      lastFlipToPassing = isPassing(decided[i].status);
+    }
   }
   const passed = decided.filter((e) => isPassing(e.status)).length;
   const failedOnes = decided.filter((e) => e.status === 'failed');
@@ -63,7 +72,8 @@ export function flakinessOf(all: Execution[], editedAt: string | undefined): Omi
   const reasons: string[] = [];
   if (retryFlakes) reasons.push(`passed on a retry after failing in ${retryFlakes} run${retryFlakes === 1 ? '' : 's'}`);
   if (flips) reasons.push(`changed outcome ${flips} time${flips === 1 ? '' : 's'} in ${decided.length} executions with no edit of the test`);
-  if (!flaky && flips === 1) reasons.push(isPassing(decided.at(-1)!.status) ? 'one change, to passing: a fix, not flakiness' : 'one change, to failing: a regression, not flakiness');
+  if (!flaky && flips === 1) reasons.push(lastFlipToPassing ? 'one change, to passing: a fix, not flakiness' : 'one change, to failing: a regression, not flakiness');
+  if (changedAcrossEdit) reasons.push('its outcome also changed when the test was edited; that change is not counted');
   return {
     flaky,
     flakiness: chances ? round(flips / chances) : 0,

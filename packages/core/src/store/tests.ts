@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { TestSchema } from '../contracts/test.ts';
+import { ConditionFailedError } from '../ports/table.ts';
 import { keys, stripLayout } from './keys.ts';
 import { queryPage, type StoreContext } from './context.ts';
 
@@ -27,6 +28,27 @@ export function testsRepo(ctx: StoreContext) {
       const item = await table.get(keys.test(orgId, testId));
       if (!item) return undefined;
       const { organization_id: _org, ...test } = stripLayout<TestRecord & { organization_id: string }>(item);
+      return test;
+    },
+
+    /** Changes the given fields; undefined if there is no such test in the organization. */
+    async update(orgId: string, testId: string, patch: Partial<Pick<TestRecord, 'name' | 'description' | 'type' | 'steps' | 'assertions' | 'priority' | 'tags'>>): Promise<TestRecord | undefined> {
+      const set: Record<string, unknown> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      set.updated_at = ctx.clock.now().toISOString();
+      try {
+        const { organization_id: _org, ...test } = stripLayout<TestRecord & { organization_id: string }>(await table.update({ key: keys.test(orgId, testId), set }));
+        return test;
+      } catch (err) {
+        if (err instanceof ConditionFailedError) return undefined;
+        throw err;
+      }
+    },
+
+    /** Removes a test (its past results stay with their runs); undefined if there was none. */
+    async delete(orgId: string, testId: string): Promise<TestRecord | undefined> {
+      const test = await this.get(orgId, testId);
+      if (!test) return undefined;
+      await table.delete(keys.test(orgId, testId));
       return test;
     },
 

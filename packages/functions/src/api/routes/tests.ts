@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Hono } from 'hono';
-import { TestSchema, TestCreateInput, TestListQuery } from '@svc/core/contracts/test';
+import { TestSchema, TestCreateInput, TestListQuery, TestUpdateInput } from '@svc/core/contracts/test';
 import { listResponse } from '@svc/core/contracts/common';
 import { createEvent } from '@svc/core/contracts/events';
 import { notFound } from '@svc/core/errors';
@@ -31,6 +31,26 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
     const test = await store.tests.get(access.organizationId, params.id);
     if (!test) throw notFound('test');
     return c.json(test);
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'patch', path: '/api/tests/:id', summary: 'Change a test: any of name, description, type, steps, assertions, priority, tags (lists are replaced whole)', tags: ['tests'], auth: 'member', params: IdParams, body: TestUpdateInput,
+    responses: { 200: { description: 'the test as changed', schema: TestSchema }, 404: { description: 'no such test in this organization' } },
+  }, async ({ c, params, body, access }) => {
+    const test = await store.tests.update(access.organizationId, params.id, body);
+    if (!test) throw notFound('test');
+    c.set('audit', { action: 'test.update', resource: `test:${test.id}`, metadata: { fields: Object.keys(body).sort(), project_id: test.project_id } });
+    return c.json(test);
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'delete', path: '/api/tests/:id', summary: 'Delete a test; its past results stay with their runs', tags: ['tests'], auth: 'member', params: IdParams,
+    responses: { 204: { description: 'deleted' }, 404: { description: 'no such test in this organization' } },
+  }, async ({ c, params, access }) => {
+    const test = await store.tests.delete(access.organizationId, params.id);
+    if (!test) throw notFound('test');
+    c.set('audit', { action: 'test.delete', resource: `test:${test.id}`, metadata: { name: test.name, project_id: test.project_id } });
+    return c.body(null, 204);
   });
 
   mountRoute(app, deps, registry, {
