@@ -20,7 +20,7 @@ export default $config({
     const { declareEvents } = await import('./infra/events.ts');
     const { declareModelSettings } = await import('./infra/model-settings.ts');
     const { declareRunGraph } = await import('./infra/run-graph.ts');
-    const { declareApi } = await import('./infra/api.ts');
+    const { declareApi, declareScheduledRuns } = await import('./infra/api.ts');
     // Domain events (docs/events.md): the bus, a queue + dead-letter queue per consumer,
     // the consumer functions and the alarms. The API and the run graph publish to the bus,
     // so it is declared first.
@@ -36,6 +36,8 @@ export default $config({
       runGraph: { environment: runGraph.apiEnvironment, permissions: runGraph.apiPermissions },
       models,
     });
+    // Scheduled runs: a per-minute sweep with the API's settings and run graph rights.
+    declareScheduledRuns({ bus: events.bus, runGraph: { environment: runGraph.apiEnvironment, permissions: runGraph.apiPermissions } });
     return {
       api: api.url,
       table: storage.table.name,

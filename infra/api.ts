@@ -70,6 +70,33 @@ export function declareApi({ bus, runGraph, models }: { bus: EventBus; runGraph:
   });
 }
 
+/**
+ * Scheduled runs (docs/schedules.md): every minute, a function with the API's settings and
+ * run graph rights starts the runs whose schedules are due, on the same state machine.
+ */
+export function declareScheduledRuns({ bus, runGraph }: { bus: EventBus; runGraph: RunGraphAccess }) {
+  return new sst.aws.Cron('ScheduledRuns', {
+    schedule: 'rate(1 minute)',
+    function: {
+      handler: 'packages/functions/src/aws/schedules-handler.handler',
+      runtime: 'nodejs22.x',
+      memory: '512 MB',
+      timeout: '1 minute',
+      link: [table, artifacts, bus],
+      // Starting a run needs no model: the run's task functions have the model settings.
+      permissions: runGraph.permissions,
+      environment: {
+        SVC_TABLE_NAME: table.name,
+        SVC_BUCKET_NAME: artifacts.name,
+        SVC_EVENT_BUS_NAME: bus.name,
+        ...runGraph.environment,
+        ...operatorSettings(),
+        POWERTOOLS_SERVICE_NAME: 'svc-schedules',
+      },
+    },
+  });
+}
+
 /** What the API needs of the run graph (declareRunGraph in infra/run-graph.ts returns both). */
 export interface RunGraphAccess {
   environment: RunGraph['apiEnvironment'];

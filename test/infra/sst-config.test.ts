@@ -75,6 +75,7 @@ describe('sst.config.ts run()', () => {
       'sst.aws.Bucket Artifacts',
       'sst.aws.Bus Events',
       'sst.aws.Cron RunGraphApprovalExpiry',
+      'sst.aws.Cron ScheduledRuns',
       'sst.aws.Dynamo Table',
       'sst.aws.Function Api',
       'sst.aws.Function RunGraphAnalyzeCode',
@@ -468,7 +469,7 @@ describe('run graph', () => {
       const browser = resource === 'execute_test' || resource === 'self_heal';
       expect(args, resource).toMatchObject(browser ? { memory: '2048 MB', timeout: '15 minutes', nodejs: { install: ['@sparticuz/chromium', 'playwright-core'] } } : { memory: '512 MB', timeout: '5 minutes' });
     }
-    const cron = only('sst.aws.Cron').args;
+    const cron = named('RunGraphApprovalExpiry').args;
     expect(cron.schedule).toBe('rate(1 minute)');
     expect(exported(cron.function.handler.split('.').pop())).toBe(true);
   });
@@ -479,7 +480,7 @@ describe('run graph', () => {
     const table = only('sst.aws.Dynamo').instance;
     const bucket = only('sst.aws.Bucket').instance;
     const bus = only('sst.aws.Bus').instance;
-    const functions = [...(taskResources as string[]).map((r) => [r, named(taskFunctionName(r)).args] as const), ['expireApprovals', only('sst.aws.Cron').args.function] as const];
+    const functions = [...(taskResources as string[]).map((r) => [r, named(taskFunctionName(r)).args] as const), ['expireApprovals', named('RunGraphApprovalExpiry').args.function] as const];
     for (const [name, args] of functions) {
       // Linking the bus grants PutEvents on it; without its name the events were checked and dropped.
       expect(args.link, name).toEqual([table, bucket, bus]);
@@ -544,7 +545,7 @@ describe('models and embeddings', () => {
     const { declared, named, only } = await evaluate();
     const { modelSettingNames, modelSecrets } = await load('infra/model-settings.ts');
     expect(secrets(declared)).toEqual([]);
-    for (const [name, args] of [...modelUsers(named), ['expireApprovals', only('sst.aws.Cron').args.function] as const]) {
+    for (const [name, args] of [...modelUsers(named), ['expireApprovals', named('RunGraphApprovalExpiry').args.function] as const]) {
       for (const variable of [...modelSettingNames, ...modelSecrets.map((s: { variable: string }) => s.variable)]) expect(args.environment, `${name} ${variable}`).not.toHaveProperty(variable);
       expect(bedrockGrants(args), name).toEqual([]);
     }
@@ -569,7 +570,7 @@ describe('models and embeddings', () => {
       expect(config, name).toMatchObject({ providers: [{ name: 'anthropic', apiKey: 'sk-ant-from-sst', models: { mid: 'claude-sonnet-4-5' } }], vision: true, perRunUsd: 2 });
       expect(bedrockGrants(args), name).toEqual([]);
     }
-    const expiry = only('sst.aws.Cron').args.function.environment;
+    const expiry = named('RunGraphApprovalExpiry').args.function.environment;
     expect(expiry).not.toHaveProperty('SVC_ANTHROPIC_API_KEY');
     expect(expiry).not.toHaveProperty('SVC_LLM_PROVIDERS');
   });
@@ -615,7 +616,7 @@ describe('models and embeddings', () => {
         });
         expect(args.environment, name).toMatchObject(env);
       }
-      expect(only('sst.aws.Cron').args.function.permissions.flatMap((p: { actions: string[] }) => p.actions)).not.toContain('bedrock:InvokeModel');
+      expect(named('RunGraphApprovalExpiry').args.function.permissions.flatMap((p: { actions: string[] }) => p.actions)).not.toContain('bedrock:InvokeModel');
       // The API keeps its run graph permissions next to it.
       expect(named('Api').args.permissions.flatMap((p: { actions: string[] }) => p.actions)).toContain('states:StartExecution');
     }
@@ -854,3 +855,24 @@ function describeCreateTable(def: any): TableShape {
     billing: def.BillingMode ?? 'PROVISIONED',
   };
 }
+
+describe('scheduled runs function', () => {
+  it('sweeps every minute with a handler the file exports, linked like the API and allowed to start runs', async () => {
+    const { named, only } = await evaluate();
+    const cron = named('ScheduledRuns').args;
+    expect(cron.schedule).toBe('rate(1 minute)');
+    expect(cron.function).toMatchObject({ handler: 'packages/functions/src/aws/schedules-handler.handler', runtime: 'nodejs22.x', timeout: '1 minute' });
+    const source = readFileSync(fromRoot('packages/functions/src/aws/schedules-handler.ts'), 'utf8');
+    expect(source).toMatch(/export async function handler\b/);
+    expect(cron.function.link).toEqual([only('sst.aws.Dynamo').instance, only('sst.aws.Bucket').instance, only('sst.aws.Bus').instance]);
+    expect(cron.function.permissions.flatMap((p: { actions: string[] }) => p.actions)).toContain('states:StartExecution');
+    expect(cron.function.permissions.flatMap((p: { actions: string[] }) => p.actions)).not.toContain('bedrock:InvokeModel');
+  });
+
+  it('has the config the API function has, run graph included', async () => {
+    const { named } = await evaluate('test', {});
+    const { loadAwsConfig } = await load('packages/functions/src/aws/config.ts');
+    const config = loadAwsConfig({ ...resolvedEnvironment(named('ScheduledRuns').args.function.environment), ...deployedStateMachine, AWS_REGION: 'eu-west-1' });
+    expect(config).toMatchObject({ tableName: '{Table.name}', bucketName: '{Artifacts.name}', eventBusName: '{Events.name}', stateMachineArn: STATE_MACHINE_ARN });
+  });
+});

@@ -21,6 +21,7 @@ import { memoryRepo } from './memory.ts';
 import { aiUsageRepo } from './ai-usage.ts';
 import { chatRepo } from './chat.ts';
 import { visualBaselinesRepo } from './visual-baselines.ts';
+import { schedulesRepo } from './schedules.ts';
 
 /** Every repository over one table. */
 export function createStore(table: Table, clock: Clock) {
@@ -48,6 +49,7 @@ export function createStore(table: Table, clock: Clock) {
     aiUsage: aiUsageRepo(ctx),
     chat: chatRepo(ctx),
     visualBaselines: visualBaselinesRepo(ctx),
+    schedules: schedulesRepo(ctx),
   };
 }
 

@@ -31,6 +31,7 @@ import { chatRoutes } from './routes/chat.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { visualRoutes } from './routes/visual.ts';
 import { insightsRoutes } from './routes/insights.ts';
+import { scheduleRoutes } from './routes/schedules.ts';
 
 /**
  * The one Hono app, wrapped by the Lambda handler on AWS and served by the local runtime.
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps) {
   healingRoutes(app, deps, registry);
   visualRoutes(app, deps, registry);
   insightsRoutes(app, deps, registry);
+  scheduleRoutes(app, deps, registry);
   runGraphRoutes(app, deps, registry);
   generationRoutes(app, deps, registry);
   chatRoutes(app, deps, registry);

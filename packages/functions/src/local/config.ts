@@ -19,6 +19,7 @@ export const LocalConfigSchema = z.object({
   jwksUrl: z.url().optional().describe('JWKS of an external identity provider (SVC_JWKS_URL)'),
   jwtIssuer: z.string().optional().describe('Expected iss of the external provider (SVC_JWT_ISSUER)'),
   jwtAudience: z.string().optional().describe('Expected aud of the external provider (SVC_JWT_AUDIENCE)'),
+  scheduleTickMs: z.coerce.number().int().min(100).max(3_600_000).default(30_000).describe('How often due scheduled runs are looked for, in ms (SVC_SCHEDULE_TICK_MS; default 30 s)'),
   // Absolute, like dataDir: a relative root means the folder where svc was started, not wherever a later read runs from.
   analyzeRoots: z
     .string()
@@ -44,6 +45,7 @@ export function parseLocalConfig(env: Record<string, string | undefined>, flags:
     jwtIssuer: env.SVC_JWT_ISSUER,
     jwtAudience: env.SVC_JWT_AUDIENCE,
     analyzeRoots: env.SVC_ANALYZE_ROOTS,
+    scheduleTickMs: env.SVC_SCHEDULE_TICK_MS,
   };
   // Unset values drop out before merging, so an absent flag never hides the environment.
   const given = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== ''));

@@ -17,7 +17,10 @@ import type { Healer } from '@svc/core/run-graph/healer';
 import type { SseOptions } from '../run-graph/sse.ts';
 import { createLocalEvents, type LocalEvents } from '../events/local-events.ts';
 import type { LocalEventBus } from '../events/local-bus.ts';
+import { scheduleService } from '@svc/core/services/schedules';
 import { ensureFirstAdmin, type FirstAdmin } from './bootstrap.ts';
+import { startTicker } from './schedule-ticker.ts';
+import { scheduledRunStarter } from '../run-graph/scheduled-runs.ts';
 import type { LocalConfig } from './config.ts';
 import { createLlmFromEnv } from '../llm/from-env.ts';
 import { visionLocatorFromEnv } from '../llm/vision-locator.ts';
@@ -111,6 +114,10 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
     const app = createApp(deps);
     const server = await listen(app, config.host, config.port);
     events.start();
+    // Scheduled runs: the same sweep a per-minute schedule calls on AWS.
+    const schedules = scheduleService({ store: deps.store, clock: deps.clock });
+    const startScheduled = scheduledRunStarter(deps.runGraph);
+    const ticker = startTicker(config.scheduleTickMs, () => schedules.sweep(startScheduled, logger), logger);
     const port = (server.address() as AddressInfo).port;
     const host = config.host === '::1' ? '[::1]' : config.host;
     return {
@@ -123,6 +130,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
       admin,
       firstStart: created,
       async close() {
+        await ticker.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           (server as { closeAllConnections?: () => void }).closeAllConnections?.();
