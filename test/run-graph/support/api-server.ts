@@ -5,7 +5,7 @@ import type { Healer } from '@svc/core/run-graph/healer';
 import type { UiDriver } from '@svc/core/execution/types';
 
 /** The real local runtime, whose run graph gets the given healer, browser and stream limits. */
-export async function startRunGraphServer(opts: { dataDir?: string; healer?: Healer; browser?: () => Promise<UiDriver>; stream?: Partial<SseOptions> } = {}): Promise<TestServer & { graph: RunManager }> {
-  const server = await startTestServer({ dataDir: opts.dataDir, runtime: { runGraph: { healer: opts.healer, browser: opts.browser, stream: opts.stream } } });
+export async function startRunGraphServer(opts: { dataDir?: string; healer?: Healer; browser?: () => Promise<UiDriver>; stream?: Partial<SseOptions>; env?: Record<string, string> } = {}): Promise<TestServer & { graph: RunManager }> {
+  const server = await startTestServer({ dataDir: opts.dataDir, env: opts.env, runtime: { runGraph: { healer: opts.healer, browser: opts.browser, stream: opts.stream } } });
   return { ...server, graph: server.runtime.deps.runGraph! };
 }
