@@ -5,6 +5,9 @@
  * audit log, and another organization's 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { client, signUp, type Client } from '../support/server.ts';
 import { startRunGraphServer } from '../run-graph/support/api-server.ts';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
@@ -14,6 +17,7 @@ let fixture: FixtureApp;
 let api: Client;
 let stranger: Client;
 let orgId: string;
+let token: string;
 let projectId: string;
 const testIds: string[] = [];
 
@@ -22,6 +26,7 @@ beforeAll(async () => {
   server = await startRunGraphServer({ env: { SVC_SCHEDULE_TICK_MS: '200' } });
   const owner = await signUp(server.url, 'scheduler@example.com');
   orgId = owner.orgId;
+  token = owner.token;
   api = client(server.url, { token: owner.token, org: owner.orgId });
   projectId = (await api.post('/api/v1/projects', { name: 'shop', app_url: fixture.url })).body.id;
   for (const [name, url] of [['items list', '/api/items'], ['one item', '/api/items/1']]) {
@@ -128,6 +133,19 @@ describe('scheduled runs', () => {
     const refused = await api.post(`/api/schedules/${none.body.id}/run`);
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toBe('no test of the project has one of the tags none');
+  });
+
+  it('an assistant lists the schedules through the MCP gateway', async () => {
+    const agent = new McpClient({ name: 'svc-schedules-test', version: '1.0.0' });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}`, 'x-organization-id': orgId } } }));
+    try {
+      const listed = (await agent.callTool({ name: 'svc_schedules', arguments: { project_id: projectId } })) as CallToolResult;
+      expect(listed.isError).toBeFalsy();
+      const items = (listed.structuredContent as { items: Array<{ name: string; recent_runs: unknown[] }> }).items;
+      expect(items.find((s) => s.name === 'everything')?.recent_runs).toHaveLength(1);
+    } finally {
+      await agent.close();
+    }
   });
 
   it('another organization gets 404', async () => {

@@ -57,6 +57,7 @@ export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_flaky_tests', 'Flaky tests', 'get', '/api/quality/flaky-ranking', true, 'Tests whose outcome changes with nothing about them changing, most flaky first, each with its pass/fail history (P, H, F, S; | marks an edit of the test) and its latest error.'),
   tool('svc_coverage_gaps', 'Coverage gaps', 'get', '/api/coverage/gaps', true, 'Pages discovery found that no test covers (or whose tests did not run lately), riskiest first, each with a suggested test to write (svc_generate_test can write it).'),
   tool('svc_cost_breakdown', 'Model spend', 'get', '/api/cost/breakdown', true, 'What model calls cost, by day, model, task and run, for the organization or one project.'),
+  tool('svc_schedules', 'Scheduled runs', 'get', '/api/schedules', true, 'The schedules of the organization or a project: cron and time zone, next run, the latest runs they started (recent_runs) and why the last one could not start (last_error).'),
   tool('svc_heal', 'Heal a test', 'post', '/api/heal', false, 'Ask for a broken test to be healed; says what the healer would do.'),
   tool('svc_ask', 'Ask', 'post', '/api/chat', false, 'A question in plain language about tests, runs and heals, answered from stored data.'),
 ];
