@@ -58,15 +58,7 @@ export function declareApi({ bus, runGraph, models }: { bus: EventBus; runGraph:
     link: [table, artifacts, bus],
     permissions: [...runGraph.permissions, ...(models?.permissions ?? [])],
     copyFiles: [{ from: 'packages/web/public', to: webPublicInPackage }],
-    environment: {
-      SVC_TABLE_NAME: table.name,
-      SVC_BUCKET_NAME: artifacts.name,
-      SVC_EVENT_BUS_NAME: bus.name,
-      ...runGraph.environment,
-      ...operatorSettings(),
-      ...models?.environment,
-      POWERTOOLS_SERVICE_NAME: 'svc-api',
-    },
+    environment: { ...appEnvironment(bus, runGraph), ...models?.environment, POWERTOOLS_SERVICE_NAME: 'svc-api' },
   });
 }
 
@@ -85,16 +77,20 @@ export function declareScheduledRuns({ bus, runGraph }: { bus: EventBus; runGrap
       link: [table, artifacts, bus],
       // Starting a run needs no model: the run's task functions have the model settings.
       permissions: runGraph.permissions,
-      environment: {
-        SVC_TABLE_NAME: table.name,
-        SVC_BUCKET_NAME: artifacts.name,
-        SVC_EVENT_BUS_NAME: bus.name,
-        ...runGraph.environment,
-        ...operatorSettings(),
-        POWERTOOLS_SERVICE_NAME: 'svc-schedules',
-      },
+      environment: { ...appEnvironment(bus, runGraph), POWERTOOLS_SERVICE_NAME: 'svc-schedules' },
     },
   });
+}
+
+/** What aws/config.ts reads, for every function built on the API's deps (the API, scheduled runs). */
+function appEnvironment(bus: EventBus, runGraph: RunGraphAccess) {
+  return {
+    SVC_TABLE_NAME: table.name,
+    SVC_BUCKET_NAME: artifacts.name,
+    SVC_EVENT_BUS_NAME: bus.name,
+    ...runGraph.environment,
+    ...operatorSettings(),
+  };
 }
 
 /** What the API needs of the run graph (declareRunGraph in infra/run-graph.ts returns both). */
