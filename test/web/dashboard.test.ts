@@ -461,3 +461,166 @@ describe('insights panel', () => {
     expect(problems).toEqual([]);
   });
 });
+
+// The schedules panel over the real API: a schedule made in the browser (after the API named
+// a bad cron expression), paused and resumed, run now through the run graph against the
+// fixture app, and deleted.
+describe('schedules panel', () => {
+  let scheduled: TestServer;
+  let fixture: FixtureApp;
+  let schedulesBrowser: Browser;
+  let tab: Page;
+  let api: ReturnType<typeof client>;
+  let projectId: string;
+  let scheduleId: string;
+  const problems: string[] = [];
+
+  const PROJECT = 'Foxtrot nightly';
+  const row = () => tab.getByTestId('schedule-row');
+
+  /** Opens the panel of the project from its row. */
+  async function openSchedulesOf(name: string) {
+    await tab.getByTestId('project-row').filter({ hasText: name }).getByTestId('project-schedules').click();
+    await expect.poll(() => tab.getByTestId('schedules-heading').textContent()).toBe(`Schedules · ${name}`);
+  }
+
+  beforeAll(async () => {
+    fixture = await startFixtureApp();
+    scheduled = await startTestServer();
+    const { admin } = scheduled;
+    const login = await client(scheduled.url).post('/api/auth/login', { email: admin.email, password: admin.password });
+    expect(login.status, login.text).toBe(200);
+    api = client(scheduled.url, { token: login.body.access_token, org: admin.organizationId });
+    ({ browser: schedulesBrowser, page: tab } = await openBrowser(problems));
+  });
+
+  afterAll(async () => {
+    await schedulesBrowser?.close();
+    await scheduled?.stop();
+    await fixture?.close();
+  });
+
+  it('signs in as the owner and creates a project with one API test', async () => {
+    await tab.goto(new URL('/', scheduled.url).href);
+    await tab.getByTestId('email').fill(scheduled.admin.email);
+    await tab.getByTestId('password').fill(scheduled.admin.password);
+    await tab.getByTestId('sign-in-submit').click();
+    await tab.waitForURL((url) => url.pathname === '/');
+
+    await tab.getByTestId('new-project-name').fill(PROJECT);
+    await tab.getByTestId('new-project-url').fill(fixture.url);
+    await tab.getByTestId('new-project-submit').click();
+    await tab.getByTestId('project-row').filter({ hasText: PROJECT }).waitFor();
+    projectId = (await api.get('/api/v1/projects')).body.items.find((p: { name: string }) => p.name === PROJECT).id;
+
+    const test = await api.post('/api/tests', {
+      project_id: projectId,
+      name: 'items list',
+      type: 'api',
+      steps: [{ type: 'request', url: '/api/items' }],
+      assertions: [{ type: 'status', equals: 200 }],
+    });
+    expect(test.status, test.text).toBe(201);
+  });
+
+  it('names a bad cron expression under its input, keeps what was typed, and lists nothing', async () => {
+    await openSchedulesOf(PROJECT);
+    await expect.poll(() => tab.getByTestId('schedules-status').textContent()).toBe('No schedules yet.');
+    // The time zone starts as the browser's own.
+    const browserZone = await tab.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(await tab.getByTestId('schedule-timezone').inputValue()).toBe(browserZone);
+    expect(await tab.getByTestId('schedule-cron').getAttribute('placeholder')).toBe('0 2 * * *');
+
+    await tab.getByTestId('schedule-cron').fill('61 * * * *');
+    await tab.getByTestId('schedule-submit').click();
+    const cronError = tab.getByTestId('schedule-cron-error');
+    await cronError.waitFor({ state: 'visible' });
+    // The API's own words for the problem, under the cron input.
+    const refused = await api.post('/api/schedules', { project_id: projectId, name: 'x', cron: '61 * * * *' });
+    expect(refused.status).toBe(400);
+    const cronIssue = refused.body.error.details.issues.find((i: { path: string }) => i.path === 'cron');
+    expect(cronIssue.message).toMatch(/^not a cron expression: .*\S/);
+    expect(await cronError.textContent()).toBe(cronIssue.message);
+    expect(await tab.getByTestId('schedule-cron').getAttribute('aria-invalid')).toBe('true');
+    // The empty name is named too, under its own input; the time zone was fine.
+    expect(await tab.getByTestId('schedule-name-error').textContent()).toBe('This field is required.');
+    expect(await tab.getByTestId('schedule-timezone-error').isVisible()).toBe(false);
+    expect(await tab.getByTestId('schedule-cron').inputValue()).toBe('61 * * * *');
+    expect(await row().count()).toBe(0);
+    expect((await api.get(`/api/schedules?project_id=${projectId}`)).body.items).toEqual([]);
+  });
+
+  it('adds the schedule once corrected: listed with its cron, time zone, enabled, and a next run', async () => {
+    await tab.getByTestId('schedule-name').fill('nightly');
+    await tab.getByTestId('schedule-cron').fill('0 3 * * *');
+    await tab.getByTestId('schedule-timezone').fill('UTC');
+    await tab.getByTestId('schedule-submit').click();
+
+    await expect.poll(() => row().getByTestId('schedule-row-name').allTextContents()).toEqual(['nightly']);
+    expect(await tab.getByTestId('schedule-cron-error').isVisible()).toBe(false);
+    expect(await tab.getByTestId('schedule-cron').inputValue()).toBe('');
+    expect(await row().getByTestId('schedule-row-cron').textContent()).toBe('0 3 * * * · UTC');
+    expect(await row().getByTestId('schedule-row-state').textContent()).toBe('enabled');
+    expect(await row().getByTestId('schedule-row-scope').textContent()).toBe('All tests');
+    expect(await row().getByTestId('schedule-row-last').textContent()).toBe('Not run yet');
+
+    const listed = (await api.get(`/api/schedules?project_id=${projectId}`)).body.items;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ name: 'nightly', cron: '0 3 * * *', timezone: 'UTC', enabled: true, tags: [], test_ids: null });
+    scheduleId = listed[0].id;
+    // The next run is the API's, at 03:00 UTC, shown in local time.
+    expect(new Date(listed[0].next_run_at).getUTCHours()).toBe(3);
+    expect(await row().getByTestId('schedule-row-next-at').getAttribute('datetime')).toBe(new Date(listed[0].next_run_at).toISOString());
+    expect(await row().getByTestId('schedule-row-next').textContent()).toMatch(/^Next run \S/);
+  });
+
+  it('pauses (no next run) and resumes', async () => {
+    await row().getByTestId('schedule-toggle').click();
+    await expect.poll(() => row().getByTestId('schedule-row-state').textContent()).toBe('paused');
+    expect(await row().getByTestId('schedule-row-next').textContent()).toBe('Paused: no next run');
+    expect(await row().getByTestId('schedule-toggle').textContent()).toBe('Resume');
+    expect((await api.get(`/api/schedules/${scheduleId}`)).body).toMatchObject({ enabled: false, next_run_at: null });
+
+    await row().getByTestId('schedule-toggle').click();
+    await expect.poll(() => row().getByTestId('schedule-row-state').textContent()).toBe('enabled');
+    expect(await row().getByTestId('schedule-toggle').textContent()).toBe('Pause');
+    await row().getByTestId('schedule-row-next-at').waitFor();
+    const resumed = (await api.get(`/api/schedules/${scheduleId}`)).body;
+    expect(resumed.enabled).toBe(true);
+    expect(resumed.next_run_at).not.toBeNull();
+  });
+
+  it('runs it now: the run starts, completes against the fixture app, and the row shows it as the last run', async () => {
+    await row().getByTestId('schedule-run-now').click();
+    await expect.poll(() => tab.getByTestId('schedules-status').textContent()).toMatch(/^Started run [0-9a-f-]{36}$/);
+    const startedId = (await tab.getByTestId('schedules-status').textContent())!.replace('Started run ', '');
+
+    let runId = '';
+    await expect
+      .poll(async () => (runId = (await api.get(`/api/schedules/${scheduleId}`)).body.last_run_id ?? ''), { timeout: 10_000, interval: 100 })
+      .not.toBe('');
+    expect(runId).toBe(startedId);
+    await expect
+      .poll(async () => (await api.get(`/api/v1/test/status/${runId}`)).body.run.status, { timeout: 30_000, interval: 100 })
+      .toBe('completed');
+    const results = await api.get(`/api/v1/tests/${runId}/results`);
+    expect(results.body.items.map((r: { status: string }) => r.status)).toEqual(['passed']);
+
+    await tab.getByTestId('schedules-close').click();
+    await tab.getByTestId('schedules').waitFor({ state: 'hidden' });
+    await openSchedulesOf(PROJECT);
+    await expect.poll(() => row().getByTestId('schedule-row-last-run').textContent()).toBe(runId);
+    expect(await row().getByTestId('schedule-row-last').textContent()).toMatch(/^Last run \S.* · run [0-9a-f-]{36}$/);
+    expect(await row().getByTestId('schedule-row-error').count()).toBe(0);
+    // The next run stays where the cron put it.
+    await row().getByTestId('schedule-row-next-at').waitFor();
+  }, 60_000);
+
+  it('deletes it: the row goes, and so does the schedule', async () => {
+    await row().getByTestId('schedule-delete').click();
+    await expect.poll(() => tab.getByTestId('schedules-status').textContent()).toBe('No schedules yet.');
+    expect(await row().count()).toBe(0);
+    expect((await api.get(`/api/schedules?project_id=${projectId}`)).body.items).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});

@@ -3,6 +3,7 @@ import { $, messageOf, setMessage } from './dom.js';
 import { closeEnvironment, openEnvironment } from './environment.js';
 import { closeBaselines, openBaselines } from './visual.js';
 import { closeInsights, openInsights } from './insights.js';
+import { closeSchedules, openSchedules } from './schedules.js';
 import { showApiKeys } from './api-keys.js';
 
 /**
@@ -128,6 +129,15 @@ function projectRow(project) {
   insights.setAttribute('aria-label', `Insights of ${project.name}`);
   insights.addEventListener('click', () => openInsights({ id: project.id, name: project.name }));
   actions.append(insights);
+  // Everyone may look at the schedules; members and admins may add, run, pause and delete them.
+  const schedules = document.createElement('button');
+  schedules.type = 'button';
+  schedules.className = 'button button-small';
+  schedules.dataset.testid = 'project-schedules';
+  schedules.textContent = 'Schedules';
+  schedules.setAttribute('aria-label', `Schedules of ${project.name}`);
+  schedules.addEventListener('click', () => openSchedules({ id: project.id, name: project.name }, { canEdit: !!role && WRITE_ROLES.has(role) }));
+  actions.append(schedules);
 
   li.append(name, url, actions);
   return li;
@@ -238,6 +248,7 @@ el.switcher.addEventListener('change', () => {
   closeEnvironment();
   closeBaselines();
   closeInsights();
+  closeSchedules();
   showOrganization();
   void loadProjects();
 });
