@@ -35,6 +35,8 @@ export interface GraphDeps {
   analyzer?: CodeAnalyzer;
   /** Domain events of the nodes (codebase.analyzed); absent → none are published. */
   publisher?: EventPublisher;
+  /** Called once a run is final (notification channels, docs/notifications.md); must not throw. */
+  runFinished?(organizationId: string, runId: string): Promise<void>;
   /** Execution resources for a run (one browser per run, closed by the run manager). */
   execution(run: { threadId: string; organizationId: string; projectId: string }): Promise<ExecutionEnv>;
   /** Aborted when the run is cancelled: in-flight tests stop and close their browser. */

@@ -49,6 +49,8 @@ export async function report(deps: GraphDeps, threadId: string, input: { error?:
   const status = await finishRun(deps, state);
   await deps.threads.markFinished(threadId);
   await deps.events.append(threadId, { type: 'complete', data: { summary: summaryOf(state, status) } });
+  // After the stream's complete event: a slow chat endpoint must not hold up the people watching.
+  await deps.runFinished?.(state.graph.config.organization_id, state.run_id);
   return { status, state };
 }
 

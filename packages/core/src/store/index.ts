@@ -22,6 +22,7 @@ import { aiUsageRepo } from './ai-usage.ts';
 import { chatRepo } from './chat.ts';
 import { visualBaselinesRepo } from './visual-baselines.ts';
 import { schedulesRepo } from './schedules.ts';
+import { notificationsRepo } from './notifications.ts';
 
 /** Every repository over one table. */
 export function createStore(table: Table, clock: Clock) {
@@ -50,6 +51,7 @@ export function createStore(table: Table, clock: Clock) {
     chat: chatRepo(ctx),
     visualBaselines: visualBaselinesRepo(ctx),
     schedules: schedulesRepo(ctx),
+    notifications: notificationsRepo(ctx),
   };
 }
 

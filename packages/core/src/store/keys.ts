@@ -53,6 +53,9 @@ export const keys = {
   visualBaselinesOfTest: (testId: string) => `TEST#${testId}#NAME#`, // sk prefix of one test's baselines
   visualBaselinesOfProject: (orgId: string, projectId: string) => `ORG#${orgId}#PROJECT#${projectId}#VISUAL`, // gsi1pk of baseline items (gsi1sk: their sk)
   visualBaselineId: (orgId: string, baselineId: string) => ({ pk: `ORG#${orgId}`, sk: `VISUAL#${baselineId}` }), // id → (test, name) pointer
+  notificationChannel: (orgId: string, channelId: string) => ({ pk: `ORG#${orgId}`, sk: `NOTIFYCH#${channelId}` }),
+  /** A channel's deliveries; sk `<run id or test-id>#<event>`: one per run and event, claimed before sending. */
+  notificationLogs: (orgId: string, channelId: string) => `ORG#${orgId}#NOTIFYLOG#${channelId}`,
   schedule: (orgId: string, scheduleId: string) => ({ pk: `ORG#${orgId}`, sk: `SCHEDULE#${scheduleId}` }),
   schedulesOfProject: (projectId: string) => `PROJECT#${projectId}#SCHEDULES`, // gsi1pk of schedules (gsi1sk: their id)
   /** gsi2pk of enabled schedules, with gsi2sk `<next_run_at>#<orgId>#<id>`: the sweeper reads what is due across organizations. */

@@ -32,6 +32,7 @@ import { mcpRoutes } from './routes/mcp.ts';
 import { visualRoutes } from './routes/visual.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import { scheduleRoutes } from './routes/schedules.ts';
+import { notificationRoutes } from './routes/notifications.ts';
 
 /**
  * The one Hono app, wrapped by the Lambda handler on AWS and served by the local runtime.
@@ -67,6 +68,7 @@ export function createApp(deps: AppDeps) {
   visualRoutes(app, deps, registry);
   insightsRoutes(app, deps, registry);
   scheduleRoutes(app, deps, registry);
+  notificationRoutes(app, deps, registry);
   runGraphRoutes(app, deps, registry);
   generationRoutes(app, deps, registry);
   chatRoutes(app, deps, registry);

@@ -10,6 +10,7 @@ import { threadsRepo } from '@svc/core/run-graph/threads';
 import { approvalsRepo } from '@svc/core/run-graph/approvals-repo';
 import { createGraphTasks, type GraphTasks, type TaskResource } from '@svc/core/run-graph/tasks';
 import type { GraphDeps } from '@svc/core/run-graph/deps';
+import { notificationService } from '@svc/core/services/notifications';
 import { DynamoDbTable } from '../aws/dynamodb-table.ts';
 import { S3Blobs } from '../aws/s3-blobs.ts';
 import { createLogger } from '../shared/logger.ts';
@@ -93,6 +94,7 @@ function build(): Promise<Built> {
       // A Lambda has no repositories on disk unless SVC_ANALYZE_ROOTS names a mounted one (EFS, a layer).
       analyzer: createRepositoryAnalyzer({ store, roots: parseAnalyzeRoots(process.env.SVC_ANALYZE_ROOTS) }),
       publisher,
+      runFinished: notificationService({ store, clock: systemClock, logger }).runFinished,
       signal: (threadId) => (controllers.get(threadId) ?? new AbortController()).signal,
       sendTaskSuccess: (token, output) => sfn.sendTaskSuccess(token, output),
     };

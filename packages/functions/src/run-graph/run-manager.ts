@@ -18,6 +18,7 @@ import type { Workflow } from '@svc/core/run-graph/workflow';
 import { createLocalWaiters } from './local-waiters.ts';
 import { createLocalWorkflow, type LocalWorkflowOptions } from './local-workflow.ts';
 import type { GraphTasks } from '@svc/core/run-graph/tasks';
+import { notificationService } from '@svc/core/services/notifications';
 import type { LocalWaiters } from './local-waiters.ts';
 import type { ExecutionEnvs } from './execution-env.ts';
 
@@ -73,6 +74,8 @@ export function createRunManager(o: RunManagerOptions) {
     healer: o.healer,
     analyzer: o.analyzer,
     publisher: o.publisher,
+    // Every run tells the organization's notification channels how it ended (the channels' rules decide).
+    runFinished: notificationService({ store: o.store, clock: o.clock, logger: o.logger }).runFinished,
     testExtras: o.testExtras,
     execution: (run) => o.envs.forRun(run),
     signal: (threadId) => (controllers.get(threadId) ?? new AbortController()).signal,
