@@ -4,8 +4,10 @@ import chromium from '@sparticuz/chromium';
 import * as pw from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
-import { client, startTestServer } from '../support/server.ts';
+import { createHmac, randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { client, signUp, startTestServer } from '../support/server.ts';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
 import { pngOf } from '@svc/core/visual/test-png';
 
@@ -621,6 +623,250 @@ describe('schedules panel', () => {
     await expect.poll(() => tab.getByTestId('schedules-status').textContent()).toBe('No schedules yet.');
     expect(await row().count()).toBe(0);
     expect((await api.get(`/api/schedules?project_id=${projectId}`)).body.items).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
+// The notifications section over the real API: channels added in the browser (after the API
+// named a bad URL) that really send to a small HTTP receiver on loopback, a chat endpoint
+// that answers 200 and a webhook endpoint that answers 500; the test message, the retries
+// and the delivery log as the row shows them; pause and delete; hidden from a member.
+describe('notifications section', () => {
+  interface Received {
+    method: string;
+    path: string;
+    headers: IncomingHttpHeaders;
+    body: string;
+  }
+
+  let notified: TestServer;
+  let receiver: Server;
+  let receiverUrl: string;
+  const received: Received[] = [];
+  let notificationsBrowser: Browser;
+  let tab: Page;
+  let api: ReturnType<typeof client>;
+  let webhookSecret = '';
+  const problems: string[] = [];
+
+  const PROJECT = 'Golf storefront';
+  const rows = () => tab.getByTestId('notification-row');
+  const rowOf = (name: string) => rows().filter({ has: tab.getByTestId('notification-row-name').getByText(name, { exact: true }) });
+  const rowNamesHere = () => tab.getByTestId('notification-row-name').allTextContents();
+  const at = (path: string) => received.filter((r) => r.path === path);
+
+  async function signInAs(email: string, password: string) {
+    await tab.goto(new URL('/', notified.url).href);
+    await tab.waitForURL((url) => url.pathname === '/sign-in');
+    await tab.getByTestId('email').fill(email);
+    await tab.getByTestId('password').fill(password);
+    await tab.getByTestId('sign-in-submit').click();
+    await tab.waitForURL((url) => url.pathname === '/');
+    await expect.poll(() => tab.getByTestId('user-email').textContent()).toBe(email);
+  }
+
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        const path = req.url ?? '/';
+        received.push({ method: req.method ?? '', path, headers: req.headers, body });
+        if (path === '/chat') {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end('ok');
+        } else {
+          res.writeHead(500, { 'content-type': 'text/plain' });
+          res.end('receiver is down');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+
+    notified = await startTestServer();
+    const { admin } = notified;
+    const login = await client(notified.url).post('/api/auth/login', { email: admin.email, password: admin.password });
+    expect(login.status, login.text).toBe(200);
+    api = client(notified.url, { token: login.body.access_token, org: admin.organizationId });
+    expect((await api.post('/api/v1/projects', { name: PROJECT })).status).toBe(201);
+    ({ browser: notificationsBrowser, page: tab } = await openBrowser(problems));
+  });
+
+  afterAll(async () => {
+    await notificationsBrowser?.close();
+    await notified?.stop();
+    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+  });
+
+  it('signs in as the admin: the section is shown, empty, with its form at the defaults', async () => {
+    await signInAs(notified.admin.email, notified.admin.password);
+    await tab.getByTestId('notifications').waitFor({ state: 'visible' });
+    await expect.poll(() => tab.getByTestId('notifications-status').textContent()).toBe('No channels yet.');
+    expect(await tab.getByTestId('notifications-help').textContent()).toMatch(/Slack-compatible[\s\S]*Mattermost[\s\S]*X-Svc-Signature/);
+    await expect.poll(() => tab.getByTestId('notification-project').locator('option').allTextContents()).toEqual(['All projects', PROJECT]);
+    expect(await tab.getByTestId('notification-event-run_failed').isChecked()).toBe(true);
+    expect(await tab.getByTestId('notification-event-run_recovered').isChecked()).toBe(true);
+    expect(await tab.getByTestId('notification-event-run_passed').isChecked()).toBe(false);
+  });
+
+  it('names a bad URL under its input, keeps what was typed, and lists nothing', async () => {
+    await tab.getByTestId('notification-name').fill('broken');
+    await tab.getByTestId('notification-url').fill('not a url');
+    await tab.getByTestId('notification-submit').click();
+    const urlError = tab.getByTestId('notification-url-error');
+    await urlError.waitFor({ state: 'visible' });
+    // The API's own words for the problem, under the URL input.
+    const refused = await api.post('/api/notifications/channels', { name: 'broken', kind: 'slack', url: 'not a url', events: ['run_failed', 'run_recovered'] });
+    expect(refused.status).toBe(400);
+    const urlIssue = refused.body.error.details.issues.find((i: { path: string }) => i.path === 'url');
+    expect(await urlError.textContent()).toBe(urlIssue.message);
+    expect(await tab.getByTestId('notification-url').getAttribute('aria-invalid')).toBe('true');
+    expect(await tab.getByTestId('notification-name-error').isVisible()).toBe(false);
+    expect(await tab.getByTestId('notification-url').inputValue()).toBe('not a url');
+    expect(await rows().count()).toBe(0);
+    expect((await api.get('/api/notifications/channels')).body.items).toEqual([]);
+  });
+
+  it('adds a Slack-compatible channel for all projects with the default outcomes; no secret for it', async () => {
+    await tab.getByTestId('notification-name').fill('qa-alerts');
+    await tab.getByTestId('notification-kind').selectOption('slack');
+    await tab.getByTestId('notification-url').fill(`${receiverUrl}/chat`);
+    await tab.getByTestId('notification-submit').click();
+
+    await expect.poll(rowNamesHere).toEqual(['qa-alerts']);
+    const row = rowOf('qa-alerts');
+    expect(await row.getByTestId('notification-row-kind').textContent()).toBe('slack');
+    expect(await row.getByTestId('notification-row-url').textContent()).toBe(receiverUrl);
+    expect(await row.getByTestId('notification-row-project').textContent()).toBe('All projects');
+    expect(await row.getByTestId('notification-row-events').textContent()).toBe('On: Failed, Recovered');
+    expect(await row.getByTestId('notification-row-state').textContent()).toBe('enabled');
+    expect(await tab.getByTestId('notification-url-error').isVisible()).toBe(false);
+    expect(await tab.getByTestId('notification-url').getAttribute('aria-invalid')).toBeNull();
+    expect(await tab.getByTestId('notification-url').inputValue()).toBe('');
+    expect(await tab.getByTestId('notification-created').isVisible()).toBe(false);
+    // The row shows where messages go, never the URL itself.
+    expect(await tab.getByTestId('notifications-list').textContent()).not.toContain('/chat');
+
+    const listed = (await api.get('/api/notifications/channels')).body.items;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ name: 'qa-alerts', kind: 'slack', project_id: null, events: ['run_failed', 'run_recovered'], enabled: true });
+  });
+
+  it("adds a webhook for failures only: its signing secret is shown once, and it is listed", async () => {
+    await tab.getByTestId('notification-name').fill('ci');
+    await tab.getByTestId('notification-kind').selectOption('webhook');
+    await tab.getByTestId('notification-url').fill(`${receiverUrl}/down`);
+    await tab.getByTestId('notification-event-run_recovered').uncheck();
+    await tab.getByTestId('notification-submit').click();
+
+    await tab.getByTestId('notification-created').waitFor({ state: 'visible' });
+    webhookSecret = (await tab.getByTestId('notification-secret').textContent())!;
+    expect(webhookSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(await tab.getByTestId('notification-created').textContent()).toContain('Copy it now: it is not shown again.');
+    await expect.poll(async () => (await rowNamesHere()).sort()).toEqual(['ci', 'qa-alerts']);
+    const row = rowOf('ci');
+    expect(await row.getByTestId('notification-row-kind').textContent()).toBe('webhook');
+    expect(await row.getByTestId('notification-row-project').textContent()).toBe('All projects');
+    expect(await row.getByTestId('notification-row-events').textContent()).toBe('On: Failed');
+    // The form is back at its defaults.
+    expect(await tab.getByTestId('notification-kind').inputValue()).toBe('slack');
+    expect(await tab.getByTestId('notification-event-run_recovered').isChecked()).toBe(true);
+
+    const ci = (await api.get('/api/notifications/channels')).body.items.find((c: { name: string }) => c.name === 'ci');
+    expect(ci).toMatchObject({ kind: 'webhook', project_id: null, events: ['run_failed'], enabled: true });
+    expect(JSON.stringify(ci)).not.toContain(webhookSecret);
+
+    // Shown once: a reload no longer has it.
+    await tab.reload();
+    await expect.poll(async () => (await rowNamesHere()).sort()).toEqual(['ci', 'qa-alerts']);
+    expect(await tab.getByTestId('notification-created').isVisible()).toBe(false);
+    expect(await tab.content()).not.toContain(webhookSecret);
+  });
+
+  it('sends a test message: the chat endpoint gets it (HTTP 200); the failing webhook is tried three times, signed, and the row says 500', async () => {
+    const chat = rowOf('qa-alerts');
+    await chat.getByTestId('notification-test').click();
+    await expect.poll(() => chat.getByTestId('notification-status').textContent()).toBe('Delivered (HTTP 200)');
+    expect(at('/chat')).toHaveLength(1);
+    expect(at('/chat')[0].method).toBe('POST');
+    expect(JSON.parse(at('/chat')[0].body).text).toMatch(/^svc: test message/);
+
+    // Three attempts, 0.5 s and 2 s apart: the button waits for the last one.
+    const hook = rowOf('ci');
+    await hook.getByTestId('notification-test').click();
+    expect(await hook.getByTestId('notification-test').isDisabled()).toBe(true);
+    await expect
+      .poll(() => hook.getByTestId('notification-status').textContent(), { timeout: 15_000 })
+      .toMatch(/^Failed: the endpoint answered 500: receiver is down \(3 attempts\)$/);
+    expect(await hook.getByTestId('notification-test').isDisabled()).toBe(false);
+    const tries = at('/down');
+    expect(tries).toHaveLength(3);
+    // Each try is signed with the secret the form showed.
+    for (const t of tries) {
+      const [, ts, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(t.headers['x-svc-signature']))!;
+      expect(v1).toBe(createHmac('sha256', webhookSecret).update(`${ts}.${t.body}`).digest('hex'));
+      expect(JSON.parse(t.body).event).toBe('test');
+    }
+  }, 30_000);
+
+  it("opens a channel's deliveries under its row: the failed test, with its 500; closes them again", async () => {
+    const hook = rowOf('ci');
+    await hook.getByTestId('notification-logs').click();
+    expect(await hook.getByTestId('notification-logs').getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => hook.getByTestId('notification-log').count()).toBe(1);
+    const log = hook.getByTestId('notification-log');
+    expect(await log.getByTestId('notification-log-status').textContent()).toBe('Failed');
+    expect(await log.getByTestId('notification-log-detail').textContent()).toMatch(/^Test message · HTTP 500 · 3 attempts · the endpoint answered 500/);
+    expect(await log.getByTestId('notification-log-time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // Only this row's deliveries are open.
+    expect(await rowOf('qa-alerts').getByTestId('notification-log').count()).toBe(0);
+
+    await hook.getByTestId('notification-logs').click();
+    await hook.getByTestId('notification-logs-panel').waitFor({ state: 'hidden' });
+    expect(await hook.getByTestId('notification-logs').getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('pauses the webhook and deletes the chat channel', async () => {
+    await rowOf('ci').getByTestId('notification-toggle').click();
+    await expect.poll(() => rowOf('ci').getByTestId('notification-row-state').textContent()).toBe('paused');
+    expect(await rowOf('ci').getByTestId('notification-toggle').textContent()).toBe('Resume');
+    const channels = async () => (await api.get('/api/notifications/channels')).body.items as { name: string; enabled: boolean }[];
+    expect((await channels()).find((c) => c.name === 'ci')?.enabled).toBe(false);
+
+    await rowOf('qa-alerts').getByTestId('notification-delete').click();
+    await expect.poll(rowNamesHere).toEqual(['ci']);
+    expect((await channels()).map((c) => c.name)).toEqual(['ci']);
+    expect(problems).toEqual([]);
+  });
+
+  it('is not shown to a member; shown again in an organization where they are an admin', async () => {
+    const email = 'notified-member@example.com';
+    const invite = await api.post('/api/teams/invitations', { email, role: 'member' });
+    expect(invite.status, invite.text).toBe(201);
+    const member = await signUp(notified.url, email, 'Member own org');
+    const accepted = await client(notified.url, { token: member.token }).post('/api/teams/invitations/accept', { token: invite.body.token });
+    expect(accepted.status, accepted.text).toBe(200);
+
+    await tab.getByTestId('sign-out').click();
+    await tab.waitForURL((url) => url.pathname === '/sign-in');
+    await signInAs(email, 'correct horse battery');
+    // The browser remembers the admin's organization, where this person is a member.
+    const switcher = tab.getByTestId('org-switcher');
+    await tab.getByTestId('project-row').filter({ hasText: PROJECT }).waitFor();
+    expect(await switcher.inputValue()).toBe(notified.admin.organizationId);
+    expect(await tab.getByTestId('org-name').textContent()).toMatch(/· member$/);
+    expect(await tab.getByTestId('notifications').isVisible()).toBe(false);
+    expect(await tab.getByTestId('notification-row').count()).toBe(0);
+    expect((await client(notified.url, { token: member.token, org: notified.admin.organizationId }).get('/api/notifications/channels')).status).toBe(403);
+
+    // In their own organization they are the admin: the section shows its (empty) list.
+    await switcher.selectOption(member.orgId);
+    await tab.getByTestId('notifications').waitFor({ state: 'visible' });
+    await expect.poll(() => tab.getByTestId('notifications-status').textContent()).toBe('No channels yet.');
+    expect(await tab.getByTestId('notification-row').count()).toBe(0);
+    await switcher.selectOption(notified.admin.organizationId);
+    await tab.getByTestId('notifications').waitFor({ state: 'hidden' });
     expect(problems).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { closeBaselines, openBaselines } from './visual.js';
 import { closeInsights, openInsights } from './insights.js';
 import { closeSchedules, openSchedules } from './schedules.js';
 import { showApiKeys } from './api-keys.js';
+import { notificationProjectsChanged, showNotifications } from './notifications.js';
 
 /**
  * @typedef {{ organization_id: string, organization_name: string, organization_slug: string, role: string }} Membership
@@ -184,8 +185,9 @@ function showOrganization() {
   const membership = currentMembership();
   el.orgName.textContent = membership ? `${membership.organization_name} · ${membership.role}` : '';
   el.newProject.hidden = !membership || !WRITE_ROLES.has(membership.role);
-  // Key management is for admins (the API refuses others with 403).
+  // Key management and notification channels are for admins (the API refuses others with 403).
   showApiKeys(membership?.role === 'admin');
+  showNotifications(membership?.role === 'admin');
   clearFormErrors();
 }
 
@@ -235,6 +237,8 @@ el.form.addEventListener('submit', async (event) => {
     await api('/api/v1/projects', { method: 'POST', body });
     el.form.reset();
     el.name.focus();
+    // A channel may be limited to the new project: the notifications form offers it.
+    notificationProjectsChanged();
     await loadProjects();
   } catch (err) {
     showFormErrors(err);
