@@ -229,6 +229,26 @@ describe('Playwright export: visual assertions', () => {
   });
 });
 
+describe('Playwright export: parameter sets', () => {
+  it('write one test per set with its values, and name each case\'s baselines as svc does', () => {
+    const code = spec('parameter-sets', def({
+      name: 'search',
+      parameters: { base: '/search' },
+      parameter_sets: [{ name: 'lamps', values: { q: 'lamp', n: 3 } }, { values: { q: 'sofa', n: 0 } }],
+      steps: [{ type: 'goto', url: '{{base}}?q={{q}}' }],
+      assertions: [{ type: 'text', selector: '#count', equals: '{{n}} results' }, { type: 'visual', baseline: 'results' }],
+    }));
+    expect(code.match(/^test\(/gm)).toHaveLength(2);
+    expect(code).toContain('test("search [lamps]", async ({ page }) => {');
+    expect(code).toContain('test("search [q=sofa, n=0]", async ({ page }) => {');
+    expect(code).toContain('await page.goto("/search?q=lamp");');
+    expect(code).toContain('await page.goto("/search?q=sofa");');
+    expect(code).toContain('toHaveText("0 results")');
+    expect(code).toContain('toHaveScreenshot("results_set_1.png")');
+    expect(code).toContain('toHaveScreenshot("results_set_2.png")');
+  });
+});
+
 describe('Playwright export: API tests', () => {
   it('sends requests through the request fixture and asserts on the latest response', () => {
     const code = spec(
@@ -296,7 +316,7 @@ describe('Playwright export: API tests', () => {
       'expect(res2.headers()["cache-control"]).toBe("no-store");',
       'expect(res2.headers()["x-id"]).toMatch(new RegExp("^o_"));',
       'const body2 = await bodyOf(res2);',
-      'expect(jsonPath(body2, "$.id")).toEqual(String(orderId));',
+      'expect(jsonPath(body2, "$.id")).toEqual(orderId);',
       'expect(jsonPath(body2, "$.note")).toContain("lamp");',
       `expect(jsonPath(body2, "$['created at']")).toMatch(new RegExp("^\\\\d{4}-"));`,
       'expect(jsonPath(body2, "$.deleted")).toBeUndefined();',

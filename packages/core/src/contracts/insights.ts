@@ -44,6 +44,7 @@ export type FlakyRankingQuery = z.output<typeof FlakyRankingQuery>;
 
 export const FlakyTest = z.object({
   test_id: Uuid,
+  parameter_set: z.object({ index: z.number().int(), name: z.string() }).optional().describe('For a parameterised test: the case (set) ranked; each set is ranked on its own'),
   name: z.string().describe('Test name (from the test, or from its last result when the test is gone)'),
   flaky: z.boolean().describe('Meets the definition of flaky (docs/insights.md): passed and failed again with no change to the test in between, or passed on a retry within one run'),
   flakiness: z.number().min(0).max(1).describe('Flips between passing and failing from one run to the next, divided by the chances to flip (executions - 1); flips across an edit of the test are not counted'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fileSafe } from '../file-safe.ts';
+import { ParameterSets } from './parameter-sets.ts';
 
 /**
  * The executable test model: locators, steps and assertions for UI, API and DB tests.
@@ -273,7 +274,8 @@ const TestDefinitionFields = z.strictObject({
   priority: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
   tags: z.array(z.string().min(1).max(100)).max(50).default([]),
   timeout_ms: z.number().int().min(1000).max(MAX_TEST_TIMEOUT_MS).default(MAX_TEST_TIMEOUT_MS).describe('Whole-test timeout, at most 10 minutes (default 10 minutes)'),
-  parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}).describe('Values for {{name}} variables'),
+  parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}).describe('Values for {{name}} variables (shared by every parameter set)'),
+  parameter_sets: ParameterSets.default([]),
   steps: z.array(Step).min(1).max(500),
   assertions: z.array(Assertion).max(500).default([]).describe('Checked after the steps'),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { acceptAliases, IsoDateTime, JsonObject, Uuid } from './common.ts';
 import { durationSecondsAlias } from './duration.ts';
 import { TestStatusValue, testStatusValues } from './test.ts';
+import { caseId } from './parameter-sets.ts';
 
 /**
  * A stored test result (test_results). Canonical names: `test_run_id` (not run_id),
@@ -16,10 +17,17 @@ export const TestResultRecordSchema = z.object({
   duration_ms: z.number().int().nonnegative().nullable().describe('Wall-clock duration in milliseconds, or null if it never ran'),
   error_message: z.string().nullable().describe('Failure message, or null'),
   screenshots: z.array(z.string()).describe('Screenshot references (blob keys or URLs)'),
+  parameter_set: z
+    .object({ index: z.number().int().min(1).describe('1-based position of the set'), name: z.string().describe('The set\'s name') })
+    .optional()
+    .describe('The parameter set this result is a case of (parameterised tests only)'),
   metadata: JsonObject.describe('Extra data: browser, retries, healed selector, ...'),
   created_at: IsoDateTime.describe('When the result was recorded'),
 });
 export type TestResultRecord = z.output<typeof TestResultRecordSchema>;
+
+/** The case a stored result belongs to: `<test id>[n]` for a parameter set's, else the test id. */
+export const resultCaseId = (r: Pick<TestResultRecord, 'test_id' | 'parameter_set'>): string => (r.parameter_set ? caseId(r.test_id, r.parameter_set.index) : r.test_id);
 
 const upper = testStatusValues.map((s) => s.toUpperCase() as Uppercase<(typeof testStatusValues)[number]>);
 

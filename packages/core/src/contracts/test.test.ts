@@ -6,7 +6,7 @@ describe('test', () => {
   it('create: defaults', () => {
     const project_id = id();
     expect(parseInput(TestCreateInput, { project_id, name: 't', type: 'ui' })).toEqual({
-      project_id, name: 't', type: 'ui', steps: [], assertions: [], priority: 'medium', tags: [],
+      project_id, name: 't', type: 'ui', steps: [], assertions: [], priority: 'medium', tags: [], parameter_sets: [],
     });
   });
   it('create: steps keep their type-specific fields', () => {
@@ -19,12 +19,20 @@ describe('test', () => {
     expect(paths(TestCreateInput, { project_id: 'p', name: 't', type: 'ui' })).toEqual(['project_id']);
     expect(issues(TestCreateInput, { project_id: id(), name: 't', type: 'ui', status: 'passed' })).toEqual([{ path: 'status', message: 'unknown field' }]);
   });
+  it('create and update: parameter sets are checked where they are given', () => {
+    const base = { project_id: id(), name: 't', type: 'ui' };
+    expect(parseInput(TestCreateInput, { ...base, parameter_sets: [{ name: 'admin', values: { user: 'ann', admin: true } }] }).parameter_sets).toEqual([{ name: 'admin', values: { user: 'ann', admin: true } }]);
+    expect(paths(TestCreateInput, { ...base, parameter_sets: [{ values: {} }] })).toEqual(['parameter_sets.0.values']);
+    expect(paths(TestCreateInput, { ...base, parameter_sets: [{ values: { 'a b': 1 } }] })).toEqual(['parameter_sets.0.values.a b']);
+    expect(paths(TestUpdateInput, { parameter_sets: [{ values: { a: 1 }, label: 'x' }] })).toEqual(['parameter_sets.0.label']);
+    expect(parseInput(TestUpdateInput, { parameter_sets: [] })).toEqual({ parameter_sets: [] });
+  });
   it('update: at least one field', () => {
     expect(issues(TestUpdateInput, {})[0]?.message).toBe('at least one field is required');
     expect(parseInput(TestUpdateInput, { priority: 'high' })).toEqual({ priority: 'high' });
   });
   it('resource rejects upper-case status', () => {
-    const base = { id: id(), project_id: id(), name: 't', description: null, type: 'api', steps: [], assertions: [], priority: 'low', tags: [], created_at: now, updated_at: now };
+    const base = { id: id(), project_id: id(), name: 't', description: null, type: 'api', steps: [], assertions: [], priority: 'low', tags: [], parameter_sets: [], created_at: now, updated_at: now };
     expect(TestSchema.safeParse({ ...base, status: 'pending' }).success).toBe(true);
     expect(TestSchema.safeParse({ ...base, status: 'PENDING' }).success).toBe(false);
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Step, Assertion } from './steps.ts';
+import { ParameterSets } from './parameter-sets.ts';
 import { atLeastOneField, atLeastOneFieldParams, IsoDateTime, JsonObject, ListQuery, Uuid } from './common.ts';
 
 /** Kind of a stored test (tests.type). */
@@ -41,6 +42,7 @@ export const TestSchema = z.object({
   status: TestStatusValue.describe('Latest status of the test (default pending)'),
   priority: TestPriority,
   tags: z.array(z.string()).describe('Free-form tags'),
+  parameter_sets: ParameterSets.describe('Data sets the test runs once each, as cases with their own results (empty: it runs once)'),
   created_at: IsoDateTime.describe('When the test was created'),
   updated_at: IsoDateTime.describe('When the test was last changed'),
 });
@@ -56,6 +58,7 @@ export const TestCreateInput = z.strictObject({
   assertions: z.array(TestAssertionInput).max(500).default([]).describe('Assertions (default none)'),
   priority: TestPriority.default('medium').describe('Priority (default medium)'),
   tags: z.array(Tag).max(50).default([]).describe('Free-form tags (default none)'),
+  parameter_sets: ParameterSets.default([]).describe('Data sets: the test runs once per set, each a case with its own result ({{name}} variables take the set\'s values; default none: it runs once)'),
 });
 export type TestCreateInput = z.output<typeof TestCreateInput>;
 
@@ -69,6 +72,7 @@ export const TestUpdateInput = z
     assertions: z.array(TestAssertionInput).max(500).optional().describe('Assertions, replaced as a whole'),
     priority: TestPriority.optional(),
     tags: z.array(Tag).max(50).optional().describe('Tags, replaced as a whole'),
+    parameter_sets: ParameterSets.optional().describe('Data sets, replaced as a whole ([] makes it an ordinary test again)'),
   })
   .refine(atLeastOneField, atLeastOneFieldParams);
 export type TestUpdateInput = z.output<typeof TestUpdateInput>;

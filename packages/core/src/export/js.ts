@@ -82,9 +82,13 @@ export class Variables {
     return parts.map((p) => (p.kind === 'lit' ? lit(p.text) : p.text.includes('??') ? `(${p.text})` : p.text)).join(' + ');
   }
 
-  /** A JS expression for a JSON value whose strings may contain placeholders. */
+  /**
+   * A JS expression for a JSON value whose strings may contain placeholders. A string that
+   * is exactly one variable keeps the variable's type, as svc's runner does (a parameter
+   * `total: 4` in `"equals": "{{total}}"` compares with the number 4).
+   */
   value(v: unknown, indent = ''): string {
-    if (typeof v === 'string') return this.str(v);
+    if (typeof v === 'string') return this.whole(v) ?? this.str(v);
     if (v === undefined) return 'undefined';
     if (v === null || typeof v === 'number' || typeof v === 'boolean') return JSON.stringify(v) ?? 'null';
     if (Array.isArray(v)) {
@@ -99,6 +103,16 @@ export class Variables {
       return `{\n${entries.map(([k, x]) => `${inner}${key(k)}: ${this.value(x, inner)}`).join(',\n')},\n${indent}}`;
     }
     return 'undefined';
+  }
+
+  /** The typed expression for a string that is exactly one parameter or saved variable; undefined otherwise. */
+  private whole(s: string): string | undefined {
+    const name = /^\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}$/.exec(s)?.[1];
+    if (name === undefined) return undefined;
+    const saved = this.saved.get(name);
+    if (saved !== undefined) return saved;
+    if (!name.startsWith('secrets.') && Object.hasOwn(this.parameters, name)) return JSON.stringify(this.parameters[name]);
+    return undefined;
   }
 
   /** Source of a regular expression matching `s` as a substring, as a JS string expression. */

@@ -3,6 +3,8 @@ import { fileSafe } from '../file-safe.ts';
 import { Variables, comment, key, lit } from './js.ts';
 import { helperSource, type HelperName } from './playwright-helpers.ts';
 import { uniqueFileSlug } from './file-names.ts';
+import { caseName, parameterCases } from '../contracts/parameter-sets.ts';
+import { caseBaselineName } from '../visual/case-baselines.ts';
 
 /**
  * Export of svc tests as Playwright Test files, so a team can leave with its tests.
@@ -24,23 +26,43 @@ export interface ExportedFile {
 
 const DB_SKIP = 'svc: database steps are not exported to Playwright';
 
-/** One `.spec.ts` file for one test. */
+/** One `.spec.ts` file for one test: one `test()`, or one per parameter set. */
 export function exportPlaywrightSpec(test: TestDefinition, opts: PlaywrightExportOptions = {}): string {
-  const body = isDbTest(test) ? dbBody(test) : new SpecWriter(test).write();
-  const imports = body.helpers.has('bodyOf') ? 'test, expect, type APIResponse' : 'test, expect';
+  const bodies = casesToExport(test).map((c) => ({ name: c.name, body: isDbTest(test) ? dbBody(test) : new SpecWriter(test, c).write() }));
+  const helpers = new Set(bodies.flatMap((b) => [...b.body.helpers]));
+  const secrets = new Set(bodies.flatMap((b) => [...b.body.secrets]));
+  const imports = helpers.has('bodyOf') ? 'test, expect, type APIResponse' : 'test, expect';
   const out: string[] = [...comment(`Exported by svc from the test "${test.name}".`)];
   if (test.description) out.push(...comment(''), ...comment(test.description));
-  if (body.secrets.size > 0) out.push(...comment(''), ...comment(`Needs the environment variables: ${[...body.secrets].join(', ')}`));
+  if (bodies.length > 1) out.push(...comment(''), ...comment(`One test per parameter set (${bodies.length}), each with the set's values written in.`));
+  if (secrets.size > 0) out.push(...comment(''), ...comment(`Needs the environment variables: ${[...secrets].join(', ')}`));
   out.push(`import { ${imports} } from '@playwright/test';`, '');
   if (opts.baseUrl) out.push(`test.use({ baseURL: ${lit(opts.baseUrl)} });`, '');
   const details: string[] = [];
   if (test.tags.length > 0) details.push(`tag: [${test.tags.map((t) => lit(t.startsWith('@') ? t : `@${t}`)).join(', ')}]`);
-  const fixtures = body.fixtures.length > 0 ? `{ ${body.fixtures.join(', ')} }` : '';
-  out.push(`test(${lit(test.name)}, ${details.length > 0 ? `{ ${details.join(', ')} }, ` : ''}async (${fixtures}) => {`);
-  out.push(...body.lines.map((l) => (l === '' ? '' : `  ${l}`)));
-  out.push('});');
-  for (const h of (['jsonPath', 'bodyOf', 'escapeRegExp'] as const).filter((n) => body.helpers.has(n))) out.push('', helperSource(h));
+  bodies.forEach(({ name, body }, i) => {
+    const fixtures = body.fixtures.length > 0 ? `{ ${body.fixtures.join(', ')} }` : '';
+    if (i > 0) out.push('');
+    out.push(`test(${lit(name)}, ${details.length > 0 ? `{ ${details.join(', ')} }, ` : ''}async (${fixtures}) => {`);
+    out.push(...body.lines.map((l) => (l === '' ? '' : `  ${l}`)));
+    out.push('});');
+  });
+  for (const h of (['jsonPath', 'bodyOf', 'escapeRegExp'] as const).filter((n) => helpers.has(n))) out.push('', helperSource(h));
   return `${out.join('\n')}\n`;
+}
+
+/** What one exported `test()` runs: the test's name and parameters, or a parameter set's case. */
+interface ExportCase {
+  name: string;
+  parameters: TestDefinition['parameters'];
+  /** The set's 1-based position: visual baselines are named per case, as svc names them. */
+  index?: number;
+}
+
+function casesToExport(test: TestDefinition): ExportCase[] {
+  const sets = test.parameter_sets ?? [];
+  if (!sets.length) return [{ name: test.name, parameters: test.parameters }];
+  return parameterCases(test.name, sets).map((c) => ({ name: caseName(test.name, c.name), parameters: { ...test.parameters, ...c.values }, index: c.index }));
 }
 
 /** A runnable project: playwright.config.ts plus tests/<name>.spec.ts per test. */
@@ -125,8 +147,11 @@ class SpecWriter {
   private readonly timed: boolean;
   private readonly savedTwice: Set<string>;
 
-  constructor(private readonly test: TestDefinition) {
-    this.vars = new Variables(test.parameters);
+  constructor(
+    private readonly test: TestDefinition,
+    private readonly testCase: ExportCase = { name: test.name, parameters: test.parameters },
+  ) {
+    this.vars = new Variables(testCase.parameters);
     const all = [...test.steps.map((s) => (s.type === 'assert' ? s.assertion : undefined)), ...test.assertions];
     this.timed = all.some((a) => a?.type === 'response_time');
     const counts = new Map<string, number>();
@@ -377,7 +402,8 @@ class SpecWriter {
       a.max_diff_ratio !== undefined ? `maxDiffPixelRatio: ${a.max_diff_ratio}` : '',
       timeoutMs !== undefined ? `timeout: ${timeoutMs}` : '',
     ].filter(Boolean);
-    const name = `${fileSafe(a.baseline ?? defaultBaselineName(this.position))}.png`;
+    const own = a.baseline ?? defaultBaselineName(this.position);
+    const name = `${fileSafe(this.testCase.index === undefined ? own : caseBaselineName(own, this.testCase.index))}.png`;
     this.emit(`await expect(${target}).toHaveScreenshot(${lit(name)}${opts.length ? `, { ${opts.join(', ')} }` : ''});`);
   }
 

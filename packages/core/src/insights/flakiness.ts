@@ -21,13 +21,15 @@ export type TestsById = Map<string, { name: string; updated_at: string }>;
  */
 export function flakyRanking(projectId: string, history: RunHistory, tests: TestsById, limit: number): FlakyRankingResponse {
   const byTest = new Map<string, Execution[]>();
-  for (const { executions } of history.runs) for (const e of executions) byTest.set(e.test_id, [...(byTest.get(e.test_id) ?? []), e]);
+  // Each case of a parameterised test is ranked on its own: one set failing is no flake.
+  for (const { executions } of history.runs) for (const e of executions) byTest.set(e.case_id, [...(byTest.get(e.case_id) ?? []), e]);
 
   const items: FlakyTest[] = [];
-  for (const [testId, all] of byTest) {
+  for (const all of byTest.values()) {
+    const { test_id: testId, parameter_set } = all[all.length - 1];
     const stats = flakinessOf(all, tests.get(testId)?.updated_at);
     if (stats.flips === 0 && stats.retry_flakes === 0) continue;
-    items.push({ test_id: testId, name: nameOf(testId, tests, all), ...stats });
+    items.push({ test_id: testId, ...(parameter_set ? { parameter_set } : {}), name: nameOf(testId, tests, all), ...stats });
   }
   items.sort((a, b) => Number(b.flaky) - Number(a.flaky) || b.flakiness - a.flakiness || b.retry_flakes - a.retry_flakes || b.failed - a.failed || a.name.localeCompare(b.name));
   return {

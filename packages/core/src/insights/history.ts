@@ -2,10 +2,15 @@ import type { Store } from '../store/index.ts';
 import type { TestRun } from '../contracts/test-run.ts';
 import type { InsightWindow } from '../contracts/insights.ts';
 import { isTerminalRunStatus } from '../contracts/test-run.ts';
+import { resultCaseId } from '../contracts/test-result.ts';
 
 /** One test's outcome in one run: its last attempt, with what earlier attempts did. */
 export interface Execution {
   test_id: string;
+  /** For a parameterised test: the set this execution ran (its case id is `<test id>[index]`). */
+  parameter_set?: { index: number; name: string };
+  /** The test, or for a parameter set the case: what has one outcome per run. */
+  case_id: string;
   run_id: string;
   /** Outcome of the last attempt. */
   status: 'passed' | 'healed' | 'failed' | 'skipped';
@@ -90,10 +95,11 @@ type StoredResult = Awaited<ReturnType<Store['testRuns']['results']>>[number];
 
 /** Folds a run's results (one per test and attempt) into one execution per test. */
 export function executionsOf(runId: string, results: StoredResult[]): Execution[] {
+  // A parameterised test's cases are tests of their own here: one set may fail while another passes.
   const byTest = new Map<string, StoredResult[]>();
-  for (const r of results) byTest.set(r.test_id, [...(byTest.get(r.test_id) ?? []), r]);
+  for (const r of results) byTest.set(resultCaseId(r), [...(byTest.get(resultCaseId(r)) ?? []), r]);
   const out: Execution[] = [];
-  for (const [testId, attempts] of byTest) {
+  for (const [caseKey, attempts] of byTest) {
     attempts.sort((a, b) => a.attempt - b.attempt);
     const last = attempts[attempts.length - 1];
     const status = (['passed', 'healed', 'failed', 'skipped'] as const).find((s) => s === last.status);
@@ -101,7 +107,9 @@ export function executionsOf(runId: string, results: StoredResult[]): Execution[
     const failedBefore = attempts.slice(0, -1).some((a) => a.status === 'failed');
     const metadata = last.metadata as Record<string, unknown>;
     out.push({
-      test_id: testId,
+      test_id: last.test_id,
+      ...(last.parameter_set ? { parameter_set: last.parameter_set } : {}),
+      case_id: caseKey,
       run_id: runId,
       status,
       retry_flake: failedBefore && passing.has(status),
@@ -133,5 +141,8 @@ export async function projectTests(store: Store, orgId: string, projectId: strin
 
 /** A test's name: the test's own, else the name its latest result recorded. */
 export function nameOf(testId: string, tests: Map<string, { name: string }>, executions: Execution[]): string {
+  // A case's name is its test's with the set's ("sign in [admin]"), as its results recorded it.
+  const set = executions.findLast((e) => e.parameter_set)?.parameter_set;
+  if (set && tests.has(testId)) return `${tests.get(testId)!.name} [${set.name}]`;
   return tests.get(testId)?.name ?? executions.findLast((e) => e.name)?.name ?? `(deleted test ${testId.slice(0, 8)})`;
 }

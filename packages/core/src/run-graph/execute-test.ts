@@ -6,7 +6,7 @@ import type { GraphDeps } from './deps.ts';
 import { runLimit, event } from './limits.ts';
 import { nodeEvents } from './node-events.ts';
 import { notRunResult, recordResult, toTestResult } from './results.ts';
-import { definitionOf } from './spec-to-definition.ts';
+import { definitionOf, testIdOf } from './spec-to-definition.ts';
 import { finalStatuses, resultOf, type RunGraphState } from './state.ts';
 import type { Write } from './writes.ts';
 
@@ -91,7 +91,7 @@ export function routeAfterExecute(state: RunGraphState, testId: string): TestRou
 
 async function execute(deps: GraphDeps, state: RunGraphState, threadId: string, testId: string, signal: AbortSignal): Promise<{ result?: TestExecutionResult; error?: string }> {
   const spec = state.test_plan.find((t) => t.id === testId)!;
-  const def = definitionOf(spec, deps.testExtras?.(testId));
+  const def = definitionOf(spec, deps.testExtras?.(testIdOf(spec)));
   if (!def.ok) return { error: def.message };
   const cfg = state.graph.config;
   const env = await deps.execution({ threadId, organizationId: cfg.organization_id, projectId: cfg.project_id });

@@ -5,6 +5,7 @@ import { runRootNode } from './root-node.ts';
 import type { RunGraphState } from './state.ts';
 import { codeSurfaces, storedTestIds } from './surfaces.ts';
 import { prioritiseTests, type PlannedTest } from './plan-priorities.ts';
+import { casesOf } from './spec-to-definition.ts';
 
 /** What the Map state needs after plan_tests (or after the plan's approval). */
 export interface PlanOutput {
@@ -32,7 +33,9 @@ export async function planTests(deps: GraphDeps, threadId: string): Promise<{ ro
       return { route: 'report', writes: () => [{ channel: 'replace', field: 'error', value: message }], logs: [{ level: 'error', message }] };
     }
     const planned = prioritiseTests(records.map(specFromRecord), code, state.changed_files);
-    const plan = planned.map((p) => p.spec);
+    // A parameterised test runs as its cases, one per set, where the test was planned.
+    const sets = new Map(records.map((r) => [r.id, r.parameter_sets]));
+    const plan = planned.flatMap((p) => casesOf(p.spec, sets.get(p.test_id) ?? []));
     const route = state.graph.config.require_test_plan_approval ? 'await_plan_approval' : 'execute_tests';
     const changed = planned.filter((p) => p.changed).length;
     return {
@@ -40,18 +43,19 @@ export async function planTests(deps: GraphDeps, threadId: string): Promise<{ ro
       writes: () => [
         { channel: 'replace', field: 'test_plan', value: plan },
         { channel: 'replace', field: 'test_priorities', value: Object.fromEntries(plan.map((t) => [t.id, t.priority])) },
-        { channel: 'message', value: planMessage(planned, state.changed_files) },
+        { channel: 'message', value: planMessage(planned, state.changed_files, (id) => sets.get(id)?.length ?? 0) },
       ],
       logs: [
-        { level: 'info', message: `planned ${plan.length} test${plan.length === 1 ? '' : 's'}${changed ? ` (${changed} on surfaces the changed files touch, first)` : ''}${route === 'await_plan_approval' ? '; waiting for the plan to be approved' : ''}` },
+        { level: 'info', message: `planned ${planned.length} test${planned.length === 1 ? '' : 's'}${plan.length > planned.length ? ` (${plan.length} cases with their parameter sets)` : ''}${changed ? ` (${changed} on surfaces the changed files touch, first)` : ''}${route === 'await_plan_approval' ? '; waiting for the plan to be approved' : ''}` },
       ],
     };
   });
 }
 
 /** The plan's reasoning, for people and for replays: one entry per test, in plan order. */
-function planMessage(planned: PlannedTest[], changedFiles: string[]) {
-  const lines = planned.map((p, i) => `${i + 1}. ${p.spec.name} — ${p.priority} (risk ${p.risk_score.toFixed(2)}): ${p.reasons.join('; ')}`);
+function planMessage(planned: PlannedTest[], changedFiles: string[], setsOf: (testId: string) => number) {
+  const cases = (p: PlannedTest) => Math.max(1, setsOf(p.test_id));
+  const lines = planned.map((p, i) => `${i + 1}. ${p.spec.name}${cases(p) > 1 ? ` (${cases(p)} parameter sets)` : ''} — ${p.priority} (risk ${p.risk_score.toFixed(2)}): ${p.reasons.join('; ')}`);
   return {
     role: 'assistant' as const,
     name: 'plan_tests',
@@ -60,7 +64,7 @@ function planMessage(planned: PlannedTest[], changedFiles: string[]) {
       {
         type: 'test_plan',
         changed_files: changedFiles.slice(0, 200),
-        tests: planned.map((p) => ({ test_id: p.test_id, priority: p.priority, stored_priority: p.stored_priority, planned_priority: p.planned_priority, risk_score: p.risk_score, changed: p.changed, reasons: p.reasons, surfaces: p.surfaces.slice(0, 20) })),
+        tests: planned.map((p) => ({ test_id: p.test_id, ...(cases(p) > 1 ? { parameter_sets: cases(p) } : {}), priority: p.priority, stored_priority: p.stored_priority, planned_priority: p.planned_priority, risk_score: p.risk_score, changed: p.changed, reasons: p.reasons, surfaces: p.surfaces.slice(0, 20) })),
       },
     ],
   };

@@ -55,8 +55,11 @@ export async function recordResult(deps: GraphDeps, state: RunGraphState, result
   // so a replay's higher offset never re-stores it); one that never ran takes the next.
   const own = result.metadata.attempt;
   const attempt = typeof own === 'number' && own > 0 ? own : cfg.attempt_offset + Math.max(1, state.graph.attempts[result.test_id] ?? 0);
+  // A parameter set's case is stored under its test, with the set it ran.
+  const set = state.test_plan.find((t) => t.id === result.test_id)?.parameter_set;
   await deps.store.testRuns.recordResult(cfg.organization_id, {
-    test_id: result.test_id,
+    test_id: set?.test_id ?? result.test_id,
+    ...(set ? { parameter_set: { index: set.index, name: set.name } } : {}),
     test_run_id: state.run_id,
     status: result.status.toLowerCase() as 'passed' | 'failed' | 'skipped' | 'healed',
     duration_ms: result.duration_ms,

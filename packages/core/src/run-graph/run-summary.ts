@@ -2,6 +2,7 @@ import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
 import type { TestRun } from '../contracts/test-run.ts';
 import type { Store } from '../store/index.ts';
 import { runTotals } from '../execution/totals.ts';
+import { resultCaseId } from '../contracts/test-result.ts';
 
 /**
  * A finished (or running) run as the RunSummary the report renderers take, from what is
@@ -10,8 +11,8 @@ import { runTotals } from '../execution/totals.ts';
 export async function runSummaryOf(store: Store, orgId: string, run: TestRun): Promise<RunSummary> {
   const stored = await store.testRuns.results(orgId, run.id);
   const latest = new Map<string, (typeof stored)[number]>();
-  for (const r of stored) if ((latest.get(r.test_id)?.attempt ?? -1) < r.attempt) latest.set(r.test_id, r);
-  const results = [...latest.values()].map((r) => executionResultOf({ test_id: r.test_id, status: r.status, duration_ms: r.duration_ms ?? 0, error_message: r.error_message, screenshots: r.screenshots, metadata: r.metadata as Record<string, unknown>, attempt: r.attempt, created_at: r.created_at }));
+  for (const r of stored) if ((latest.get(resultCaseId(r))?.attempt ?? -1) < r.attempt) latest.set(resultCaseId(r), r);
+  const results = [...latest.values()].map((r) => executionResultOf({ test_id: resultCaseId(r), status: r.status, duration_ms: r.duration_ms ?? 0, error_message: r.error_message, screenshots: r.screenshots, metadata: r.metadata as Record<string, unknown>, attempt: r.attempt, created_at: r.created_at }));
   const started = run.started_at ?? run.created_at;
   const finished = run.completed_at ?? new Date().toISOString();
   return {

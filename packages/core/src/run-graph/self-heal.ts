@@ -4,6 +4,7 @@ import { AppError } from '../errors.ts';
 import type { GraphDeps } from './deps.ts';
 import type { HealPatch } from './healer.ts';
 import { runLimit, testCostLimit } from './limits.ts';
+import { testIdOf } from './spec-to-definition.ts';
 import { nodeEvents } from './node-events.ts';
 import { resultOf, type HealRecord, type RunGraphState } from './state.ts';
 import type { Write } from './writes.ts';
@@ -82,7 +83,7 @@ async function propose(deps: GraphDeps, state: RunGraphState, testId: string, h:
   try {
     const cfg = state.graph.config;
     outcome = await deps.healer.heal(
-      { test: spec, result, previous, attempt: h.attempts + 1, app_url: state.app_url, organization_id: cfg.organization_id, project_id: cfg.project_id, thread_id: cfg.thread_id, extras: deps.testExtras?.(testId) },
+      { test: spec, result, previous, attempt: h.attempts + 1, app_url: state.app_url, organization_id: cfg.organization_id, project_id: cfg.project_id, thread_id: cfg.thread_id, extras: deps.testExtras?.(testIdOf(spec)) },
       { signal },
     );
   } catch (err) {

@@ -1,11 +1,15 @@
 import { TestDefinition, MAX_TEST_TIMEOUT_MS } from '../contracts/steps.ts';
 import type { TestSpec } from '../contracts/test-spec.ts';
+import { caseId, caseName, parameterCases, type ParameterSet } from '../contracts/parameter-sets.ts';
 
 /** What a test file carries beyond the TestSpec (the CLI's tests): its own timeout and {{parameters}}. */
 export interface TestExtras {
   timeout_ms?: number;
   parameters?: Record<string, string | number | boolean>;
 }
+
+/** The stored (or file) test a planned spec runs: a case's test, else the spec itself. */
+export const testIdOf = (spec: Pick<TestSpec, 'id' | 'parameter_set'>): string => spec.parameter_set?.test_id ?? spec.id;
 
 const typeFor = { UI: 'ui', E2E: 'ui', API: 'api', INTEGRATION: 'db' } as const;
 
@@ -22,10 +26,20 @@ export function definitionOf(spec: TestSpec, extra: TestExtras = {}): { ok: true
     priority: spec.priority.toLowerCase(),
     tags: spec.tags.slice(0, 50),
     timeout_ms: Math.max(1000, Math.min(extra.timeout_ms ?? spec.timeout_seconds * 1000, MAX_TEST_TIMEOUT_MS)),
-    parameters: extra.parameters ?? {},
+    // A case's set fills its variables over the test's shared parameters.
+    parameters: { ...extra.parameters, ...spec.parameter_set?.values },
     steps: spec.steps,
     assertions: spec.assertions,
   });
   if (!parsed.success) return { ok: false, message: `the test is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(test)'}: ${i.message}`).join('; ')}` };
   return { ok: true, definition: parsed.data };
+}
+
+/**
+ * A planned test as the specs the run executes: itself, or one case per parameter set
+ * (id `<test id>[n]`, name `<test name> [<set name>]`), in the sets' order.
+ */
+export function casesOf(spec: TestSpec, sets: readonly ParameterSet[]): TestSpec[] {
+  if (!sets.length) return [spec];
+  return parameterCases(spec.id, sets).map((c) => ({ ...spec, id: caseId(spec.id, c.index), name: caseName(spec.name, c.name), parameter_set: c }));
 }

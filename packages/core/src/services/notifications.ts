@@ -6,6 +6,7 @@ import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../store/index.ts';
 import type { StoredChannel } from '../store/notifications.ts';
 import { isTerminalRunStatus } from '../contracts/test-run.ts';
+import { resultCaseId } from '../contracts/test-result.ts';
 import type { NotificationChannel, NotificationChannelCreateInput, NotificationChannelUpdateInput, NotificationEvent } from '../contracts/notification.ts';
 import { deliver, type DeliveryOutcome, type Fetch } from '../notifications/deliver.ts';
 import { signature, slackMessage, webhookPayload, type RunNotice } from '../notifications/messages.ts';
@@ -70,7 +71,7 @@ export function notificationService({ store, clock, fetch = globalThis.fetch as 
     const project = await store.projects.get(orgId, run.project_id);
     const failed = (await store.testRuns.results(orgId, runId)).filter((r) => r.status === 'failed');
     const latest = new Map<string, (typeof failed)[number]>();
-    for (const r of failed) if ((latest.get(r.test_id)?.attempt ?? 0) < r.attempt) latest.set(r.test_id, r);
+    for (const r of failed) if ((latest.get(resultCaseId(r))?.attempt ?? 0) < r.attempt) latest.set(resultCaseId(r), r);
     return {
       event,
       organization_id: orgId,

@@ -4,6 +4,7 @@ import type { TestResultRecordSchema } from '../contracts/test-result.ts';
 import { ConditionFailedError } from '../ports/table.ts';
 import { conflict, notFound } from '../errors.ts';
 import { keys, stripLayout } from './keys.ts';
+import { resultCaseId } from '../contracts/test-result.ts';
 import { queryAll, queryPage, type StoreContext } from './context.ts';
 
 export type TestRun = z.output<typeof TestRunSchema>;
@@ -78,7 +79,7 @@ export function testRunsRepo(ctx: StoreContext) {
       }
     },
 
-    /** Records one result; returns false when this (test, attempt) was already recorded. */
+    /** Records one result; returns false when this (test or case, attempt) was already recorded. */
     async recordResult(orgId: string, result: Omit<TestResultRecord, 'id' | 'created_at'> & { attempt?: number }): Promise<boolean> {
       const attempt = result.attempt ?? 1;
       const { attempt: _a, ...fields } = result;
@@ -87,7 +88,7 @@ export function testRunsRepo(ctx: StoreContext) {
         await table.put(
           {
             pk: keys.resultsOfRun(orgId, result.test_run_id),
-            sk: `RESULT#${result.test_id}#${String(attempt).padStart(3, '0')}`,
+            sk: `RESULT#${resultCaseId(result)}#${String(attempt).padStart(3, '0')}`,
             entity: 'test_result',
             gsi1pk: keys.resultsOfTest(result.test_id),
             gsi1sk: `${record.created_at}#${record.id}`,

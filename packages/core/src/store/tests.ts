@@ -5,7 +5,14 @@ import { keys, stripLayout } from './keys.ts';
 import { queryPage, type StoreContext } from './context.ts';
 
 export type TestRecord = z.output<typeof TestSchema>;
-export type NewTest = Omit<TestRecord, 'id' | 'status' | 'created_at' | 'updated_at'>;
+/** A new test; `parameter_sets` defaults to none. */
+export type NewTest = Omit<TestRecord, 'id' | 'status' | 'created_at' | 'updated_at' | 'parameter_sets'> & Partial<Pick<TestRecord, 'parameter_sets'>>;
+
+/** A stored test as read: tests stored before parameter sets existed have none. */
+function asTest(item: Record<string, unknown>): TestRecord {
+  const { organization_id: _org, ...test } = stripLayout<TestRecord & { organization_id?: string }>(item);
+  return { ...test, parameter_sets: test.parameter_sets ?? [] };
+}
 
 /**
  * Tests are keyed by organization (so a test id from another tenant resolves to
@@ -16,7 +23,7 @@ export function testsRepo(ctx: StoreContext) {
   return {
     async create(orgId: string, input: NewTest): Promise<TestRecord> {
       const now = ctx.clock.now().toISOString();
-      const test: TestRecord = { ...input, id: ctx.newId(), status: 'pending', created_at: now, updated_at: now };
+      const test: TestRecord = { ...input, parameter_sets: input.parameter_sets ?? [], id: ctx.newId(), status: 'pending', created_at: now, updated_at: now };
       await table.put(
         { ...keys.test(orgId, test.id), entity: 'test', organization_id: orgId, gsi1pk: keys.testsOfProject(test.project_id), gsi1sk: `TEST#${test.id}`, ...test },
         { kind: 'notExists' },
@@ -26,18 +33,15 @@ export function testsRepo(ctx: StoreContext) {
 
     async get(orgId: string, testId: string): Promise<TestRecord | undefined> {
       const item = await table.get(keys.test(orgId, testId));
-      if (!item) return undefined;
-      const { organization_id: _org, ...test } = stripLayout<TestRecord & { organization_id: string }>(item);
-      return test;
+      return item ? asTest(item) : undefined;
     },
 
     /** Changes the given fields; undefined if there is no such test in the organization. */
-    async update(orgId: string, testId: string, patch: Partial<Pick<TestRecord, 'name' | 'description' | 'type' | 'steps' | 'assertions' | 'priority' | 'tags'>>): Promise<TestRecord | undefined> {
+    async update(orgId: string, testId: string, patch: Partial<Pick<TestRecord, 'name' | 'description' | 'type' | 'steps' | 'assertions' | 'priority' | 'tags' | 'parameter_sets'>>): Promise<TestRecord | undefined> {
       const set: Record<string, unknown> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
       set.updated_at = ctx.clock.now().toISOString();
       try {
-        const { organization_id: _org, ...test } = stripLayout<TestRecord & { organization_id: string }>(await table.update({ key: keys.test(orgId, testId), set }));
-        return test;
+        return asTest(await table.update({ key: keys.test(orgId, testId), set }));
       } catch (err) {
         if (err instanceof ConditionFailedError) return undefined;
         throw err;
@@ -56,7 +60,7 @@ export function testsRepo(ctx: StoreContext) {
       const page = opts.projectId
         ? await queryPage<TestRecord & { organization_id?: string }>(table, { index: 'gsi1', pk: keys.testsOfProject(opts.projectId), limit: opts.limit, cursor: opts.cursor, descending: true })
         : await queryPage<TestRecord & { organization_id?: string }>(table, { pk: `ORG#${orgId}`, skPrefix: 'TEST#', limit: opts.limit, cursor: opts.cursor, descending: true });
-      return { ...page, items: page.items.map(({ organization_id: _org, ...t }) => t) };
+      return { ...page, items: page.items.map((t) => asTest(t)) };
     },
   };
 }

@@ -21,6 +21,7 @@ import { FileTable } from '../local/file-table.ts';
 import { createExecutionEnvs } from './execution-env.ts';
 import { createRunManager, type RunManager } from './run-manager.ts';
 import { runTotals } from '@svc/core/execution/totals';
+import { caseId, caseName, parameterCases, splitCaseId } from '@svc/core/contracts/parameter-sets';
 
 /** What a run needs from the machine it runs on (given again when a run is resumed). */
 export interface GraphSuiteRuntime {
@@ -105,7 +106,7 @@ export async function runSuiteThroughGraph(o: GraphSuiteOptions): Promise<GraphS
     const project = await store.projects.create(manifest.organization_id, { name: o.name.slice(0, 255) || 'svc run', app_url: o.baseUrl });
     for (const t of o.tests) {
       const d = t.definition;
-      const stored = await store.tests.create(manifest.organization_id, { project_id: project.id, name: d.name, description: d.description ?? null, type: d.type, steps: d.steps, assertions: d.assertions, priority: d.priority, tags: d.tags });
+      const stored = await store.tests.create(manifest.organization_id, { project_id: project.id, name: d.name, description: d.description ?? null, type: d.type, steps: d.steps, assertions: d.assertions, priority: d.priority, tags: d.tags, parameter_sets: d.parameter_sets });
       manifest.tests.push({ ...t, stored_id: stored.id });
     }
     if (dir) await writeFile(join(dir, MANIFEST), JSON.stringify(manifest));
@@ -168,7 +169,12 @@ function manager(store: Store, table: FileTable, manifest: Manifest, o: GraphSui
     if (!byStored.has(storedId)) for (const t of manifest.tests) byStored.set(t.stored_id, t);
     return byStored.get(storedId);
   };
-  const fileId = (storedId: string) => lookup(storedId)?.id ?? storedId;
+  // A parameter set's case `<stored id>[n]` is `<file id>[n]`.
+  const fileId = (storedId: string) => {
+    const { testId, index } = splitCaseId(storedId);
+    const id = lookup(testId)?.id ?? testId;
+    return index === undefined ? id : caseId(id, index);
+  };
   // The fingerprints of a file's test are kept under the file's id, whatever id the run's store gave it.
   const fingerprints: FingerprintStore | undefined = o.fingerprints && {
     get: (id) => o.fingerprints!.get(fileId(id)),
@@ -239,7 +245,8 @@ type End = { kind: 'complete' } | { kind: 'error'; error: string } | { kind: 'in
 /** Reads the run's events until it completes, turning test starts and ends into progress. */
 async function follow(graph: RunManager, manifest: Manifest, o: GraphSuiteRuntime): Promise<End> {
   const threadId = manifest.thread_id;
-  const byStored = new Map(manifest.tests.map((t) => [t.stored_id, t]));
+  const cases = casesOfManifest(manifest);
+  const byStored = new Map(cases.map((t) => [t.stored_id, t]));
   const reported = new Set<string>();
   let after = 0;
   let wake: (() => void) | undefined;
@@ -253,14 +260,14 @@ async function follow(graph: RunManager, manifest: Manifest, o: GraphSuiteRuntim
         after = e.id;
         o.onEvent?.(e);
         const t = e.data.test_id ? byStored.get(String(e.data.test_id)) : undefined;
-        if (t && e.type === 'node_start' && e.data.node === 'execute_test') o.onProgress?.({ type: 'test_start', test_id: t.id, name: t.definition.name, worker: 0 });
+        if (t && e.type === 'node_start' && e.data.node === 'execute_test') o.onProgress?.({ type: 'test_start', test_id: t.id, name: t.name, worker: 0 });
         if (t && e.type === 'node_end' && (e.data.node === 'execute_test' || e.data.node === 'self_heal') && !reported.has(t.stored_id)) {
           // The test's iteration may be over (its final result is in the state) or go on (self_heal, a re-run).
           const { state } = await graph.checkpointer.load(threadId);
           const r = resultOf(state, t.stored_id);
           if (r && iterationDone(state, t.stored_id)) {
             reported.add(t.stored_id);
-            o.onProgress?.({ type: 'test_end', result: asExecution(t, r), done: reported.size, total: manifest.tests.length });
+            o.onProgress?.({ type: 'test_end', result: asExecution(t, r), done: reported.size, total: cases.length });
           }
         }
         if (e.type === 'complete') return { kind: 'complete' };
@@ -286,26 +293,46 @@ function iterationDone(state: RunGraphState, testId: string): boolean {
   return r.status !== 'FAILED' || routeAfterExecute(state, testId) === 'done';
 }
 
-/** A result of the run state as the runner's result, under the file's test id. */
-function asExecution(t: SuiteTest, r: TestResult): TestExecutionResult {
+/** One execution of the run: a file's test, or one parameter set's case of it. */
+interface Case {
+  /** The id in the run's store (`<stored id>[n]` for a case). */
+  stored_id: string;
+  /** The id in reports (`<file id>[n]` for a case). */
+  id: string;
+  name: string;
+  test: SuiteTest;
+}
+
+/** The manifest's tests as the run executes them: each parameter set a case of its own, in the files' order. */
+function casesOfManifest(manifest: Manifest): Case[] {
+  return manifest.tests.flatMap((t) => {
+    const sets = t.definition.parameter_sets ?? [];
+    if (!sets.length) return [{ stored_id: t.stored_id, id: t.id, name: t.definition.name, test: t }];
+    return parameterCases(t.stored_id, sets).map((c) => ({ stored_id: caseId(t.stored_id, c.index), id: caseId(t.id, c.index), name: caseName(t.definition.name, c.name), test: t }));
+  });
+}
+
+/** A result of the run state as the runner's result, under the file's test (or case) id. */
+function asExecution(c: Case, r: TestResult): TestExecutionResult {
+  const t = c.test;
   const base = executionResultOf({
-    test_id: t.id,
+    test_id: c.id,
     status: r.status,
     duration_ms: r.duration_ms,
     error_message: r.error_message,
     screenshots: r.screenshots,
     metadata: { ...r.metadata, assertions_passed: r.assertions_passed, assertions_failed: r.assertions_failed, ...(r.stack_trace ? { stack_trace: r.stack_trace } : {}) },
   });
-  return { ...base, name: t.definition.name, type: t.definition.type, metadata: { ...t.metadata, ...base.metadata, priority: t.definition.priority, tags: t.definition.tags } };
+  return { ...base, name: c.name, type: t.definition.type, metadata: { ...t.metadata, ...base.metadata, priority: t.definition.priority, tags: t.definition.tags } };
 }
 
 function summaryOf(state: RunGraphState, manifest: Manifest, notRun: string): RunSummary {
   const now = new Date().toISOString();
-  const results = manifest.tests.map((t) => {
-    const r = resultOf(state, t.stored_id);
-    if (r && finalStatuses.has(r.status)) return asExecution(t, r);
+  const results = casesOfManifest(manifest).map((c) => {
+    const r = resultOf(state, c.stored_id);
+    if (r && finalStatuses.has(r.status)) return asExecution(c, r);
     const at = state.completed_at ?? now;
-    return asExecution(t, { test_id: t.stored_id, status: 'SKIPPED', duration_ms: 0, assertions_passed: 0, assertions_failed: 0, error_message: notRun, stack_trace: null, screenshots: [], metadata: { name: t.definition.name, type: t.definition.type, started_at: at, finished_at: at } });
+    return asExecution(c, { test_id: c.stored_id, status: 'SKIPPED', duration_ms: 0, assertions_passed: 0, assertions_failed: 0, error_message: notRun, stack_trace: null, screenshots: [], metadata: { name: c.name, type: c.test.definition.type, started_at: at, finished_at: at } });
   });
   const finished = state.completed_at ?? now;
   return {
@@ -315,7 +342,7 @@ function summaryOf(state: RunGraphState, manifest: Manifest, notRun: string): Ru
     started_at: state.started_at,
     finished_at: finished,
     duration_ms: Math.max(0, Date.parse(finished) - Date.parse(state.started_at)),
-    workers: Math.max(1, Math.min(manifest.workers, manifest.tests.length || 1)),
+    workers: Math.max(1, Math.min(manifest.workers, results.length || 1)),
     ...runTotals(results),
     results,
   };

@@ -5,6 +5,7 @@ import type { ProjectEnvironment, Store } from '@svc/core/store/index';
 import { httpExchange } from '@svc/core/execution/api/http-exchange';
 import { FsArtifacts } from '../execution/fs-artifacts.ts';
 import { tableFingerprintStore } from '@svc/core/store/fingerprints';
+import { caseBaselines } from '@svc/core/visual/case-baselines';
 import type { FingerprintStore } from '@svc/core/execution/fingerprint-store';
 import type { StepHealer } from '@svc/core/execution/step-healer';
 import type { BaselineStore } from '@svc/core/visual/baseline-store';
@@ -67,7 +68,8 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
           fingerprints: o.fingerprints ?? tableFingerprintStore(o.store.table, run.organizationId),
           ...(healer ? { healer } : {}),
           ...(o.traceOnFailure !== undefined ? { traceOnFailure: o.traceOnFailure } : {}),
-          ...(o.baselines ? { baselines: o.baselines(run) } : {}),
+          // A parameter set's case keeps baselines of its own, under its test (visual/case-baselines.ts).
+          ...(o.baselines ? { baselines: caseBaselines(o.baselines(run)) } : {}),
         },
       };
       if (o.browser) {

@@ -124,6 +124,7 @@ export function reproduceEvent(event: FailureEvent, opts: { name?: string } = {}
       tags: ['generated', 'production-error'],
       timeout_ms: 60_000,
       parameters: {},
+      parameter_sets: [],
       steps,
       assertions: [],
     },

@@ -135,6 +135,7 @@ export function toTestDefinition(result: PlainLanguageResult, opts: { name?: str
     // Generated tests get a short budget: a wrong guess should fail fast, not after 10 minutes.
     timeout_ms: 60_000,
     parameters: {},
+    parameter_sets: [],
     steps: result.steps,
     assertions: [],
   };

@@ -36,6 +36,7 @@ export function generateFromSpec(spec: { url: string; intent?: string; name?: st
       tags: ['generated', 'smoke'],
       timeout_ms: 60_000,
       parameters: {},
+      parameter_sets: [],
       steps: [
         { type: 'goto', url: spec.url },
         { type: 'assert', assertion: { type: 'title', matches: '\\S' }, name: 'the page has a title' },
@@ -65,6 +66,7 @@ export function generateFromFlow(flow: FlowInput): GeneratedFromSpec {
     tags: ['generated', 'discovery', ...(flow.flow_type ? [flow.flow_type] : [])],
     timeout_ms: 60_000,
     parameters: {},
+    parameter_sets: [],
     steps,
     assertions: [],
   };

@@ -34,7 +34,7 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
   });
 
   mountRoute(app, deps, registry, {
-    method: 'patch', path: '/api/tests/:id', summary: 'Change a test: any of name, description, type, steps, assertions, priority, tags (lists are replaced whole)', tags: ['tests'], auth: 'member', params: IdParams, body: TestUpdateInput,
+    method: 'patch', path: '/api/tests/:id', summary: 'Change a test: any of name, description, type, steps, assertions, priority, tags, parameter_sets (lists are replaced whole)', tags: ['tests'], auth: 'member', params: IdParams, body: TestUpdateInput,
     responses: { 200: { description: 'the test as changed', schema: TestSchema }, 404: { description: 'no such test in this organization' } },
   }, async ({ c, params, body, access }) => {
     const test = await store.tests.update(access.organizationId, params.id, body);

@@ -67,6 +67,7 @@ export function recordedTest(name: string | undefined, description: string, step
     tags: ['generated', 'recording'],
     timeout_ms: 60_000,
     parameters: {},
+    parameter_sets: [],
     steps,
     assertions: [],
   };

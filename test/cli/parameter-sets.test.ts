@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseJUnit } from 'junit2json';
+import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+
+/**
+ * Parameterised tests with `svc run` as a user runs it: the real binary, the fixture app
+ * in real Chromium, real HTTP. Each parameter set is a case with its own result, report
+ * line and visual baseline; the Playwright export writes one test per set and Playwright
+ * Test agrees on which pass.
+ */
+const root = join(import.meta.dirname, '..', '..');
+const bin = join(root, 'node_modules', '.bin', 'svc');
+const suite = join(root, 'test', 'fixtures', 'suites', 'parameterised');
+
+let app: FixtureApp;
+let out: string;
+
+beforeAll(async () => {
+  app = await startFixtureApp();
+  out = await mkdtemp(join(tmpdir(), 'svc-params-'));
+});
+afterAll(async () => {
+  await app?.close();
+  if (out) await rm(out, { recursive: true, force: true });
+});
+
+function run(file: string, args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number; output: string }>((resolve) => {
+    execFile(file, args, { cwd: out, timeout: 240_000, env: { ...process.env, ...env } }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, output: stdout + stderr }));
+  });
+}
+
+interface JsonReport {
+  tests: Array<{ id: string; name: string; status: string; error?: { message: string } }>;
+}
+
+describe('svc run with parameter sets', () => {
+  it('runs each set as a case: its own result, name and JUnit test case; one failing set fails the run', async () => {
+    const dir = join(out, 'report');
+    const res = await run(bin, ['run', '--url', app.url, '--tests', suite, '--out', dir, '--state-dir', join(out, 'state'), '--reporter', 'json,junit,md']);
+    expect(res.code, res.output).toBe(1);
+    expect(res.output).toMatch(/5\/6 passed, 1 failed/);
+
+    const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as JsonReport;
+    const byName = Object.fromEntries(json.tests.map((t) => [t.name, t]));
+    expect(Object.keys(byName).sort()).toEqual([
+      'search items [q=g, total=4]',
+      'search items [q=nothing like it, total=0]',
+      'search items [q=widget, total=1]',
+      'sign in [demo user]',
+      'sign in [expects a welcome it never gets]',
+      'sign in [wrong password]',
+    ]);
+    expect(byName['sign in [demo user]']).toMatchObject({ status: 'passed', id: expect.stringMatching(/sign-in\.json\[1\]$/) });
+    expect(byName['sign in [wrong password]']).toMatchObject({ status: 'passed', id: expect.stringMatching(/sign-in\.json\[2\]$/) });
+    // The set's values reached the page: the third case typed its wrong password and stayed on /login.
+    expect(byName['sign in [expects a welcome it never gets]'].status).toBe('failed');
+    expect(byName['sign in [expects a welcome it never gets]'].error?.message).toMatch(/expected the text of "h1" to equal "Welcome, Demo User!", received "Sign in"/);
+
+    const junit = (await parseJUnit(await readFile(join(dir, 'junit.xml'), 'utf8'))) as { tests?: number; failures?: number };
+    expect(junit).toMatchObject({ tests: 6, failures: 1 });
+    expect(await readFile(join(dir, 'report.md'), 'utf8')).toContain('sign in \\[expects a welcome it never gets\\]');
+  }, 240_000);
+
+  it('each case keeps a visual baseline of its own', async () => {
+    const tests = join(out, 'visual-tests');
+    await mkdir(tests, { recursive: true });
+    await writeFile(join(tests, 'shop.json'), JSON.stringify({
+      name: 'shop banner',
+      type: 'ui',
+      parameter_sets: [{ name: 'a', values: { variant: 'a' } }, { name: 'b', values: { variant: 'b' } }],
+      steps: [{ type: 'goto', url: '/flag?variant={{variant}}' }],
+      assertions: [{ type: 'visual', baseline: 'shop' }],
+    }));
+    const baselines = join(out, 'baselines');
+    const args = ['run', '--url', app.url, '--tests', tests, '--baselines', baselines, '--state-dir', join(out, 'state-visual'), '--reporter', 'json'];
+    const first = await run(bin, [...args, '--out', join(out, 'visual-1')]);
+    expect(first.code, first.output).toBe(0);
+    const [folder] = await readdir(baselines);
+    expect((await readdir(join(baselines, folder))).sort()).toEqual(['shop_set_1.png', 'shop_set_2.png']);
+    const a = await readFile(join(baselines, folder, 'shop_set_1.png'));
+    const b = await readFile(join(baselines, folder, 'shop_set_2.png'));
+    expect(a.equals(b)).toBe(false);
+    // Had the sets shared one baseline, variant b would now differ from a's.
+    const second = await run(bin, [...args, '--out', join(out, 'visual-2'), '--update-baselines', 'none']);
+    expect(second.code, second.output).toBe(0);
+    const report = JSON.parse(await readFile(join(out, 'visual-2', 'report.json'), 'utf8')) as { tests: Array<{ visual?: Array<{ status: string }> }> };
+    expect(report.tests.flatMap((t) => t.visual ?? []).map((v) => v.status)).toEqual(['matched', 'matched']);
+  }, 240_000);
+
+  it('exports one Playwright test per set, and Playwright Test passes and fails the same cases', async () => {
+    const dir = join(out, 'export');
+    const exported = await run(bin, ['export', '--format', 'playwright', '--tests', suite, '--out', dir, '--url', app.url]);
+    expect(exported.code, exported.output).toBe(0);
+    const spec = await readFile(join(dir, 'tests', 'sign-in.spec.ts'), 'utf8');
+    expect(spec.match(/^test\(/gm)).toHaveLength(3);
+    expect(spec).toContain('test("sign in [wrong password]"');
+    expect(spec).toContain('.fill("nope")');
+
+    await symlink(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    const chromium = (await import('@sparticuz/chromium')).default;
+    const res = await run(process.execPath, [join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--config', join(dir, 'playwright.config.ts')], {
+      SVC_CHROMIUM_PATH: await chromium.executablePath(),
+      SVC_CHROMIUM_ARGS: JSON.stringify(chromium.args.filter((a) => !['--single-process', '--disable-web-security', '--allow-running-insecure-content'].includes(a))),
+      SVC_BASE_URL: app.url,
+    });
+    expect(res.code, res.output).toBe(1);
+    expect(res.output).toMatch(/1 failed/);
+    expect(res.output).toMatch(/sign in \[expects a welcome it never gets\]/);
+    expect(res.output).toMatch(/5 passed/);
+  }, 240_000);
+});

@@ -1,0 +1,131 @@
+/**
+ * Parameterised tests on the server, over real HTTP on the local runtime: a test with
+ * parameter sets runs once per set through the run graph, each case with its own stored
+ * result (under the test, with its set), its own line in the reports, and its own place
+ * in the flaky ranking; bad sets are refused naming the field.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseJUnit } from 'junit2json';
+import { client, signUp, type Client } from '../support/server.ts';
+import { startRunGraphServer } from './support/api-server.ts';
+import { startTarget, type Target } from './support/target.ts';
+
+let server: Awaited<ReturnType<typeof startRunGraphServer>>;
+let target: Target;
+let api: Client;
+let other: Client;
+let projectId: string;
+
+beforeAll(async () => {
+  target = await startTarget();
+  server = await startRunGraphServer();
+  const user = await signUp(server.url, 'params@example.com');
+  api = client(server.url, { token: user.token, org: user.orgId });
+  const stranger = await signUp(server.url, 'params-stranger@example.com');
+  other = client(server.url, { token: stranger.token, org: stranger.orgId });
+  projectId = (await api.post('/api/v1/projects', { name: 'params', app_url: target.url })).body.id;
+});
+afterAll(async () => {
+  await server?.stop();
+  await target?.stop();
+});
+
+/** GET /<path>?id=<id>, expecting 200 and ok=true, once per set. */
+function parameterisedApiTest(name: string, sets: Array<{ name?: string; values: Record<string, string> }>) {
+  return {
+    project_id: projectId,
+    name,
+    type: 'api',
+    steps: [{ type: 'request', method: 'GET', url: '/{{path}}', query: { id: '{{id}}' } }],
+    assertions: [{ type: 'status', equals: 200 }, { type: 'json', path: '$.id', equals: '{{id}}' }],
+    parameter_sets: sets,
+  };
+}
+
+async function runToEnd(testIds: string[]) {
+  const started = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: testIds });
+  expect(started.status, JSON.stringify(started.body)).toBe(201);
+  const runId = started.body.run.id as string;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const res = await api.get(`/api/v1/test/status/${runId}`);
+    if (res.body.run.status === 'completed' || res.body.run.status === 'failed') return { runId, status: res.body };
+    if (Date.now() > deadline) throw new Error(`run ${runId} still ${res.body.run.status}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('parameterised tests through the API', () => {
+  it('a test with three sets runs three cases: one result each under the test, with its set, in every report', async () => {
+    const created = await api.post('/api/tests', parameterisedApiTest('GET by id', [
+      { name: 'first', values: { path: 'ok', id: 'ps1' } },
+      { values: { path: 'fail', id: 'ps2' } },
+      { name: 'third', values: { path: 'ok', id: 'ps3' } },
+    ]));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.parameter_sets).toHaveLength(3);
+    const testId = created.body.id as string;
+
+    const { runId, status } = await runToEnd([testId]);
+    expect(status.run).toMatchObject({ status: 'completed', total_tests: 3, passed_tests: 2, failed_tests: 1 });
+    // Each set's request really went out, once.
+    expect([target.hits('/ok?id=ps1'), target.hits('/fail?id=ps2'), target.hits('/ok?id=ps3')]).toEqual([1, 1, 1]);
+
+    const results = await api.get(`/api/v1/tests/${runId}/results`);
+    const items = (results.body.items as Array<{ test_id: string; status: string; parameter_set?: { index: number; name: string }; metadata: { name: string } }>)
+      .sort((a, b) => (a.parameter_set?.index ?? 0) - (b.parameter_set?.index ?? 0));
+    expect(items.map((r) => [r.test_id, r.parameter_set, r.status, r.metadata.name])).toEqual([
+      [testId, { index: 1, name: 'first' }, 'passed', 'GET by id [first]'],
+      [testId, { index: 2, name: 'path=fail, id=ps2' }, 'failed', 'GET by id [path=fail, id=ps2]'],
+      [testId, { index: 3, name: 'third' }, 'passed', 'GET by id [third]'],
+    ]);
+
+    const junit = (await parseJUnit((await api.get(`/api/reports/${runId}?format=junit`)).text)) as { tests?: number; failures?: number; testsuite?: Array<{ testcase?: Array<{ name?: string }> }> };
+    expect(junit).toMatchObject({ tests: 3, failures: 1 });
+    expect(junit.testsuite!.flatMap((s) => s.testcase ?? []).map((c) => c.name).sort()).toEqual(['GET by id [first]', 'GET by id [path=fail, id=ps2]', 'GET by id [third]']);
+    const json = await api.get(`/api/reports/${runId}`);
+    expect(JSON.stringify(json.body)).toContain(`${testId}[2]`);
+  });
+
+  it('each case is ranked on its own: the flaky set shows, the steady ones do not', async () => {
+    const created = await api.post('/api/tests', parameterisedApiTest('steady and flaky', [
+      { name: 'steady', values: { path: 'ok', id: 'st1' } },
+      { name: 'flaky', values: { path: 'flaky', id: 'fl1' } },
+    ]));
+    const testId = created.body.id as string;
+    for (const broken of [true, false, true]) {
+      target.setBroken(broken);
+      await runToEnd([testId]);
+    }
+    const ranking = await api.get(`/api/quality/flaky-ranking?project_id=${projectId}`);
+    expect(ranking.status).toBe(200);
+    const mine = (ranking.body.items as Array<{ test_id: string; parameter_set?: { index: number; name: string }; name: string; history: string; flaky: boolean }>).filter((i) => i.test_id === testId);
+    expect(mine).toEqual([expect.objectContaining({ parameter_set: { index: 2, name: 'flaky' }, name: 'steady and flaky [flaky]', history: 'FPF', flaky: true })]);
+  });
+
+  it('bad sets are refused naming the field; an empty list makes it an ordinary test again', async () => {
+    const dup = await api.post('/api/tests', parameterisedApiTest('dup', [{ values: { path: 'ok', id: 'a' } }, { values: { path: 'ok', id: 'a' } }]));
+    expect(dup.status).toBe(400);
+    expect(dup.body.error.details.issues).toEqual([expect.objectContaining({ path: 'parameter_sets.1.name' })]);
+    const empty = await api.post('/api/tests', parameterisedApiTest('empty', [{ values: {} }]));
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.details.issues).toEqual([expect.objectContaining({ path: 'parameter_sets.0.values', message: 'a parameter set needs at least one value' })]);
+
+    const created = await api.post('/api/tests', parameterisedApiTest('to plain', [{ values: { path: 'ok', id: 'pl1' } }, { values: { path: 'ok', id: 'pl2' } }]));
+    const testId = created.body.id as string;
+    const patched = await api.patch(`/api/tests/${testId}`, { parameter_sets: [], steps: [{ type: 'request', method: 'GET', url: '/ok', query: { id: 'pl3' } }], assertions: [{ type: 'status', equals: 200 }] });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.parameter_sets).toEqual([]);
+    const { runId, status } = await runToEnd([testId]);
+    expect(status.run).toMatchObject({ total_tests: 1, passed_tests: 1 });
+    const results = await api.get(`/api/v1/tests/${runId}/results`);
+    expect(results.body.items).toEqual([expect.not.objectContaining({ parameter_set: expect.anything() })]);
+  });
+
+  it('another organization sees neither the test nor its cases', async () => {
+    const created = await api.post('/api/tests', parameterisedApiTest('private', [{ values: { path: 'ok', id: 'pv1' } }]));
+    expect((await other.get(`/api/tests/${created.body.id}`)).status).toBe(404);
+    const run = await other.post('/api/v1/test/run', { project_id: projectId, test_ids: [created.body.id] });
+    expect(run.status).toBe(404);
+  });
+});
