@@ -53,6 +53,33 @@ describe('POST /api/nlp/create-test and /api/nlp/create-from-story', () => {
     expect(stored.body).toMatchObject({ name: 'sign in', status: 'passed', type: 'ui' });
   });
 
+  it('a Scenario Outline becomes one parameterised test: each example row is a set, each run before it is kept', async () => {
+    const outline = `Scenario Outline: search the catalogue
+Given I am on "/table"
+Then I should see "<product>"
+And I should see heading "<heading>"
+
+Examples:
+  | product | heading  |
+  | Anchor  | Products |
+  | Drill   | Products |`;
+    const r = await api.post('/api/nlp/create-from-story', { project_id: projectId, story: outline });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.execution.status, JSON.stringify(r.body.execution)).toBe('passed');
+    expect(r.body.test.parameter_sets).toEqual([{ values: { product: 'Anchor', heading: 'Products' } }, { values: { product: 'Drill', heading: 'Products' } }]);
+    expect(JSON.stringify(r.body.test.steps)).toContain('{{product}}');
+    const stored = await api.get(`/api/tests/${r.body.created_test.id}`);
+    expect(stored.body.parameter_sets).toHaveLength(2);
+
+    // A row the page does not satisfy fails the check-run, naming its set.
+    const bad = await api.post('/api/nlp/create-from-story', { project_id: projectId, story: `${outline}
+  | Nothing like it | Products |` });
+    expect(bad.status, bad.text).toBe(201);
+    expect(bad.body.execution).toMatchObject({ status: 'failed', parameter_set: 'product=Nothing like it, heading=Products' });
+    expect(bad.body.execution.error).toMatch(/^parameter set product=Nothing like it, heading=Products: /);
+    expect(bad.body.created_test).toBeNull();
+  });
+
   it('a test that fails its one run is kept as not passing and not created', async () => {
     const r = await api.post('/api/nlp/create-test', { project_id: projectId, text: 'go to "/login"\nexpect heading "Nothing like this"' });
     expect(r.status, r.text).toBe(201);

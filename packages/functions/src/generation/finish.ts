@@ -8,6 +8,7 @@ import type { GeneratedTestRecord, GenerationSource } from '@svc/core/store/gene
 import type { TestRecord } from '@svc/core/store/tests';
 import { confidenceScore, type ExecutionOutcome } from '@svc/core/intelligence/generation/confidence';
 import type { GenerationExecutor } from './execute-once.ts';
+import { parameterSetName } from '@svc/core/contracts/parameter-sets';
 
 export interface ExecutionReport {
   status: ExecutionOutcome;
@@ -19,6 +20,14 @@ export interface ExecutionReport {
   base_url?: string;
   steps?: Array<{ index: number; description: string; status: string; error?: string }>;
   console_errors?: string[];
+  /** The parameter set that failed, for a parameterised test (each set is run until one fails). */
+  parameter_set?: string;
+}
+
+/** The test once per parameter set (its values over the shared parameters), or once as it is. */
+function casesOf(test: TestDefinition): Array<{ name?: string; test: TestDefinition }> {
+  if (!test.parameter_sets.length) return [{ test }];
+  return test.parameter_sets.map((set) => ({ name: parameterSetName(set), test: { ...test, parameters: { ...test.parameters, ...set.values } } }));
 }
 
 export interface FinishInput {
@@ -91,6 +100,7 @@ export async function finishGeneration(i: FinishInput): Promise<Finished> {
       assertions: i.test.assertions,
       priority: i.test.priority,
       tags: i.test.tags,
+      parameter_sets: i.test.parameter_sets,
     });
     // It ran and passed just now: that is its latest status.
     await i.store.table.update({ key: keys.test(i.organizationId, test.id), set: { status: 'passed', updated_at: new Date().toISOString() } });
@@ -103,7 +113,7 @@ export async function finishGeneration(i: FinishInput): Promise<Finished> {
         source: 'svc.api',
         tenant_id: i.organizationId,
         correlation_id: i.requestId,
-        payload: { test_id: test.id, test_name: test.name, test_type: test.type, project_id: test.project_id, test_spec: { steps: test.steps, assertions: test.assertions, priority: test.priority, tags: test.tags } },
+        payload: { test_id: test.id, test_name: test.name, test_type: test.type, project_id: test.project_id, test_spec: { steps: test.steps, assertions: test.assertions, priority: test.priority, tags: test.tags, ...(test.parameter_sets.length && { parameter_sets: test.parameter_sets }) } },
       }),
     );
   }
@@ -114,17 +124,27 @@ async function executeOnce(i: FinishInput, baseUrl: string | undefined): Promise
   if (!i.executor) return { status: 'not_executed', error: 'this server has no test executor configured, so the generated test was not run' };
   if (i.test.type === 'ui' && !i.executor.browser) return { status: 'not_executed', error: 'no browser is configured on this server, so the UI test was not run' };
   if (!baseUrl && needsBaseUrl(i.test)) return { status: 'not_executed', error: "the test uses relative URLs and there is no base URL: give base_url or set the project's app_url" };
-  let result: TestExecutionResult;
-  try {
-    result = await i.executor.run(i.test, { organizationId: i.organizationId, projectId: i.projectId, baseUrl, batch: i.batch });
-  } catch (err) {
-    return { status: 'not_executed', error: `the test could not be executed: ${(err as Error).message}`, ...(baseUrl && { base_url: baseUrl }) };
+  // A parameterised test (a Scenario Outline's examples) passes when every set does; the first failing set is reported.
+  let result: TestExecutionResult | undefined;
+  let failedSet: string | undefined;
+  for (const c of casesOf(i.test)) {
+    try {
+      result = await i.executor.run(c.test, { organizationId: i.organizationId, projectId: i.projectId, baseUrl, batch: i.batch });
+    } catch (err) {
+      return { status: 'not_executed', error: `the test could not be executed${c.name ? ` (parameter set ${c.name})` : ''}: ${(err as Error).message}`, ...(baseUrl && { base_url: baseUrl }) };
+    }
+    if (result.status !== 'passed') {
+      failedSet = c.name;
+      break;
+    }
   }
+  if (!result) return { status: 'not_executed', error: 'the test has nothing to run' };
   const verdict = result.status === 'passed' ? i.judge?.(result) : undefined;
   const passed = result.status === 'passed' && !verdict;
   return {
     status: passed ? 'passed' : 'failed',
-    ...(!passed && { error: verdict ?? result.error_message ?? `the test ${result.status}` }),
+    ...(!passed && { error: `${failedSet ? `parameter set ${failedSet}: ` : ''}${verdict ?? result.error_message ?? `the test ${result.status}`}` }),
+    ...(failedSet && { parameter_set: failedSet }),
     ...(result.failure_kind && { failure_kind: result.failure_kind }),
     ...(result.failed_step !== undefined && { failed_step: result.failed_step }),
     duration_ms: result.duration_ms,

@@ -1,6 +1,8 @@
 import type { Step, TestDefinition } from '../../contracts/steps.ts';
 import { numberedLines, stripGherkin, stripListMarker } from './grammar/text.ts';
 import { parseSentence, type Section } from './grammar/parse-sentence.ts';
+import { readExamples, withVariables } from './grammar/examples.ts';
+import type { ParameterSet } from '../../contracts/parameter-sets.ts';
 
 /**
  * Plain language and user stories → one executable test, with no model. Every line is
@@ -33,6 +35,8 @@ export interface PlainLanguageResult {
   /** 0..1: the grammar's certainty, lowered by every line it could not read. */
   confidence: number;
   type: TestDefinition['type'];
+  /** A Scenario Outline's example rows, one parameter set each (absent: no examples table). */
+  parameter_sets?: ParameterSet[];
 }
 
 const TITLE = /^(?:feature|scenario|scenario outline|story|user story|title|test|test case|name)\s*:\s*(.*)$/i;
@@ -46,8 +50,12 @@ export function parsePlainLanguage(text: string): PlainLanguageResult {
   const understood: UnderstoodLine[] = [];
   const notUnderstood: NotUnderstoodLine[] = [];
   let section: Section | undefined;
-  for (const { line, text: raw } of numberedLines(text)) {
-    const bare = stripListMarker(raw).trim();
+  const lines = numberedLines(text);
+  const examples = readExamples(lines);
+  notUnderstood.push(...examples.problems);
+  for (const { line, text: raw } of lines) {
+    if (examples.lines.has(line)) continue;
+    const bare = withVariables(stripListMarker(raw).trim(), examples.columns);
     const title = TITLE.exec(bare);
     if (title) {
       // A scenario names the test better than the feature it belongs to.
@@ -80,6 +88,7 @@ export function parsePlainLanguage(text: string): PlainLanguageResult {
     ...(name && { name }),
     ...(narrative.length && { description: narrative.join(', ') + '.' }),
     ...withLines(understood, notUnderstood),
+    ...(examples.sets.length && { parameter_sets: examples.sets }),
   };
 }
 
@@ -135,7 +144,7 @@ export function toTestDefinition(result: PlainLanguageResult, opts: { name?: str
     // Generated tests get a short budget: a wrong guess should fail fast, not after 10 minutes.
     timeout_ms: 60_000,
     parameters: {},
-    parameter_sets: [],
+    parameter_sets: result.parameter_sets ?? [],
     steps: result.steps,
     assertions: [],
   };

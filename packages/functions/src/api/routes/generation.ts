@@ -23,7 +23,7 @@ const GeneratedListQuery = ListQuery.extend({ project_id: z.uuid().describe('Pro
 const GenerationResponse = z.object({
   generated_test: z.record(z.string(), z.unknown()).describe('The generated_tests record: code (the test JSON), confidence_score, execution_status, test_id'),
   test: z.record(z.string(), z.unknown()).describe('The generated test in the product format'),
-  execution: z.record(z.string(), z.unknown()).describe('The one execution: status passed | failed | not_executed, error, steps'),
+  execution: z.record(z.string(), z.unknown()).describe('The one execution: status passed | failed | not_executed, error, steps; parameter_set names the first failing set of a parameterised test'),
   created_test: z.record(z.string(), z.unknown()).nullable().describe('The test saved in tests (only when the execution passed)'),
 });
 
