@@ -87,6 +87,34 @@ describe('parameterised tests through the API', () => {
     expect(JSON.stringify(json.body)).toContain(`${testId}[2]`);
   });
 
+  it('one case runs alone by its case id, or through a retry naming its set', async () => {
+    const created = await api.post('/api/tests', parameterisedApiTest('single case', [
+      { name: 'one', values: { path: 'ok', id: 'sc1' } },
+      { name: 'two', values: { path: 'ok', id: 'sc2' } },
+      { name: 'three', values: { path: 'ok', id: 'sc3' } },
+    ]));
+    const testId = created.body.id as string;
+    const { runId, status } = await runToEnd([`${testId}[2]`]);
+    expect(status.run).toMatchObject({ total_tests: 1, passed_tests: 1 });
+    expect([target.hits('/ok?id=sc1'), target.hits('/ok?id=sc2'), target.hits('/ok?id=sc3')]).toEqual([0, 1, 0]);
+    expect((await api.get(`/api/v1/tests/${runId}/results`)).body.items.map((r: { parameter_set: { name: string } }) => r.parameter_set.name)).toEqual(['two']);
+
+    const retry = await api.post(`/api/tests/${testId}/retry`, { parameter_set: 3 });
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    await expect.poll(async () => (await api.get(`/api/v1/test/status/${retry.body.run.id}`)).body.run.status, { timeout: 20_000 }).toBe('completed');
+    expect([target.hits('/ok?id=sc1'), target.hits('/ok?id=sc2'), target.hits('/ok?id=sc3')]).toEqual([0, 1, 1]);
+
+    const noSuchSet = await api.post(`/api/tests/${testId}/retry`, { parameter_set: 4 });
+    expect(noSuchSet.status).toBe(400);
+    expect(noSuchSet.body.error.details.issues).toEqual([{ path: 'parameter_set', message: 'the test has 3 parameter sets' }]);
+    const outOfRange = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [`${testId}[4]`] });
+    expect(outOfRange.status).toBe(404);
+    expect(outOfRange.body.error.message).toContain(`${testId}[4]`);
+    const malformed = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [`${testId}[0]`] });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.details.issues[0].path).toBe('test_ids.0');
+  });
+
   it('each case is ranked on its own: the flaky set shows, the steady ones do not', async () => {
     const created = await api.post('/api/tests', parameterisedApiTest('steady and flaky', [
       { name: 'steady', values: { path: 'ok', id: 'st1' } },

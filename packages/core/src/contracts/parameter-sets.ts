@@ -74,6 +74,12 @@ export const ParameterCase = z.strictObject({
 });
 export type ParameterCase = z.output<typeof ParameterCase>;
 
+/** A stored test's id, or one case of it: `<test id>[n]` runs only that parameter set. */
+export const TestOrCaseId = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\[(?:[1-9]\d?|100)\])?$/i, 'a test id (UUID), or one parameter set\'s case: <test id>[n], n from 1 to 100')
+  .describe('A test id, or <test id>[n] for only the n-th parameter set of a parameterised test');
+
 /** A case's id: `<test id>[<index>]`. */
 export const caseId = (testId: string, index: number): string => `${testId}[${index}]`;
 

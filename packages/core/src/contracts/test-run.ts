@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HttpUrl } from './project.ts';
 import { IsoDateTime, JsonObject, ListQuery, Uuid } from './common.ts';
+import { TestOrCaseId } from './parameter-sets.ts';
 
 /**
  * Run lifecycle. The spec names only pending and completed; the rest follow the run
@@ -53,7 +54,7 @@ export type TestRun = z.output<typeof TestRunSchema>;
 /** POST /api/v1/tests/run (and /api/tests/run) body. */
 export const TestRunCreateInput = z.strictObject({
   project_id: Uuid.describe('Project to run'),
-  test_ids: z.array(Uuid).min(1).max(1000).optional().describe('Run only these tests; omit to plan from the codebase/app'),
+  test_ids: z.array(TestOrCaseId).min(1).max(1000).optional().describe('Run only these tests (a case id <test id>[n] runs only that parameter set); omit to plan from the codebase/app'),
   app_url: HttpUrl.optional().describe("Application URL to test; defaults to the project's app_url"),
   codebase_path: z.string().min(1).max(4096).optional().describe('Codebase to analyse; defaults to the project repository'),
   pr_number: z.number().int().positive().optional().describe('Pull request being tested, if any'),

@@ -4,6 +4,7 @@ import type { Analysis } from '../intelligence/analysis/types.ts';
 import type { GraphDeps } from './deps.ts';
 import { runRootNode, type RootNodeOutcome } from './root-node.ts';
 import type { RunGraphState } from './state.ts';
+import { splitCaseId } from '../contracts/parameter-sets.ts';
 import { codeSurface, MAX_STATE_CODE_SURFACES, storedTestSurface } from './surfaces.ts';
 
 export const NOT_CONFIGURED = 'code analysis is not configured';
@@ -116,8 +117,10 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export async function selectedTests(deps: GraphDeps, state: RunGraphState): Promise<{ tests: TestRecord[]; missing: string[] }> {
   const { organization_id: org, project_id: project, test_ids: ids } = state.graph.config;
   if (ids) {
-    const found = await Promise.all(ids.map((id) => deps.store.tests.get(org, id)));
-    return { tests: found.filter((t): t is TestRecord => !!t && t.project_id === project), missing: ids.filter((_, i) => !found[i] || found[i]!.project_id !== project) };
+    // Case ids (`<test id>[n]`) select their test here; plan_tests keeps only the cases asked for.
+    const testIds = [...new Set(ids.map((id) => splitCaseId(id).testId))];
+    const found = await Promise.all(testIds.map((id) => deps.store.tests.get(org, id)));
+    return { tests: found.filter((t): t is TestRecord => !!t && t.project_id === project), missing: testIds.filter((_, i) => !found[i] || found[i]!.project_id !== project) };
   }
   const tests: TestRecord[] = [];
   let cursor: string | undefined;

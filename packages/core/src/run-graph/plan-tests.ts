@@ -5,7 +5,7 @@ import { runRootNode } from './root-node.ts';
 import type { RunGraphState } from './state.ts';
 import { codeSurfaces, storedTestIds } from './surfaces.ts';
 import { prioritiseTests, type PlannedTest } from './plan-priorities.ts';
-import { casesOf } from './spec-to-definition.ts';
+import { casesOf, isSelected } from './spec-to-definition.ts';
 
 /** What the Map state needs after plan_tests (or after the plan's approval). */
 export interface PlanOutput {
@@ -35,7 +35,7 @@ export async function planTests(deps: GraphDeps, threadId: string): Promise<{ ro
     const planned = prioritiseTests(records.map(specFromRecord), code, state.changed_files);
     // A parameterised test runs as its cases, one per set, where the test was planned.
     const sets = new Map(records.map((r) => [r.id, r.parameter_sets]));
-    const plan = planned.flatMap((p) => casesOf(p.spec, sets.get(p.test_id) ?? []));
+    const plan = planned.flatMap((p) => casesOf(p.spec, sets.get(p.test_id) ?? [])).filter((s) => isSelected(s, state.graph.config.test_ids));
     const route = state.graph.config.require_test_plan_approval ? 'await_plan_approval' : 'execute_tests';
     const changed = planned.filter((p) => p.changed).length;
     return {

@@ -1,4 +1,5 @@
 import { AppError, notFound, validationFailed } from '../errors.ts';
+import { splitCaseId } from '../contracts/parameter-sets.ts';
 import { isTerminalRunStatus, type TestRun } from '../contracts/test-run.ts';
 import { TestingStateSchema } from '../contracts/run-state.ts';
 import { toFieldIssues } from '../contracts/parse.ts';
@@ -32,8 +33,10 @@ export function runService(deps: GraphDeps) {
     const settings = ProjectRunSettings.safeParse(project.config ?? {});
     if (!settings.success) throw validationFailed(toFieldIssues(settings.error).map((i) => ({ ...i, path: `project.config.${i.path}` })));
     if (input.test_ids) {
-      const found = await Promise.all(input.test_ids.map((id) => store.tests.get(orgId, id)));
-      const missing = input.test_ids.filter((_, i) => !found[i] || found[i]!.project_id !== input.project_id);
+      // A case id names one parameter set: the test must exist in the project and have it.
+      const wanted = input.test_ids.map(splitCaseId);
+      const found = await Promise.all(wanted.map((w) => store.tests.get(orgId, w.testId)));
+      const missing = input.test_ids.filter((_, i) => !found[i] || found[i]!.project_id !== input.project_id || (wanted[i].index ?? 0) > found[i]!.parameter_sets.length);
       if (missing.length) throw new AppError('NOT_FOUND', `test${missing.length > 1 ? 's' : ''} not found in this project: ${missing.join(', ')}`, { test_ids: missing });
     }
     const s = settings.data;

@@ -36,6 +36,14 @@ export function definitionOf(spec: TestSpec, extra: TestExtras = {}): { ok: true
 }
 
 /**
+ * Whether the run's `test_ids` ask for a planned spec: every spec when none are given; a
+ * test id asks for all its cases, a case id (`<test id>[n]`) for that one.
+ */
+export function isSelected(spec: TestSpec, testIds: readonly string[] | null): boolean {
+  return !testIds || testIds.includes(testIdOf(spec)) || (!!spec.parameter_set && testIds.includes(spec.id));
+}
+
+/**
  * A planned test as the specs the run executes: itself, or one case per parameter set
  * (id `<test id>[n]`, name `<test name> [<set name>]`), in the sets' order.
  */

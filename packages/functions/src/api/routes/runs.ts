@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Hono } from 'hono';
-import { AppError, notFound } from '@svc/core/errors';
+import { AppError, notFound, validationFailed } from '@svc/core/errors';
+import { caseId, MAX_PARAMETER_SETS } from '@svc/core/contracts/parameter-sets';
 import { TestRunSchema } from '@svc/core/contracts/test-run';
 import { TestResultRecordSchema } from '@svc/core/contracts/test-result';
 import { RunStartInput, RunStartedSchema, RunStatusSchema } from '@svc/core/run-graph/contracts';
@@ -30,7 +31,9 @@ export const userOf = (p: Principal | undefined) => p?.userId ?? null;
 const IdParams = z.strictObject({ id: z.string().min(1).max(200).describe('Run id (or thread id)') });
 const TestIdParams = z.strictObject({ id: z.uuid().describe('Test id') });
 const ResultsResponse = z.object({ run: TestRunSchema, items: z.array(TestResultRecordSchema.extend({ attempt: z.number().int() })) });
-const RetryInput = RunStartInput.omit({ project_id: true, test_ids: true, trigger: true }).partial();
+const RetryInput = RunStartInput.omit({ project_id: true, test_ids: true, trigger: true })
+  .partial()
+  .extend({ parameter_set: z.number().int().min(1).max(MAX_PARAMETER_SETS).optional().describe('Retry only this parameter set (1-based) of a parameterised test') });
 const ReportQuery = z.strictObject({ format: z.enum(reportFormats).default('json').describe('json (default), html, md or junit') });
 
 /**
@@ -106,7 +109,9 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
   }, async ({ c, params, body, access, principal }) => {
     const test = await deps.store.tests.get(access.organizationId, params.id);
     if (!test) throw notFound('test');
-    const input = RunStartInput.parse({ ...body, project_id: test.project_id, test_ids: [test.id], trigger: 'retry' });
+    const { parameter_set: set, ...settings } = body;
+    if (set !== undefined && set > test.parameter_sets.length) throw validationFailed([{ path: 'parameter_set', message: test.parameter_sets.length ? `the test has ${test.parameter_sets.length} parameter sets` : 'the test has no parameter sets' }]);
+    const input = RunStartInput.parse({ ...settings, project_id: test.project_id, test_ids: [set === undefined ? test.id : caseId(test.id, set)], trigger: 'retry' });
     const { run, threadId } = await runGraphOf(deps).start(access.organizationId, userOf(principal), input);
     c.set('audit', { action: 'test.retry', resource: `test:${test.id}`, metadata: { run_id: run.id } });
     return c.json(started(run, threadId), 201);
