@@ -1,4 +1,6 @@
-import type { TestDefinition, Step, Assertion, UiAssertion, ApiAssertion, DbAssertion, UiStep, VisualAssertion } from '../contracts/steps.ts';
+import type { TestDefinition, Step, Assertion, UiAssertion, ApiAssertion, DbAssertion, UiStep, VisualAssertion, AccessibilityAssertion } from '../contracts/steps.ts';
+import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
+import { checkAccessibility } from '../accessibility/check-accessibility.ts';
 import type { Fingerprint } from '../contracts/fingerprint.ts';
 import { StepFailure, type FailureKind, type StepContext, type StepResult, type TestExecutionResult, type UiDriver, type UiSession, type SqlDriver, type HttpExchange, type HttpResult, type SqlResult, type ArtifactSink } from './types.ts';
 import { interpolate, redactSecrets, type VariableScope } from './variables.ts';
@@ -63,6 +65,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   const fingerprints: Record<number, Fingerprint> = {};
   const screenshots: string[] = [];
   const visual: VisualOutcome[] = [];
+  const accessibility: AccessibilityOutcome[] = [];
   let session: UiSession | undefined;
   let lastResponse: HttpResult | undefined;
   let lastQuery: SqlResult | undefined;
@@ -107,6 +110,19 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       } catch (err) {
         const outcome = err instanceof StepFailure ? (err.details?.visual as VisualOutcome | undefined) : undefined;
         if (outcome) visual.push(outcome);
+        throw err;
+      }
+    } else if (assertion.type === 'accessibility') {
+      const s = await openSession();
+      const name = assertion.name ?? describeAssertion(assertion);
+      try {
+        // A scoped element's locator heals like any step's; the check then runs on the healed element.
+        const out = await withHealing(index, assertion, s, ctx, (a) => checkAccessibility(a as AccessibilityAssertion, name, s, ctx));
+        accessibility.push(out.outcome);
+        if (out.fingerprint) fingerprints[index] = out.fingerprint;
+      } catch (err) {
+        const outcome = err instanceof StepFailure ? (err.details?.accessibility as AccessibilityOutcome | undefined) : undefined;
+        if (outcome) accessibility.push(outcome);
         throw err;
       }
     } else if (uiAssertionTypes.has(assertion.type)) {
@@ -251,6 +267,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     ...(diagnostics.pagesVisited.length ? { pages_visited: diagnostics.pagesVisited.map(redact) } : {}),
     fingerprints,
     ...(visual.length ? { visual } : {}),
+    ...(accessibility.length ? { accessibility } : {}),
     metadata: {
       priority: test.priority,
       tags: test.tags,
