@@ -9,6 +9,7 @@ import { runTest, type TestRunDeps } from '../../packages/core/src/execution/run
 import { httpExchange } from '../../packages/core/src/execution/api/http-exchange.ts';
 import { StepHealer, defaultHealingPolicy } from '../../packages/core/src/execution/step-healer.ts';
 import { Assertion, TestDefinition } from '../../packages/core/src/contracts/steps.ts';
+import { parsePlainLanguage, toTestDefinition } from '../../packages/core/src/intelligence/generation/plain-language.ts';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
 
 /**
@@ -142,6 +143,13 @@ describe('accessibility assertions', () => {
     expect(r.error_message).toMatch(/axe-core has no such rules: unknown tag wcag99zz$/);
     const rule = await run({ steps: clean, assertions: [{ type: 'accessibility', disable_rules: ['colour-contrast'] }] });
     expect(rule.error_message).toMatch(/axe-core has no such rules: unknown rule colour-contrast$/);
+  });
+
+  it('plain language: "the newsletter form is accessible" finds the form and checks only it', async () => {
+    const parsed = parsePlainLanguage('go to "/a11y"\nthe newsletter form is accessible');
+    const r = await run(toTestDefinition(parsed, { name: 'from a sentence' }) as unknown as Record<string, unknown>);
+    expect(r.status).toBe('failed');
+    expect(ruleIds(r.accessibility![0])).toEqual(['button-name', 'label']);
   });
 
   it('bad input is refused by the schema, naming the field', () => {
