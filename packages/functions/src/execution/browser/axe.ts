@@ -84,6 +84,7 @@ const RUNNER = String.raw`async (o) => {
 
 /** Tags or rule ids this axe-core does not have (the message names them). */
 export class AxeOptionsError extends Error {
+  override name = 'AxeOptionsError';
   constructor(readonly unknownTags: string[], readonly unknownRules: string[]) {
     super([unknownTags.length ? `unknown tag${unknownTags.length > 1 ? 's' : ''} ${unknownTags.join(', ')}` : '', unknownRules.length ? `unknown rule${unknownRules.length > 1 ? 's' : ''} ${unknownRules.join(', ')}` : ''].filter(Boolean).join('; '));
   }
