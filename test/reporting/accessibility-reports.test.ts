@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parse as parseJUnit, type TestSuites } from 'junit2json';
-import { parse, type DefaultTreeAdapterMap } from 'parse5';
+import { parse } from 'parse5';
 import { describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import type { TestExecutionResult } from '@svc/core/execution/types';
@@ -13,28 +12,13 @@ import { JsonReport, jsonReportSchema, renderJsonReport } from '@svc/core/report
 import { renderJUnitReport } from '@svc/core/reporting/junit-report';
 import { renderMarkdownReport } from '@svc/core/reporting/markdown-report';
 import { failedAtLocator, healed, makeSummary, passedLogin } from './fixtures.ts';
+import { Ajv2020, attr, elements, textOf, type Element } from './html-tree.ts';
 
 /**
  * Accessibility outcomes in every report: a failed test with two violated rules (one of
  * them on more elements than are kept, one with text that must be escaped) and a passed
  * test whose check found nothing. The outcomes come from the assertion's own judge().
  */
-
-type Validate = ((data: unknown) => boolean) & { errors?: unknown };
-const { Ajv2020 } = createRequire(join(import.meta.dirname, '../../packages/core/package.json'))('ajv/dist/2020.js') as { Ajv2020: new (options: object) => { compile(schema: object): Validate } };
-type Node = DefaultTreeAdapterMap['node'];
-type Element = DefaultTreeAdapterMap['element'];
-const elements = (node: Node): Element[] => {
-  const out: Element[] = [];
-  const visit = (n: Node) => {
-    if ('tagName' in n) out.push(n);
-    if ('childNodes' in n) for (const c of n.childNodes) visit(c);
-  };
-  visit(node);
-  return out;
-};
-const textOf = (node: Node): string => (node.nodeName === '#text' ? (node as DefaultTreeAdapterMap['textNode']).value : 'childNodes' in node ? node.childNodes.map(textOf).join('') : '');
-const attr = (el: Element, name: string) => el.attrs.find((a) => a.name === name)?.value;
 
 const HOSTILE_HELP = 'Buttons must have <b>discernible</b> text & a name';
 const scan: AxeScan = {

@@ -101,30 +101,14 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     if (assertion.type === 'visual') {
       const s = await openSession();
       const visualDeps = { session: s, baselines: deps.baselines, mode: deps.baselineMode ?? 'missing', artifacts: deps.artifacts, testId, folder: safeName(testId), now };
-      try {
-        // An element's locator heals like any step's; the comparison runs on the healed one.
-        // A healed locator's re-run (a new object) only confirms against the baseline.
-        const out = await withHealing(index, assertion, s, ctx, (a) => checkVisual(a as VisualAssertion, index, ctx, { ...visualDeps, confirmOnly: a !== assertion }));
-        visual.push(out.outcome);
-        if (out.fingerprint) fingerprints[index] = out.fingerprint;
-      } catch (err) {
-        const outcome = err instanceof StepFailure ? (err.details?.visual as VisualOutcome | undefined) : undefined;
-        if (outcome) visual.push(outcome);
-        throw err;
-      }
+      // An element's locator heals like any step's; the comparison runs on the healed one.
+      // A healed locator's re-run (a new object) only confirms against the baseline.
+      await keepingOutcome(visual, 'visual', index, () => withHealing(index, assertion, s, ctx, (a) => checkVisual(a as VisualAssertion, index, ctx, { ...visualDeps, confirmOnly: a !== assertion })));
     } else if (assertion.type === 'accessibility') {
       const s = await openSession();
       const name = assertion.name ?? describeAssertion(assertion);
-      try {
-        // A scoped element's locator heals like any step's; the check then runs on the healed element.
-        const out = await withHealing(index, assertion, s, ctx, (a) => checkAccessibility(a as AccessibilityAssertion, name, s, ctx));
-        accessibility.push(out.outcome);
-        if (out.fingerprint) fingerprints[index] = out.fingerprint;
-      } catch (err) {
-        const outcome = err instanceof StepFailure ? (err.details?.accessibility as AccessibilityOutcome | undefined) : undefined;
-        if (outcome) accessibility.push(outcome);
-        throw err;
-      }
+      // A scoped element's locator heals like any step's; the check then runs on the healed element.
+      await keepingOutcome(accessibility, 'accessibility', index, () => withHealing(index, assertion, s, ctx, (a) => checkAccessibility(a as AccessibilityAssertion, name, s, ctx)));
     } else if (uiAssertionTypes.has(assertion.type)) {
       const s = await openSession();
       const out = await withHealing(index, assertion as UiAssertion, s, ctx, (a) => s.check(a as UiAssertion, ctx));
@@ -134,6 +118,22 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       checkApiAssertion(assertion as ApiAssertion, lastResponse);
     } else {
       checkDbAssertion(assertion as DbAssertion, lastQuery);
+    }
+  }
+
+  /**
+   * Runs a check whose outcome the result keeps (visual, accessibility), also when it fails:
+   * the failure carries the outcome in its details under `key`.
+   */
+  async function keepingOutcome<O>(list: O[], key: string, index: number, check: () => Promise<{ outcome: O; fingerprint?: Fingerprint }>): Promise<void> {
+    try {
+      const out = await check();
+      list.push(out.outcome);
+      if (out.fingerprint) fingerprints[index] = out.fingerprint;
+    } catch (err) {
+      const outcome = err instanceof StepFailure ? (err.details?.[key] as O | undefined) : undefined;
+      if (outcome) list.push(outcome);
+      throw err;
     }
   }
 
