@@ -64,7 +64,8 @@ export function declareRunGraph({ bus, models }: RunGraphInputs) {
         link: [table, artifacts, bus],
         environment: taskEnvironment,
         permissions: taskPermissions,
-        ...(heavy.has(resource) ? { nodejs: { install: ['@sparticuz/chromium', 'playwright-core'] } } : {}),
+        // axe-core is read as a file (execution/browser/axe.ts), so it is installed beside the bundle, not bundled.
+        ...(heavy.has(resource) ? { nodejs: { install: ['@sparticuz/chromium', 'playwright-core', 'axe-core'] } } : {}),
       }),
     ]),
   ) as Record<TaskResource, InstanceType<typeof sst.aws.Function>>;

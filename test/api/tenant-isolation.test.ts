@@ -88,6 +88,7 @@ const byId = (): Array<{ name: string; minRole: Role; call: (c: Client) => Retur
   { name: 'POST discovery start for project', minRole: 'member', call: (c) => c.post('/api/v1/discovery/start', { project_id: b.projectId }) },
   { name: 'POST discovery run for project', minRole: 'member', call: (c) => c.post('/api/discovery/run', { project_id: b.projectId }) },
   { name: 'POST discover for project', minRole: 'member', call: (c) => c.post('/api/discover', { project_id: b.projectId }) },
+  { name: 'POST quality audit of project', minRole: 'member', call: (c) => c.post('/api/quality/audit', { project_id: b.projectId }) },
   { name: 'POST suggest from discovery', minRole: 'viewer', call: (c) => c.post('/api/suggest', { discovery_session_id: b.discoveryId }) },
   { name: 'POST risk score from discovery', minRole: 'viewer', call: (c) => c.post('/api/risk/score', { discovery_session_id: b.discoveryId }) },
   { name: 'POST healing suggest-fixes for project', minRole: 'viewer', call: (c) => c.post('/api/healing/suggest-fixes', { project_id: b.projectId, original_selector: '#x', fingerprint: { tag: 'button', id: 'x' }, candidates: [{ tag: 'button', id: 'x' }] }) },

@@ -249,6 +249,48 @@ describe('Playwright export: parameter sets', () => {
   });
 });
 
+describe('Playwright export: accessibility assertions', () => {
+  it('become an @axe-core/playwright check with the same tags, scope, exclusions, rules and threshold', () => {
+    const code = spec('accessibility', def({
+      steps: [
+        { type: 'goto', url: '/a11y' },
+        { type: 'assert', assertion: { type: 'accessibility' } },
+        { type: 'assert', assertion: { type: 'accessibility', selector: '#newsletter-form', exclude: [{ css: '.ad' }, { role: 'img' }], min_impact: 'critical', tags: ['wcag2a'], disable_rules: ['color-contrast'], max_violations: 2 } },
+      ],
+      assertions: [{ type: 'accessibility', selector: { role: 'form', name: 'Newsletter' } }],
+    }));
+    expect(code).toContain(`import { test, expect, type Locator } from '@playwright/test';\nimport AxeBuilder from '@axe-core/playwright';\n`);
+    expect(lines(code)).toEqual([
+      'test.setTimeout(600000);',
+      'await page.goto("/a11y");',
+      '{',
+      'const axe = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);',
+      `const violations = (await axe.analyze()).violations.filter((v) => ["serious", "critical"].includes(v.impact ?? 'minor'));`,
+      'expect(violations.map((v) => `${v.id} (${v.impact}): ${v.help}`)).toEqual([]);',
+      '}',
+      '{',
+      'const axe = new AxeBuilder({ page }).withTags(["wcag2a"]);',
+      'axe.include("#newsletter-form");',
+      'axe.exclude(".ad");',
+      'for (const css of await cssPaths(page.getByRole("img"))) axe.exclude(css);',
+      'axe.disableRules(["color-contrast"]);',
+      `const violations = (await axe.analyze()).violations.filter((v) => ["critical"].includes(v.impact ?? 'minor'));`,
+      "expect(violations.length, violations.map((v) => `${v.id} (${v.impact}): ${v.help}`).join('\\n')).toBeLessThanOrEqual(2);",
+      '}',
+      '{',
+      'const axe = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);',
+      'await expect(page.getByRole("form", { name: "Newsletter" })).toHaveCount(1);',
+      'axe.include((await cssPaths(page.getByRole("form", { name: "Newsletter" })))[0]);',
+      `const violations = (await axe.analyze()).violations.filter((v) => ["serious", "critical"].includes(v.impact ?? 'minor'));`,
+      'expect(violations.map((v) => `${v.id} (${v.impact}): ${v.help}`)).toEqual([]);',
+      '}',
+    ]);
+    expect(code).toContain('async function cssPaths(locator: Locator): Promise<string[]> {');
+    // A spec without one neither imports axe nor carries the helper.
+    expect(spec('no-axe', ui({ type: 'goto', url: '/' }))).not.toMatch(/AxeBuilder|cssPaths/);
+  });
+});
+
 describe('Playwright export: API tests', () => {
   it('sends requests through the request fixture and asserts on the latest response', () => {
     const code = spec(

@@ -74,6 +74,8 @@ const uiTest = TestDefinition.parse({
     { type: 'assert', assertion: { type: 'value', selector: { placeholder: 'you@example.com' }, contains: '@example.' } },
     { type: 'check', selector: '#terms' },
     { type: 'select', selector: '#size', value: '{{size}}' },
+    // The form is accessible once its unlabelled select is left out (a locator, so the export turns it into CSS paths).
+    { type: 'assert', assertion: { type: 'accessibility', selector: 'form', exclude: [{ role: 'combobox' }] } },
     { type: 'assert', assertion: { type: 'count', selector: { css: 'li.item' }, equals: 3 } },
     { type: 'assert', assertion: { type: 'count', selector: 'li.item', min: 2, max: 3 } },
     { type: 'assert', assertion: { type: 'attribute', selector: { test_id: 'skip' }, attribute: 'class', contains: 'active' } },
@@ -107,6 +109,14 @@ const brokenTest = TestDefinition.parse({
   name: 'Expects the wrong heading',
   type: 'ui',
   steps: [{ type: 'goto', url: '/' }, { type: 'assert', assertion: { type: 'text', selector: 'h1', equals: 'Goodbye' }, timeout_ms: 1000 }],
+});
+
+/** The page has no lang attribute (html-has-lang, serious). */
+const inaccessibleTest = TestDefinition.parse({
+  name: 'The whole page is accessible',
+  type: 'ui',
+  steps: [{ type: 'goto', url: '/' }],
+  assertions: [{ type: 'accessibility' }],
 });
 
 function writeProject(dir: string, tests: TestDefinition[], baseUrl: string): void {
@@ -169,9 +179,10 @@ describe('exported Playwright project, run by Playwright Test', () => {
   });
 
   it('fails when an exported assertion does not hold', { timeout: 180_000 }, async () => {
-    const { code, output } = await runPlaywright(project([brokenTest]));
+    const { code, output } = await runPlaywright(project([brokenTest, inaccessibleTest]));
     expect(code, output).not.toBe(0);
-    expect(output).toMatch(/1 failed/);
+    expect(output).toMatch(/2 failed/);
     expect(output).toContain('Goodbye');
+    expect(output).toContain('html-has-lang (serious)');
   });
 });

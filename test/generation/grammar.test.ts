@@ -69,6 +69,16 @@ describe('actions', () => {
     expect(steps('take a screenshot named "after login"')).toEqual([{ type: 'screenshot', label: 'after login' }]);
   });
 
+  it('accessibility checks: the page, or a named part of it, is accessible', () => {
+    for (const sentence of ['Then the page has no accessibility violations', 'the page is accessible', 'the page should be accessible', 'the checkout page has no a11y issues', 'And the app should have no accessibility problems']) {
+      expect(assertion(sentence), sentence).toEqual({ type: 'accessibility' });
+    }
+    const form = assertion('the login form is accessible');
+    expect(form).toEqual({ type: 'accessibility', selector: expect.stringContaining('#login-form') });
+    expect(assertion('the "Newsletter" form should have no accessibility violations')).toEqual({ type: 'accessibility', selector: expect.stringContaining('[aria-label="Newsletter" i]') });
+    expect(assertion('the main navigation is accessible')).toEqual({ type: 'accessibility', selector: expect.stringMatching(/^:is\(nav, \[role=navigation\]\)/) });
+  });
+
   it('visual checks: the page looks as before, or matches a named baseline', () => {
     expect(assertion('Then the page should look as before')).toEqual({ type: 'visual' });
     expect(assertion('the "checkout" page looks unchanged')).toEqual({ type: 'visual', baseline: 'checkout' });

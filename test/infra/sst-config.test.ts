@@ -467,7 +467,7 @@ describe('run graph', () => {
       expect(exported(args.handler.split('.').pop()), args.handler).toBe(true);
       // Test execution and healing drive Chromium: more memory, the longest timeout, the browser installed.
       const browser = resource === 'execute_test' || resource === 'self_heal';
-      expect(args, resource).toMatchObject(browser ? { memory: '2048 MB', timeout: '15 minutes', nodejs: { install: ['@sparticuz/chromium', 'playwright-core'] } } : { memory: '512 MB', timeout: '5 minutes' });
+      expect(args, resource).toMatchObject(browser ? { memory: '2048 MB', timeout: '15 minutes', nodejs: { install: ['@sparticuz/chromium', 'playwright-core', 'axe-core'] } } : { memory: '512 MB', timeout: '5 minutes' });
     }
     const cron = named('RunGraphApprovalExpiry').args;
     expect(cron.schedule).toBe('rate(1 minute)');

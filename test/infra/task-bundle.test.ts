@@ -13,6 +13,7 @@
  * broken one by name.
  */
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -67,7 +68,7 @@ beforeAll(async () => {
   const handlerPath = infraArgs.handler.slice(0, infraArgs.handler.lastIndexOf('.')); // packages/functions/src/run-graph/lambda-tasks
   handlerFile = path.join(packageDir, `${handlerPath}.mjs`);
   const installed: string[] = infraArgs.nodejs?.install ?? [];
-  expect(installed).toEqual(['@sparticuz/chromium', 'playwright-core']);
+  expect(installed).toEqual(['@sparticuz/chromium', 'playwright-core', 'axe-core']);
 
   // As SST's Node runtime builds a function: ESM, no splitting, `install` packages external.
   const result = await build({
@@ -98,6 +99,8 @@ beforeAll(async () => {
     await mkdir(path.dirname(target), { recursive: true });
     await symlink(fromRoot('node_modules', name), target, 'dir');
   }
+  // The accessibility check reads axe-core's browser build as a file next to the bundle (execution/browser/axe.ts).
+  expect(createRequire(handlerFile).resolve('axe-core/axe.min.js')).toMatch(/node_modules\/axe-core\/axe\.min\.js$/);
 
   ({ ddb, ddbClient, s3, eventBridge, stepFunctions } = await startAwsWire({ table: TABLE, bucket: BUCKET, stateMachineArn: STATE_MACHINE_ARN, region: REGION, credentials: CREDENTIALS }));
 

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
 import { parse as parseJUnit, type TestSuites } from 'junit2json';
-import { parse, type DefaultTreeAdapterMap } from 'parse5';
+import { parse } from 'parse5';
 import * as pw from 'playwright-core';
 import { PNG as Png } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,33 +16,13 @@ import { renderMarkdownReport } from '@svc/core/reporting/markdown-report';
 import { screenshotKeys, visualSummary } from '@svc/core/reporting/format';
 import type { VisualOutcome } from '@svc/core/visual/baseline-store';
 import { failedAtLocator, healed, makeSummary, passedLogin } from './fixtures.ts';
+import { Ajv2020, attr, byClass, byTag, elements, textOf, type Element } from './html-tree.ts';
 
 /**
  * Visual outcomes in every report: a failed test whose screenshot differs (baseline, actual
  * and diff images), a passed test that wrote baselines, and one whose images are not
  * available to the report. Images are real PNGs, checked byte for byte after embedding.
  */
-
-// ajv 8 (JSON Schema 2020-12) is core's dependency; the root's ajv is v6, so resolve it as core does.
-type Validate = ((data: unknown) => boolean) & { errors?: unknown };
-const { Ajv2020 } = createRequire(join(import.meta.dirname, '../../packages/core/package.json'))('ajv/dist/2020.js') as { Ajv2020: new (options: object) => { compile(schema: object): Validate } };
-
-type Node = DefaultTreeAdapterMap['node'];
-type Element = DefaultTreeAdapterMap['element'];
-
-function elements(node: Node): Element[] {
-  const out: Element[] = [];
-  const visit = (n: Node) => {
-    if ('tagName' in n) out.push(n);
-    if ('childNodes' in n) for (const c of n.childNodes) visit(c);
-  };
-  visit(node);
-  return out;
-}
-const textOf = (node: Node): string => (node.nodeName === '#text' ? (node as DefaultTreeAdapterMap['textNode']).value : 'childNodes' in node ? node.childNodes.map(textOf).join('') : '');
-const attr = (el: Element, name: string) => el.attrs.find((a) => a.name === name)?.value;
-const byClass = (els: Element[], cls: string) => els.filter((e) => (attr(e, 'class') ?? '').split(/\s+/).includes(cls));
-const byTag = (els: Element[], tag: string) => els.filter((e) => e.tagName === tag);
 
 /** A real PNG: a solid image, optionally with a red square in the middle. */
 function png(width: number, height: number, rgb: [number, number, number], redSquare = false): Uint8Array {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fileSafe } from '../file-safe.ts';
 import { ParameterSets } from './parameter-sets.ts';
+import { AxeImpact, AxeRuleId, AxeTag } from './accessibility.ts';
 
 /**
  * The executable test model: locators, steps and assertions for UI, API and DB tests.
@@ -100,6 +101,20 @@ export type VisualAssertion = z.output<typeof VisualAssertion>;
 /** The baseline name an unnamed visual assertion gets: its 1-based position in the test (steps, then trailing assertions). */
 export const defaultBaselineName = (index: number): string => `visual-${index + 1}`;
 
+// ---------------------------------------------------------------- accessibility
+
+export const AccessibilityAssertion = z.strictObject({
+  type: z.literal('accessibility'),
+  selector: Locator.optional().describe('Check only this element and what is inside it (default: the whole page)'),
+  exclude: z.array(Locator).max(50).optional().describe('Elements (and what is inside them) left out of the check, e.g. a third-party widget'),
+  min_impact: AxeImpact.optional().describe('Violations at or above this impact count (default serious)'),
+  tags: z.array(AxeTag).min(1).max(50).optional().describe('axe rule tags to run (default wcag2a, wcag2aa, wcag21a, wcag21aa)'),
+  disable_rules: z.array(AxeRuleId).max(200).optional().describe('axe rule ids not to run, e.g. color-contrast'),
+  max_violations: z.number().int().min(0).max(10_000).optional().describe('Violated rules allowed at or above min_impact (default 0)'),
+  ...common,
+}).describe('The page (or one element) has no accessibility violations: axe-core runs in the browser');
+export type AccessibilityAssertion = z.output<typeof AccessibilityAssertion>;
+
 // ---------------------------------------------------------------- API assertions (about the latest response)
 
 export const ApiAssertion = z.discriminatedUnion('type', [
@@ -148,7 +163,7 @@ export const DbAssertion = z.discriminatedUnion('type', [
 ]);
 export type DbAssertion = z.output<typeof DbAssertion>;
 
-export const Assertion = z.discriminatedUnion('type', [UiAssertion, VisualAssertion, ApiAssertion, DbAssertion]).describe('An assertion; UI and visual ones inspect the page, API ones the latest response, DB ones the latest query result');
+export const Assertion = z.discriminatedUnion('type', [UiAssertion, VisualAssertion, AccessibilityAssertion, ApiAssertion, DbAssertion]).describe('An assertion; UI, visual and accessibility ones inspect the page, API ones the latest response, DB ones the latest query result');
 export type Assertion = z.output<typeof Assertion>;
 
 // ---------------------------------------------------------------- UI steps

@@ -33,6 +33,8 @@ export function describeAssertion(a: Assertion): string {
       return `expect ${describeLocator(a.selector)}[${a.attribute}] ${a.exists !== undefined ? (a.exists ? 'exists' : 'absent') : matcher(a)}`;
     case 'visual':
       return `expect ${a.selector !== undefined ? describeLocator(a.selector) : a.full_page ? 'the full page' : 'the page'} to look like baseline ${a.baseline !== undefined ? JSON.stringify(a.baseline) : '(unnamed)'}`;
+    case 'accessibility':
+      return `expect ${a.selector !== undefined ? describeLocator(a.selector) : 'the page'} to be accessible (${a.min_impact ?? 'serious'} or worse${a.max_violations ? `, ${a.max_violations} allowed` : ''})`;
     case 'status':
       return `expect status ${a.equals ?? `in ${JSON.stringify(a.in)}`}`;
     case 'header':

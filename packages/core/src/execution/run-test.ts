@@ -1,4 +1,6 @@
-import type { TestDefinition, Step, Assertion, UiAssertion, ApiAssertion, DbAssertion, UiStep, VisualAssertion } from '../contracts/steps.ts';
+import type { TestDefinition, Step, Assertion, UiAssertion, ApiAssertion, DbAssertion, UiStep, VisualAssertion, AccessibilityAssertion } from '../contracts/steps.ts';
+import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
+import { checkAccessibility } from '../accessibility/check-accessibility.ts';
 import type { Fingerprint } from '../contracts/fingerprint.ts';
 import { StepFailure, type FailureKind, type StepContext, type StepResult, type TestExecutionResult, type UiDriver, type UiSession, type SqlDriver, type HttpExchange, type HttpResult, type SqlResult, type ArtifactSink } from './types.ts';
 import { interpolate, redactSecrets, type VariableScope } from './variables.ts';
@@ -63,6 +65,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   const fingerprints: Record<number, Fingerprint> = {};
   const screenshots: string[] = [];
   const visual: VisualOutcome[] = [];
+  const accessibility: AccessibilityOutcome[] = [];
   let session: UiSession | undefined;
   let lastResponse: HttpResult | undefined;
   let lastQuery: SqlResult | undefined;
@@ -98,17 +101,14 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     if (assertion.type === 'visual') {
       const s = await openSession();
       const visualDeps = { session: s, baselines: deps.baselines, mode: deps.baselineMode ?? 'missing', artifacts: deps.artifacts, testId, folder: safeName(testId), now };
-      try {
-        // An element's locator heals like any step's; the comparison runs on the healed one.
-        // A healed locator's re-run (a new object) only confirms against the baseline.
-        const out = await withHealing(index, assertion, s, ctx, (a) => checkVisual(a as VisualAssertion, index, ctx, { ...visualDeps, confirmOnly: a !== assertion }));
-        visual.push(out.outcome);
-        if (out.fingerprint) fingerprints[index] = out.fingerprint;
-      } catch (err) {
-        const outcome = err instanceof StepFailure ? (err.details?.visual as VisualOutcome | undefined) : undefined;
-        if (outcome) visual.push(outcome);
-        throw err;
-      }
+      // An element's locator heals like any step's; the comparison runs on the healed one.
+      // A healed locator's re-run (a new object) only confirms against the baseline.
+      await keepingOutcome(visual, 'visual', index, () => withHealing(index, assertion, s, ctx, (a) => checkVisual(a as VisualAssertion, index, ctx, { ...visualDeps, confirmOnly: a !== assertion })));
+    } else if (assertion.type === 'accessibility') {
+      const s = await openSession();
+      const name = assertion.name ?? describeAssertion(assertion);
+      // A scoped element's locator heals like any step's; the check then runs on the healed element.
+      await keepingOutcome(accessibility, 'accessibility', index, () => withHealing(index, assertion, s, ctx, (a) => checkAccessibility(a as AccessibilityAssertion, name, s, ctx)));
     } else if (uiAssertionTypes.has(assertion.type)) {
       const s = await openSession();
       const out = await withHealing(index, assertion as UiAssertion, s, ctx, (a) => s.check(a as UiAssertion, ctx));
@@ -118,6 +118,22 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       checkApiAssertion(assertion as ApiAssertion, lastResponse);
     } else {
       checkDbAssertion(assertion as DbAssertion, lastQuery);
+    }
+  }
+
+  /**
+   * Runs a check whose outcome the result keeps (visual, accessibility), also when it fails:
+   * the failure carries the outcome in its details under `key`.
+   */
+  async function keepingOutcome<O>(list: O[], key: string, index: number, check: () => Promise<{ outcome: O; fingerprint?: Fingerprint }>): Promise<void> {
+    try {
+      const out = await check();
+      list.push(out.outcome);
+      if (out.fingerprint) fingerprints[index] = out.fingerprint;
+    } catch (err) {
+      const outcome = err instanceof StepFailure ? (err.details?.[key] as O | undefined) : undefined;
+      if (outcome) list.push(outcome);
+      throw err;
     }
   }
 
@@ -251,6 +267,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     ...(diagnostics.pagesVisited.length ? { pages_visited: diagnostics.pagesVisited.map(redact) } : {}),
     fingerprints,
     ...(visual.length ? { visual } : {}),
+    ...(accessibility.length ? { accessibility } : {}),
     metadata: {
       priority: test.priority,
       tags: test.tags,

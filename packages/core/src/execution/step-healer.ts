@@ -1,4 +1,4 @@
-import type { UiStep, UiAssertion, Locator, VisualAssertion } from '../contracts/steps.ts';
+import type { UiStep, UiAssertion, Locator, VisualAssertion, AccessibilityAssertion } from '../contracts/steps.ts';
 import type { Fingerprint } from '../contracts/fingerprint.ts';
 import { describeLocator } from './describe-step.ts';
 import type { StepContext, UiSession } from './types.ts';
@@ -31,8 +31,8 @@ export type HealAttempt<T> = { healed: true; heal: AppliedHeal; result: T } | { 
 /** UI assertions whose locator may be healed: ones that need the element to exist. `hidden` and `count` are about absence or number, so a missing element is their answer, not a broken locator. */
 const healableAssertions = new Set<UiAssertion['type']>(['visible', 'text', 'value', 'attribute', 'enabled', 'disabled']);
 
-/** What in-step healing can fix the locator of: a UI step, a UI assertion, a visual assertion of one element. */
-export type HealableItem = UiStep | UiAssertion | VisualAssertion;
+/** What in-step healing can fix the locator of: a UI step, a UI assertion, a visual or accessibility assertion of one element. */
+export type HealableItem = UiStep | UiAssertion | VisualAssertion | AccessibilityAssertion;
 
 export function healableSelector(item: HealableItem): Locator | undefined {
   if ('selector' in item && item.selector !== undefined) {

@@ -1,5 +1,6 @@
 import type { UiStep, UiAssertion, ApiRequestStep, DbQueryStep, DbConnection, TestDefinition, StepType, Locator } from '../contracts/steps.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
+import type { AccessibilityOutcome, AxeScan } from '../contracts/accessibility.ts';
 import type { Fingerprint } from '../contracts/fingerprint.ts';
 
 /**
@@ -75,6 +76,18 @@ export interface VisualCapture {
   mask?: Locator[];
 }
 
+/** What an accessibility check runs axe-core on, and with which rules. */
+export interface AccessibilityScanRequest {
+  /** One element (located strictly, its fingerprint read for healing); default the whole page. */
+  selector?: Locator;
+  /** Elements left out (each locator may match any number, none included). */
+  exclude?: Locator[];
+  /** axe rule tags to run. */
+  tags: string[];
+  /** axe rule ids not to run. */
+  disableRules: string[];
+}
+
 export interface UiSession {
   /** Performs a step; throws StepFailure. Returns the fingerprint of the element acted on, if any. */
   perform(step: UiStep, ctx: StepContext): Promise<{ fingerprint?: Fingerprint; screenshot?: Uint8Array }>;
@@ -83,6 +96,8 @@ export interface UiSession {
   screenshot(options?: { fullPage?: boolean }): Promise<Uint8Array>;
   /** A PNG for a visual comparison: animations stopped, caret hidden, masks painted; with the element's fingerprint when one was captured. Throws StepFailure. */
   capture(options: VisualCapture, ctx: StepContext): Promise<{ png: Uint8Array; fingerprint?: Fingerprint }>;
+  /** Runs axe-core on the current page without touching the page's own scripts; throws StepFailure ('locator' when the scoped element is missing, 'configuration' for an unknown tag or rule). */
+  accessibility(scan: AccessibilityScanRequest, ctx: StepContext): Promise<{ scan: AxeScan; fingerprint?: Fingerprint }>;
   /** Fingerprints of every visible element on the current page (healing candidates). */
   pageFingerprints(): Promise<Fingerprint[]>;
   url(): string;
@@ -170,6 +185,8 @@ export interface TestExecutionResult {
   fingerprints: Record<number, Fingerprint>;
   /** Each visual assertion's outcome, in order (absent when the test has none). */
   visual?: VisualOutcome[];
+  /** Each accessibility assertion's outcome, in order (absent when the test has none). */
+  accessibility?: AccessibilityOutcome[];
   metadata: Record<string, unknown>;
 }
 

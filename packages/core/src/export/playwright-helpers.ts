@@ -3,7 +3,7 @@
  * plain text here, written in the style of a hand-written test file.
  */
 
-export type HelperName = 'jsonPath' | 'bodyOf' | 'escapeRegExp';
+export type HelperName = 'jsonPath' | 'bodyOf' | 'escapeRegExp' | 'cssPaths';
 
 const HELPERS: Record<HelperName, string> = {
   jsonPath: `/**
@@ -47,6 +47,16 @@ async function bodyOf(res: APIResponse): Promise<unknown> {
   escapeRegExp: `/** Escapes text for use inside a regular expression. */
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^\${}()|[\\]\\\\/-]/g, '\\\\$&');
+}`,
+  cssPaths: `/** CSS paths of the elements a locator finds now: AxeBuilder takes CSS selectors, not locators. */
+async function cssPaths(locator: Locator): Promise<string[]> {
+  return locator.evaluateAll((elements) =>
+    elements.map((element) => {
+      const parts: string[] = [];
+      for (let e: Element = element; e.parentElement; e = e.parentElement) parts.unshift(\`\${e.localName}:nth-child(\${Array.from(e.parentElement.children).indexOf(e) + 1})\`);
+      return [':root', ...parts].join(' > ');
+    }),
+  );
 }`,
 };
 

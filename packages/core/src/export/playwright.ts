@@ -1,5 +1,6 @@
-import { defaultBaselineName, type ApiAssertion, type ApiRequestStep, type Assertion, type Locator, type Step, type TestDefinition, type UiAssertion, type UiStep, type VisualAssertion } from '../contracts/steps.ts';
+import { defaultBaselineName, type ApiAssertion, type ApiRequestStep, type Assertion, type Locator, type Step, type TestDefinition, type UiAssertion, type UiStep, type VisualAssertion, type AccessibilityAssertion } from '../contracts/steps.ts';
 import { fileSafe } from '../file-safe.ts';
+import { DEFAULT_AXE_TAGS, DEFAULT_MIN_IMPACT, axeImpacts, impactRank } from '../contracts/accessibility.ts';
 import { Variables, comment, key, lit } from './js.ts';
 import { helperSource, type HelperName } from './playwright-helpers.ts';
 import { uniqueFileSlug } from './file-names.ts';
@@ -31,12 +32,14 @@ export function exportPlaywrightSpec(test: TestDefinition, opts: PlaywrightExpor
   const bodies = casesToExport(test).map((c) => ({ name: c.name, body: isDbTest(test) ? dbBody(test) : new SpecWriter(test, c).write() }));
   const helpers = new Set(bodies.flatMap((b) => [...b.body.helpers]));
   const secrets = new Set(bodies.flatMap((b) => [...b.body.secrets]));
-  const imports = helpers.has('bodyOf') ? 'test, expect, type APIResponse' : 'test, expect';
+  const imports = ['test', 'expect', ...(helpers.has('bodyOf') ? ['type APIResponse'] : []), ...(helpers.has('cssPaths') ? ['type Locator'] : [])].join(', ');
   const out: string[] = [...comment(`Exported by svc from the test "${test.name}".`)];
   if (test.description) out.push(...comment(''), ...comment(test.description));
   if (bodies.length > 1) out.push(...comment(''), ...comment(`One test per parameter set (${bodies.length}), each with the set's values written in.`));
   if (secrets.size > 0) out.push(...comment(''), ...comment(`Needs the environment variables: ${[...secrets].join(', ')}`));
-  out.push(`import { ${imports} } from '@playwright/test';`, '');
+  out.push(`import { ${imports} } from '@playwright/test';`);
+  if (bodies.some((b) => b.body.axe)) out.push(`import AxeBuilder from '@axe-core/playwright';`);
+  out.push('');
   if (opts.baseUrl) out.push(`test.use({ baseURL: ${lit(opts.baseUrl)} });`, '');
   const details: string[] = [];
   if (test.tags.length > 0) details.push(`tag: [${test.tags.map((t) => lit(t.startsWith('@') ? t : `@${t}`)).join(', ')}]`);
@@ -47,7 +50,7 @@ export function exportPlaywrightSpec(test: TestDefinition, opts: PlaywrightExpor
     out.push(...body.lines.map((l) => (l === '' ? '' : `  ${l}`)));
     out.push('});');
   });
-  for (const h of (['jsonPath', 'bodyOf', 'escapeRegExp'] as const).filter((n) => helpers.has(n))) out.push('', helperSource(h));
+  for (const h of (['jsonPath', 'bodyOf', 'escapeRegExp', 'cssPaths'] as const).filter((n) => helpers.has(n))) out.push('', helperSource(h));
   return `${out.join('\n')}\n`;
 }
 
@@ -114,7 +117,11 @@ interface Body {
   fixtures: string[];
   helpers: Set<HelperName>;
   secrets: Set<string>;
+  /** Imports @axe-core/playwright (an accessibility assertion was written). */
+  axe?: boolean;
 }
+
+const litList = (xs: readonly string[]): string => `[${xs.map(lit).join(', ')}]`;
 
 const isDbAssertion = (a: Assertion) => a.type === 'row_count' || a.type === 'cell';
 
@@ -141,6 +148,8 @@ class SpecWriter {
   private readonly vars: Variables;
   private usesPage = false;
   private usesRequest = false;
+  /** An accessibility assertion was written: the spec imports @axe-core/playwright. */
+  private usesAxe = false;
   private responses = 0;
   /** Identifier of the latest response, its body variable once read, and its timing. */
   private latest?: { res: string; body?: string; elapsed?: string };
@@ -178,7 +187,7 @@ class SpecWriter {
     const unresolved = [...this.vars.unresolved];
     if (unresolved.length > 0) this.lines.unshift(...comment(`svc: no value for ${unresolved.map((n) => `{{${n}}}`).join(', ')} at export time; left as written.`));
     const fixtures = [...(this.usesPage || (!this.usesRequest && t.type === 'ui') ? ['page'] : []), ...(this.usesRequest ? ['request'] : [])];
-    return { lines: this.lines, fixtures, helpers: this.helpers, secrets: this.vars.secrets };
+    return { lines: this.lines, fixtures, helpers: this.helpers, secrets: this.vars.secrets, axe: this.usesAxe };
   }
 
   /** Index of the step or trailing assertion being written (visual baselines are named by it). */
@@ -329,6 +338,7 @@ class SpecWriter {
   private assertion(a: Assertion, stepTimeout?: number): void {
     if (API_ASSERTIONS.has(a.type)) return this.apiAssertion(a as ApiAssertion);
     if (a.type === 'visual') return this.visualAssertion(a, stepTimeout ?? a.timeout_ms);
+    if (a.type === 'accessibility') return this.accessibilityAssertion(a);
     return this.uiAssertion(a as UiAssertion, stepTimeout ?? a.timeout_ms);
   }
 
@@ -405,6 +415,47 @@ class SpecWriter {
     const own = a.baseline ?? defaultBaselineName(this.position);
     const name = `${fileSafe(this.testCase.index === undefined ? own : caseBaselineName(own, this.testCase.index))}.png`;
     this.emit(`await expect(${target}).toHaveScreenshot(${lit(name)}${opts.length ? `, { ${opts.join(', ')} }` : ''});`);
+  }
+
+  /**
+   * axe-core through @axe-core/playwright, with the same tags, scope, exclusions and
+   * disabled rules, and an expect on the violations at or above min_impact. AxeBuilder
+   * takes CSS selectors only: a locator that is not one is turned into CSS paths of the
+   * elements it finds at that moment (the cssPaths helper).
+   */
+  private accessibilityAssertion(a: AccessibilityAssertion): void {
+    this.usesPage = true;
+    this.usesAxe = true;
+    const body = [`const axe = new AxeBuilder({ page }).withTags(${litList(a.tags ?? DEFAULT_AXE_TAGS)});`];
+    if (a.selector !== undefined) {
+      const css = this.cssOf(a.selector);
+      if (css !== undefined) body.push(`axe.include(${css});`);
+      else {
+        const loc = this.loc(a.selector);
+        body.push(`await expect(${loc}).toHaveCount(1);`, `axe.include((await cssPaths(${loc}))[0]);`);
+      }
+    }
+    for (const l of a.exclude ?? []) {
+      const css = this.cssOf(l);
+      body.push(css !== undefined ? `axe.exclude(${css});` : `for (const css of await cssPaths(${this.loc(l)})) axe.exclude(css);`);
+    }
+    if (a.disable_rules?.length) body.push(`axe.disableRules(${litList(a.disable_rules)});`);
+    const counted = axeImpacts.filter((i) => impactRank(i) >= impactRank(a.min_impact ?? DEFAULT_MIN_IMPACT));
+    body.push(
+      `const violations = (await axe.analyze()).violations.filter((v) => ${litList(counted)}.includes(v.impact ?? 'minor'));`,
+      a.max_violations
+        ? `expect(violations.length, violations.map((v) => \`\${v.id} (\${v.impact}): \${v.help}\`).join('\\n')).toBeLessThanOrEqual(${a.max_violations});`
+        : `expect(violations.map((v) => \`\${v.id} (\${v.impact}): \${v.help}\`)).toEqual([]);`,
+    );
+    if (body.some((l) => l.includes('cssPaths('))) this.helpers.add('cssPaths');
+    this.emit(['{', ...body.map((l) => `  ${l}`), '}'].join('\n'));
+  }
+
+  /** The locator as a CSS selector literal, when it is one (a string without a Playwright engine prefix, or { css }). */
+  private cssOf(l: Locator): string | undefined {
+    if (typeof l === 'object' && 'css' in l) return this.vars.str(l.css);
+    if (typeof l !== 'string' || /^[a-z][\w-]*=/i.test(l) || l.includes('>>') || l.startsWith('/') || l.startsWith('(')) return undefined;
+    return this.vars.str(l);
   }
 
   private apiAssertion(a: ApiAssertion): void {

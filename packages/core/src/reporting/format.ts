@@ -1,5 +1,6 @@
 import type { ExecStatus, RunSummary, StepResult, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
+import type { AccessibilityOutcome, AxeViolation } from '../contracts/accessibility.ts';
 
 /** Helpers shared by the report renderers. Pure functions, no I/O. */
 
@@ -151,6 +152,21 @@ function ratioPercent(ratio: number): string {
 /** Thousands separators regardless of the host's locale (reports must render the same everywhere): 1234 → "1,234". */
 export function groupDigits(n: number): string {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+// ---------------------------------------------------------------- accessibility checks
+
+/** One outcome in a line: "4 rules violated at or above serious (0 allowed)", "no violations at or above serious (21 rules passed)". */
+export function accessibilitySummary(o: AccessibilityOutcome): string {
+  const below = o.below_threshold > 0 ? `; ${o.below_threshold} below ${o.min_impact} not counted` : '';
+  if (o.counted === 0) return `no violations at or above ${o.min_impact} (${o.passes} rules passed${below})`;
+  return `${o.counted} rule${o.counted === 1 ? '' : 's'} violated at or above ${o.min_impact} (${o.max_violations} allowed${below})`;
+}
+
+/** The elements of a violation as text: "#no-alt, img.logo (+3 more)". */
+export function violationTargets(v: AxeViolation, max = 3): string {
+  const shown = v.nodes.slice(0, max).map((n) => n.target.join(' >>> '));
+  return `${shown.join(', ')}${v.node_count > shown.length ? ` (+${v.node_count - shown.length} more)` : ''}`;
 }
 
 export interface Totals {

@@ -1,7 +1,8 @@
 import type { RunSummary, StepResult, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
+import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { base64, imageMime } from './bytes.ts';
-import { STEP_ICON, VISUAL_STATUS_LABEL, failingStep, healedSelectors, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages } from './format.ts';
+import { STEP_ICON, VISUAL_STATUS_LABEL, accessibilitySummary, failingStep, healedSelectors, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
 
 /**
@@ -104,6 +105,7 @@ function card(r: TestExecutionResult, i: number, options: HtmlReportOptions): st
     parts.push(`<h3>Healed selectors</h3>\n<table class="heals"><thead><tr><th>Step</th><th>Before</th><th>After</th><th>Confidence</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`);
   }
   if (r.visual && r.visual.length > 0) parts.push(visualSection(r.visual, options, error?.message));
+  if (r.accessibility && r.accessibility.length > 0) parts.push(accessibilitySection(r.accessibility));
   const shots = screenshotKeys(r);
   if (shots.length > 0) parts.push(`<h3>Screenshots</h3>\n<div class="shots">\n${shots.map((k) => screenshot(k, options)).join('\n')}\n</div>`);
   if (r.console_errors.length > 0) parts.push(`<h3>Console errors</h3>\n<ul class="log">${r.console_errors.map((e) => `<li><pre>${esc(e)}</pre></li>`).join('')}</ul>`);
@@ -155,6 +157,23 @@ function visualItem(v: VisualOutcome, options: HtmlReportOptions, shownError: st
   if (v.status === 'differs' && !v.diff) figures.push(`<figure class="missing"><p class="note">No difference image (none is made when the sizes differ).</p><figcaption>Difference</figcaption></figure>`);
   const images = figures.length > 0 ? `\n<div class="shots compare">\n${figures.join('\n')}\n</div>` : '';
   return `<li class="visual" data-status="${esc(v.status)}">${head}${message}${images}</li>`;
+}
+
+/** Each accessibility check with its violated rules: rule (linked to its help page), impact, what it asks for, the elements. */
+function accessibilitySection(outcomes: AccessibilityOutcome[]): string {
+  const item = (o: AccessibilityOutcome) => {
+    const where = o.selector ? ` in <code>${esc(o.selector)}</code>` : '';
+    const head = `<p class="a11y-head"><code>${esc(o.name)}</code>${where} <span class="badge small ${o.status}">${o.status === 'passed' ? 'Passed' : 'Failed'}</span> <span class="a11y-summary">${esc(accessibilitySummary(o))}</span></p>`;
+    if (o.violations.length === 0) return `<li class="a11y" data-status="${o.status}">${head}</li>`;
+    const rows = o.violations.map((v) => {
+      const targets = v.nodes.map((n) => `<code title="${esc(n.html)}">${esc(n.target.join(' >>> '))}</code>`).join(' ');
+      const more = v.node_count > v.nodes.length ? ` <span class="note">+${v.node_count - v.nodes.length} more</span>` : '';
+      const rule = /^https?:\/\//.test(v.help_url) ? `<a href="${esc(v.help_url)}" rel="noopener noreferrer">${esc(v.id)}</a>` : esc(v.id);
+      return `<tr data-rule="${esc(v.id)}"><td>${rule}</td><td class="impact ${esc(v.impact ?? 'minor')}">${esc(v.impact ?? '—')}</td><td>${esc(v.help)}</td><td>${v.node_count}: ${targets}${more}</td></tr>`;
+    });
+    return `<li class="a11y" data-status="${o.status}">${head}\n<table class="a11y-violations"><thead><tr><th>Rule</th><th>Impact</th><th>Help</th><th>Elements</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></li>`;
+  };
+  return `<h3>Accessibility</h3>\n<ul class="a11ys">\n${outcomes.map(item).join('\n')}\n</ul>`;
 }
 
 /** A figure with the artifact embedded, or a note saying why it is not; `label` names its role (Baseline, Actual, …). */

@@ -92,6 +92,12 @@ figure.missing .note { margin: 0; padding: 10px 12px; border: 1px dashed var(--l
 .visual-diff, .visual-message { color: var(--muted); font-size: 13px; overflow-wrap: anywhere; }
 .shots.compare { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); margin-top: 8px; }
 .compare figure img { max-width: 100%; }
+.a11ys { list-style: none; padding: 0; margin: 0; }
+.a11y { padding: 6px 0 10px; }
+.a11y-head { margin: 0 0 6px; }
+.a11y-summary { color: var(--muted); font-size: 13px; }
+.a11y-violations td { vertical-align: top; overflow-wrap: anywhere; }
+.impact.critical, .impact.serious { font-weight: 600; }
 .log { padding-left: 18px; margin: 0; font-size: 13px; }
 .log pre { margin: 2px 0; }
 .log .method { font-weight: 600; }

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
+import { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { failingStep, healedSelectors, screenshotKeys, stripControl, testError } from './format.ts';
 
 /**
  * The JSON report (`report.json`): a stable, versioned document for machines — CI scripts,
  * dashboards, other tools. The schema below is the documentation; a breaking change bumps
  * `schema` to svc.report/v2. Keys are always present (null when unknown) so consumers need
- * no existence checks — except `visual`, added within v1 and so optional: it is present only
- * for tests with visual assertions. The element fingerprints recorded for healing are left out.
+ * no existence checks — except `visual` and `accessibility`, added within v1 and so optional:
+ * each is present only for tests with such assertions. The element fingerprints recorded for healing are left out.
  */
 
 export const REPORT_SCHEMA = 'svc.report/v1' as const;
@@ -77,6 +78,7 @@ export const JsonReportTest = z.strictObject({
   steps: z.array(JsonReportStep),
   screenshots: z.array(z.string()).describe('Artifact keys of the screenshots of this test (images of visual comparisons are under visual)'),
   visual: z.array(JsonReportVisual).optional().describe('Each visual assertion’s outcome, in order; present only for tests with visual assertions'),
+  accessibility: z.array(AccessibilityOutcome).optional().describe('Each accessibility assertion’s outcome (axe-core violations at or above min_impact), in order; present only for tests with accessibility assertions'),
   trace: z.string().nullable().describe('Artifact key of the Playwright trace (open with npx playwright show-trace)'),
   healed_selectors: z.array(JsonReportHealed),
   console_errors: z.array(z.string()),
@@ -167,6 +169,7 @@ function testOf(r: TestExecutionResult): JsonReport['tests'][number] {
     })),
     screenshots: screenshotKeys(r),
     ...(r.visual ? { visual: r.visual.map(visualOf) } : {}),
+    ...(r.accessibility ? { accessibility: r.accessibility.map(accessibilityOf) } : {}),
     trace: r.trace ?? null,
     healed_selectors: healedSelectors(r).map((h) => ({ step: h.step, original: clean(h.original), healed: clean(h.healed), confidence: h.confidence })),
     console_errors: r.console_errors.map(clean),
@@ -189,6 +192,16 @@ function visualOf(v: VisualOutcome): z.output<typeof JsonReportVisual> {
     baseline_hash: v.baseline_hash,
     proposed_hash: v.proposed_hash,
     message: v.message === undefined ? undefined : clean(v.message),
+  });
+}
+
+/** An outcome as recorded, through its schema (a result read back from the store is only JSON), page text cleaned. */
+function accessibilityOf(o: AccessibilityOutcome): AccessibilityOutcome {
+  const parsed = AccessibilityOutcome.parse(o);
+  return withoutUndefined({
+    ...parsed,
+    message: parsed.message === undefined ? undefined : clean(parsed.message),
+    violations: parsed.violations.map((v) => ({ ...v, nodes: v.nodes.map((n) => withoutUndefined({ ...n, html: clean(n.html), failure_summary: n.failure_summary === undefined ? undefined : clean(n.failure_summary) })) })),
   });
 }
 

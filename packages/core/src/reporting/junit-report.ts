@@ -1,6 +1,7 @@
 import type { RunSummary, StepResult, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
-import { STEP_ICON, failingStep, healedSelectors, percent, screenshotKeys, seconds, stripControl, testError, visualImages, visualSummary } from './format.ts';
+import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
+import { STEP_ICON, accessibilitySummary, failingStep, violationTargets, healedSelectors, percent, screenshotKeys, seconds, stripControl, testError, visualImages, visualSummary } from './format.ts';
 
 /**
  * The JUnit XML report (`junit.xml`) in the dialect CI tools read (Jenkins, GitLab, GitHub
@@ -16,6 +17,9 @@ import { STEP_ICON, failingStep, healedSelectors, percent, screenshotKeys, secon
  * - each visual comparison is a property svc.visual.<name> (its outcome) plus one per image
  *   (svc.visual.<name>.baseline|actual|diff = artifact key), the way screenshots are listed
  *   as svc.screenshot, and is repeated in <system-out>;
+ * - each accessibility check is a property svc.accessibility.<n> (its summary) plus one per
+ *   violated rule (svc.accessibility.<n>.<rule id> = impact, elements, help), and is
+ *   repeated in <system-out> with each rule's help URL;
  * - times are seconds with three decimals; characters XML 1.0 forbids are removed.
  */
 
@@ -72,6 +76,7 @@ function testcase(r: TestExecutionResult, classname: string): string[] {
   for (const h of healedSelectors(r)) props.push([`svc.healed.step.${h.step + 1}`, `${h.original} → ${h.healed} (confidence ${h.confidence})`]);
   for (const key of screenshotKeys(r)) props.push(['svc.screenshot', key]);
   for (const v of r.visual ?? []) props.push(...visualProperties(v));
+  (r.accessibility ?? []).forEach((o, i) => props.push(...accessibilityProperties(o, i + 1)));
   if (r.trace) props.push(['svc.trace', r.trace]);
   out.push('      <properties>');
   for (const [k, v] of props) out.push(`        <property${attrs({ name: k, value: v })}/>`);
@@ -97,6 +102,7 @@ function testcase(r: TestExecutionResult, classname: string): string[] {
   const shots = screenshotKeys(r);
   if (shots.length > 0) log.push('', 'Screenshots:', ...shots.map((k) => `  ${k}`));
   if (r.visual && r.visual.length > 0) log.push('', 'Visual comparisons:', ...r.visual.flatMap(visualLog));
+  if (r.accessibility && r.accessibility.length > 0) log.push('', 'Accessibility:', ...r.accessibility.flatMap(accessibilityLog));
   if (r.trace) log.push('', `Trace: ${r.trace} (open with: npx playwright show-trace <path>)`);
   if (log.length > 0) out.push(`      <system-out>${text(log.join('\n'))}</system-out>`);
 
@@ -104,6 +110,14 @@ function testcase(r: TestExecutionResult, classname: string): string[] {
   if (problems.length > 0) out.push(`      <system-err>${text(problems.join('\n'))}</system-err>`);
   out.push('    </testcase>');
   return out;
+}
+
+function accessibilityProperties(o: AccessibilityOutcome, n: number): Array<[string, string]> {
+  return [[`svc.accessibility.${n}`, `${o.name}: ${accessibilitySummary(o)}`], ...o.violations.map((v): [string, string] => [`svc.accessibility.${n}.${v.id}`, `${v.impact ?? 'no impact'}, ${v.node_count} element(s): ${violationTargets(v)} — ${v.help}`])];
+}
+
+function accessibilityLog(o: AccessibilityOutcome): string[] {
+  return [`  "${o.name}"${o.selector ? ` in ${o.selector}` : ''}: ${accessibilitySummary(o)}`, ...o.violations.map((v) => `    ${v.id} (${v.impact ?? 'no impact'}): ${v.help} — ${violationTargets(v)} — ${v.help_url}`)];
 }
 
 function visualProperties(v: VisualOutcome): Array<[string, string]> {

@@ -1,6 +1,7 @@
 import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
-import { failingStep, healedSelectors, humanDuration, percent, stripControl, testError, visualSummary } from './format.ts';
+import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
+import { accessibilitySummary, failingStep, healedSelectors, violationTargets, humanDuration, percent, stripControl, testError, visualSummary } from './format.ts';
 
 /**
  * The Markdown report (`report.md`), written to be posted as a pull-request comment:
@@ -82,6 +83,7 @@ function failureSection(r: TestExecutionResult, maxMessage: number): string {
   if (heals.length > 0) out.push(`- **Healed:** ${heals.map((h) => `${codeSpan(h.original)} → ${codeSpan(h.healed)} (${percent(h.confidence)})`).join('; ')}`);
   if (r.trace) out.push(`- **Trace:** ${codeSpan(r.trace)} — open with \`npx playwright show-trace <path>\``);
   for (const v of r.visual ?? []) out.push(visualLine(v));
+  for (const o of r.accessibility ?? []) out.push(...accessibilityLines(o));
   out.push('');
   if (error?.message) out.push(fence(truncate(error.message, maxMessage)), '');
   if (error?.stack) out.push('<details><summary>Stack trace</summary>', '', fence(truncate(error.stack, maxMessage)), '', '</details>', '');
@@ -114,6 +116,16 @@ function baselinesWritten(results: TestExecutionResult[]): string[] {
 /** One outcome as a list item: - visual "home": differs — 1,234 pixels (0.42 %). */
 function visualLine(v: VisualOutcome): string {
   return `- visual "${inline(v.name)}": ${visualSummary(v)}`;
+}
+
+/** An accessibility check and its violated rules: - accessibility "…": 2 rules violated …, then one sub-item per rule with its help link. */
+function accessibilityLines(o: AccessibilityOutcome): string[] {
+  const where = o.selector ? ` in ${codeSpan(o.selector)}` : '';
+  const rules = o.violations.map((v) => {
+    const link = /^https?:\/\//.test(v.help_url) ? ` ([help](<${v.help_url.replace(/[<>\s]/g, encodeURIComponent)}>))` : '';
+    return `  - ${codeSpan(v.id)} (${v.impact ?? 'no impact'}): ${inline(v.help)} — ${codeSpan(violationTargets(v))}${link}`;
+  });
+  return [`- accessibility "${inline(o.name)}"${where}: ${accessibilitySummary(o)}`, ...rules];
 }
 
 // ---------------------------------------------------------------- escaping

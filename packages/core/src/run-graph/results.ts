@@ -34,6 +34,7 @@ export function toTestResult(r: TestExecutionResult, attempt: number, healed: bo
       failed_requests: r.failed_requests,
       ...(r.pages_visited?.length ? { pages_visited: r.pages_visited } : {}),
       ...(r.visual ? { visual: r.visual } : {}),
+      ...(r.accessibility ? { accessibility: r.accessibility } : {}),
       ...(Array.isArray(r.metadata.heals) ? { heals: r.metadata.heals } : {}),
     },
   };

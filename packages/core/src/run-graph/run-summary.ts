@@ -69,6 +69,7 @@ export function executionResultOf(r: ResultLike): TestExecutionResult {
     failed_requests: Array.isArray(m.failed_requests) ? (m.failed_requests as TestExecutionResult['failed_requests']) : [],
     fingerprints: {},
     ...(Array.isArray(m.visual) ? { visual: m.visual as NonNullable<TestExecutionResult['visual']> } : {}),
+    ...(Array.isArray(m.accessibility) ? { accessibility: m.accessibility as NonNullable<TestExecutionResult['accessibility']> } : {}),
     metadata: { attempt: r.attempt ?? m.attempt ?? 0, ...(Array.isArray(m.heals) ? { heals: m.heals } : {}) },
   };
 }

@@ -31,6 +31,7 @@ import { chatRoutes } from './routes/chat.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { visualRoutes } from './routes/visual.ts';
 import { insightsRoutes } from './routes/insights.ts';
+import { qualityAuditRoutes } from './routes/quality-audit.ts';
 import { scheduleRoutes } from './routes/schedules.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 
@@ -67,6 +68,7 @@ export function createApp(deps: AppDeps) {
   healingRoutes(app, deps, registry);
   visualRoutes(app, deps, registry);
   insightsRoutes(app, deps, registry);
+  qualityAuditRoutes(app, deps, registry);
   scheduleRoutes(app, deps, registry);
   notificationRoutes(app, deps, registry);
   runGraphRoutes(app, deps, registry);

@@ -13,6 +13,7 @@ import type { DiscoveryRunner } from '../discovery/runner.ts';
 import type { GenerationExecutor } from '../generation/execute-once.ts';
 import type { LlmClient } from '@svc/core/llm/types';
 import type { Blobs } from '@svc/core/ports/blobs';
+import type { PageProbe } from '@svc/core/quality/page-probe';
 
 export interface ApiConfig {
   /** Origins allowed to call the API with credentials from a browser; none by default. */
@@ -68,6 +69,8 @@ export interface AppDeps {
   generation?: GenerationExecutor;
   /** Language models behind the router (llm/from-env.ts); absent or not configured → deterministic paths, NO_MODEL for model-only calls. */
   llm?: LlmClient;
+  /** Opens pages for POST /api/quality/audit (a browser), and the hosts any project may audit besides its own; absent → 501. */
+  qualityAudit?: { probe: PageProbe; allowedHosts: string[] };
   /** Artifacts and visual baseline images (a folder locally, S3 on AWS); absent → the visual image routes answer 501. */
   blobs?: Blobs;
 }

@@ -10,6 +10,7 @@ Commands:
   heal         Rank page elements against stored fingerprints (svc heal --help)
   export       Write tests as a Playwright Test project (svc export --help)
   analyze      List a codebase's testable surfaces (svc analyze --help)
+  audit        Audit a page: accessibility, security, performance, console (svc audit --help)
   mcp          Serve svc's agent tools over MCP on stdin/stdout (svc mcp --help)
   help         Show this help
 
@@ -61,6 +62,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'analyze': {
       const { analyzeCommand } = await import('./analyze.ts');
       return analyzeCommand(rest);
+    }
+    case 'audit': {
+      const { auditCommand } = await import('./audit.ts');
+      return auditCommand(rest);
     }
     case 'mcp': {
       const { mcpCommand } = await import('./mcp.ts');

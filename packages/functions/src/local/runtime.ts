@@ -13,6 +13,7 @@ import { FsBlobs } from './fs-blobs.ts';
 import { createLocalRunGraph } from '../run-graph/setup.ts';
 import { embedderFromEnv } from '../embeddings/from-env.ts';
 import type { UiDriver } from '@svc/core/execution/types';
+import type { PlaywrightDriver } from '../execution/browser/playwright-driver.ts';
 import type { Healer } from '@svc/core/run-graph/healer';
 import type { SseOptions } from '../run-graph/sse.ts';
 import { createLocalEvents, type LocalEvents } from '../events/local-events.ts';
@@ -103,14 +104,13 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
     deps.generation = createGenerationExecutor({ store: deps.store, dataDir: config.dataDir, browser: options.runGraph?.browser ?? (async (): Promise<UiDriver> => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath })) });
     deps.analyzeRoots = options.analyzeRoots ?? config.analyzeRoots;
     const { createDiscoveryRunner } = await import('../discovery/runner.ts');
-    deps.discovery = createDiscoveryRunner({
-      store: deps.store,
-      blobs,
-      logger,
-      driver: async () => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath }),
-      // Extra hosts every crawl may visit (comma-separated); read here until LocalConfig carries it.
-      allowedHosts: (process.env.SVC_DISCOVERY_ALLOWED_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-    });
+    // Crawls and quality audits share one browser, launched when the first of them needs it.
+    const onDemandBrowser = lazyDriver(async () => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath }));
+    // Extra hosts every crawl or audit may visit (comma-separated); read here until LocalConfig carries it.
+    const allowedHosts = (process.env.SVC_DISCOVERY_ALLOWED_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    deps.discovery = createDiscoveryRunner({ store: deps.store, blobs, logger, driver: onDemandBrowser.get, allowedHosts });
+    const { chromiumProbe } = await import('../quality/chromium-probe.ts');
+    deps.qualityAudit = { probe: chromiumProbe(onDemandBrowser.get), allowedHosts };
     const app = createApp(deps);
     const server = await listen(app, config.host, config.port);
     events.start();
@@ -138,6 +138,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
         await deps.runGraph?.close();
         await deps.generation?.close();
         await deps.discovery?.close();
+        await onDemandBrowser.close();
         await events.stop();
         await table.close?.();
       },
@@ -146,6 +147,20 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
     await table.close?.();
     throw err;
   }
+}
+
+/** A browser driver made on first use and shared; a failed launch is tried again next time. */
+function lazyDriver(make: () => Promise<PlaywrightDriver>) {
+  let driver: Promise<PlaywrightDriver> | undefined;
+  return {
+    get: (): Promise<PlaywrightDriver> => (driver ??= make().catch((e: unknown) => {
+      driver = undefined;
+      throw e;
+    })),
+    async close(): Promise<void> {
+      await (await driver?.catch(() => undefined))?.close();
+    },
+  };
 }
 
 function listen(app: SvcApp, hostname: string, port: number): Promise<ServerType> {

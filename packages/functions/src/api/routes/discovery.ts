@@ -4,11 +4,10 @@ import { DiscoveredFlowSchema, DiscoveredPageSchema, DiscoveryStartInput, Discov
 import { HttpUrl } from '@svc/core/contracts/project';
 import { ListQuery, listResponse } from '@svc/core/contracts/common';
 import { AppError, notFound, validationFailed } from '@svc/core/errors';
-import { allowedOrigins, isAllowed } from '@svc/core/intelligence/discovery/urls';
-import type { Project } from '@svc/core/store/index';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
+import { checkHosts } from '../allowed-hosts.ts';
 
 const Login = z.strictObject({
   url: HttpUrl.describe('Login page URL'),
@@ -40,22 +39,6 @@ const SyncBody = z.strictObject({
 });
 
 const DetailResponse = z.object({ session: DiscoverySessionSchema, status: z.string(), pages: z.array(DiscoveredPageSchema), flows: z.array(DiscoveredFlowSchema) });
-
-/**
- * The start URL must be on the project's app_url origin, an origin in the project's
- * config.allowed_hosts or the server's configured list; extra allowed_hosts must be too.
- */
-function checkHosts(project: Project, runnerHosts: string[], startUrl: string, field: string, extra: string[] = []): void {
-  const configured = Array.isArray(project.config?.allowed_hosts) ? (project.config.allowed_hosts as unknown[]).filter((h): h is string => typeof h === 'string') : [];
-  const base = project.app_url ? [project.app_url, ...configured, ...runnerHosts] : [...configured, ...runnerHosts];
-  if (!base.length) throw validationFailed([{ path: field, message: 'the project has no app_url and no allowed hosts are configured, so no URL may be crawled' }]);
-  const origins = allowedOrigins(project.app_url ?? (/^https?:/.test(base[0]) ? base[0] : `http://${base[0]}`), base);
-  if (!isAllowed(startUrl, origins)) throw validationFailed([{ path: field, message: `${new URL(startUrl).origin} is outside the allowed hosts (${[...origins].join(', ')})` }]);
-  extra.forEach((h, i) => {
-    const url = /^https?:\/\//i.test(h) ? h : `http://${h}`;
-    if (!isAllowed(url, origins)) throw validationFailed([{ path: `allowed_hosts.${i}`, message: `${h} is not allowed by the project or the server` }]);
-  });
-}
 
 /** Auto-discovery: background crawls persisted as discovery sessions, and a small synchronous crawl. */
 export function discoveryRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {

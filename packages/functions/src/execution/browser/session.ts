@@ -5,11 +5,13 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { UiStep, UiAssertion } from '@svc/core/contracts/steps';
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
-import { StepFailure, type StepContext, type UiDiagnostics, type UiSession, type UiSessionOptions, type VisualCapture } from '@svc/core/execution/types';
+import { StepFailure, type AccessibilityScanRequest, type StepContext, type UiDiagnostics, type UiSession, type UiSessionOptions, type VisualCapture } from '@svc/core/execution/types';
+import type { AxeScan } from '@svc/core/contracts/accessibility';
 import { performStep, type StepEnv } from './perform-step.ts';
 import { checkAssertion } from './check-assertion.ts';
 import { pageFingerprints } from './fingerprint.ts';
 import { captureForComparison } from './capture.ts';
+import { scanAccessibility } from './accessibility.ts';
 import type { ScreenshotBudget } from './screenshot-budget.ts';
 import type { VisionLocator } from './vision.ts';
 
@@ -126,6 +128,10 @@ export class PlaywrightUiSession implements UiSession {
   /** Not counted against the screenshot cap: it is an assertion's input, kept only when it differs. */
   capture(options: VisualCapture, ctx: StepContext): Promise<{ png: Uint8Array; fingerprint?: Fingerprint }> {
     return captureForComparison(this.page, options, ctx, this.config.locateTimeoutMs);
+  }
+
+  accessibility(scan: AccessibilityScanRequest, ctx: StepContext): Promise<{ scan: AxeScan; fingerprint?: Fingerprint }> {
+    return scanAccessibility(this.page, scan, ctx, this.config.locateTimeoutMs);
   }
 
   /** Counts against the per-run cap; beyond it, throws StepFailure('configuration'). */

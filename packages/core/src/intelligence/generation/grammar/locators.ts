@@ -82,6 +82,25 @@ export function itemsOf(name: string): Locator {
   ]);
 }
 
+/** The elements a page part of each kind is written as. */
+const PART_TAGS: Record<string, string> = {
+  form: 'form', dialog: 'dialog, [role=dialog]', modal: 'dialog, [role=dialog]', navigation: 'nav, [role=navigation]', nav: 'nav, [role=navigation]', menu: 'nav, menu, [role=menu]',
+  section: 'section', region: 'section, [role=region]', header: 'header', footer: 'footer', sidebar: 'aside', table: 'table', list: 'ul, ol',
+};
+
+/**
+ * A named part of the page ("the login form", the "Newsletter" form): an element of that
+ * kind whose aria-label is the name, or whose id, class, test id or name attribute is the
+ * name's slug, alone or with the kind after it (#login, #login-form, .login-form …).
+ */
+export function partOf(name: string, kind: string): Locator {
+  const tags = PART_TAGS[kind] ?? kind;
+  const slug = name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const slugs = [...new Set([slug, `${slug}-${kind}`])].filter(Boolean);
+  const named = [`[aria-label=${js(name)} i]`, ...slugs.flatMap((x) => [`#${cssIdent(x)}`, `.${cssIdent(x)}`, `[data-testid=${js(x)}]`, `[name=${js(x)}]`])];
+  return `:is(${tags}):is(${named.join(', ')})`;
+}
+
 function cssIdent(s: string): string {
   return /^[a-z_-][a-z0-9_-]*$/i.test(s) ? s : `x${s.replace(/[^a-z0-9_-]/gi, '')}`;
 }

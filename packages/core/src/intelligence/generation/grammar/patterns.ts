@@ -1,6 +1,6 @@
 import type { Step, Locator } from '../../../contracts/steps.ts';
 import { SLOT_RE } from './text.ts';
-import { anyOf, checkTarget, clickTarget, fieldTarget, itemsOf, roleOfWord } from './locators.ts';
+import { anyOf, checkTarget, clickTarget, fieldTarget, itemsOf, partOf, roleOfWord } from './locators.ts';
 
 /**
  * The plain-language grammar: each pattern matches one simplified sentence (lower case,
@@ -96,6 +96,8 @@ const FIELD_WORDS = '(?: field| input| box| textbox| text box| textarea| text ar
 const CLICK_ROLE = '(?: (button|btn|link|tab|menu item|option|checkbox|icon|image))?';
 const PAGE = '(?: page| url| screen| view)?';
 const THE = '(?:the |a |an |my |our )?';
+/** Page parts an accessibility sentence may name (locators.ts partOf). */
+const PART_KINDS = 'form|dialog|modal|navigation|nav|menu|section|region|header|footer|sidebar|table|list';
 const VISIBLE = '(?:is |are |to be |be |gets |get |becomes )?(?:visible|shown|displayed|present|appears?|rendered|on the page|on screen)';
 
 export const patterns: Pattern[] = [
@@ -167,6 +169,9 @@ export const patterns: Pattern[] = [
   // Visual regression: the first run records the baseline, later runs compare with it.
   { id: 'looks-unchanged', example: 'the page looks as before', certainty: 0.9, re: r(`${THE}(?:Q )?(?:page|screen|view)(?: still)? (?:looks?|appears?|renders?)(?: exactly)? (?:the same(?: as before)?|as before|unchanged|as it did|like before|like (?:its|the) baseline)`), build: (m, c) => [assert({ type: 'visual', ...(m[1] !== undefined && { baseline: baselineName(slot(m, c, 1)) }) })] },
   { id: 'matches-baseline', example: 'the page matches the baseline "home"', certainty: 1, re: r(`(?:${THE}(?:page|screen|view) )?(?:matches|match|to match|compare (?:the )?(?:page |screen )?(?:with|to|against)) ${THE}(?:visual |screenshot )?(?:baseline|snapshot|reference screenshot)(?: (?:named |called )?Q)?`), build: (m, c) => [assert({ type: 'visual', ...(m[1] !== undefined && { baseline: baselineName(slot(m, c, 1)) }) })] },
+  // Accessibility: axe-core on the page, or on one named part of it.
+  { id: 'page-accessible', example: 'the page has no accessibility violations', certainty: 0.9, re: r(`${THE}(?:(?:Q |[a-z][a-z0-9 '-]*? )?(?:page|screen|app|site|view) (?:(?:has|have|should have|must have|to have|shows?) )?no (?:accessibility|a11y|wcag) (?:violations?|issues?|problems?|errors?)|(?:Q |[a-z][a-z0-9 '-]*? )?(?:page|screen|app|site|view) (?:is|are|be|should be|must be|to be|stays?|remains?) (?:fully )?accessible)`), build: () => [assert({ type: 'accessibility' })] },
+  { id: 'part-accessible', example: 'the login form is accessible', certainty: 0.8, re: r(`${THE}(?:Q|([a-z][a-z0-9 '-]*?)) (${PART_KINDS}) (?:(?:is|are|be|should be|must be|to be|stays?|remains?) (?:fully )?accessible|(?:has|have|should have|must have|to have) no (?:accessibility|a11y|wcag) (?:violations?|issues?|problems?|errors?))`), build: (m, c) => [assert({ type: 'accessibility', selector: partOf(m[2] ?? slot(m, c, 1), m[3]) })] },
 
   // ------------------------------------------------------------ UI assertions
   { id: 'expect-heading', example: 'expect heading "Welcome"', certainty: 1, re: r(`(?:see |have |find )?${THE}(?:page )?(?:heading|header|headline|h1|title heading)(?: text)?(?: (?:saying|reading|that says|with text|of|with))? Q(?: ${VISIBLE})?`), build: (m, c) => [assert({ type: 'visible', selector: { role: 'heading', name: slot(m, c, 1) } })] },

@@ -1,0 +1,60 @@
+import type { Hono } from 'hono';
+import { QualityAuditInput, QualityAuditReport } from '@svc/core/contracts/quality-audit';
+import { AppError, notFound, validationFailed } from '@svc/core/errors';
+import { runQualityAudit } from '@svc/core/quality/audit';
+import { PageLoadError } from '@svc/core/quality/page-probe';
+import type { AppDeps } from '../deps.ts';
+import type { ApiEnv } from '../env.ts';
+import { mountRoute, type RouteDef } from '../route.ts';
+import { checkHosts } from '../allowed-hosts.ts';
+
+/**
+ * POST /api/quality/audit (and /api/v1/quality/audit): one page of a project's app, opened
+ * in the server's browser and audited (core quality/audit.ts). The URL is checked against
+ * the project's allowed hosts before the browser goes there. Where the server runs no
+ * browser (the AWS API function) it answers 501, as discovery does.
+ */
+export function qualityAuditRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
+  for (const path of ['/api/quality/audit', '/api/v1/quality/audit']) {
+    mountRoute(app, deps, registry, {
+      method: 'post', path, summary: 'Audit a page of a project\'s app in Chromium: accessibility (axe-core), security headers and cookies, performance, console errors', tags: ['quality'], auth: 'member', body: QualityAuditInput,
+      responses: {
+        200: { description: 'the audit report', schema: QualityAuditReport },
+        400: { description: 'invalid input, a URL outside the allowed hosts, or a page that could not be loaded (the error names the field)' },
+        404: { description: 'no such project in this organization' },
+        501: { description: 'this deployment runs no browser for audits' },
+      },
+    }, async ({ c, body, access }) => {
+      const project = await deps.store.projects.get(access.organizationId, body.project_id);
+      if (!project) throw notFound('project');
+      const auditor = deps.qualityAudit;
+      if (!auditor) throw new AppError('NOT_CONFIGURED', 'quality audits need a browser, which this deployment does not run (use the local runtime or svc audit)');
+      const url = resolveUrl(body.url, project.app_url ?? undefined);
+      checkHosts(project, auditor.allowedHosts, url, 'url');
+      c.set('audit', { action: 'quality.audit', resource: `project:${project.id}`, metadata: { url, checks: body.checks ?? 'all' } });
+      try {
+        const report = await runQualityAudit(auditor.probe, { url, checks: body.checks, accessibility: body.accessibility, fail_on: body.fail_on });
+        return c.json(report);
+      } catch (err) {
+        // A tag axe does not have, or a page that never loaded, is the request's problem.
+        if (err instanceof Error && err.name === 'AxeOptionsError') throw validationFailed([{ path: 'accessibility.tags', message: `axe-core has no such rules: ${err.message}` }]);
+        if (err instanceof PageLoadError) throw validationFailed([{ path: 'url', message: err.message }]);
+        throw err;
+      }
+    });
+  }
+}
+
+/** An absolute http(s) URL as given, or a path resolved against the app_url; errors name `url`. */
+function resolveUrl(given: string | undefined, appUrl: string | undefined): string {
+  if (given === undefined) {
+    if (!appUrl) throw validationFailed([{ path: 'url', message: 'required when the project has no app_url' }]);
+    return appUrl;
+  }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(given)) {
+    if (!/^https?:\/\//i.test(given) || !URL.canParse(given)) throw validationFailed([{ path: 'url', message: 'must be an absolute http(s) URL or a path' }]);
+    return given;
+  }
+  if (!appUrl) throw validationFailed([{ path: 'url', message: 'a path needs the project\'s app_url to resolve against; give an absolute URL' }]);
+  return new URL(given, appUrl.endsWith('/') ? appUrl : `${appUrl}/`).href;
+}
