@@ -44,11 +44,14 @@ describe('svc run with parameter sets', () => {
     const dir = join(out, 'report');
     const res = await run(bin, ['run', '--url', app.url, '--tests', suite, '--out', dir, '--state-dir', join(out, 'state'), '--reporter', 'json,junit,md']);
     expect(res.code, res.output).toBe(1);
-    expect(res.output).toMatch(/5\/6 passed, 1 failed/);
+    expect(res.output).toMatch(/8\/9 passed, 1 failed/);
 
     const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as JsonReport;
     const byName = Object.fromEntries(json.tests.map((t) => [t.name, t]));
     expect(Object.keys(byName).sort()).toEqual([
+      'device page [Android]',
+      'device page [desktop]',
+      'device page [iPhone]',
       'search items [q=g, total=4]',
       'search items [q=nothing like it, total=0]',
       'search items [q=widget, total=1]',
@@ -63,9 +66,20 @@ describe('svc run with parameter sets', () => {
     expect(byName['sign in [expects a welcome it never gets]'].error?.message).toMatch(/expected the text of "h1" to equal "Welcome, Demo User!", received "Sign in"/);
 
     const junit = (await parseJUnit(await readFile(join(dir, 'junit.xml'), 'utf8'))) as { tests?: number; failures?: number };
-    expect(junit).toMatchObject({ tests: 6, failures: 1 });
+    expect(junit).toMatchObject({ tests: 9, failures: 1 });
+    // The device matrix: each set's device really shaped the browser (the page printed its width).
+    for (const n of ['device page [iPhone]', 'device page [Android]', 'device page [desktop]']) expect(byName[n].status, byName[n].error?.message).toBe('passed');
     expect(await readFile(join(dir, 'report.md'), 'utf8')).toContain('sign in \\[expects a welcome it never gets\\]');
   }, 240_000);
+
+  it('a device Playwright does not know is refused before anything runs, naming the file and field', async () => {
+    const tests = join(out, 'bad-device');
+    await mkdir(tests, { recursive: true });
+    await writeFile(join(tests, 'phone.json'), JSON.stringify({ name: 'phone', type: 'ui', browser: { device: 'iPhone 99' }, steps: [{ type: 'goto', url: '/device' }] }));
+    const res = await run(bin, ['run', '--url', app.url, '--tests', tests, '--out', join(out, 'bad-device-report')]);
+    expect(res.code, res.output).toBe(2);
+    expect(res.output).toMatch(/phone\.json: browser\.device: unknown device "iPhone 99"; did you mean "iPhone 1\d/);
+  }, 60_000);
 
   it('each case keeps a visual baseline of its own', async () => {
     const tests = join(out, 'visual-tests');
@@ -112,6 +126,8 @@ describe('svc run with parameter sets', () => {
     expect(res.code, res.output).toBe(1);
     expect(res.output).toMatch(/1 failed/);
     expect(res.output).toMatch(/sign in \[expects a welcome it never gets\]/);
-    expect(res.output).toMatch(/5 passed/);
+    expect(res.output).toMatch(/8 passed/);
+    const devicesSpec = await readFile(join(dir, 'tests', 'device-page.spec.ts'), 'utf8');
+    expect(devicesSpec).toContain('test.use({ ...device("iPhone 13"), locale: "de-CH" });');
   }, 240_000);
 });

@@ -249,6 +249,23 @@ describe('Playwright export: parameter sets', () => {
   });
 });
 
+describe('Playwright export: browser settings', () => {
+  it('become test.use options in a describe block per case, the device without its engine', () => {
+    const code = spec('browser-settings', def({
+      name: 'responsive',
+      browser: { device: '{{device}}', viewport: { width: 400, height: 800 }, locale: 'de-CH', timezone: 'Europe/Berlin', color_scheme: 'dark', reduced_motion: 'reduce', user_agent: 'svc-bot' },
+      parameter_sets: [{ values: { device: 'iPhone 13' } }, { values: { device: 'Pixel 7' } }],
+      steps: [{ type: 'goto', url: '/' }],
+    }));
+    expect(code).toContain(`import { test, expect, devices } from '@playwright/test';`);
+    expect(code).toContain('test.describe(() => {\n  test.use({ ...device("iPhone 13"), viewport: { width: 400, height: 800 }, locale: "de-CH", timezoneId: "Europe/Berlin", colorScheme: "dark", reducedMotion: "reduce", userAgent: "svc-bot" });\n\n  test("responsive [device=iPhone 13]", async ({ page }) => {');
+    expect(code).toContain('test.use({ ...device("Pixel 7"),');
+    expect(code).toContain('function device(name: string) {');
+    // A test without settings keeps its plain shape.
+    expect(spec('no-browser', ui({ type: 'goto', url: '/' }))).not.toMatch(/test\.describe|devices/);
+  });
+});
+
 describe('Playwright export: accessibility assertions', () => {
   it('become an @axe-core/playwright check with the same tags, scope, exclusions, rules and threshold', () => {
     const code = spec('accessibility', def({

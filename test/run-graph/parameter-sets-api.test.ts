@@ -150,6 +150,24 @@ describe('parameterised tests through the API', () => {
     expect(results.body.items).toEqual([expect.not.objectContaining({ parameter_set: expect.anything() })]);
   });
 
+  it('browser settings: an unknown device is refused naming the field; null goes back to the default browser', async () => {
+    const base = { project_id: projectId, name: 'on a phone', type: 'ui', steps: [{ type: 'goto', url: '/page' }] };
+    const bad = await api.post('/api/tests', { ...base, browser: { device: 'Pixel 99' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.issues).toEqual([{ path: 'browser.device', message: expect.stringMatching(/^unknown device "Pixel 99"; did you mean "Pixel/) }]);
+    const badZone = await api.post('/api/tests', { ...base, browser: { timezone: 'Nowhere/Land' } });
+    expect(badZone.body.error.details.issues[0].path).toBe('browser.timezone');
+
+    const created = await api.post('/api/tests', { ...base, browser: { device: 'Pixel 7', locale: 'fr-FR' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.browser).toEqual({ device: 'Pixel 7', locale: 'fr-FR' });
+    expect((await api.patch(`/api/tests/${created.body.id}`, { browser: { device: 'iPhone 99' } })).status).toBe(400);
+    const cleared = await api.patch(`/api/tests/${created.body.id}`, { browser: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).not.toHaveProperty('browser');
+    expect((await api.get(`/api/tests/${created.body.id}`)).body).not.toHaveProperty('browser');
+  });
+
   it('another organization sees neither the test nor its cases', async () => {
     const created = await api.post('/api/tests', parameterisedApiTest('private', [{ values: { path: 'ok', id: 'pv1' } }]));
     expect((await other.get(`/api/tests/${created.body.id}`)).status).toBe(404);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fileSafe } from '../file-safe.ts';
 import { ParameterSets } from './parameter-sets.ts';
+import { BrowserSettings } from './browser-settings.ts';
 import { AxeImpact, AxeRuleId, AxeTag } from './accessibility.ts';
 
 /**
@@ -291,6 +292,7 @@ const TestDefinitionFields = z.strictObject({
   timeout_ms: z.number().int().min(1000).max(MAX_TEST_TIMEOUT_MS).default(MAX_TEST_TIMEOUT_MS).describe('Whole-test timeout, at most 10 minutes (default 10 minutes)'),
   parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}).describe('Values for {{name}} variables (shared by every parameter set)'),
   parameter_sets: ParameterSets.default([]),
+  browser: BrowserSettings.optional(),
   steps: z.array(Step).min(1).max(500),
   assertions: z.array(Assertion).max(500).default([]).describe('Checked after the steps'),
 });

@@ -3,6 +3,7 @@ import { JsonObject } from './common.ts';
 import { TestAssertionInput, TestStepInput } from './test.ts';
 import { limits } from './limits.ts';
 import { ParameterCase } from './parameter-sets.ts';
+import { BrowserSettings } from './browser-settings.ts';
 
 /**
  * A planned test inside a run (spec "TestSpec"). Upper-case enums, as the run state
@@ -33,6 +34,7 @@ export const TestSpecSchema = z.object({
     .default(120)
     .describe('Per-test timeout in seconds, at most 600 (default 120)'),
   tags: z.array(z.string()).default([]).describe('Free-form tags'),
+  browser: BrowserSettings.optional().describe('Device, viewport, locale, time zone and colour scheme of the test\'s browser context'),
   parameter_set: ParameterCase.optional().describe('Set when this is one case of a parameterised test: which test and set, and the values of its {{name}} variables'),
 });
 export type TestSpec = z.output<typeof TestSpecSchema>;

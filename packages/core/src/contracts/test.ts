@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Step, Assertion } from './steps.ts';
 import { ParameterSets } from './parameter-sets.ts';
+import { BrowserSettings } from './browser-settings.ts';
 import { atLeastOneField, atLeastOneFieldParams, IsoDateTime, JsonObject, ListQuery, Uuid } from './common.ts';
 
 /** Kind of a stored test (tests.type). */
@@ -43,6 +44,7 @@ export const TestSchema = z.object({
   priority: TestPriority,
   tags: z.array(z.string()).describe('Free-form tags'),
   parameter_sets: ParameterSets.describe('Data sets the test runs once each, as cases with their own results (empty: it runs once)'),
+  browser: BrowserSettings.optional(),
   created_at: IsoDateTime.describe('When the test was created'),
   updated_at: IsoDateTime.describe('When the test was last changed'),
 });
@@ -59,6 +61,7 @@ export const TestCreateInput = z.strictObject({
   priority: TestPriority.default('medium').describe('Priority (default medium)'),
   tags: z.array(Tag).max(50).default([]).describe('Free-form tags (default none)'),
   parameter_sets: ParameterSets.default([]).describe('Data sets: the test runs once per set, each a case with its own result ({{name}} variables take the set\'s values; default none: it runs once)'),
+  browser: BrowserSettings.optional(),
 });
 export type TestCreateInput = z.output<typeof TestCreateInput>;
 
@@ -73,6 +76,7 @@ export const TestUpdateInput = z
     priority: TestPriority.optional(),
     tags: z.array(Tag).max(50).optional().describe('Tags, replaced as a whole'),
     parameter_sets: ParameterSets.optional().describe('Data sets, replaced as a whole ([] makes it an ordinary test again)'),
+    browser: BrowserSettings.nullable().optional().describe('Device, viewport, locale…, replaced as a whole; null for the default browser'),
   })
   .refine(atLeastOneField, atLeastOneFieldParams);
 export type TestUpdateInput = z.output<typeof TestUpdateInput>;

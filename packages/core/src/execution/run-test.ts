@@ -87,7 +87,9 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     if (session) return session;
     if (!deps.ui) throw new StepFailure('configuration', 'this test has browser steps but no browser is configured');
     const driver = await deps.ui();
-    session = await driver.openSession({ baseUrl: deps.baseUrl, trace: deps.traceOnFailure !== false });
+    // Browser settings may name variables (a parameter set's device or locale).
+    const browser = test.browser && interpolate(test.browser, scope);
+    session = await driver.openSession({ baseUrl: deps.baseUrl, trace: deps.traceOnFailure !== false, ...(browser && { browser }) });
     return session;
   };
 

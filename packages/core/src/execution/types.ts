@@ -1,6 +1,7 @@
 import type { UiStep, UiAssertion, ApiRequestStep, DbQueryStep, DbConnection, TestDefinition, StepType, Locator } from '../contracts/steps.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome, AxeScan } from '../contracts/accessibility.ts';
+import type { BrowserSettings } from '../contracts/browser-settings.ts';
 import type { Fingerprint } from '../contracts/fingerprint.ts';
 
 /**
@@ -51,6 +52,8 @@ export interface UiSessionOptions {
   /** Record a Playwright trace; kept only when the test fails. */
   trace: boolean;
   viewport?: { width: number; height: number };
+  /** The test's device, viewport, locale, time zone and media preferences, variables filled in. */
+  browser?: BrowserSettings;
 }
 
 export interface UiDriver {

@@ -3,9 +3,17 @@
  * plain text here, written in the style of a hand-written test file.
  */
 
-export type HelperName = 'jsonPath' | 'bodyOf' | 'escapeRegExp' | 'cssPaths';
+export type HelperName = 'jsonPath' | 'bodyOf' | 'escapeRegExp' | 'cssPaths' | 'device';
 
 const HELPERS: Record<HelperName, string> = {
+  device: `/**
+ * A Playwright device's options without its browser engine: svc runs every test in
+ * Chromium, and an engine set inside a describe block would need a worker of its own.
+ */
+function device(name: string) {
+  const { defaultBrowserType: _engine, ...options } = devices[name];
+  return options;
+}`,
   jsonPath: `/**
  * Reads a value by a simple JSONPath: $.a.b[0], $['key with spaces'], and the wildcards
  * [*] / .* — a path with a wildcard yields the list of matches, as in svc's runner.

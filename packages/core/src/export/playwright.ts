@@ -6,6 +6,7 @@ import { helperSource, type HelperName } from './playwright-helpers.ts';
 import { uniqueFileSlug } from './file-names.ts';
 import { caseName, parameterCases } from '../contracts/parameter-sets.ts';
 import { caseBaselineName } from '../visual/case-baselines.ts';
+import { hasBrowserSettings } from '../contracts/browser-settings.ts';
 
 /**
  * Export of svc tests as Playwright Test files, so a team can leave with its tests.
@@ -29,10 +30,11 @@ const DB_SKIP = 'svc: database steps are not exported to Playwright';
 
 /** One `.spec.ts` file for one test: one `test()`, or one per parameter set. */
 export function exportPlaywrightSpec(test: TestDefinition, opts: PlaywrightExportOptions = {}): string {
-  const bodies = casesToExport(test).map((c) => ({ name: c.name, body: isDbTest(test) ? dbBody(test) : new SpecWriter(test, c).write() }));
+  const bodies = casesToExport(test).map((c) => ({ name: c.name, use: contextUse(test.browser, c.parameters), body: isDbTest(test) ? dbBody(test) : new SpecWriter(test, c).write() }));
   const helpers = new Set(bodies.flatMap((b) => [...b.body.helpers]));
   const secrets = new Set(bodies.flatMap((b) => [...b.body.secrets]));
-  const imports = ['test', 'expect', ...(helpers.has('bodyOf') ? ['type APIResponse'] : []), ...(helpers.has('cssPaths') ? ['type Locator'] : [])].join(', ');
+  const usesDevices = bodies.some((b) => b.use?.includes('...device('));
+  const imports = ['test', 'expect', ...(usesDevices ? ['devices'] : []), ...(helpers.has('bodyOf') ? ['type APIResponse'] : []), ...(helpers.has('cssPaths') ? ['type Locator'] : [])].join(', ');
   const out: string[] = [...comment(`Exported by svc from the test "${test.name}".`)];
   if (test.description) out.push(...comment(''), ...comment(test.description));
   if (bodies.length > 1) out.push(...comment(''), ...comment(`One test per parameter set (${bodies.length}), each with the set's values written in.`));
@@ -43,15 +45,37 @@ export function exportPlaywrightSpec(test: TestDefinition, opts: PlaywrightExpor
   if (opts.baseUrl) out.push(`test.use({ baseURL: ${lit(opts.baseUrl)} });`, '');
   const details: string[] = [];
   if (test.tags.length > 0) details.push(`tag: [${test.tags.map((t) => lit(t.startsWith('@') ? t : `@${t}`)).join(', ')}]`);
-  bodies.forEach(({ name, body }, i) => {
+  bodies.forEach(({ name, use, body }, i) => {
     const fixtures = body.fixtures.length > 0 ? `{ ${body.fixtures.join(', ')} }` : '';
+    // Browser settings are test.use options, which apply to a describe block: one per case.
+    const pad = use ? '  ' : '';
     if (i > 0) out.push('');
-    out.push(`test(${lit(name)}, ${details.length > 0 ? `{ ${details.join(', ')} }, ` : ''}async (${fixtures}) => {`);
-    out.push(...body.lines.map((l) => (l === '' ? '' : `  ${l}`)));
-    out.push('});');
+    if (use) out.push('test.describe(() => {', `  test.use(${use});`, '');
+    out.push(`${pad}test(${lit(name)}, ${details.length > 0 ? `{ ${details.join(', ')} }, ` : ''}async (${fixtures}) => {`);
+    out.push(...body.lines.map((l) => (l === '' ? '' : `${pad}  ${l}`)));
+    out.push(`${pad}});`);
+    if (use) out.push('});');
   });
-  for (const h of (['jsonPath', 'bodyOf', 'escapeRegExp', 'cssPaths'] as const).filter((n) => helpers.has(n))) out.push('', helperSource(h));
+  if (usesDevices) helpers.add('device');
+  for (const h of (['jsonPath', 'bodyOf', 'escapeRegExp', 'cssPaths', 'device'] as const).filter((n) => helpers.has(n))) out.push('', helperSource(h));
   return `${out.join('\n')}\n`;
+}
+
+/** A test's browser settings as Playwright `test.use` options (the case's parameters written in); undefined for none. */
+function contextUse(settings: TestDefinition['browser'], parameters: TestDefinition['parameters']): string | undefined {
+  if (!hasBrowserSettings(settings)) return undefined;
+  const v = new Variables(parameters);
+  const s = settings;
+  const options = [
+    ...(s.device ? [`...device(${v.str(s.device)})`] : []),
+    ...(s.viewport ? [`viewport: { width: ${s.viewport.width}, height: ${s.viewport.height} }`] : []),
+    ...(s.locale ? [`locale: ${v.str(s.locale)}`] : []),
+    ...(s.timezone ? [`timezoneId: ${v.str(s.timezone)}`] : []),
+    ...(s.color_scheme ? [`colorScheme: ${lit(s.color_scheme)}`] : []),
+    ...(s.reduced_motion ? [`reducedMotion: ${lit(s.reduced_motion)}`] : []),
+    ...(s.user_agent ? [`userAgent: ${v.str(s.user_agent)}`] : []),
+  ];
+  return `{ ${options.join(', ')} }`;
 }
 
 /** What one exported `test()` runs: the test's name and parameters, or a parameter set's case. */

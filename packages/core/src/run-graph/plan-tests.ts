@@ -83,5 +83,6 @@ export function specFromRecord(t: TestRecord): TestSpec {
     steps: t.steps,
     assertions: t.assertions,
     tags: t.tags,
+    ...(t.browser && { browser: t.browser }),
   });
 }

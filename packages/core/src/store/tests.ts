@@ -37,11 +37,15 @@ export function testsRepo(ctx: StoreContext) {
     },
 
     /** Changes the given fields; undefined if there is no such test in the organization. */
-    async update(orgId: string, testId: string, patch: Partial<Pick<TestRecord, 'name' | 'description' | 'type' | 'steps' | 'assertions' | 'priority' | 'tags' | 'parameter_sets'>>): Promise<TestRecord | undefined> {
-      const set: Record<string, unknown> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+    async update(orgId: string, testId: string, patch: Partial<Pick<TestRecord, 'name' | 'description' | 'type' | 'steps' | 'assertions' | 'priority' | 'tags' | 'parameter_sets'>> & { browser?: TestRecord['browser'] | null }): Promise<TestRecord | undefined> {
+      // browser: null goes back to the default context (the attribute goes; description keeps its null).
+      const { browser, ...rest } = patch;
+      const set: Record<string, unknown> = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+      if (browser) set.browser = browser;
+      const remove = browser === null ? ['browser'] : [];
       set.updated_at = ctx.clock.now().toISOString();
       try {
-        return asTest(await table.update({ key: keys.test(orgId, testId), set }));
+        return asTest(await table.update({ key: keys.test(orgId, testId), set, ...(remove.length && { remove }) }));
       } catch (err) {
         if (err instanceof ConditionFailedError) return undefined;
         throw err;

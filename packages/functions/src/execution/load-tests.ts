@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { TestFile } from '@svc/core/contracts/steps';
 import { toFieldIssues } from '@svc/core/contracts/parse';
 import type { SuiteTest } from '@svc/core/execution/run-suite';
+import { browserSettingsIssues } from './browser/device-check.ts';
 
 export class TestFileError extends Error {
   constructor(readonly problems: string[]) {
@@ -43,6 +44,8 @@ export async function loadTests(path: string, cwd = process.cwd()): Promise<Suit
     definitions.forEach((definition, i) => {
       const id = definition.id ?? (definitions.length === 1 ? name : `${name}#${i + 1}`);
       if (seen.has(id)) problems.push(`${name}: duplicate test id ${id}`);
+      const where = definitions.length === 1 && !('tests' in parsed.data) ? 'browser' : `tests.${i}.browser`;
+      for (const issue of browserSettingsIssues(definition.browser, where)) problems.push(`${name}: ${issue.path}: ${issue.message}`);
       seen.add(id);
       tests.push({ id, definition, metadata: { file: name } });
     });

@@ -3,12 +3,19 @@ import type { Hono } from 'hono';
 import { TestSchema, TestCreateInput, TestListQuery, TestUpdateInput } from '@svc/core/contracts/test';
 import { listResponse } from '@svc/core/contracts/common';
 import { createEvent } from '@svc/core/contracts/events';
-import { notFound } from '@svc/core/errors';
+import { notFound, validationFailed } from '@svc/core/errors';
+import { browserSettingsIssues } from '../../execution/browser/device-check.ts';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 
 const IdParams = z.strictObject({ id: z.uuid().describe('Test id') });
+
+/** Device names are Playwright's, which only the browser adapter knows: checked here, naming the field. */
+function checkBrowserSettings(settings: Parameters<typeof browserSettingsIssues>[0]): void {
+  const issues = browserSettingsIssues(settings, 'browser');
+  if (issues.length) throw validationFailed(issues);
+}
 
 /** Tests; creating one publishes test.created (spec: emission rule 1). */
 export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
@@ -37,6 +44,7 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
     method: 'patch', path: '/api/tests/:id', summary: 'Change a test: any of name, description, type, steps, assertions, priority, tags, parameter_sets (lists are replaced whole)', tags: ['tests'], auth: 'member', params: IdParams, body: TestUpdateInput,
     responses: { 200: { description: 'the test as changed', schema: TestSchema }, 404: { description: 'no such test in this organization' } },
   }, async ({ c, params, body, access }) => {
+    checkBrowserSettings(body.browser);
     const test = await store.tests.update(access.organizationId, params.id, body);
     if (!test) throw notFound('test');
     c.set('audit', { action: 'test.update', resource: `test:${test.id}`, metadata: { fields: Object.keys(body).sort(), project_id: test.project_id } });
@@ -57,6 +65,7 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
     method: 'post', path: '/api/tests', summary: 'Create a test; publishes test.created', tags: ['tests'], auth: 'member', body: TestCreateInput,
     responses: { 201: { description: 'created', schema: TestSchema }, 404: { description: 'no such project in this organization' } },
   }, async ({ c, body, access }) => {
+    checkBrowserSettings(body.browser);
     if (!(await store.projects.get(access.organizationId, body.project_id))) throw notFound('project');
     const test = await store.tests.create(access.organizationId, { ...body, description: body.description ?? null });
     const event = createEvent({

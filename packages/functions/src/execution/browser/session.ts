@@ -8,6 +8,7 @@ import type { Fingerprint } from '@svc/core/contracts/fingerprint';
 import { StepFailure, type AccessibilityScanRequest, type StepContext, type UiDiagnostics, type UiSession, type UiSessionOptions, type VisualCapture } from '@svc/core/execution/types';
 import type { AxeScan } from '@svc/core/contracts/accessibility';
 import { performStep, type StepEnv } from './perform-step.ts';
+import { contextOptionsFor, DEFAULT_VIEWPORT } from './context-options.ts';
 import { checkAssertion } from './check-assertion.ts';
 import { pageFingerprints } from './fingerprint.ts';
 import { captureForComparison } from './capture.ts';
@@ -24,7 +25,7 @@ export interface SessionConfig {
   visionMinConfidence: number;
 }
 
-export const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
+export { DEFAULT_VIEWPORT };
 /** Diagnostics are for humans: keep the first ones, not an unbounded log. */
 const MAX_DIAGNOSTICS = 200;
 /** Distinct pages kept per test (coverage needs where a test went, not every hop). */
@@ -38,9 +39,10 @@ export interface FreshPage {
 
 export async function openFreshPage(browser: Browser, options: UiSessionOptions): Promise<FreshPage> {
   const context = await browser.newContext({
+    // The test's device, viewport, locale…; a caller's viewport (discovery) wins.
+    ...contextOptionsFor(options.browser),
+    ...(options.viewport && { viewport: options.viewport }),
     ...(options.baseUrl !== undefined && { baseURL: options.baseUrl }),
-    viewport: options.viewport ?? DEFAULT_VIEWPORT,
-    deviceScaleFactor: 1,
     ignoreHTTPSErrors: false,
   });
   try {

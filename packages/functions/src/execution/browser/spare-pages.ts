@@ -52,7 +52,7 @@ export class SparePages {
   }
 }
 
-const keyOf = (o: UiSessionOptions): string => JSON.stringify([o.baseUrl ?? null, o.viewport?.width ?? null, o.viewport?.height ?? null, o.trace]);
+const keyOf = (o: UiSessionOptions): string => JSON.stringify([o.baseUrl ?? null, o.viewport?.width ?? null, o.viewport?.height ?? null, o.trace, o.browser ?? null]);
 
 async function discard(spare: Spare): Promise<void> {
   const fresh = await spare.ready;
