@@ -44,11 +44,13 @@ describe('svc run with parameter sets', () => {
     const dir = join(out, 'report');
     const res = await run(bin, ['run', '--url', app.url, '--tests', suite, '--out', dir, '--state-dir', join(out, 'state'), '--reporter', 'json,junit,md']);
     expect(res.code, res.output).toBe(1);
-    expect(res.output).toMatch(/8\/9 passed, 1 failed/);
+    expect(res.output).toMatch(/10\/11 passed, 1 failed/);
 
     const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as JsonReport;
     const byName = Object.fromEntries(json.tests.map((t) => [t.name, t]));
     expect(Object.keys(byName).sort()).toEqual([
+      'catalog when adding fails on the network',
+      'catalog when the API is down',
       'device page [Android]',
       'device page [desktop]',
       'device page [iPhone]',
@@ -66,9 +68,10 @@ describe('svc run with parameter sets', () => {
     expect(byName['sign in [expects a welcome it never gets]'].error?.message).toMatch(/expected the text of "h1" to equal "Welcome, Demo User!", received "Sign in"/);
 
     const junit = (await parseJUnit(await readFile(join(dir, 'junit.xml'), 'utf8'))) as { tests?: number; failures?: number };
-    expect(junit).toMatchObject({ tests: 9, failures: 1 });
+    expect(junit).toMatchObject({ tests: 11, failures: 1 });
     // The device matrix: each set's device really shaped the browser (the page printed its width).
-    for (const n of ['device page [iPhone]', 'device page [Android]', 'device page [desktop]']) expect(byName[n].status, byName[n].error?.message).toBe('passed');
+    // The mocks: the page showed the error states the canned answers make.
+    for (const n of ['device page [iPhone]', 'device page [Android]', 'device page [desktop]', 'catalog when the API is down', 'catalog when adding fails on the network']) expect(byName[n].status, byName[n].error?.message).toBe('passed');
     expect(await readFile(join(dir, 'report.md'), 'utf8')).toContain('sign in \\[expects a welcome it never gets\\]');
   }, 240_000);
 
@@ -126,7 +129,7 @@ describe('svc run with parameter sets', () => {
     expect(res.code, res.output).toBe(1);
     expect(res.output).toMatch(/1 failed/);
     expect(res.output).toMatch(/sign in \[expects a welcome it never gets\]/);
-    expect(res.output).toMatch(/8 passed/);
+    expect(res.output).toMatch(/10 passed/);
     const devicesSpec = await readFile(join(dir, 'tests', 'device-page.spec.ts'), 'utf8');
     expect(devicesSpec).toContain('test.use({ ...device("iPhone 13"), locale: "de-CH" });');
   }, 240_000);

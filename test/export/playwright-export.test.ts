@@ -249,6 +249,38 @@ describe('Playwright export: parameter sets', () => {
   });
 });
 
+describe('Playwright export: mock steps', () => {
+  it('become page.route handlers, counting their answers and skipping other methods', () => {
+    const code = spec('mocks', ui(
+      { type: 'mock', url: '**/api/items', json: { items: [] } },
+      { type: 'mock', url: '/api/orders', method: 'POST', status: 503, headers: { 'retry-after': '5' }, body: 'down', times: 2, delay_ms: 100 },
+      { type: 'mock', url: '**/track', abort: 'failed' },
+    ));
+    expect(lines(code)).toEqual([
+      'test.setTimeout(600000);',
+      'await page.route("**/api/items", async (route) => {',
+      'await route.fulfill({ status: 200, json: {',
+      'items: [],',
+      '} });',
+      '});',
+      '{',
+      'let answered = 0;',
+      'await page.route("/api/orders", async (route) => {',
+      'if (route.request().method() !== "POST" || answered >= 2) return route.fallback();',
+      'answered++;',
+      'await new Promise((resolve) => setTimeout(resolve, 100));',
+      'await route.fulfill({ status: 503, headers: {',
+      '"retry-after": "5",',
+      '}, body: "down" });',
+      '});',
+      '}',
+      'await page.route("**/track", async (route) => {',
+      'await route.abort("failed");',
+      '});',
+    ]);
+  });
+});
+
 describe('Playwright export: browser settings', () => {
   it('become test.use options in a describe block per case, the device without its engine', () => {
     const code = spec('browser-settings', def({

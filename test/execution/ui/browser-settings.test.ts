@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { devices } from 'playwright-core';
 import { TestDefinition } from '../../../packages/core/src/contracts/steps.ts';
 import { runTest } from '../../../packages/core/src/execution/run-test.ts';
+import { httpExchange } from '../../../packages/core/src/execution/api/http-exchange.ts';
 import { createPlaywrightDriver, type PlaywrightDriver } from '../../../packages/functions/src/execution/browser/playwright-driver.ts';
 import { FsArtifacts } from '../../../packages/functions/src/execution/fs-artifacts.ts';
 import { DEVICE_NAMES } from '../../../packages/functions/src/execution/browser/device-names.ts';
@@ -45,7 +46,7 @@ function deviceTest(browser: unknown, expected: Record<string, string>, paramete
 }
 
 const run = (def: ReturnType<typeof deviceTest>) =>
-  runTest('browser-settings', def, { ui: async () => driver, artifacts: new FsArtifacts(dir), baseUrl: app.url, environment: {}, secrets: {}, traceOnFailure: false });
+  runTest('browser-settings', def, { ui: async () => driver, http: httpExchange, artifacts: new FsArtifacts(dir), baseUrl: app.url, environment: {}, secrets: {}, traceOnFailure: false });
 
 describe('browser settings', () => {
   it('without settings: the desktop default, 1280 wide, no touch', async () => {

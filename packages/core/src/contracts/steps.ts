@@ -167,6 +167,32 @@ export type DbAssertion = z.output<typeof DbAssertion>;
 export const Assertion = z.discriminatedUnion('type', [UiAssertion, VisualAssertion, AccessibilityAssertion, ApiAssertion, DbAssertion]).describe('An assertion; UI, visual and accessibility ones inspect the page, API ones the latest response, DB ones the latest query result');
 export type Assertion = z.output<typeof Assertion>;
 
+// ---------------------------------------------------------------- network mocks
+
+/**
+ * From this step on, the page's requests matching `url` (and `method`) get this answer
+ * instead of reaching the server: an error state, an empty list, a slow API, a network
+ * failure. Only the browser's requests: `request` steps still reach the real server.
+ */
+export const MockStep = z
+  .strictObject({
+    type: z.literal('mock'),
+    url: z.string().min(1).max(2000).describe('URL glob of the requests to answer, e.g. **/api/items* or /api/items (a path is resolved against the base URL)'),
+    method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']).optional().describe('Only requests with this method (default: any)'),
+    status: z.number().int().min(100).max(599).optional().describe('Status of the answer (default 200)'),
+    json: z.unknown().optional().describe('JSON body of the answer'),
+    body: z.string().max(10_000_000).optional().describe('Text body of the answer'),
+    headers: z.record(z.string().min(1).max(200), z.string().max(8000)).optional().describe('Headers of the answer'),
+    abort: z.enum(['failed', 'timedout', 'connectionrefused', 'internetdisconnected']).optional().describe('Fail the request with this network error instead of answering'),
+    delay_ms: z.number().int().min(0).max(60_000).optional().describe('Wait this long before answering (a slow API)'),
+    times: z.number().int().min(1).max(10_000).optional().describe('Answer only the first n matching requests; later ones reach the server (default: every one)'),
+    ...common,
+  })
+  .refine((v) => !(v.json !== undefined && v.body !== undefined), { message: 'give json or body, not both', path: ['body'] })
+  .refine((v) => v.abort === undefined || (v.json === undefined && v.body === undefined && v.status === undefined && v.headers === undefined), { message: 'an aborted request has no status, headers or body', path: ['abort'] })
+  .describe('Answer the page\'s matching requests with a canned response or a network error, from this step on');
+export type MockStep = z.output<typeof MockStep>;
+
 // ---------------------------------------------------------------- UI steps
 
 const target = { selector: Locator.describe('Element to act on') };
@@ -222,6 +248,7 @@ export const UiStep = z.discriminatedUnion('type', [
     .refine((v) => [v.selector, v.url, v.ms].filter((x) => x !== undefined).length === 1, { message: 'give exactly one of selector, url, ms' })
     .describe('Wait for an element, a URL or a time'),
   z.strictObject({ type: z.literal('screenshot'), label: z.string().max(200).optional().describe('Name of the screenshot'), full_page: z.boolean().optional(), ...common }).describe('Take a screenshot'),
+  MockStep,
 ]);
 export type UiStep = z.output<typeof UiStep>;
 
@@ -273,7 +300,7 @@ export const AssertStep = z.strictObject({ type: z.literal('assert'), assertion:
 export const Step = z.discriminatedUnion('type', [UiStep, ApiRequestStep, DbQueryStep, AssertStep]);
 export type Step = z.output<typeof Step>;
 
-export const stepTypes = ['goto', 'click', 'dblclick', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'upload', 'scroll', 'wait-for', 'screenshot', 'request', 'sql', 'assert'] as const;
+export const stepTypes = ['goto', 'click', 'dblclick', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'upload', 'scroll', 'wait-for', 'screenshot', 'mock', 'request', 'sql', 'assert'] as const;
 export type StepType = (typeof stepTypes)[number];
 
 // ---------------------------------------------------------------- a test file

@@ -73,6 +73,8 @@ export function describeStep(step: Step): string {
       return `wait for ${step.selector ? describeLocator(step.selector) : step.url ?? `${step.ms} ms`}`;
     case 'screenshot':
       return `screenshot${step.label ? ` ${step.label}` : ''}`;
+    case 'mock':
+      return `mock ${step.method ?? 'any'} ${step.url} → ${step.abort ? `network error (${step.abort})` : step.status ?? 200}${step.times ? ` (${step.times}×)` : ''}`;
     case 'request':
       return `${step.method} ${step.url}`;
     case 'sql':

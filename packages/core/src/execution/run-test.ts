@@ -41,7 +41,7 @@ export interface TestRunDeps {
 
 const uiAssertionTypes = new Set(['visible', 'hidden', 'text', 'value', 'url', 'title', 'count', 'attribute', 'enabled', 'disabled']);
 const apiAssertionTypes = new Set(['status', 'header', 'json', 'json_schema', 'response_time']);
-const uiStepTypes = new Set(['goto', 'click', 'dblclick', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'upload', 'scroll', 'wait-for', 'screenshot']);
+const uiStepTypes = new Set(['goto', 'click', 'dblclick', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'upload', 'scroll', 'wait-for', 'screenshot', 'mock']);
 
 /** Grace after the deadline for a driver to give up on its own before the runner abandons it. */
 const ABANDON_GRACE_MS = 5_000;

@@ -1,4 +1,4 @@
-import { defaultBaselineName, type ApiAssertion, type ApiRequestStep, type Assertion, type Locator, type Step, type TestDefinition, type UiAssertion, type UiStep, type VisualAssertion, type AccessibilityAssertion } from '../contracts/steps.ts';
+import { defaultBaselineName, type MockStep, type ApiAssertion, type ApiRequestStep, type Assertion, type Locator, type Step, type TestDefinition, type UiAssertion, type UiStep, type VisualAssertion, type AccessibilityAssertion } from '../contracts/steps.ts';
 import { fileSafe } from '../file-safe.ts';
 import { DEFAULT_AXE_TAGS, DEFAULT_MIN_IMPACT, axeImpacts, impactRank } from '../contracts/accessibility.ts';
 import { Variables, comment, key, lit } from './js.ts';
@@ -163,7 +163,7 @@ function dbBody(t: TestDefinition): Body {
   return { lines, fixtures: [], helpers: new Set(), secrets: new Set() };
 }
 
-const UI_STEPS = new Set<Step['type']>(['goto', 'click', 'dblclick', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'upload', 'scroll', 'wait-for', 'screenshot']);
+const UI_STEPS = new Set<Step['type']>(['goto', 'click', 'dblclick', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'upload', 'scroll', 'wait-for', 'screenshot', 'mock']);
 const API_ASSERTIONS = new Set<Assertion['type']>(['status', 'header', 'json', 'json_schema', 'response_time']);
 
 class SpecWriter {
@@ -297,7 +297,29 @@ class SpecWriter {
         const shot = `await page.screenshot(${s.full_page ? '{ fullPage: true }' : ''})`;
         return this.emit(`await test.info().attach(${lit(s.label ?? 'screenshot')}, { body: ${shot}, contentType: 'image/png' });`);
       }
+      case 'mock':
+        return this.mock(s);
     }
+  }
+
+  /** A mock step as page.route; svc counts answers itself so another method does not use one up, and so does this. */
+  private mock(s: MockStep): void {
+    const v = this.vars;
+    const skip = [s.method ? `route.request().method() !== ${lit(s.method)}` : '', s.times !== undefined ? `answered >= ${s.times}` : ''].filter(Boolean);
+    const answer = s.abort
+      ? `await route.abort(${lit(s.abort)});`
+      : `await route.fulfill({ ${[`status: ${s.status ?? 200}`, ...(s.headers ? [`headers: ${v.value(s.headers)}`] : []), ...(s.json !== undefined ? [`json: ${v.value(s.json)}`] : []), ...(s.body !== undefined ? [`body: ${v.str(s.body)}`] : [])].join(', ')} });`;
+    const lines = [
+      ...(s.times !== undefined ? ['let answered = 0;'] : []),
+      `await page.route(${v.str(s.url)}, async (route) => {`,
+      ...(skip.length ? [`  if (${skip.join(' || ')}) return route.fallback();`] : []),
+      ...(s.times !== undefined ? ['  answered++;'] : []),
+      ...(s.delay_ms ? [`  await new Promise((resolve) => setTimeout(resolve, ${s.delay_ms}));`] : []),
+      `  ${answer}`,
+      '});',
+    ];
+    this.usesPage = true;
+    this.emit(s.times !== undefined ? ['{', ...lines.map((l) => `  ${l}`), '}'].join('\n') : lines.join('\n'));
   }
 
   // -------------------------------------------------------------- API steps

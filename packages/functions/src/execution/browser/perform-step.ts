@@ -7,6 +7,7 @@ import { countOf, locateOne, type Located } from './locate.ts';
 import { describeLocator, resolveLocator } from './locators.ts';
 import { captureFingerprint, isFileInput, selectOptions } from './fingerprint.ts';
 import { visionFallback } from './vision-fallback.ts';
+import { installMock } from './network-mock.ts';
 import type { VisionLocator } from './vision.ts';
 
 /** What a step needs from its session. */
@@ -83,6 +84,9 @@ async function run(env: StepEnv, step: UiStep, ctx: StepContext, deadline: numbe
       return scroll(env, step, ctx, deadline);
     case 'wait-for':
       return waitFor(env, step, ctx, deadline);
+    case 'mock':
+      await attempt(() => installMock(page, step), `mock: ${step.url}`, deadline, ctx);
+      return {};
     case 'screenshot': {
       const shot = await attempt(() => env.screenshot({ fullPage: step.full_page, timeout: msLeft(deadline) }, ctx), 'screenshot', deadline, ctx);
       return shot ? { screenshot: shot } : {};

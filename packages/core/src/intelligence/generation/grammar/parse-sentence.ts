@@ -2,6 +2,7 @@ import type { Step } from '../../../contracts/steps.ts';
 import { imperative, liftQuoted, simplify, stripGherkin, stripListMarker, SLOT_RE, type GherkinKeyword } from './text.ts';
 import { patterns, type MatchContext, type Pattern } from './patterns.ts';
 import { apiPatterns, parseRequest } from './api-patterns.ts';
+import { mockPatterns } from './mock-patterns.ts';
 
 export type Section = 'given' | 'when' | 'then';
 
@@ -19,7 +20,8 @@ export interface SentenceMiss {
   closest: string;
 }
 
-const ALL: Pattern[] = [...patterns, ...apiPatterns];
+const ALL: Pattern[] = [...patterns, ...apiPatterns, ...mockPatterns];
+const MOCKING = /\b(?:mock|stub|fake)(?:s|ed)?\b/;
 
 /** "Verify that", "make sure", "expect" … mark a check; what follows is matched like any sentence. */
 const ASSERT_PREFIX = /^(?:expect(?:ing)?|verify|assert|ensure|confirm|validate|make sure|check (?:that|if|whether)|see that|observe that|it is expected that)(?: that| if| whether)? /;
@@ -58,7 +60,8 @@ function normalise(template: string): string {
 
 function matchTemplate(template: string, ctx: MatchContext): SentenceMatch | SentenceMiss {
   const t = normalise(template);
-  const request = parseRequest(t, ctx);
+  // "the POST /x endpoint is mocked to return 201" names a request the test fakes, not one it sends.
+  const request = MOCKING.test(t) ? undefined : parseRequest(t, ctx);
   if (request && !('error' in request)) return { ok: true, steps: request, patterns: ['request'], certainty: 1 };
   if (request && 'error' in request) return { ok: false, reason: request.error, closest: 'POST /api/items with {"name": "lamp"} returns 201' };
   for (const p of ALL) {
