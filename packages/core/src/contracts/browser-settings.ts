@@ -30,21 +30,21 @@ export function isTimeZone(name: string): boolean {
 
 export const BrowserSettings = z
   .strictObject({
-    device: z.string().trim().min(1).max(100).optional().describe('A device to emulate, by its Playwright name: "iPhone 13", "Pixel 7", "iPad Pro 11", "Desktop Chrome" … (viewport, user agent, pixel ratio, touch and mobile mode)'),
+    device: z.string().trim().min(1).max(100).optional().describe('A Playwright device name, e.g. "iPhone 13", "Pixel 7", "Desktop Chrome"'),
     viewport: z
       .strictObject({
-        width: z.number().int().min(200).max(3840).describe('CSS pixels, 200–3840'),
-        height: z.number().int().min(200).max(2160).describe('CSS pixels, 200–2160'),
+        width: z.number().int().min(200).max(3840),
+        height: z.number().int().min(200).max(2160),
       })
       .optional()
-      .describe('Viewport size (default 1280×720, or the device\'s); given with a device, it replaces the device\'s'),
+      .describe('Viewport (default 1280×720 or the device\'s)'),
     locale: orVariable(z.string().max(35), 'a language tag such as en-GB or de-CH', (s) => LOCALE.test(s)).optional().describe('navigator.language and Accept-Language, e.g. de-CH'),
     timezone: orVariable(z.string().max(64), 'an IANA time zone such as Europe/Berlin', isTimeZone).optional().describe('Time zone of the page\'s clock, e.g. Europe/Berlin'),
     color_scheme: z.enum(['light', 'dark', 'no-preference']).optional().describe('prefers-color-scheme'),
     reduced_motion: z.enum(['reduce', 'no-preference']).optional().describe('prefers-reduced-motion'),
     user_agent: z.string().min(1).max(1000).optional().describe('User agent string (replaces the device\'s)'),
   })
-  .describe('How the browser presents itself to the app for this test: device, viewport, locale, time zone, colour scheme');
+  .describe('Device, viewport, locale, time zone and colour scheme of the test\'s browser');
 export type BrowserSettings = z.output<typeof BrowserSettings>;
 
 /** Whether the settings ask for anything (an empty object is the default context). */
