@@ -1,5 +1,5 @@
-import { api, ApiError, getOrganizationId, setOrganizationId } from './api.js';
-import { $, messageOf, setMessage } from './dom.js';
+import { api, getOrganizationId, setOrganizationId } from './api.js';
+import { $, clearFieldErrors, messageOf, setMessage, showFieldErrors } from './dom.js';
 import { closeEnvironment, openEnvironment } from './environment.js';
 import { closeBaselines, openBaselines } from './visual.js';
 import { closeInsights, openInsights } from './insights.js';
@@ -191,36 +191,19 @@ function showOrganization() {
   clearFormErrors();
 }
 
+/** The new-project form's fields by the name the API's issues use. */
+const FIELDS = /** @type {Record<string, import('./dom.js').FormField>} */ ({
+  name: { inputs: [el.name], error: el.nameError },
+  app_url: { inputs: [el.url], error: el.urlError },
+});
+
 function clearFormErrors() {
-  setMessage(el.nameError);
-  setMessage(el.urlError);
-  setMessage(el.formError);
-  el.name.removeAttribute('aria-invalid');
-  el.url.removeAttribute('aria-invalid');
+  clearFieldErrors(FIELDS, el.formError);
 }
 
 /** @param {unknown} err */
 function showFormErrors(err) {
-  const issues = err instanceof ApiError && Array.isArray(err.details?.issues) ? err.details.issues : [];
-  /** @type {string[]} */
-  const other = [];
-  for (const issue of issues) {
-    const path = Array.isArray(issue?.path) ? issue.path.join('.') : String(issue?.path ?? '');
-    const field = path === 'name' ? el.name : path === 'app_url' ? el.url : undefined;
-    const message = field && !field.value.trim() ? 'This field is required.' : String(issue?.message ?? 'Invalid value');
-    if (field) {
-      const target = field === el.name ? el.nameError : el.urlError;
-      setMessage(target, target.hidden ? message : `${target.textContent} ${message}`);
-      field.setAttribute('aria-invalid', 'true');
-    } else {
-      other.push(path ? `${path}: ${message}` : message);
-    }
-  }
-  if (issues.length === 0 || other.length > 0) {
-    setMessage(el.formError, other.length > 0 ? other.join(' ') : messageOf(err));
-  }
-  const firstInvalid = el.form.querySelector('[aria-invalid="true"]');
-  if (firstInvalid instanceof HTMLElement) firstInvalid.focus();
+  showFieldErrors(err, { fields: FIELDS, formError: el.formError, form: el.form });
 }
 
 el.form.addEventListener('submit', async (event) => {
