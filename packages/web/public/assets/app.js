@@ -4,6 +4,8 @@ import { closeEnvironment, openEnvironment } from './environment.js';
 import { closeBaselines, openBaselines } from './visual.js';
 import { closeInsights, openInsights } from './insights.js';
 import { closeSchedules, openSchedules } from './schedules.js';
+import { closeTests, openTests } from './tests.js';
+import { closeAudit, openAudit } from './audit.js';
 import { showApiKeys } from './api-keys.js';
 import { notificationProjectsChanged, showNotifications } from './notifications.js';
 
@@ -63,6 +65,24 @@ function safeHttpUrl(value) {
   }
 }
 
+/**
+ * A project row's button that opens one of the project's panels.
+ * @param {string} testid
+ * @param {string} text
+ * @param {string} label what it opens, for assistive technology ("Schedules of shop")
+ * @param {() => void} open
+ */
+function panelButton(testid, text, label, open) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'button button-small';
+  button.dataset.testid = testid;
+  button.textContent = text;
+  button.setAttribute('aria-label', label);
+  button.addEventListener('click', open);
+  return button;
+}
+
 /** @param {Project} project */
 function projectRow(project) {
   const li = document.createElement('li');
@@ -100,45 +120,23 @@ function projectRow(project) {
   const actions = document.createElement('span');
   actions.className = 'project-actions';
   actions.append(created);
-  // Environment variables are for members (read) and admins (edit); viewers do not see them.
   const role = currentMembership()?.role;
-  if (role && WRITE_ROLES.has(role)) {
-    const env = document.createElement('button');
-    env.type = 'button';
-    env.className = 'button button-small';
-    env.dataset.testid = 'project-environment';
-    env.textContent = 'Environment';
-    env.setAttribute('aria-label', `Environment of ${project.name}`);
-    env.addEventListener('click', () => openEnvironment({ id: project.id, name: project.name }, { canEdit: role === 'admin' }));
-    actions.append(env);
-  }
-  // Everyone may look at the visual baselines; members and admins may delete one.
-  const baselines = document.createElement('button');
-  baselines.type = 'button';
-  baselines.className = 'button button-small';
-  baselines.dataset.testid = 'project-baselines';
-  baselines.textContent = 'Baselines';
-  baselines.setAttribute('aria-label', `Visual baselines of ${project.name}`);
-  baselines.addEventListener('click', () => openBaselines({ id: project.id, name: project.name }, { canDelete: !!role && WRITE_ROLES.has(role) }));
-  actions.append(baselines);
-  // Insights are read-only: everyone may look.
-  const insights = document.createElement('button');
-  insights.type = 'button';
-  insights.className = 'button button-small';
-  insights.dataset.testid = 'project-insights';
-  insights.textContent = 'Insights';
-  insights.setAttribute('aria-label', `Insights of ${project.name}`);
-  insights.addEventListener('click', () => openInsights({ id: project.id, name: project.name }));
-  actions.append(insights);
-  // Everyone may look at the schedules; members and admins may add, run, pause and delete them.
-  const schedules = document.createElement('button');
-  schedules.type = 'button';
-  schedules.className = 'button button-small';
-  schedules.dataset.testid = 'project-schedules';
-  schedules.textContent = 'Schedules';
-  schedules.setAttribute('aria-label', `Schedules of ${project.name}`);
-  schedules.addEventListener('click', () => openSchedules({ id: project.id, name: project.name }, { canEdit: !!role && WRITE_ROLES.has(role) }));
-  actions.append(schedules);
+  const canWrite = !!role && WRITE_ROLES.has(role);
+  const ref = { id: project.id, name: project.name };
+  // Environment variables are for members (read) and admins (edit); viewers do not see them.
+  if (canWrite) actions.append(panelButton('project-environment', 'Environment', `Environment of ${project.name}`, () => openEnvironment(ref, { canEdit: role === 'admin' })));
+  actions.append(
+    // Everyone may look at the tests and their runs; members and admins may run, retry and delete.
+    panelButton('project-tests', 'Tests', `Tests of ${project.name}`, () => openTests(ref, { canRun: canWrite })),
+    // Everyone may look at the visual baselines; members and admins may delete one.
+    panelButton('project-baselines', 'Baselines', `Visual baselines of ${project.name}`, () => openBaselines(ref, { canDelete: canWrite })),
+    // Insights are read-only: everyone may look.
+    panelButton('project-insights', 'Insights', `Insights of ${project.name}`, () => openInsights(ref)),
+    // Everyone may look at the schedules; members and admins may add, run, pause and delete them.
+    panelButton('project-schedules', 'Schedules', `Schedules of ${project.name}`, () => openSchedules(ref, { canEdit: canWrite })),
+  );
+  // An audit opens the app in the server's browser: members and admins only, as the API says.
+  if (canWrite) actions.append(panelButton('project-audit', 'Audit', `Quality audit of ${project.name}`, () => openAudit({ ...ref, app_url: project.app_url })));
 
   li.append(name, url, actions);
   return li;
@@ -236,6 +234,8 @@ el.switcher.addEventListener('change', () => {
   closeBaselines();
   closeInsights();
   closeSchedules();
+  closeTests();
+  closeAudit();
   showOrganization();
   void loadProjects();
 });

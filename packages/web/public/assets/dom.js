@@ -33,18 +33,21 @@ export function listLoader({ status, list, empty, what }) {
      * @template T
      * @param {() => Promise<{ items: T[] }>} fetchPage
      * @param {(item: T) => HTMLElement} row
+     * @param {{ append?: boolean }} [options] append: add the page under the rows shown (the next page of a paged list)
      */
-    async load(fetchPage, row) {
+    async load(fetchPage, row, { append = false } = {}) {
       const mine = ++seq;
       setMessage(status, 'Loading…');
       try {
         const page = await fetchPage();
         if (mine !== seq) return;
-        list.replaceChildren(...page.items.map(row));
-        setMessage(status, page.items.length ? '' : empty);
+        if (append) list.append(...page.items.map(row));
+        else list.replaceChildren(...page.items.map(row));
+        setMessage(status, list.childElementCount ? '' : empty);
       } catch (err) {
         if (mine !== seq) return;
-        list.replaceChildren();
+        // A failed next page keeps the rows already shown.
+        if (!append) list.replaceChildren();
         setMessage(status, `Could not load ${what}: ${messageOf(err)}`);
       }
     },
@@ -56,11 +59,13 @@ export function listLoader({ status, list, empty, what }) {
 
 /**
  * A small row button (Delete, Revoke) that sends a DELETE for its row and then reloads the
- * list; it disables itself meanwhile and says in `status` when the request fails.
+ * list; it disables itself meanwhile and says in `status` when the request fails. With
+ * `confirm`, the browser asks that question first and a No sends nothing (for what cannot
+ * be undone and is not quickly made again).
  *
- * @param {{ verb: string, testid: string, item: string, path: string, status: HTMLElement, reload: () => Promise<void> }} o
+ * @param {{ verb: string, testid: string, item: string, path: string, status: HTMLElement, reload: () => Promise<void>, confirm?: string }} o
  */
-export function deleteButton({ verb, testid, item, path, status, reload }) {
+export function deleteButton({ verb, testid, item, path, status, reload, confirm }) {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'button button-small';
@@ -68,6 +73,7 @@ export function deleteButton({ verb, testid, item, path, status, reload }) {
   button.textContent = verb;
   button.setAttribute('aria-label', `${verb} ${item}`);
   button.addEventListener('click', async () => {
+    if (confirm && !window.confirm(confirm)) return;
     button.disabled = true;
     try {
       await api(path, { method: 'DELETE' });
