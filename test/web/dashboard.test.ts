@@ -1,15 +1,14 @@
 // The dashboard shell end to end: a real Chromium drives the static pages of
 // @svc/web against the real local runtime (browser → API → store).
-import chromium from '@sparticuz/chromium';
-import * as pw from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { client, signUp, startTestServer } from '../support/server.ts';
+import { client, startTestServer } from '../support/server.ts';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
 import { pngOf } from '@svc/core/visual/test-png';
+import { joinAs, openBrowser, signInAs as signIn } from './browser.ts';
 
 type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
@@ -51,21 +50,6 @@ async function call(
 
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 
-/** Headless Chromium with one page that records uncaught errors and CSP violations in `problems`. */
-async function openBrowser(problems: string[]): Promise<{ browser: Browser; page: Page }> {
-  const browser = await pw.chromium.launch({
-    executablePath: await chromium.executablePath(),
-    args: chromium.args,
-    headless: true,
-  });
-  const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
-  page.setDefaultTimeout(15_000);
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(`csp: ${message.text()}`);
-  });
-  return { browser, page };
-}
 const rowNames = () => page.getByTestId('project-name').allTextContents();
 
 describe('dashboard shell', () => {
@@ -655,15 +639,7 @@ describe('notifications section', () => {
   const rowNamesHere = () => tab.getByTestId('notification-row-name').allTextContents();
   const at = (path: string) => received.filter((r) => r.path === path);
 
-  async function signInAs(email: string, password: string) {
-    await tab.goto(new URL('/', notified.url).href);
-    await tab.waitForURL((url) => url.pathname === '/sign-in');
-    await tab.getByTestId('email').fill(email);
-    await tab.getByTestId('password').fill(password);
-    await tab.getByTestId('sign-in-submit').click();
-    await tab.waitForURL((url) => url.pathname === '/');
-    await expect.poll(() => tab.getByTestId('user-email').textContent()).toBe(email);
-  }
+  const signInAs = (email: string, password: string) => signIn(tab, notified.url, email, password);
 
   beforeAll(async () => {
     receiver = createServer((req, res) => {
@@ -841,16 +817,7 @@ describe('notifications section', () => {
   });
 
   it('is not shown to a member; shown again in an organization where they are an admin', async () => {
-    const email = 'notified-member@example.com';
-    const invite = await api.post('/api/teams/invitations', { email, role: 'member' });
-    expect(invite.status, invite.text).toBe(201);
-    const member = await signUp(notified.url, email, 'Member own org');
-    const accepted = await client(notified.url, { token: member.token }).post('/api/teams/invitations/accept', { token: invite.body.token });
-    expect(accepted.status, accepted.text).toBe(200);
-
-    await tab.getByTestId('sign-out').click();
-    await tab.waitForURL((url) => url.pathname === '/sign-in');
-    await signInAs(email, 'correct horse battery');
+    const member = await joinAs(tab, notified.url, api, 'notified-member@example.com', 'member', 'Member own org');
     // The browser remembers the admin's organization, where this person is a member.
     const switcher = tab.getByTestId('org-switcher');
     await tab.getByTestId('project-row').filter({ hasText: PROJECT }).waitFor();

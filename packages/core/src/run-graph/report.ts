@@ -4,15 +4,15 @@ import { ConditionFailedError } from '../ports/table.ts';
 import { AppError } from '../errors.ts';
 import type { GraphDeps } from './deps.ts';
 import { nodeEvents } from './node-events.ts';
-import { notRunResult, recordResult } from './results.ts';
+import { notRunResult, recordResult, recordTestStatuses } from './results.ts';
 import { finalStatuses, resultOf, type RunGraphState } from './state.ts';
 import type { Write } from './writes.ts';
 
 /**
  * report: the end of every path. Tests that never ran get a SKIPPED result saying why;
  * every final result is (re)stored in test_results — idempotently, so a crash between a
- * test's checkpoint and its stored result loses nothing — and the run record gets its
- * totals and final status. The complete event carries the summary.
+ * test's checkpoint and its stored result loses nothing — each test keeps its outcome as
+ * its latest status, and the run record gets its totals and final status. The complete event carries the summary.
  */
 export async function report(deps: GraphDeps, threadId: string, input: { error?: string } = {}): Promise<{ status: TestRunStatus; state: RunGraphState }> {
   let { state } = await deps.checkpointer.load(threadId);
@@ -46,6 +46,7 @@ export async function report(deps: GraphDeps, threadId: string, input: { error?:
     await ev.end('report', t0, state);
   }
   for (const r of state.test_results) await recordResult(deps, state, r);
+  await recordTestStatuses(deps, state);
   const status = await finishRun(deps, state);
   await deps.threads.markFinished(threadId);
   await deps.events.append(threadId, { type: 'complete', data: { summary: summaryOf(state, status) } });

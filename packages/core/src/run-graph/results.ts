@@ -3,6 +3,7 @@ import type { TestExecutionResult } from '../execution/types.ts';
 import type { GraphDeps } from './deps.ts';
 import type { RunGraphState } from './state.ts';
 import { finalStatuses } from './state.ts';
+import { testIdOf } from './spec-to-definition.ts';
 
 /**
  * An execution as the run state's TestResult; the details reports need go in metadata.
@@ -69,4 +70,26 @@ export async function recordResult(deps: GraphDeps, state: RunGraphState, result
     metadata: { ...result.metadata, thread_id: cfg.thread_id, assertions_passed: result.assertions_passed, assertions_failed: result.assertions_failed, ...(result.stack_trace ? { stack_trace: result.stack_trace } : {}) },
     attempt,
   });
+}
+
+/** A test's outcome over its cases in one run: any failed case fails it, any healed one heals a pass. */
+const OUTCOME_RANK = ['skipped', 'passed', 'healed', 'failed'] as const;
+
+/**
+ * Stores each stored test's outcome in this run as its latest status (tests.status), once
+ * per test: a parameterised test's cases are folded into one (failed over healed over passed
+ * over skipped), so cases finishing in parallel cannot overwrite one another. Tests run from
+ * files (svc run) are not stored tests, and a missing test is left alone.
+ */
+export async function recordTestStatuses(deps: GraphDeps, state: RunGraphState): Promise<void> {
+  const outcomes = new Map<string, (typeof OUTCOME_RANK)[number]>();
+  for (const r of state.test_results) {
+    if (!finalStatuses.has(r.status)) continue;
+    const spec = state.test_plan.find((t) => t.id === r.test_id);
+    const testId = spec ? testIdOf(spec) : r.test_id;
+    const status = r.status.toLowerCase() as (typeof OUTCOME_RANK)[number];
+    const before = outcomes.get(testId);
+    if (!before || OUTCOME_RANK.indexOf(status) > OUTCOME_RANK.indexOf(before)) outcomes.set(testId, status);
+  }
+  for (const [testId, status] of outcomes) await deps.store.tests.recordOutcome(state.graph.config.organization_id, testId, status);
 }

@@ -52,6 +52,19 @@ export function testsRepo(ctx: StoreContext) {
       }
     },
 
+    /**
+     * Keeps the outcome of the test's latest run in `status`. Not an edit: `updated_at` stays,
+     * since the flaky ranking reads it as the time the test last changed. A test deleted
+     * meanwhile stays deleted (the update never creates an item).
+     */
+    async recordOutcome(orgId: string, testId: string, status: TestRecord['status']): Promise<void> {
+      try {
+        await table.update({ key: keys.test(orgId, testId), set: { status } });
+      } catch (err) {
+        if (!(err instanceof ConditionFailedError)) throw err;
+      }
+    },
+
     /** Removes a test (its past results stay with their runs); undefined if there was none. */
     async delete(orgId: string, testId: string): Promise<TestRecord | undefined> {
       const test = await this.get(orgId, testId);

@@ -1,9 +1,11 @@
-import { api, ApiError, getOrganizationId, setOrganizationId } from './api.js';
-import { $, messageOf, setMessage } from './dom.js';
+import { api, getOrganizationId, setOrganizationId } from './api.js';
+import { $, clearFieldErrors, messageOf, setMessage, showFieldErrors } from './dom.js';
 import { closeEnvironment, openEnvironment } from './environment.js';
 import { closeBaselines, openBaselines } from './visual.js';
 import { closeInsights, openInsights } from './insights.js';
 import { closeSchedules, openSchedules } from './schedules.js';
+import { closeTests, openTests } from './tests.js';
+import { closeAudit, openAudit } from './audit.js';
 import { showApiKeys } from './api-keys.js';
 import { notificationProjectsChanged, showNotifications } from './notifications.js';
 
@@ -63,6 +65,24 @@ function safeHttpUrl(value) {
   }
 }
 
+/**
+ * A project row's button that opens one of the project's panels.
+ * @param {string} testid
+ * @param {string} text
+ * @param {string} label what it opens, for assistive technology ("Schedules of shop")
+ * @param {() => void} open
+ */
+function panelButton(testid, text, label, open) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'button button-small';
+  button.dataset.testid = testid;
+  button.textContent = text;
+  button.setAttribute('aria-label', label);
+  button.addEventListener('click', open);
+  return button;
+}
+
 /** @param {Project} project */
 function projectRow(project) {
   const li = document.createElement('li');
@@ -100,45 +120,23 @@ function projectRow(project) {
   const actions = document.createElement('span');
   actions.className = 'project-actions';
   actions.append(created);
-  // Environment variables are for members (read) and admins (edit); viewers do not see them.
   const role = currentMembership()?.role;
-  if (role && WRITE_ROLES.has(role)) {
-    const env = document.createElement('button');
-    env.type = 'button';
-    env.className = 'button button-small';
-    env.dataset.testid = 'project-environment';
-    env.textContent = 'Environment';
-    env.setAttribute('aria-label', `Environment of ${project.name}`);
-    env.addEventListener('click', () => openEnvironment({ id: project.id, name: project.name }, { canEdit: role === 'admin' }));
-    actions.append(env);
-  }
-  // Everyone may look at the visual baselines; members and admins may delete one.
-  const baselines = document.createElement('button');
-  baselines.type = 'button';
-  baselines.className = 'button button-small';
-  baselines.dataset.testid = 'project-baselines';
-  baselines.textContent = 'Baselines';
-  baselines.setAttribute('aria-label', `Visual baselines of ${project.name}`);
-  baselines.addEventListener('click', () => openBaselines({ id: project.id, name: project.name }, { canDelete: !!role && WRITE_ROLES.has(role) }));
-  actions.append(baselines);
-  // Insights are read-only: everyone may look.
-  const insights = document.createElement('button');
-  insights.type = 'button';
-  insights.className = 'button button-small';
-  insights.dataset.testid = 'project-insights';
-  insights.textContent = 'Insights';
-  insights.setAttribute('aria-label', `Insights of ${project.name}`);
-  insights.addEventListener('click', () => openInsights({ id: project.id, name: project.name }));
-  actions.append(insights);
-  // Everyone may look at the schedules; members and admins may add, run, pause and delete them.
-  const schedules = document.createElement('button');
-  schedules.type = 'button';
-  schedules.className = 'button button-small';
-  schedules.dataset.testid = 'project-schedules';
-  schedules.textContent = 'Schedules';
-  schedules.setAttribute('aria-label', `Schedules of ${project.name}`);
-  schedules.addEventListener('click', () => openSchedules({ id: project.id, name: project.name }, { canEdit: !!role && WRITE_ROLES.has(role) }));
-  actions.append(schedules);
+  const canWrite = !!role && WRITE_ROLES.has(role);
+  const ref = { id: project.id, name: project.name };
+  // Environment variables are for members (read) and admins (edit); viewers do not see them.
+  if (canWrite) actions.append(panelButton('project-environment', 'Environment', `Environment of ${project.name}`, () => openEnvironment(ref, { canEdit: role === 'admin' })));
+  actions.append(
+    // Everyone may look at the tests and their runs; members and admins may run, retry and delete.
+    panelButton('project-tests', 'Tests', `Tests of ${project.name}`, () => openTests(ref, { canRun: canWrite })),
+    // Everyone may look at the visual baselines; members and admins may delete one.
+    panelButton('project-baselines', 'Baselines', `Visual baselines of ${project.name}`, () => openBaselines(ref, { canDelete: canWrite })),
+    // Insights are read-only: everyone may look.
+    panelButton('project-insights', 'Insights', `Insights of ${project.name}`, () => openInsights(ref)),
+    // Everyone may look at the schedules; members and admins may add, run, pause and delete them.
+    panelButton('project-schedules', 'Schedules', `Schedules of ${project.name}`, () => openSchedules(ref, { canEdit: canWrite })),
+  );
+  // An audit opens the app in the server's browser: members and admins only, as the API says.
+  if (canWrite) actions.append(panelButton('project-audit', 'Audit', `Quality audit of ${project.name}`, () => openAudit({ ...ref, app_url: project.app_url })));
 
   li.append(name, url, actions);
   return li;
@@ -191,36 +189,19 @@ function showOrganization() {
   clearFormErrors();
 }
 
+/** The new-project form's fields by the name the API's issues use. */
+const FIELDS = /** @type {Record<string, import('./dom.js').FormField>} */ ({
+  name: { inputs: [el.name], error: el.nameError },
+  app_url: { inputs: [el.url], error: el.urlError },
+});
+
 function clearFormErrors() {
-  setMessage(el.nameError);
-  setMessage(el.urlError);
-  setMessage(el.formError);
-  el.name.removeAttribute('aria-invalid');
-  el.url.removeAttribute('aria-invalid');
+  clearFieldErrors(FIELDS, el.formError);
 }
 
 /** @param {unknown} err */
 function showFormErrors(err) {
-  const issues = err instanceof ApiError && Array.isArray(err.details?.issues) ? err.details.issues : [];
-  /** @type {string[]} */
-  const other = [];
-  for (const issue of issues) {
-    const path = Array.isArray(issue?.path) ? issue.path.join('.') : String(issue?.path ?? '');
-    const field = path === 'name' ? el.name : path === 'app_url' ? el.url : undefined;
-    const message = field && !field.value.trim() ? 'This field is required.' : String(issue?.message ?? 'Invalid value');
-    if (field) {
-      const target = field === el.name ? el.nameError : el.urlError;
-      setMessage(target, target.hidden ? message : `${target.textContent} ${message}`);
-      field.setAttribute('aria-invalid', 'true');
-    } else {
-      other.push(path ? `${path}: ${message}` : message);
-    }
-  }
-  if (issues.length === 0 || other.length > 0) {
-    setMessage(el.formError, other.length > 0 ? other.join(' ') : messageOf(err));
-  }
-  const firstInvalid = el.form.querySelector('[aria-invalid="true"]');
-  if (firstInvalid instanceof HTMLElement) firstInvalid.focus();
+  showFieldErrors(err, { fields: FIELDS, formError: el.formError, form: el.form });
 }
 
 el.form.addEventListener('submit', async (event) => {
@@ -253,6 +234,8 @@ el.switcher.addEventListener('change', () => {
   closeBaselines();
   closeInsights();
   closeSchedules();
+  closeTests();
+  closeAudit();
   showOrganization();
   void loadProjects();
 });

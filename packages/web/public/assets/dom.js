@@ -33,18 +33,21 @@ export function listLoader({ status, list, empty, what }) {
      * @template T
      * @param {() => Promise<{ items: T[] }>} fetchPage
      * @param {(item: T) => HTMLElement} row
+     * @param {{ append?: boolean }} [options] append: add the page under the rows shown (the next page of a paged list)
      */
-    async load(fetchPage, row) {
+    async load(fetchPage, row, { append = false } = {}) {
       const mine = ++seq;
       setMessage(status, 'Loading…');
       try {
         const page = await fetchPage();
         if (mine !== seq) return;
-        list.replaceChildren(...page.items.map(row));
-        setMessage(status, page.items.length ? '' : empty);
+        if (append) list.append(...page.items.map(row));
+        else list.replaceChildren(...page.items.map(row));
+        setMessage(status, list.childElementCount ? '' : empty);
       } catch (err) {
         if (mine !== seq) return;
-        list.replaceChildren();
+        // A failed next page keeps the rows already shown.
+        if (!append) list.replaceChildren();
         setMessage(status, `Could not load ${what}: ${messageOf(err)}`);
       }
     },
@@ -56,11 +59,13 @@ export function listLoader({ status, list, empty, what }) {
 
 /**
  * A small row button (Delete, Revoke) that sends a DELETE for its row and then reloads the
- * list; it disables itself meanwhile and says in `status` when the request fails.
+ * list; it disables itself meanwhile and says in `status` when the request fails. With
+ * `confirm`, the browser asks that question first and a No sends nothing (for what cannot
+ * be undone and is not quickly made again).
  *
- * @param {{ verb: string, testid: string, item: string, path: string, status: HTMLElement, reload: () => Promise<void> }} o
+ * @param {{ verb: string, testid: string, item: string, path: string, status: HTMLElement, reload: () => Promise<void>, confirm?: string }} o
  */
-export function deleteButton({ verb, testid, item, path, status, reload }) {
+export function deleteButton({ verb, testid, item, path, status, reload, confirm }) {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'button button-small';
@@ -68,6 +73,7 @@ export function deleteButton({ verb, testid, item, path, status, reload }) {
   button.textContent = verb;
   button.setAttribute('aria-label', `${verb} ${item}`);
   button.addEventListener('click', async () => {
+    if (confirm && !window.confirm(confirm)) return;
     button.disabled = true;
     try {
       await api(path, { method: 'DELETE' });
@@ -120,4 +126,61 @@ export function element(tag, { className, testid, text } = {}) {
   if (testid) node.dataset.testid = testid;
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+/**
+ * A form's fields by the name the API's issues use: the inputs (several for a group of
+ * check boxes: each is marked invalid, a fieldset takes no aria-invalid), the line under
+ * them, and, for a field left empty, the form's own words (`empty` says whether it is).
+ * @typedef {{ inputs: HTMLInputElement[], error: HTMLElement, empty?: () => boolean, emptyMessage?: string }} FormField
+ */
+
+/**
+ * Clears what showFieldErrors showed.
+ * @param {Record<string, FormField>} fields
+ * @param {HTMLElement} formError
+ */
+export function clearFieldErrors(fields, formError) {
+  for (const { inputs, error } of Object.values(fields)) {
+    setMessage(error);
+    for (const input of inputs) input.removeAttribute('aria-invalid');
+  }
+  setMessage(formError);
+}
+
+/**
+ * Shows the API's field errors (400) under their fields ("checks.1" is about the checks
+ * field), the rest in `formError`, and focuses the first invalid input; the form keeps what
+ * was typed, to be corrected.
+ * @param {unknown} err
+ * @param {{ fields: Record<string, FormField>, formError: HTMLElement, form: HTMLElement }} o
+ */
+export function showFieldErrors(err, { fields, formError, form }) {
+  const issues = err instanceof ApiError && Array.isArray(err.details?.issues) ? err.details.issues : [];
+  /** @type {string[]} */
+  const other = [];
+  for (const issue of issues) {
+    const path = Array.isArray(issue?.path) ? issue.path.join('.') : String(issue?.path ?? '');
+    const key = path.split('.')[0];
+    const field = Object.hasOwn(fields, key) ? fields[key] : undefined;
+    const empty = field ? (field.empty ? field.empty() : !field.inputs[0]?.value.trim()) : false;
+    const message = empty ? (field?.emptyMessage ?? 'This field is required.') : String(issue?.message ?? 'Invalid value');
+    if (field) showFieldError(field, message);
+    else other.push(path ? `${path}: ${message}` : message);
+  }
+  if (issues.length === 0 || other.length > 0) setMessage(formError, other.length ? other.join(' ') : messageOf(err));
+  const firstInvalid = form.querySelector('[aria-invalid="true"]');
+  if (firstInvalid instanceof HTMLElement) firstInvalid.focus();
+}
+
+/**
+ * One message under a field, its inputs marked invalid. Two issues for one field (rare) are
+ * both shown; the same one twice is not.
+ * @param {FormField} field
+ * @param {string} message
+ */
+export function showFieldError(field, message) {
+  const shown = field.error.hidden ? '' : field.error.textContent ?? '';
+  if (!shown.includes(message)) setMessage(field.error, shown ? `${shown} ${message}` : message);
+  for (const input of field.inputs) input.setAttribute('aria-invalid', 'true');
 }

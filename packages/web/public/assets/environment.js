@@ -1,5 +1,5 @@
-import { api, ApiError } from './api.js';
-import { $, deleteButton, element, listLoader, messageOf, requiredValue, setMessage, submitting } from './dom.js';
+import { api } from './api.js';
+import { $, clearFieldErrors, deleteButton, element, listLoader, requiredValue, setMessage, showFieldErrors, submitting } from './dom.js';
 
 /**
  * The environment panel of one project: its variables and secrets. Members see names and
@@ -52,28 +52,19 @@ function variableRow(variable) {
 /** @returns {Promise<void>} */
 const load = () => variables.load(() => api(variablesPath()), variableRow);
 
+/** The form's fields by the name the API's issues use; an empty value is a value. */
+const FIELDS = /** @type {Record<string, import('./dom.js').FormField>} */ ({
+  name: { inputs: [el.name], error: el.nameError },
+  value: { inputs: [el.value], error: el.valueError, empty: () => false },
+});
+
 function clearFormErrors() {
-  for (const node of [el.nameError, el.valueError, el.formError]) setMessage(node);
-  el.name.removeAttribute('aria-invalid');
-  el.value.removeAttribute('aria-invalid');
+  clearFieldErrors(FIELDS, el.formError);
 }
 
 /** @param {unknown} err */
 function showFormErrors(err) {
-  const issues = err instanceof ApiError && Array.isArray(err.details?.issues) ? err.details.issues : [];
-  /** @type {string[]} */
-  const other = [];
-  for (const issue of issues) {
-    const path = String(issue?.path ?? '');
-    const [field, target] = path === 'name' ? [el.name, el.nameError] : path === 'value' ? [el.value, el.valueError] : [undefined, undefined];
-    if (field && target) {
-      setMessage(target, String(issue?.message ?? 'Invalid value'));
-      field.setAttribute('aria-invalid', 'true');
-    } else {
-      other.push(path ? `${path}: ${issue?.message}` : String(issue?.message));
-    }
-  }
-  if (issues.length === 0 || other.length > 0) setMessage(el.formError, other.length ? other.join(' ') : messageOf(err));
+  showFieldErrors(err, { fields: FIELDS, formError: el.formError, form: el.form });
 }
 
 el.form.addEventListener('submit', async (event) => {

@@ -1,5 +1,5 @@
-import { api, ApiError } from './api.js';
-import { $, deleteButton, element, listLoader, messageOf, setMessage, submitting } from './dom.js';
+import { api } from './api.js';
+import { $, clearFieldErrors, deleteButton, element, listLoader, messageOf, setMessage, showFieldErrors, submitting } from './dom.js';
 
 /**
  * The organization's notification channels, for admins: where a finished run is told
@@ -35,11 +35,11 @@ const EVENT_INPUTS = /** @type {HTMLInputElement[]} */ ([...el.form.querySelecto
  * The form's fields and the error line under each, by the field name the API's issues use;
  * `empty` says whether nothing was given, for which the form has its own words.
  */
-const FIELDS = /** @type {Record<FieldName, { inputs: HTMLInputElement[], error: HTMLElement, empty: () => boolean }>} */ ({
+const FIELDS = /** @type {Record<FieldName, import('./dom.js').FormField>} */ ({
   name: { inputs: [/** @type {HTMLInputElement} */ ($('notification-name'))], error: $('notification-name-error'), empty: () => !textOf('notification-name') },
   url: { inputs: [/** @type {HTMLInputElement} */ ($('notification-url'))], error: $('notification-url-error'), empty: () => !textOf('notification-url') },
   // Each checkbox is marked invalid (a fieldset takes no aria-invalid); the first one takes the focus.
-  events: { inputs: EVENT_INPUTS, error: $('notification-events-error'), empty: () => checkedEvents().length === 0 },
+  events: { inputs: EVENT_INPUTS, error: $('notification-events-error'), empty: () => checkedEvents().length === 0, emptyMessage: 'Choose at least one run outcome.' },
 });
 
 /** Run outcomes in words, as the list and the form name them. */
@@ -278,11 +278,7 @@ async function loadProjects() {
 }
 
 function clearFormErrors() {
-  for (const { inputs, error } of Object.values(FIELDS)) {
-    setMessage(error);
-    for (const input of inputs) input.removeAttribute('aria-invalid');
-  }
-  setMessage(el.formError);
+  clearFieldErrors(FIELDS, el.formError);
 }
 
 /**
@@ -291,27 +287,7 @@ function clearFormErrors() {
  * @param {unknown} err
  */
 function showFormErrors(err) {
-  const issues = err instanceof ApiError && Array.isArray(err.details?.issues) ? err.details.issues : [];
-  /** @type {string[]} */
-  const other = [];
-  for (const issue of issues) {
-    const path = Array.isArray(issue?.path) ? issue.path.join('.') : String(issue?.path ?? '');
-    // "events.1" is about the events field.
-    const key = /** @type {FieldName} */ (path.split('.')[0]);
-    const field = Object.hasOwn(FIELDS, key) ? FIELDS[key] : undefined;
-    const message = field?.empty() ? (key === 'events' ? 'Choose at least one run outcome.' : 'This field is required.') : String(issue?.message ?? 'Invalid value');
-    if (field) {
-      // Two issues for one field (rare) are both shown; the same one twice is not.
-      const shown = field.error.hidden ? '' : field.error.textContent ?? '';
-      if (!shown.includes(message)) setMessage(field.error, shown ? `${shown} ${message}` : message);
-      for (const input of field.inputs) input.setAttribute('aria-invalid', 'true');
-    } else {
-      other.push(path ? `${path}: ${message}` : message);
-    }
-  }
-  if (issues.length === 0 || other.length > 0) setMessage(el.formError, other.length ? other.join(' ') : messageOf(err));
-  const firstInvalid = el.form.querySelector('[aria-invalid="true"]');
-  if (firstInvalid instanceof HTMLElement) firstInvalid.focus();
+  showFieldErrors(err, { fields: FIELDS, formError: el.formError, form: el.form });
 }
 
 function hideSecret() {

@@ -1,5 +1,5 @@
-import { api, ApiError } from './api.js';
-import { $, deleteButton, element, listLoader, messageOf, setMessage, submitting } from './dom.js';
+import { api } from './api.js';
+import { $, clearFieldErrors, deleteButton, element, listLoader, messageOf, setMessage, showFieldErrors, submitting } from './dom.js';
 
 /**
  * The schedules of one project: runs of its tests that start when a cron expression says,
@@ -25,11 +25,11 @@ const el = {
 };
 
 /** The form's inputs and the error line under each, by the field name the API's issues use. */
-const FIELDS = /** @type {Record<FieldName, { input: HTMLInputElement, error: HTMLElement }>} */ ({
-  name: { input: /** @type {HTMLInputElement} */ ($('schedule-name')), error: $('schedule-name-error') },
-  cron: { input: /** @type {HTMLInputElement} */ ($('schedule-cron')), error: $('schedule-cron-error') },
-  timezone: { input: /** @type {HTMLInputElement} */ ($('schedule-timezone')), error: $('schedule-timezone-error') },
-  tags: { input: /** @type {HTMLInputElement} */ ($('schedule-tags')), error: $('schedule-tags-error') },
+const FIELDS = /** @type {Record<FieldName, import('./dom.js').FormField>} */ ({
+  name: { inputs: [/** @type {HTMLInputElement} */ ($('schedule-name'))], error: $('schedule-name-error') },
+  cron: { inputs: [/** @type {HTMLInputElement} */ ($('schedule-cron'))], error: $('schedule-cron-error') },
+  timezone: { inputs: [/** @type {HTMLInputElement} */ ($('schedule-timezone'))], error: $('schedule-timezone-error') },
+  tags: { inputs: [/** @type {HTMLInputElement} */ ($('schedule-tags'))], error: $('schedule-tags-error') },
 });
 
 /** Schedules shown at once (the API's largest page). */
@@ -187,45 +187,21 @@ const reloadFor = (mine) => async () => {
 };
 
 function clearFormErrors() {
-  for (const { input, error } of Object.values(FIELDS)) {
-    setMessage(error);
-    input.removeAttribute('aria-invalid');
-  }
-  setMessage(el.formError);
+  clearFieldErrors(FIELDS, el.formError);
 }
 
 /**
- * Shows the API's field errors (400) under their inputs, the rest above the button; the
- * inputs keep what was typed, to be corrected.
+ * Shows the API's field errors (400) under their inputs ("tags.2" is about the tags field),
+ * the rest above the button; the inputs keep what was typed, to be corrected.
  * @param {unknown} err
  */
 function showFormErrors(err) {
-  const issues = err instanceof ApiError && Array.isArray(err.details?.issues) ? err.details.issues : [];
-  /** @type {string[]} */
-  const other = [];
-  for (const issue of issues) {
-    const path = Array.isArray(issue?.path) ? issue.path.join('.') : String(issue?.path ?? '');
-    // "tags.2" is about the tags field.
-    const key = /** @type {FieldName} */ (path.split('.')[0]);
-    const field = Object.hasOwn(FIELDS, key) ? FIELDS[key] : undefined;
-    const message = field && !field.input.value.trim() ? 'This field is required.' : String(issue?.message ?? 'Invalid value');
-    if (field) {
-      // Two issues for one field (rare) are both shown; the same one twice is not.
-      const shown = field.error.hidden ? '' : field.error.textContent ?? '';
-      if (!shown.includes(message)) setMessage(field.error, shown ? `${shown} ${message}` : message);
-      field.input.setAttribute('aria-invalid', 'true');
-    } else {
-      other.push(path ? `${path}: ${message}` : message);
-    }
-  }
-  if (issues.length === 0 || other.length > 0) setMessage(el.formError, other.length ? other.join(' ') : messageOf(err));
-  const firstInvalid = el.form.querySelector('[aria-invalid="true"]');
-  if (firstInvalid instanceof HTMLElement) firstInvalid.focus();
+  showFieldErrors(err, { fields: FIELDS, formError: el.formError, form: el.form });
 }
 
 /** The comma-separated tags field as a list, without blanks. */
 function tagsOf() {
-  return FIELDS.tags.input.value
+  return FIELDS.tags.inputs[0].value
     .split(',')
     .map((tag) => tag.trim())
     .filter(Boolean);
@@ -238,8 +214,8 @@ el.form.addEventListener('submit', async (event) => {
   const mine = opened;
   // Everything goes to the API, which names every field that is wrong at once.
   /** @type {{ project_id: string, name: string, cron: string, timezone?: string, tags?: string[] }} */
-  const body = { project_id: current.project.id, name: FIELDS.name.input.value.trim(), cron: FIELDS.cron.input.value.trim() };
-  const timezone = FIELDS.timezone.input.value.trim();
+  const body = { project_id: current.project.id, name: FIELDS.name.inputs[0].value.trim(), cron: FIELDS.cron.inputs[0].value.trim() };
+  const timezone = FIELDS.timezone.inputs[0].value.trim();
   if (timezone) body.timezone = timezone;
   const tags = tagsOf();
   if (tags.length) body.tags = tags;
@@ -248,7 +224,7 @@ el.form.addEventListener('submit', async (event) => {
       await api('/api/schedules', { method: 'POST', body });
       if (mine !== opened) return;
       el.form.reset();
-      FIELDS.name.input.focus();
+      FIELDS.name.inputs[0].focus();
       await load();
     } catch (err) {
       if (mine !== opened) return;
@@ -270,7 +246,7 @@ export function openSchedules(project, { canEdit }) {
   el.heading.textContent = `Schedules · ${project.name}`;
   el.form.hidden = !canEdit;
   // Set as the default value, so that the reset after an added schedule keeps it.
-  FIELDS.timezone.input.defaultValue = browserTimeZone();
+  FIELDS.timezone.inputs[0].defaultValue = browserTimeZone();
   el.form.reset();
   clearFormErrors();
   el.list.replaceChildren();

@@ -1,0 +1,231 @@
+import { api } from './api.js';
+import { $, element, messageOf, setMessage } from './dom.js';
+
+/**
+ * The run the Tests panel started last, under the list: its status while it goes (the
+ * dashboard polls GET /api/v1/test/status/{id}: simpler than the SSE stream, and a missed
+ * answer costs nothing), then its totals and one row per test, or per case of a
+ * parameterised test ("test [set]"), with the error of each failure. Members may retry a
+ * failed row, which starts and follows a run of just that test or case. The HTML report is
+ * downloaded rather than opened: a page made from a blob: URL inherits the dashboard's
+ * Content-Security-Policy, which refuses the report's inline styles, while the saved file
+ * opens under the report's own policy.
+ *
+ * @typedef {{ id: string, status: string, total_tests: number, error: string | null }} Run
+ * @typedef {{ run: Run, passed_count: number, failed_count: number, skipped_count: number, pending_approvals: unknown[] }} RunStatus
+ * @typedef {{ index: number, name: string }} SetRef
+ * @typedef {{ test_id: string, status: string, duration_ms: number | null, error_message: string | null, parameter_set?: SetRef, metadata: { name?: unknown }, attempt: number }} Result
+ * @typedef {{ canRetry: boolean, onFinished: () => void }} RunContext
+ */
+
+const el = {
+  section: $('test-run'),
+  heading: $('test-run-heading'),
+  state: $('test-run-state'),
+  runId: $('test-run-id'),
+  report: /** @type {HTMLButtonElement} */ ($('test-run-report')),
+  status: $('test-run-status'),
+  error: $('test-run-error'),
+  results: $('test-run-results'),
+};
+
+/** How often a going run's status is asked for. */
+const POLL_MS = 700;
+/** Statuses a run never leaves. */
+const FINAL = new Set(['completed', 'failed', 'cancelled']);
+/** A run's status in words, while it goes. */
+const RUN_STATES = /** @type {Record<string, string>} */ ({ pending: 'starting', queued: 'queued', running: 'running', awaiting_approval: 'waiting for approval' });
+
+/**
+ * Which run the view shows. Bumped when another run is shown and when the panel closes, so
+ * a poll, a result list or a report for a run no longer shown changes nothing.
+ */
+let shown = 0;
+/** @type {RunContext | undefined} */
+let context;
+/** The run on screen, for the report button. */
+let runId = '';
+/** The object URL of the report last downloaded, released with the next one or when the view resets. */
+let reportUrl = '';
+
+function releaseReport() {
+  if (reportUrl) URL.revokeObjectURL(reportUrl);
+  reportUrl = '';
+}
+
+const id = encodeURIComponent;
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A status as a badge's class: passed and healed green, failed red, the rest grey. @param {string} status */
+export function badgeClass(status) {
+  if (status === 'passed' || status === 'healed' || status === 'completed') return 'badge badge-enabled';
+  if (status === 'failed') return 'badge badge-failed';
+  return 'badge badge-paused';
+}
+
+/** @param {number} n @param {string} word */
+const count = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The latest attempt of each case, in name order: results come one per test and attempt,
+ * and a case re-run within the run (a heal's re-run) counts by its last attempt.
+ * @param {Result[]} items
+ */
+function latestPerCase(items) {
+  /** @type {Map<string, Result>} */
+  const latest = new Map();
+  for (const r of items) {
+    const key = `${r.test_id}[${r.parameter_set?.index ?? 0}]`;
+    const before = latest.get(key);
+    if (!before || r.attempt >= before.attempt) latest.set(key, r);
+  }
+  return [...latest.values()].sort((a, b) => nameOf(a).localeCompare(nameOf(b)) || (a.parameter_set?.index ?? 0) - (b.parameter_set?.index ?? 0));
+}
+
+/** A result's name as reports give it ("sign in [admin]"); a result without one is named by its test. @param {Result} r */
+function nameOf(r) {
+  if (typeof r.metadata.name === 'string' && r.metadata.name) return r.metadata.name;
+  return r.parameter_set ? `test ${r.test_id} [${r.parameter_set.name}]` : `test ${r.test_id}`;
+}
+
+/** @param {Result} result */
+function resultRow(result) {
+  const name = nameOf(result);
+  const li = element('li', { className: 'test-result-row', testid: 'test-result-row' });
+  li.dataset.testId = result.test_id;
+  if (result.parameter_set) li.dataset.parameterSet = String(result.parameter_set.index);
+  const head = element('div', { className: 'test-result-head' });
+  head.append(
+    element('span', { className: badgeClass(result.status), testid: 'test-result-status', text: result.status }),
+    element('span', { className: 'test-result-name', testid: 'test-result-name', text: name }),
+  );
+  if (result.duration_ms !== null) head.append(element('span', { className: 'muted', testid: 'test-result-duration', text: `${result.duration_ms} ms` }));
+  li.append(head);
+  if (result.status !== 'passed' && result.error_message) li.append(element('p', { className: 'test-result-error', testid: 'test-result-error', text: result.error_message }));
+  if (result.status === 'failed' && context?.canRetry) li.append(retryButton(result, name));
+  return li;
+}
+
+/** Retries a failed test, or only the failed case of a parameterised one. @param {Result} result @param {string} name */
+function retryButton(result, name) {
+  const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-result-retry', text: 'Retry' }));
+  button.type = 'button';
+  button.setAttribute('aria-label', `Retry ${name}`);
+  const body = result.parameter_set ? { parameter_set: result.parameter_set.index } : {};
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    void startRun(name, () => api(`/api/tests/${id(result.test_id)}/retry`, { method: 'POST', body }));
+  });
+  return button;
+}
+
+/** What the run did so far, from its status. @param {RunStatus} s */
+function progressOf(s) {
+  const state = RUN_STATES[s.run.status] ?? s.run.status;
+  const waiting = s.pending_approvals.length ? ' (approve or reject it through the API)' : '';
+  return `Run ${state}${waiting}: ${s.passed_count} passed, ${s.failed_count} failed, ${s.skipped_count} skipped so far.`;
+}
+
+/** The finished run's totals over its cases. @param {Run} run @param {Result[]} cases */
+function totalsOf(run, cases) {
+  const by = (/** @type {string} */ status) => cases.filter((r) => r.status === status).length;
+  const healed = by('healed');
+  const parts = [`${by('passed')} passed`, ...(healed ? [`${healed} healed`] : []), `${by('failed')} failed`, `${by('skipped')} skipped`];
+  return `Run ${run.status}: ${count(cases.length, 'case')}, ${parts.join(', ')}.`;
+}
+
+/** Hides the run view and forgets its run. @param {RunContext} [ctx] who may retry, and what to do when a run ends (reload the tests); none when the panel closes */
+export function resetRuns(ctx) {
+  shown++;
+  context = ctx;
+  runId = '';
+  releaseReport();
+  el.section.hidden = true;
+  el.results.replaceChildren();
+  setMessage(el.status);
+  setMessage(el.error);
+}
+
+/**
+ * Starts a run and follows it; any run shown before is left to go on unwatched.
+ * @param {string} what what runs, for the heading ("all tests", a test's name)
+ * @param {() => Promise<{ run: Run }>} start the request that starts it
+ */
+export async function startRun(what, start) {
+  const mine = ++shown;
+  runId = '';
+  el.heading.textContent = `Run of ${what}`;
+  el.state.textContent = 'starting';
+  el.state.className = badgeClass('pending');
+  el.runId.textContent = '';
+  el.report.hidden = true;
+  el.results.replaceChildren();
+  setMessage(el.error);
+  setMessage(el.status, 'Starting…');
+  el.section.hidden = false;
+  el.section.scrollIntoView({ block: 'nearest' });
+  try {
+    const started = await start();
+    if (mine !== shown) return;
+    runId = started.run.id;
+    el.section.dataset.runId = runId;
+    el.runId.textContent = runId;
+    await follow(mine);
+  } catch (err) {
+    if (mine !== shown) return;
+    setMessage(el.status);
+    setMessage(el.error, `${runId ? 'Could not follow the run' : 'Could not start the run'}: ${messageOf(err)}`);
+  }
+}
+
+/** Polls the run until it ends, then shows its results. @param {number} mine */
+async function follow(mine) {
+  /** @type {RunStatus} */
+  let status;
+  for (;;) {
+    status = await api(`/api/v1/test/status/${id(runId)}`);
+    if (mine !== shown) return;
+    el.state.textContent = status.run.status;
+    el.state.className = badgeClass(status.run.status);
+    if (FINAL.has(status.run.status)) break;
+    setMessage(el.status, progressOf(status));
+    await sleep(POLL_MS);
+    if (mine !== shown) return;
+  }
+  /** @type {{ run: Run, items: Result[] }} */
+  const results = await api(`/api/v1/tests/${id(runId)}/results`);
+  if (mine !== shown) return;
+  const cases = latestPerCase(results.items);
+  // A run that completed with a failed case is not a green one.
+  if (cases.some((r) => r.status === 'failed')) el.state.className = badgeClass('failed');
+  setMessage(el.status, totalsOf(results.run, cases));
+  if (results.run.error) setMessage(el.error, results.run.error);
+  el.results.replaceChildren(...cases.map(resultRow));
+  el.report.hidden = false;
+  el.report.disabled = false;
+  context?.onFinished();
+}
+
+/**
+ * Downloads the run's HTML report, fetched with the session's headers (a link could not
+ * send the organization header), as svc-report-<run id>.html.
+ */
+el.report.addEventListener('click', async () => {
+  const mine = shown;
+  const run = runId;
+  el.report.disabled = true;
+  try {
+    const blob = await api(`/api/reports/${id(run)}?format=html`, { as: 'blob' });
+    if (mine !== shown) return;
+    releaseReport();
+    reportUrl = URL.createObjectURL(blob);
+    const link = /** @type {HTMLAnchorElement} */ (element('a'));
+    link.href = reportUrl;
+    link.download = `svc-report-${run}.html`;
+    link.click();
+  } catch (err) {
+    if (mine === shown) setMessage(el.error, `Could not get the report: ${messageOf(err)}`);
+  } finally {
+    if (mine === shown) el.report.disabled = false;
+  }
+});

@@ -1,0 +1,176 @@
+import { api, ApiError } from './api.js';
+import { $, deleteButton, element, listLoader, setMessage } from './dom.js';
+import { badgeClass, resetRuns, startRun } from './test-run.js';
+
+/**
+ * The tests of one project: name, kind, priority, tags, the number of parameter sets of a
+ * parameterised test, and the outcome of its latest run (the API keeps it in the test's
+ * status). Everyone may look (the API lets viewers list tests and read runs); members and
+ * admins also run one test or all of them, retry a failed case and delete a test (the API
+ * enforces the same). The run started last is followed under the list (test-run.js).
+ *
+ * @typedef {{ name: string, values: Record<string, unknown> }} ParameterSet
+ * @typedef {{ id: string, project_id: string, name: string, type: string, status: string, priority: string, tags: string[], parameter_sets: ParameterSet[] }} Test
+ * @typedef {{ id: string, name: string }} ProjectRef
+ */
+
+const el = {
+  panel: $('tests'),
+  heading: $('tests-heading'),
+  close: /** @type {HTMLButtonElement} */ ($('tests-close')),
+  runAll: /** @type {HTMLButtonElement} */ ($('tests-run-all')),
+  status: $('tests-status'),
+  list: $('tests-list'),
+  more: /** @type {HTMLButtonElement} */ ($('tests-more')),
+};
+
+/** Tests shown per page (the API's pages go up to 200). */
+const PAGE = 100;
+/** Tests one run takes at most (the API's limit on test_ids). */
+const MAX_RUN = 1000;
+/** A test's latest status in words; "pending" means it never ran. */
+const STATUS_WORDS = /** @type {Record<string, string>} */ ({ pending: 'not run yet' });
+
+/** @type {{ project: ProjectRef, canRun: boolean } | undefined} */
+let current;
+/**
+ * Which opening the panel shows. Bumped on every open and close, so a row action or a page
+ * that arrives for a closed panel, or for the project shown before, changes nothing.
+ */
+let opened = 0;
+/** @type {string | null} where the next page starts */
+let nextCursor = null;
+/** Bumped on every load: only the latest one sets where the next page starts. */
+let loads = 0;
+const tests = listLoader({ status: el.status, list: el.list, empty: 'No tests yet: create or generate some through the API, the MCP tools or svc.', what: 'the tests' });
+
+const id = encodeURIComponent;
+
+/** Kind, priority and tags, in one line. @param {Test} test */
+function detailOf(test) {
+  const tags = test.tags.length ? ` · tags ${test.tags.join(', ')}` : '';
+  return `${test.type} · ${test.priority} priority${tags}`;
+}
+
+/** @param {Test} test */
+function testRow(test) {
+  const li = element('li', { className: 'test-row', testid: 'test-row' });
+  li.dataset.id = test.id;
+
+  const about = element('div', { className: 'test-about' });
+  const head = element('div', { className: 'test-head' });
+  head.append(element('span', { className: 'test-name', testid: 'test-row-name', text: test.name }));
+  const sets = test.parameter_sets.length;
+  if (sets) head.append(element('span', { className: 'badge', testid: 'test-row-sets', text: `${sets} parameter set${sets === 1 ? '' : 's'}` }));
+  about.append(head, element('span', { className: 'muted test-detail', testid: 'test-row-detail', text: detailOf(test) }));
+
+  const status = element('span', { className: badgeClass(test.status), testid: 'test-row-status', text: STATUS_WORDS[test.status] ?? test.status });
+  status.setAttribute('aria-label', `Latest run: ${STATUS_WORDS[test.status] ?? test.status}`);
+
+  const actions = element('span', { className: 'test-actions' });
+  if (current?.canRun) {
+    const run = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-row-run', text: 'Run' }));
+    run.type = 'button';
+    run.setAttribute('aria-label', `Run ${test.name}`);
+    run.addEventListener('click', () => void startRun(test.name, () => api('/api/v1/test/run', { method: 'POST', body: { project_id: test.project_id, test_ids: [test.id] } })));
+    actions.append(
+      run,
+      deleteButton({
+        verb: 'Delete',
+        testid: 'test-delete',
+        item: `test ${test.name}`,
+        path: `/api/tests/${id(test.id)}`,
+        status: el.status,
+        reload: reloadFor(opened),
+        confirm: `Delete the test “${test.name}”? Its past results stay with their runs.`,
+      }),
+    );
+  }
+  li.append(about, status, actions);
+  return li;
+}
+
+/** @param {boolean} [append] load the next page under the rows shown */
+async function load(append = false) {
+  const mine = ++loads;
+  const projectId = current?.project.id ?? '';
+  const query = append && nextCursor ? `&cursor=${id(nextCursor)}` : '';
+  el.more.hidden = true;
+  /** @type {string | null} */
+  let more = null;
+  await tests.load(async () => {
+    const page = await api(`/api/tests?project_id=${id(projectId)}&limit=${PAGE}${query}`);
+    more = page.next_cursor ?? null;
+    return page;
+  }, testRow, { append });
+  if (mine !== loads) return;
+  nextCursor = more;
+  el.more.hidden = !more;
+}
+
+/** A reload that does nothing once the panel was closed or shows another project. @param {number} mine */
+const reloadFor = (mine) => async () => {
+  if (mine === opened) await load();
+};
+
+/**
+ * Every test id of the project, oldest first as schedules run them, fetched afresh (the
+ * list may show one page only); at most MAX_RUN.
+ * @param {string} projectId
+ */
+async function allTestIds(projectId) {
+  /** @type {string[]} */
+  const ids = [];
+  /** @type {string | null} */
+  let cursor = null;
+  do {
+    const page = await api(`/api/tests?project_id=${id(projectId)}&limit=200${cursor ? `&cursor=${id(cursor)}` : ''}`);
+    ids.push(...page.items.map((/** @type {Test} */ t) => t.id));
+    cursor = page.next_cursor ?? null;
+  } while (cursor && ids.length < MAX_RUN);
+  return ids.slice(0, MAX_RUN).reverse();
+}
+
+el.runAll.addEventListener('click', () => {
+  if (!current) return;
+  const projectId = current.project.id;
+  void startRun('all tests', async () => {
+    const ids = await allTestIds(projectId);
+    if (!ids.length) throw new ApiError(400, 'NO_TESTS', 'the project has no tests yet.');
+    return api('/api/v1/test/run', { method: 'POST', body: { project_id: projectId, test_ids: ids } });
+  });
+});
+
+el.more.addEventListener('click', () => void load(true));
+el.close.addEventListener('click', closeTests);
+
+/**
+ * Shows the tests of a project.
+ * @param {ProjectRef} project
+ * @param {{ canRun: boolean }} options members and admins run, retry and delete; viewers look
+ */
+export function openTests(project, { canRun }) {
+  opened++;
+  current = { project, canRun };
+  const mine = opened;
+  el.heading.textContent = `Tests · ${project.name}`;
+  el.runAll.hidden = !canRun;
+  el.list.replaceChildren();
+  nextCursor = null;
+  // A finished run changed the latest statuses: the list is read again.
+  resetRuns({ canRetry: canRun, onFinished: () => void reloadFor(mine)() });
+  el.panel.hidden = false;
+  el.panel.scrollIntoView({ block: 'nearest' });
+  void load();
+}
+
+export function closeTests() {
+  opened++;
+  current = undefined;
+  tests.cancel();
+  resetRuns();
+  el.list.replaceChildren();
+  setMessage(el.status);
+  el.more.hidden = true;
+  el.panel.hidden = true;
+}
