@@ -205,6 +205,10 @@ describe('refused', () => {
     const notJson = await fetch(`${server.url}/webhooks/vcs`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': 'd-1', 'x-hub-signature-256': 'sha256=00' }, body: '{"ref":' });
     expect(notJson.status).toBe(400);
     expect((await notJson.json()).error.code).toBe('MALFORMED_JSON');
+    // GitHub sends nothing above 25 MB; the route's limit is that, below the server's 100 MB.
+    const huge = await fetch(`${server.url}/webhooks/vcs`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': 'd-2', 'x-hub-signature-256': 'sha256=00' }, body: Buffer.alloc(25 * 1024 * 1024 + 1, 0x20) });
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).error).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'request body exceeds 26214400 bytes' });
   });
 
   it('a paused integration ignores deliveries', async () => {
