@@ -15,7 +15,7 @@ const asB: Record<Role, Client> = {} as Record<Role, Client>;
 let orgA: string;
 let orgB: string;
 let bAdmin: Client;
-const b = { projectId: '', testId: '', invitationId: '', apiKeyId: '', adminUserId: '', conversationId: '', discoveryId: '', healingPatternId: '', generatedTestId: '', visualBaselineId: '', visualHash: '' };
+const b = { projectId: '', testId: '', invitationId: '', apiKeyId: '', adminUserId: '', conversationId: '', discoveryId: '', healingPatternId: '', generatedTestId: '', visualBaselineId: '', visualHash: '', vcsIntegrationId: '' };
 /** A 1×1 PNG (base64), for visual baselines. */
 const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
@@ -49,6 +49,7 @@ beforeAll(async () => {
   expect(baseline.status).toBe(201);
   b.visualBaselineId = baseline.body.id;
   b.visualHash = baseline.body.screenshot_hash;
+  b.vcsIntegrationId = (await bAdmin.post('/api/integrations/vcs', { project_id: b.projectId, provider: 'github', repository: 'b-org/secret-repo' })).body.id;
   for (const role of ['admin', 'member', 'viewer'] as const) asB[role] = withOrg(A[role], orgB);
 });
 
@@ -116,6 +117,12 @@ const byId = (): Array<{ name: string; minRole: Role; call: (c: Client) => Retur
   { name: 'POST visual compare with baseline', minRole: 'viewer', call: (c) => c.post('/api/visual/compare', { baseline: { baseline_id: b.visualBaselineId }, actual: tinyPng }) },
   { name: 'POST visual baseline into test', minRole: 'member', call: (c) => c.post('/api/visual/baselines', { test_id: b.testId, name: 'B secret page', image: tinyPng }) },
   { name: 'DELETE visual baseline', minRole: 'member', call: (c) => c.delete(`/api/visual/baselines/${b.visualBaselineId}`) },
+  { name: 'GET VCS integration', minRole: 'admin', call: (c) => c.get(`/api/integrations/vcs/${b.vcsIntegrationId}`) },
+  { name: 'GET VCS integrations of project', minRole: 'admin', call: (c) => c.get(`/api/integrations/vcs?project_id=${b.projectId}`) },
+  { name: 'GET VCS integration deliveries', minRole: 'admin', call: (c) => c.get(`/api/integrations/vcs/${b.vcsIntegrationId}/deliveries`) },
+  { name: 'POST VCS integration into project', minRole: 'admin', call: (c) => c.post('/api/integrations/vcs', { project_id: b.projectId, provider: 'github', repository: 'evil/repo' }) },
+  { name: 'PATCH VCS integration', minRole: 'admin', call: (c) => c.patch(`/api/integrations/vcs/${b.vcsIntegrationId}`, { enabled: false }) },
+  { name: 'DELETE VCS integration', minRole: 'admin', call: (c) => c.delete(`/api/integrations/vcs/${b.vcsIntegrationId}`) },
 ];
 
 /** Every org-scoped endpoint, called with X-Organization-ID naming B. */
@@ -134,6 +141,7 @@ const scoped = (): Array<{ name: string; call: (c: Client) => ReturnType<Client[
   { name: 'GET healing patterns', call: (c) => c.get('/api/healing/patterns') },
   { name: 'GET healing stats', call: (c) => c.get('/api/healing/stats') },
   { name: 'GET visual baselines', call: (c) => c.get('/api/visual/baselines') },
+  { name: 'GET VCS integrations', call: (c) => c.get('/api/integrations/vcs') },
 ];
 
 const rank: Record<Role, number> = { viewer: 0, member: 1, admin: 2 };
@@ -208,6 +216,12 @@ describe('tenant isolation: nothing of B changed or leaked', () => {
     const baseline = await bAdmin.get(`/api/visual/baselines/${b.visualBaselineId}`);
     expect(baseline.body).toMatchObject({ name: 'B secret page', screenshot_hash: b.visualHash });
     expect((await A.viewer.get('/api/visual/baselines')).body.items).toEqual([]);
+  });
+
+  it("B's VCS integration is intact and A lists none", async () => {
+    const integration = await bAdmin.get(`/api/integrations/vcs/${b.vcsIntegrationId}`);
+    expect(integration.body).toMatchObject({ repository: 'b-org/secret-repo', enabled: true });
+    expect((await A.admin.get('/api/integrations/vcs')).body.items).toEqual([]);
   });
 
   it("B's chat conversation kept its two messages", async () => {

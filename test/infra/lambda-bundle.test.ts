@@ -22,6 +22,7 @@
  * there would not show here.
  */
 import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -386,6 +387,44 @@ describe('the bundled API function', () => {
     expect(unconfigured!.statusCode, unconfigured!.body).toBe(501);
     expect(json(unconfigured!).error.code).toBe('NOT_CONFIGURED');
     expect(stepFunctions!.requests.length).toBe(before + 1);
+  });
+
+  it('a signed GitHub pull_request at /webhooks/vcs starts an execution of the state machine and publishes integration.vcs.pr', async () => {
+    const signup = JSON.stringify({ email: 'vcs@example.com', password: 'correct horse battery', organization_name: 'VCS Org' });
+    const [signedUp] = await container([functionUrlEvent('POST', '/api/auth/signup', { headers: { 'content-type': 'application/json' }, body: signup })]);
+    expect(signedUp!.statusCode, `${signedUp!.body}\n${logs}`).toBe(201);
+    const session = json(signedUp!);
+    const orgId: string = session.organization.id;
+    const store = createStore(new DynamoDbTable({ tableName: TABLE, client: ddbClient! }), systemClock);
+    const project = await store.projects.create(orgId, { name: 'shop' });
+    await store.tests.create(orgId, { project_id: project.id, name: 'home', type: 'api', description: null, steps: [], assertions: [], priority: 'medium', tags: [] });
+    const [created] = await container([functionUrlEvent('POST', '/api/integrations/vcs', {
+      headers: { authorization: `Bearer ${session.access_token}`, 'x-organization-id': orgId, 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: project.id, provider: 'github', repository: 'acme/bundle-shop' }),
+    })]);
+    expect(created!.statusCode, `${created!.body}\n${logs}`).toBe(201);
+    const { secret } = json(created!);
+
+    const payload = JSON.stringify({ action: 'opened', number: 7, pull_request: { html_url: 'https://github.com/acme/bundle-shop/pull/7', head: { ref: 'feat', sha: 'a'.repeat(40) }, base: { ref: 'main', sha: 'b'.repeat(40) } }, repository: { full_name: 'acme/bundle-shop', default_branch: 'main' } });
+    const deliveryId = '72d3162e-cc78-11e3-81ab-4c9367dc0958';
+    const webhook = (signature: string) => functionUrlEvent('POST', '/webhooks/vcs', {
+      headers: { 'content-type': 'application/json', 'user-agent': 'GitHub-Hookshot/044aadd', 'x-github-event': 'pull_request', 'x-github-delivery': deliveryId, 'x-hub-signature-256': signature },
+      body: payload,
+    });
+    const beforeStarts = stepFunctions!.requests.length;
+    const beforePuts = eventBridge!.requests.length;
+    const [refused, accepted] = await container([webhook('sha256=' + '0'.repeat(64)), webhook(`sha256=${createHmac('sha256', secret).update(payload).digest('hex')}`)]);
+    expect(refused!.statusCode).toBe(401);
+    expect(accepted!.statusCode, `${accepted!.body}\n${logs}`).toBe(202);
+    const [run] = json(accepted!).runs;
+    const starts = stepFunctions!.requests.slice(beforeStarts);
+    expect(starts.map((r) => r.target)).toEqual(['AWSStepFunctions.StartExecution']);
+    expect(starts[0]!.body).toMatchObject({ stateMachineArn: STATE_MACHINE_ARN });
+    const stored = await store.testRuns.get(orgId, run.run_id);
+    expect(stored).toMatchObject({ trigger: 'vcs', project_id: project.id });
+    expect(starts[0]!.body.input).toBe(JSON.stringify({ thread_id: stored!.thread_id }));
+    const published = eventBridge!.requests.slice(beforePuts).flatMap((r) => r.body.Entries).map((e: { Detail: string }) => JSON.parse(e.Detail));
+    expect(published.find((e: { event_type: string }) => e.event_type === 'integration.vcs.pr')).toMatchObject({ source: 'svc.webhooks', tenant_id: orgId, payload: { repository: 'acme/bundle-shop', pr_number: 7, action: 'opened' } });
   });
 
   it('keeps the dashboard files out of the bundle itself', async () => {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { notFound } from '../errors.ts';
 import { uuidv7 } from '../ids.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -9,6 +8,7 @@ import { isTerminalRunStatus } from '../contracts/test-run.ts';
 import { resultCaseId } from '../contracts/test-result.ts';
 import type { NotificationChannel, NotificationChannelCreateInput, NotificationChannelUpdateInput, NotificationEvent } from '../contracts/notification.ts';
 import { deliver, type DeliveryOutcome, type Fetch } from '../notifications/deliver.ts';
+import { newWebhookSecret } from '../auth/webhook-secret.ts';
 import { signature, slackMessage, webhookPayload, type RunNotice } from '../notifications/messages.ts';
 
 export interface NotificationServiceDeps {
@@ -92,7 +92,7 @@ export function notificationService({ store, clock, fetch = globalThis.fetch as 
         project_id: input.project_id ?? null,
         events: input.events,
         enabled: input.enabled,
-        signing_secret: input.kind === 'webhook' ? `whsec_${randomBytes(32).toString('base64url')}` : null,
+        signing_secret: input.kind === 'webhook' ? newWebhookSecret() : null,
       });
       return { ...publicChannel(channel), signing_secret: channel.signing_secret };
     },

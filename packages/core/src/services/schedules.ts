@@ -4,7 +4,7 @@ import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../store/index.ts';
 import { SCHEDULE_RECENT_RUNS, type Schedule, type ScheduleCreateInput, type ScheduleUpdateInput } from '../contracts/schedule.ts';
 import { nextFire } from '../schedules/cron.ts';
-import { keys } from '../store/keys.ts';
+import { projectTestsToRun } from './project-tests.ts';
 
 /** What a schedule asks the run graph for. */
 export interface ScheduledRunRequest {
@@ -41,24 +41,10 @@ export function scheduleService({ store, clock }: ScheduleServiceDeps) {
     if (bad >= 0) throw validationFailed([{ path: `test_ids.${bad}`, message: `no test ${testIds[bad]} in this project` }]);
   }
 
-  /** The tests a schedule runs now: the named ones, or every test of the project with one of its tags. */
-  async function testsToRun(orgId: string, s: Schedule): Promise<string[]> {
-    if (s.test_ids) return s.test_ids;
-    const ids: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await store.tests.list(orgId, { projectId: s.project_id, limit: 200, cursor });
-      for (const t of page.items) if (!s.tags.length || t.tags.some((tag) => s.tags.includes(tag))) ids.push(t.id);
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor && ids.length < 1000);
-    return ids.slice(0, 1000).reverse(); // oldest first, as they were written
-  }
-
   const remember = (s: Schedule, runId: string, slot: string, now: Date) => [{ run_id: runId, slot, started_at: now.toISOString() }, ...s.recent_runs].slice(0, SCHEDULE_RECENT_RUNS);
 
   async function start(orgId: string, s: Schedule, startRun: StartScheduledRun, threadId?: string): Promise<{ id: string }> {
-    const testIds = await testsToRun(orgId, s);
-    if (!testIds.length) throw new AppError('VALIDATION_FAILED', s.tags.length ? `no test of the project has one of the tags ${s.tags.join(', ')}` : 'the project has no tests');
+    const testIds = s.test_ids ?? (await projectTestsToRun(store, orgId, s.project_id, s.tags));
     return startRun(orgId, { project_id: s.project_id, test_ids: testIds, ...(s.app_url ? { app_url: s.app_url } : {}), ...(threadId ? { thread_id: threadId } : {}) });
   }
 
@@ -138,8 +124,8 @@ export function scheduleService({ store, clock }: ScheduleServiceDeps) {
           if (err instanceof AppError && err.code === 'CONFLICT') {
             // The slot's run exists: another sweeper is moving the schedule on, or a sweeper
             // stopped between starting the run and moving on. Either way, move on (once).
-            const claim = await store.table.get(keys.threadClaim(threadId));
-            if (typeof claim?.run_id === 'string') await moveOn(claim.run_id);
+            const runId = await store.testRuns.runOfThread(threadId);
+            if (runId) await moveOn(runId);
             continue;
           }
           failed++;

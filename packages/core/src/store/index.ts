@@ -23,6 +23,7 @@ import { chatRepo } from './chat.ts';
 import { visualBaselinesRepo } from './visual-baselines.ts';
 import { schedulesRepo } from './schedules.ts';
 import { notificationsRepo } from './notifications.ts';
+import { vcsIntegrationsRepo } from './vcs-integrations.ts';
 
 /** Every repository over one table. */
 export function createStore(table: Table, clock: Clock) {
@@ -52,6 +53,7 @@ export function createStore(table: Table, clock: Clock) {
     visualBaselines: visualBaselinesRepo(ctx),
     schedules: schedulesRepo(ctx),
     notifications: notificationsRepo(ctx),
+    vcsIntegrations: vcsIntegrationsRepo(ctx),
   };
 }
 

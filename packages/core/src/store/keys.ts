@@ -58,6 +58,12 @@ export const keys = {
   notificationLogs: (orgId: string, channelId: string) => `ORG#${orgId}#NOTIFYLOG#${channelId}`,
   schedule: (orgId: string, scheduleId: string) => ({ pk: `ORG#${orgId}`, sk: `SCHEDULE#${scheduleId}` }),
   schedulesOfProject: (projectId: string) => `PROJECT#${projectId}#SCHEDULES`, // gsi1pk of schedules (gsi1sk: their id)
+  vcsIntegration: (orgId: string, integrationId: string) => ({ pk: `ORG#${orgId}`, sk: `VCSINT#${integrationId}` }),
+  vcsIntegrationsOfProject: (projectId: string) => `PROJECT#${projectId}#VCSINT`, // gsi1pk of integrations (gsi1sk: their id)
+  /** gsi2pk of integrations (gsi2sk `<orgId>#<id>`): an unauthenticated webhook names only its repository, in any organization. */
+  vcsIntegrationsOfRepository: (provider: string, repository: string) => `VCSREPO#${provider}#${repository.toLowerCase()}`,
+  /** An integration's delivery log; sk: the log entry's id (time-ordered). */
+  vcsDeliveries: (orgId: string, integrationId: string) => `ORG#${orgId}#VCSLOG#${integrationId}`,
   /** gsi2pk of enabled schedules, with gsi2sk `<next_run_at>#<orgId>#<id>`: the sweeper reads what is due across organizations. */
   dueSchedules: 'SCHEDULES#DUE',
 } as const;

@@ -48,6 +48,12 @@ export function testRunsRepo(ctx: StoreContext) {
       return run;
     },
 
+    /** The run that claimed a thread id (a start refused with CONFLICT names its thread; this finds the run that won). */
+    async runOfThread(threadId: string): Promise<string | undefined> {
+      const claim = await table.get(keys.threadClaim(threadId));
+      return typeof claim?.run_id === 'string' ? claim.run_id : undefined;
+    },
+
     async get(orgId: string, runId: string): Promise<TestRun | undefined> {
       const item = await table.get(keys.testRun(orgId, runId));
       if (!item) return undefined;

@@ -34,6 +34,8 @@ import { insightsRoutes } from './routes/insights.ts';
 import { qualityAuditRoutes } from './routes/quality-audit.ts';
 import { scheduleRoutes } from './routes/schedules.ts';
 import { notificationRoutes } from './routes/notifications.ts';
+import { vcsIntegrationRoutes } from './routes/vcs-integrations.ts';
+import { vcsWebhookRoutes } from './routes/vcs-webhook.ts';
 
 /**
  * The one Hono app, wrapped by the Lambda handler on AWS and served by the local runtime.
@@ -71,6 +73,8 @@ export function createApp(deps: AppDeps) {
   qualityAuditRoutes(app, deps, registry);
   scheduleRoutes(app, deps, registry);
   notificationRoutes(app, deps, registry);
+  vcsIntegrationRoutes(app, deps, registry);
+  vcsWebhookRoutes(app, deps, registry);
   runGraphRoutes(app, deps, registry);
   generationRoutes(app, deps, registry);
   chatRoutes(app, deps, registry);

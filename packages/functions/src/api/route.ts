@@ -29,6 +29,8 @@ export interface RouteDef {
   body?: z.ZodType;
   /** The handler reads the body itself (it also takes multipart); `body` documents the JSON form. */
   readsOwnBody?: boolean;
+  /** A smaller body limit than the server's for this route (the server's still applies when lower). */
+  maxBodyBytes?: number;
   query?: z.ZodType;
   params?: z.ZodType;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
@@ -52,10 +54,11 @@ export function mountRoute<D extends RouteDef>(
   handler: (input: RouteInput<D>) => Promise<Response>,
 ) {
   registry.push(def);
+  const maxSize = Math.min(deps.config.maxBodyBytes, def.maxBodyBytes ?? Infinity);
   const limit = bodyLimit({
-    maxSize: deps.config.maxBodyBytes,
+    maxSize,
     onError: () => {
-      throw new AppError('PAYLOAD_TOO_LARGE', `request body exceeds ${deps.config.maxBodyBytes} bytes`);
+      throw new AppError('PAYLOAD_TOO_LARGE', `request body exceeds ${maxSize} bytes`);
     },
   });
   app[def.method](def.path, authenticate(deps, def), limit, async (c) => {

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { atLeastOneField, atLeastOneFieldParams, IsoDateTime, ListQuery, Uuid } from './common.ts';
+
+/**
+ * Source-control integrations (spec: inbound webhooks, POST /webhooks/vcs; "webhook
+ * endpoint configuration" is dashboard-only). An integration links one repository on
+ * GitHub or GitLab to one project: the host's push and pull-request webhooks, signed with
+ * the integration's secret, start runs of the project's tests. docs/vcs-webhooks.md.
+ */
+
+export const vcsProviders = ['github', 'gitlab'] as const;
+export const VcsProvider = z.enum(vcsProviders).describe('github: X-Hub-Signature-256 (HMAC-SHA256 of the body); gitlab: X-Gitlab-Token (the secret itself)');
+export type VcsProvider = z.output<typeof VcsProvider>;
+
+export const vcsTriggerEvents = ['push', 'pull_request'] as const;
+export const VcsTriggerEvent = z
+  .enum(vcsTriggerEvents)
+  .describe('push: a push to a matching branch; pull_request: a pull (merge) request into a matching branch opened, reopened or given new commits');
+export type VcsTriggerEvent = z.output<typeof VcsTriggerEvent>;
+
+/** owner/name on GitHub; group[/subgroup…]/name on GitLab. Matched without regard to case, as both hosts do. */
+const Repository = z
+  .string()
+  .trim()
+  .max(255)
+  .regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/, 'expected owner/name (GitLab: group/…/name)')
+  .describe('The repository as the host names it: owner/name on GitHub (repository.full_name), group/…/name on GitLab (project.path_with_namespace)');
+
+const BranchPattern = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .regex(/^[^\s~^:?\\[]+$/, 'not a branch name or pattern')
+  .describe('A branch name or pattern: * matches within one path segment, ** across segments (release/*, feature/**)');
+
+const Tag = z.string().trim().min(1).max(100);
+
+const Events = z.array(VcsTriggerEvent).min(1).max(vcsTriggerEvents.length).refine((e) => new Set(e).size === e.length, { message: 'an event is listed twice' });
+const Branches = z.array(BranchPattern).max(50).describe("Branches whose pushes (and pull requests into which) start runs; empty: the repository's default branch as the payload names it");
+const Tags = z.array(Tag).max(50).describe('Run only the tests with at least one of these tags; empty: every test of the project');
+const Healing = z.boolean().nullable().describe("Run the self-healer in these runs; null: the project's setting");
+
+export const VcsIntegrationSchema = z.object({
+  id: Uuid,
+  project_id: Uuid,
+  provider: VcsProvider,
+  repository: z.string(),
+  events: z.array(VcsTriggerEvent),
+  branches: z.array(z.string()),
+  tags: z.array(z.string()),
+  healing_enabled: z.boolean().nullable(),
+  enabled: z.boolean().describe('false: deliveries are answered and logged as ignored'),
+  created_by: z.string().nullable(),
+  created_at: IsoDateTime,
+  updated_at: IsoDateTime,
+});
+export type VcsIntegration = z.output<typeof VcsIntegrationSchema>;
+
+/** An integration as created: with its secret, shown this once. */
+export const VcsIntegrationCreated = VcsIntegrationSchema.extend({
+  secret: z.string().describe('The webhook secret to paste into the host (GitHub: Secret; GitLab: Secret token); shown only now'),
+  webhook_path: z.literal('/webhooks/vcs').describe('Where the host sends its webhooks, on this server'),
+});
+
+/** GitHub names a repository owner/name: one slash. */
+function githubHasOneSlash(value: { provider?: string; repository?: string }, ctx: z.RefinementCtx) {
+  if (value.provider === 'github' && value.repository && value.repository.split('/').length !== 2) {
+    ctx.addIssue({ code: 'custom', path: ['repository'], message: 'a GitHub repository is owner/name' });
+  }
+}
+
+export const VcsIntegrationCreateInput = z
+  .strictObject({
+    project_id: Uuid.describe('Project whose tests the webhooks run'),
+    provider: VcsProvider,
+    repository: Repository,
+    events: Events.default(['push', 'pull_request']).describe('What starts runs (default both)'),
+    branches: Branches.default([]),
+    tags: Tags.default([]),
+    healing_enabled: Healing.default(null),
+    enabled: z.boolean().default(true),
+  })
+  .superRefine(githubHasOneSlash);
+export type VcsIntegrationCreateInput = z.output<typeof VcsIntegrationCreateInput>;
+
+export const VcsIntegrationUpdateInput = z
+  .strictObject({
+    repository: Repository.optional(),
+    events: Events.optional(),
+    branches: Branches.optional(),
+    tags: Tags.optional(),
+    healing_enabled: Healing.optional(),
+    enabled: z.boolean().optional().describe('false pauses the integration'),
+  })
+  .refine(atLeastOneField, atLeastOneFieldParams);
+export type VcsIntegrationUpdateInput = z.output<typeof VcsIntegrationUpdateInput>;
+
+export const VcsIntegrationListQuery = ListQuery.extend({
+  project_id: Uuid.optional().describe('Only the integrations of this project'),
+});
+
+export const vcsDeliveryOutcomes = ['started', 'ignored', 'duplicate', 'rejected', 'failed'] as const;
+
+export const VcsDeliverySchema = z.object({
+  id: Uuid,
+  integration_id: Uuid,
+  delivery_id: z.string().describe('X-GitHub-Delivery, or GitLab\'s Idempotency-Key / X-Gitlab-Event-UUID'),
+  event: z.string().describe('push, pull_request.<action>, ping, or the host\'s event name'),
+  outcome: z
+    .enum(vcsDeliveryOutcomes)
+    .describe('started: a run started; ignored: nothing to run (reason); duplicate: this delivery was handled before; rejected: the signature did not match; failed: the run could not start (reason)'),
+  run_id: Uuid.nullable(),
+  reason: z.string().nullable(),
+  branch: z.string().nullable(),
+  commit_sha: z.string().nullable(),
+  pusher: z.string().nullable().describe('Who pushed or opened the pull request'),
+  pr_number: z.number().int().nullable(),
+  changed_files: z.number().int().nullable().describe('How many changed files the run was focused on; null: not known (pull requests, truncated pushes)'),
+  created_at: IsoDateTime,
+});
+export type VcsDelivery = z.output<typeof VcsDeliverySchema>;
+
+/** What POST /webhooks/vcs answers (202). */
+export const VcsWebhookAnswer = z.object({
+  delivery_id: z.string(),
+  event: z.string(),
+  runs: z.array(z.object({ run_id: Uuid, project_id: Uuid })).describe('Runs this delivery started (they proceed asynchronously)'),
+  ignored: z.string().optional().describe('Why nothing ran'),
+  duplicate: z.boolean().optional().describe('This delivery id was handled before; runs and ignored are the first answer\'s'),
+  message: z.string(),
+});
+export type VcsWebhookAnswer = z.output<typeof VcsWebhookAnswer>;

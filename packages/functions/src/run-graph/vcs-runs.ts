@@ -1,0 +1,12 @@
+import { RunStartInput } from '@svc/core/run-graph/contracts';
+import type { StartVcsRun } from '@svc/core/services/vcs-webhooks';
+import type { RunManager } from './run-manager.ts';
+
+/**
+ * A webhook's runs go through the run graph like any other — locally the interpreter, on
+ * AWS Step Functions, the start path of POST /api/v1/test/run — with trigger "vcs" (set
+ * here, not accepted from API callers) and no user.
+ */
+export function vcsRunStarter(runGraph: RunManager): StartVcsRun {
+  return async (orgId, request) => (await runGraph.start(orgId, null, RunStartInput.parse(request), 'vcs')).run;
+}
