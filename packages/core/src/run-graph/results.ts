@@ -91,5 +91,10 @@ export async function recordTestStatuses(deps: GraphDeps, state: RunGraphState):
     const before = outcomes.get(testId);
     if (!before || OUTCOME_RANK.indexOf(status) > OUTCOME_RANK.indexOf(before)) outcomes.set(testId, status);
   }
-  for (const [testId, status] of outcomes) await deps.store.tests.recordOutcome(state.graph.config.organization_id, testId, status);
+  // A few at a time: a large run's report should not wait on one round trip per test.
+  const pending = [...outcomes];
+  const worker = async () => {
+    for (let next = pending.shift(); next; next = pending.shift()) await deps.store.tests.recordOutcome(state.graph.config.organization_id, next[0], next[1]);
+  };
+  await Promise.all(Array.from({ length: Math.min(8, pending.length) }, worker));
 }
