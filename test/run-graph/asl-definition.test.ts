@@ -62,9 +62,9 @@ describe('asl/run-graph.asl.json', () => {
     expect(map.ItemSelector).toEqual({ 'thread_id.$': '$.thread_id', 'test_id.$': '$$.Map.Item.Value' });
   });
 
-  it('each iteration owns one test and its healing loop', () => {
+  it('each iteration owns one test, its retries and its healing loop', () => {
     expect((def.States.execute_tests.ItemProcessor as AslDefinition).StartAt).toBe('execute_test');
-    expect(choices(iteration.after_execute_test)).toEqual({ self_heal: 'self_heal', Default: 'test_done' });
+    expect(choices(iteration.after_execute_test)).toEqual({ retry: 'execute_test', self_heal: 'self_heal', Default: 'test_done' });
     expect(choices(iteration.after_self_heal)).toEqual({ execute_test: 'execute_test', await_heal_approval: 'await_heal_approval', Default: 'test_done' });
     expect(choices(iteration.after_heal_approval)).toEqual({ approved: 'self_heal', modified: 'self_heal', Default: 'test_done' });
     expect(iteration.test_done.Type).toBe('Succeed');

@@ -23,4 +23,6 @@ export const limits = {
   EMBEDDING_DIMENSION: 1536,
   CONSUMER_BATCH_SIZE: 10,
   DLQ_MAX_RETRIES: 3,
+  /** Not in the spec: how often a run may re-execute a failed test before it counts (svc's choice, docs/decisions.md). */
+  MAX_TEST_RETRIES: 5,
 } as const;

@@ -50,6 +50,12 @@ export function healedSelectors(result: TestExecutionResult): HealedSelector[] {
     .map((s) => ({ step: s.index, description: s.description, original: s.healed.original, healed: s.healed.healed, confidence: s.healed.confidence }));
 }
 
+/** Failed executions before this one passed in the same run (the run's retries); 0 when it passed at once. */
+export function retriesOf(result: TestExecutionResult): number {
+  const n = result.metadata.retries;
+  return result.status === 'passed' && typeof n === 'number' && n > 0 ? n : 0;
+}
+
 /** The step a failed test failed at: `failed_step` when set, else the first failed step. */
 export function failingStep(result: TestExecutionResult): StepResult | undefined {
   if (result.failed_step !== undefined) {

@@ -2,7 +2,7 @@ import type { RunSummary, StepResult, TestExecutionResult } from '../execution/t
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { base64, imageMime } from './bytes.ts';
-import { STEP_ICON, VISUAL_STATUS_LABEL, accessibilitySummary, failingStep, healedSelectors, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages } from './format.ts';
+import { STEP_ICON, VISUAL_STATUS_LABEL, accessibilitySummary, failingStep, healedSelectors, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages, retriesOf } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
 
 /**
@@ -98,6 +98,8 @@ function card(r: TestExecutionResult, i: number, options: HtmlReportOptions): st
   const parts: string[] = [];
   const error = r.status === 'failed' || r.status === 'skipped' ? testError(r) : undefined;
   if (error) parts.push(errorBlock(error, r));
+  const retries = retriesOf(r);
+  if (retries) parts.push(`<p class="flaky">Flaky: passed on attempt ${retries + 1}, after ${retries} failed attempt${retries === 1 ? '' : 's'} in this run.</p>`);
   if (r.steps.length > 0) parts.push(`<h3>Steps</h3>\n<ol class="steps">\n${r.steps.map(stepItem).join('\n')}\n</ol>`);
   const heals = healedSelectors(r);
   if (heals.length > 0) {

@@ -78,6 +78,7 @@ header.run-failed { border-top-color: var(--failed); }
 .step-error { grid-column: 2 / 4; color: var(--failed); font-size: 13px; white-space: pre-wrap; overflow-wrap: anywhere; }
 table.heals { border-collapse: collapse; width: 100%; font-size: 13px; }
 table.heals th, table.heals td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+p.flaky { margin: 0 0 8px; padding: 6px 10px; border-left: 4px solid #d97706; background: #fffbeb; color: #78350f; font-size: 13px; }
 code.before { text-decoration: line-through; text-decoration-color: var(--failed); }
 code.after { color: var(--healed); }
 .shots { display: flex; flex-wrap: wrap; gap: 12px; }

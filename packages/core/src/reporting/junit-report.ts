@@ -1,7 +1,7 @@
 import type { RunSummary, StepResult, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
-import { STEP_ICON, accessibilitySummary, failingStep, violationTargets, healedSelectors, percent, screenshotKeys, seconds, stripControl, testError, visualImages, visualSummary } from './format.ts';
+import { STEP_ICON, accessibilitySummary, failingStep, violationTargets, healedSelectors, percent, screenshotKeys, seconds, stripControl, testError, visualImages, visualSummary, retriesOf } from './format.ts';
 
 /**
  * The JUnit XML report (`junit.xml`) in the dialect CI tools read (Jenkins, GitLab, GitHub
@@ -74,6 +74,7 @@ function testcase(r: TestExecutionResult, classname: string): string[] {
 
   const props: Array<[string, string]> = [['svc.test_id', r.test_id], ['svc.type', r.type], ['svc.status', r.status]];
   for (const h of healedSelectors(r)) props.push([`svc.healed.step.${h.step + 1}`, `${h.original} → ${h.healed} (confidence ${h.confidence})`]);
+  if (retriesOf(r)) props.push(['svc.flaky', `passed after ${retriesOf(r)} failed attempt${retriesOf(r) === 1 ? '' : 's'}`]);
   for (const key of screenshotKeys(r)) props.push(['svc.screenshot', key]);
   for (const v of r.visual ?? []) props.push(...visualProperties(v));
   (r.accessibility ?? []).forEach((o, i) => props.push(...accessibilityProperties(o, i + 1)));

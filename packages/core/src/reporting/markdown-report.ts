@@ -1,7 +1,7 @@
 import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
-import { accessibilitySummary, failingStep, healedSelectors, violationTargets, humanDuration, percent, stripControl, testError, visualSummary } from './format.ts';
+import { accessibilitySummary, failingStep, healedSelectors, violationTargets, humanDuration, percent, stripControl, testError, visualSummary, retriesOf } from './format.ts';
 
 /**
  * The Markdown report (`report.md`), written to be posted as a pull-request comment:
@@ -44,6 +44,12 @@ export function renderMarkdownReport(summary: RunSummary, options: MarkdownRepor
     tail.push('| Test | Step | Before | After | Confidence |', '| --- | ---: | --- | --- | ---: |');
     for (const h of heals) tail.push(`| ${cell(h.test)} | ${h.step + 1} | ${cellCode(h.original)} | ${cellCode(h.healed)} | ${percent(h.confidence)} |`);
     tail.push('', 'Review healed selectors before merging: a heal changes how an element is found, never what is asserted.', '');
+  }
+  const flaky = summary.results.filter((r) => retriesOf(r) > 0);
+  if (flaky.length > 0) {
+    tail.push(`### 🔁 Flaky: passed on a retry (${flaky.length})`, '');
+    for (const r of flaky) tail.push(`- ${inline(r.name)} — passed on attempt ${retriesOf(r) + 1}`);
+    tail.push('');
   }
   tail.push(...baselinesWritten(summary.results));
 

@@ -15,6 +15,7 @@ const runGraphSettings = {
   require_healing_approval: z.boolean().optional().describe('Interrupt before self_heal applies a fix (default: project setting, else false)'),
   approval_timeout_seconds: z.number().int().min(1).max(86_400).optional().describe('Seconds an approval may wait; on expiry it counts as a reject (default: project setting, else 3600)'),
   max_concurrency: z.number().int().min(1).max(32).optional().describe('Tests executed in parallel, the Map state\'s MaxConcurrency (default: project setting, else 2)'),
+  retries: z.number().int().min(0).max(limits.MAX_TEST_RETRIES).optional().describe(`Times a failed test is run again before it counts as failed, 0..${limits.MAX_TEST_RETRIES}; one that passes on a retry is reported as flaky (default: project setting, else 0)`),
   baseline_mode: z.enum(baselineModes).optional().describe('What visual assertions may do with baselines: missing (record one where none exists), all (also replace one that differs, after a wanted change) or none (a missing one fails) (default: project setting, else missing)'),
 };
 

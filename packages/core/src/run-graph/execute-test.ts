@@ -10,7 +10,7 @@ import { definitionOf, testIdOf } from './spec-to-definition.ts';
 import { finalStatuses, resultOf, type RunGraphState } from './state.ts';
 import type { Write } from './writes.ts';
 
-export type TestRoute = 'self_heal' | 'done';
+export type TestRoute = 'self_heal' | 'retry' | 'done';
 
 /**
  * execute_test for one test of the Map state. Runs the test unless its result is
@@ -45,8 +45,12 @@ export async function executeTest(deps: GraphDeps, threadId: string, testId: str
     taskId,
     metadata: { test_id: testId },
     writes: (head) => {
-      const attempt = head.graph.config.attempt_offset + (head.graph.attempts[testId] ?? 0) + 1;
+      const executions = (head.graph.attempts[testId] ?? 0) + 1;
+      const attempt = head.graph.config.attempt_offset + executions;
       const result: TestResult = execution.result ? toTestResult(execution.result, attempt, healedRun) : notRunResult(testId, 'FAILED', execution.error!, { attempt, failure_kind: 'configuration' });
+      // Passing after failing, with nothing healed: flaky, and the report says so.
+      const retried = !healedRun && resultOf(head, testId)?.status === 'FAILED' ? executions - 1 : 0;
+      if (retried && result.status === 'PASSED') result.metadata = { ...result.metadata, retries: retried, flaky: true };
       const writes: Write[] = [
         { channel: 'attempt', value: testId },
         { channel: 'test_step', value: testId },
@@ -57,6 +61,7 @@ export async function executeTest(deps: GraphDeps, threadId: string, testId: str
       ];
       if (result.status === 'FAILED') {
         const kind = String(result.metadata.failure_kind ?? 'unknown');
+        if (mayRetry(head, testId, kind, executions)) writes.push({ channel: 'rerun', value: { test_id: testId, on: true } });
         writes.push({ channel: 'failure', value: { test_id: testId, failure_type: kind, root_cause: result.error_message ?? 'unknown', confidence: 1, suggested_fixes: kind === 'locator' ? ['find a replacement selector (self_heal)'] : [], context: { failed_step: result.metadata.failed_step ?? null, attempt } } });
         if (kind === 'timeout' && /exceeded its timeout/.test(result.error_message ?? '')) {
           writes.push({ channel: 'limit', value: { ...event('EXECUTION_TIMEOUT', `test ${spec.name} exceeded its timeout of ${spec.timeout_seconds} s (at most 600 s)`, 'execute_test', testId, deps.clock.now().toISOString()), stop: false } });
@@ -80,9 +85,20 @@ export async function executeTest(deps: GraphDeps, threadId: string, testId: str
   return { route: routeAfterExecute(committed.state, testId), state: committed.state };
 }
 
-/** After execute_test: a failure goes to self_heal while healing is enabled and not concluded. */
+/**
+ * Whether a failed execution is run again (the run's `retries`): not a configuration
+ * failure (it fails the same way every time), not once the run is stopping or a fix was
+ * applied (its re-run validates the fix), and at most `retries` times after the first.
+ */
+function mayRetry(state: RunGraphState, testId: string, kind: string, executions: number): boolean {
+  const heal = state.graph.heal[testId]?.status;
+  return kind !== 'configuration' && !state.graph.stop && executions <= state.graph.config.retries && heal !== 'applied' && heal !== 'awaiting_approval' && heal !== 'approved';
+}
+
+/** After execute_test: a failure is retried while the run allows, then goes to self_heal while healing is enabled and not concluded. */
 export function routeAfterExecute(state: RunGraphState, testId: string): TestRoute {
   const r = resultOf(state, testId);
+  if (r?.status === 'FAILED' && state.graph.rerun.includes(testId) && !state.graph.stop) return 'retry';
   if (!r || r.status !== 'FAILED' || !state.graph.config.healing_enabled || state.graph.stop) return 'done';
   const h = state.graph.heal[testId];
   if (h && (h.status === 'rejected' || h.status === 'cannot_heal' || h.status === 'exhausted')) return 'done';

@@ -64,6 +64,7 @@ export function runService(deps: GraphDeps) {
         approval_timeout_seconds: input.approval_timeout_seconds ?? s.approval_timeout_seconds ?? undefined,
         max_concurrency: input.max_concurrency ?? s.max_concurrency ?? undefined,
         baseline_mode: input.baseline_mode ?? s.baseline_mode ?? undefined,
+        retries: input.retries ?? s.retries ?? undefined,
         cost_limit_usd: input.cost_limit_usd,
       },
     });

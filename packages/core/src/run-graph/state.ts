@@ -37,6 +37,7 @@ export const RunConfigSchema = z.object({
   max_concurrency: z.number().int().min(1).max(32).default(2).describe('Tests executed in parallel (the Map state\'s MaxConcurrency)'),
   cost_limit_usd: z.number().positive().max(limits.COST_LIMIT_PER_RUN_USD).default(limits.COST_LIMIT_PER_RUN_USD),
   baseline_mode: z.enum(baselineModes).default('missing').describe('What visual assertions may do with baselines'),
+  retries: z.number().int().min(0).max(limits.MAX_TEST_RETRIES).default(0).describe('Times a failed test is run again before it counts as failed'),
   cost_limit_per_test_usd: z.number().positive().max(limits.COST_LIMIT_PER_TEST_USD).default(limits.COST_LIMIT_PER_TEST_USD),
   /** Stored result attempts before this execution of the thread (raised by replay so attempts never collide). */
   attempt_offset: z.number().int().nonnegative().default(0),

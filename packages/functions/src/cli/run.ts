@@ -11,6 +11,7 @@ import { FileFingerprintStore } from '../execution/file-fingerprints.ts';
 import { FileBaselineStore } from '../execution/file-baselines.ts';
 import { baselineModes, type BaselineMode } from '@svc/core/visual/baseline-store';
 import { fileHealingKnowledge } from '../execution/file-healing-knowledge.ts';
+import { limits } from '@svc/core/contracts/limits';
 import { progressPrinter } from './progress.ts';
 
 export const RUN_HELP = `Usage: svc run --url <app> --tests <file|dir> [options]
@@ -40,6 +41,8 @@ Options:
   --trace <mode>         on-failure (default: keep a Playwright trace of each failed UI test) or off
   --no-heal              Do not heal broken locators
   --heal-threshold <x>   Confidence needed to apply a heal, 0.5–1 (default 0.8)
+  --retries <n>          Run a failed test again up to n times, 0-5 (default 0); one that passes on a
+                         retry counts as passed and is reported as flaky
   --env-file <file>      KEY=value lines: project environment (e.g. DATABASE_URL for SQL steps)
   --chromium <path>      Use this Chromium instead of the bundled one (env SVC_CHROMIUM_PATH)
 
@@ -69,7 +72,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       args,
       options: {
         url: { type: 'string' }, tests: { type: 'string' }, workers: { type: 'string' }, reporter: { type: 'string' },
-        out: { type: 'string' }, 'state-dir': { type: 'string' }, baselines: { type: 'string' }, 'update-baselines': { type: 'string' }, 'no-heal': { type: 'boolean' }, trace: { type: 'string' }, 'heal-threshold': { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, resume: { type: 'string' }, discover: { type: 'boolean' }, 'max-pages': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        out: { type: 'string' }, 'state-dir': { type: 'string' }, baselines: { type: 'string' }, 'update-baselines': { type: 'string' }, 'no-heal': { type: 'boolean' }, trace: { type: 'string' }, 'heal-threshold': { type: 'string' }, retries: { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, resume: { type: 'string' }, discover: { type: 'boolean' }, 'max-pages': { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
     }));
@@ -95,6 +98,9 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   if (trace !== 'on-failure' && trace !== 'off') return usage('--trace must be on-failure or off');
   const baselineMode = values['update-baselines'] ?? 'missing';
   if (!(baselineModes as readonly string[]).includes(baselineMode)) return usage(`--update-baselines must be one of ${baselineModes.join(', ')}`);
+  if (resume !== undefined && values.retries !== undefined) return usage('--resume continues a run with the retries it started with; do not give --retries again');
+  const retries = Number(values.retries ?? 0);
+  if (!Number.isInteger(retries) || retries < 0 || retries > limits.MAX_TEST_RETRIES) return usage(`--retries must be a whole number from 0 to ${limits.MAX_TEST_RETRIES}`);
   const threshold = Number(values['heal-threshold'] ?? defaultHealingPolicy.threshold);
   if (!(threshold >= 0.5 && threshold <= 1)) return usage('--heal-threshold must be a number from 0.5 to 1');
   const formats = (values.reporter ?? FORMATS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
@@ -213,7 +219,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     try {
       outcome = resume !== undefined
         ? await graphRun.resumeSuiteThroughGraph(resume, { ...runtime, stateDir })
-        : await graphRun.runSuiteThroughGraph({ ...runtime, name: values.tests ?? `discovered ${values.url}`, tests, workers, baseUrl: values.url! });
+        : await graphRun.runSuiteThroughGraph({ ...runtime, name: values.tests ?? `discovered ${values.url}`, tests, workers, retries, baseUrl: values.url! });
     } catch (err) {
       if (err instanceof graphRun.ResumeError) return usage(err.message);
       throw err;

@@ -58,6 +58,8 @@ export interface GraphSuiteOptions extends GraphSuiteRuntime {
   baseUrl: string;
   /** MaxConcurrency of the Map state. */
   workers: number;
+  /** Times a failed test is run again (the run's retries; default 0). */
+  retries?: number;
   /** Thread id to use (default a new UUIDv7). */
   threadId?: string;
 }
@@ -117,6 +119,7 @@ export async function runSuiteThroughGraph(o: GraphSuiteOptions): Promise<GraphS
       trigger: 'ci',
       healing_enabled: manifest.healing,
       max_concurrency: Math.max(1, Math.min(32, o.workers)),
+      ...(o.retries ? { retries: o.retries } : {}),
       ...(o.baselineMode ? { baseline_mode: o.baselineMode } : {}),
     } as never);
     o.onThread?.(threadId);
