@@ -75,6 +75,26 @@ describe('svc run with parameter sets', () => {
     expect(await readFile(join(dir, 'report.md'), 'utf8')).toContain('sign in \\[expects a welcome it never gets\\]');
   }, 240_000);
 
+  it('--grep keeps the tests and the cases whose names match; --tag the tests with a tag; nothing matching is a usage error', async () => {
+    const one = await run(bin, ['run', '--url', app.url, '--tests', suite, '--grep', 'wrong password', '--out', join(out, 'grep'), '--state-dir', join(out, 'state-grep'), '--reporter', 'json']);
+    expect(one.code, one.output).toBe(0);
+    const grep = JSON.parse(await readFile(join(out, 'grep', 'report.json'), 'utf8')) as JsonReport;
+    // The case keeps its position in the test: same id, fingerprints and baselines as in a full run.
+    expect(grep.tests.map((t) => [t.name, t.status, t.id.replace(/^.*\//, '')])).toEqual([['sign in [wrong password]', 'passed', 'sign-in.json[2]']]);
+
+    const tagged = await run(bin, ['run', '--url', app.url, '--tests', suite, '--tag', 'auth', '--grep', '^sign in', '--out', join(out, 'tag'), '--state-dir', join(out, 'state-tag'), '--reporter', 'json']);
+    expect(tagged.code, tagged.output).toBe(1);
+    const tag = JSON.parse(await readFile(join(out, 'tag', 'report.json'), 'utf8')) as JsonReport;
+    expect(tag.tests.map((t) => t.name).sort()).toEqual(['sign in [demo user]', 'sign in [expects a welcome it never gets]', 'sign in [wrong password]']);
+
+    const none = await run(bin, ['run', '--url', app.url, '--tests', suite, '--tag', 'nope']);
+    expect(none.code).toBe(2);
+    expect(none.output).toContain('no test matches --tag nope (of 5 loaded)');
+    const bad = await run(bin, ['run', '--url', app.url, '--tests', suite, '--grep', '(']);
+    expect(bad.code).toBe(2);
+    expect(bad.output).toContain('--grep is not a valid regular expression');
+  }, 240_000);
+
   it('a device Playwright does not know is refused before anything runs, naming the file and field', async () => {
     const tests = join(out, 'bad-device');
     await mkdir(tests, { recursive: true });

@@ -8,6 +8,8 @@ export interface SuiteTest {
   definition: TestDefinition;
   /** Carried into the result's metadata, e.g. { file } so reports can group by file. */
   metadata?: Record<string, unknown>;
+  /** For a parameterised test: run only these sets (1-based; absent: every set). */
+  cases?: number[];
 }
 
 export type ProgressEvent =

@@ -12,6 +12,7 @@ import { FileBaselineStore } from '../execution/file-baselines.ts';
 import { baselineModes, type BaselineMode } from '@svc/core/visual/baseline-store';
 import { fileHealingKnowledge } from '../execution/file-healing-knowledge.ts';
 import { limits } from '@svc/core/contracts/limits';
+import { selectTests } from '../execution/select-tests.ts';
 import { progressPrinter } from './progress.ts';
 
 export const RUN_HELP = `Usage: svc run --url <app> --tests <file|dir> [options]
@@ -41,6 +42,8 @@ Options:
   --trace <mode>         on-failure (default: keep a Playwright trace of each failed UI test) or off
   --no-heal              Do not heal broken locators
   --heal-threshold <x>   Confidence needed to apply a heal, 0.5–1 (default 0.8)
+  --grep <regex>         Run only tests whose name matches (a parameterised test's cases by "name [set]")
+  --tag <tag>            Run only tests with this tag (repeat it, or separate tags with commas)
   --retries <n>          Run a failed test again up to n times, 0-5 (default 0); one that passes on a
                          retry counts as passed and is reported as flaky
   --env-file <file>      KEY=value lines: project environment (e.g. DATABASE_URL for SQL steps)
@@ -72,7 +75,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       args,
       options: {
         url: { type: 'string' }, tests: { type: 'string' }, workers: { type: 'string' }, reporter: { type: 'string' },
-        out: { type: 'string' }, 'state-dir': { type: 'string' }, baselines: { type: 'string' }, 'update-baselines': { type: 'string' }, 'no-heal': { type: 'boolean' }, trace: { type: 'string' }, 'heal-threshold': { type: 'string' }, retries: { type: 'string' }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, resume: { type: 'string' }, discover: { type: 'boolean' }, 'max-pages': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        out: { type: 'string' }, 'state-dir': { type: 'string' }, baselines: { type: 'string' }, 'update-baselines': { type: 'string' }, 'no-heal': { type: 'boolean' }, trace: { type: 'string' }, 'heal-threshold': { type: 'string' }, retries: { type: 'string' }, grep: { type: 'string' }, tag: { type: 'string', multiple: true }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, resume: { type: 'string' }, discover: { type: 'boolean' }, 'max-pages': { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
     }));
@@ -98,6 +101,14 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   if (trace !== 'on-failure' && trace !== 'off') return usage('--trace must be on-failure or off');
   const baselineMode = values['update-baselines'] ?? 'missing';
   if (!(baselineModes as readonly string[]).includes(baselineMode)) return usage(`--update-baselines must be one of ${baselineModes.join(', ')}`);
+  if (resume !== undefined && (values.grep !== undefined || values.tag !== undefined)) return usage('--resume continues a run with the tests it started with; do not give --grep or --tag again');
+  let grep: RegExp | undefined;
+  try {
+    grep = values.grep !== undefined ? new RegExp(values.grep) : undefined;
+  } catch (err) {
+    return usage(`--grep is not a valid regular expression: ${(err as Error).message}`);
+  }
+  const tags = values.tag?.flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
   if (resume !== undefined && values.retries !== undefined) return usage('--resume continues a run with the retries it started with; do not give --retries again');
   const retries = Number(values.retries ?? 0);
   if (!Number.isInteger(retries) || retries < 0 || retries > limits.MAX_TEST_RETRIES) return usage(`--retries must be a whole number from 0 to ${limits.MAX_TEST_RETRIES}`);
@@ -116,6 +127,14 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       return 2;
     }
     throw err;
+  }
+  if (grep || tags?.length) {
+    const loaded = tests.length;
+    tests = selectTests(tests, { grep, tags });
+    if (loaded && !tests.length) {
+      process.stderr.write(`svc run: no test matches ${[grep && `--grep ${grep.source}`, tags?.length && `--tag ${tags.join(',')}`].filter(Boolean).join(' and ')} (of ${loaded} loaded)\n`);
+      return 2;
+    }
   }
 
   const environment: Record<string, string> = { ...(env as Record<string, string>) };

@@ -114,7 +114,8 @@ export async function runSuiteThroughGraph(o: GraphSuiteOptions): Promise<GraphS
     if (dir) await writeFile(join(dir, MANIFEST), JSON.stringify(manifest));
     await graph.start(manifest.organization_id, null, {
       project_id: project.id,
-      test_ids: manifest.tests.map((t) => t.stored_id),
+      // A test whose cases were narrowed (svc run --grep) is asked for by its case ids.
+      test_ids: manifest.tests.flatMap((t) => (t.cases ? t.cases.map((n) => caseId(t.stored_id, n)) : [t.stored_id])),
       thread_id: threadId,
       trigger: 'ci',
       healing_enabled: manifest.healing,
@@ -311,7 +312,9 @@ function casesOfManifest(manifest: Manifest): Case[] {
   return manifest.tests.flatMap((t) => {
     const sets = t.definition.parameter_sets ?? [];
     if (!sets.length) return [{ stored_id: t.stored_id, id: t.id, name: t.definition.name, test: t }];
-    return parameterCases(t.stored_id, sets).map((c) => ({ stored_id: caseId(t.stored_id, c.index), id: caseId(t.id, c.index), name: caseName(t.definition.name, c.name), test: t }));
+    return parameterCases(t.stored_id, sets)
+      .filter((c) => !t.cases || t.cases.includes(c.index))
+      .map((c) => ({ stored_id: caseId(t.stored_id, c.index), id: caseId(t.id, c.index), name: caseName(t.definition.name, c.name), test: t }));
   });
 }
 
