@@ -8,6 +8,7 @@ import { closeTests, openTests } from './tests.js';
 import { closeAudit, openAudit } from './audit.js';
 import { showApiKeys } from './api-keys.js';
 import { notificationProjectsChanged, showNotifications } from './notifications.js';
+import { showVcs, vcsProjectsChanged } from './vcs.js';
 
 /**
  * @typedef {{ organization_id: string, organization_name: string, organization_slug: string, role: string }} Membership
@@ -183,9 +184,10 @@ function showOrganization() {
   const membership = currentMembership();
   el.orgName.textContent = membership ? `${membership.organization_name} · ${membership.role}` : '';
   el.newProject.hidden = !membership || !WRITE_ROLES.has(membership.role);
-  // Key management and notification channels are for admins (the API refuses others with 403).
+  // Key management, notification channels and source control are for admins (the API refuses others with 403).
   showApiKeys(membership?.role === 'admin');
   showNotifications(membership?.role === 'admin');
+  showVcs(membership?.role === 'admin');
   clearFormErrors();
 }
 
@@ -218,8 +220,9 @@ el.form.addEventListener('submit', async (event) => {
     await api('/api/v1/projects', { method: 'POST', body });
     el.form.reset();
     el.name.focus();
-    // A channel may be limited to the new project: the notifications form offers it.
+    // A channel may be limited to the new project, and an integration belongs to one: their forms offer it.
     notificationProjectsChanged();
+    vcsProjectsChanged();
     await loadProjects();
   } catch (err) {
     showFormErrors(err);

@@ -129,6 +129,75 @@ export function element(tag, { className, testid, text } = {}) {
 }
 
 /**
+ * A comma-separated field (tags, branch patterns) as a list, without blanks.
+ * @param {HTMLInputElement} input
+ */
+export function listOf(input) {
+  return input.value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/**
+ * A <time> in the browser's local time (empty for a value that is not a date).
+ * @param {string} iso
+ * @param {string} testid
+ */
+export function timeOf(iso, testid) {
+  const node = /** @type {HTMLTimeElement} */ (element('time', { testid }));
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return node;
+  node.dateTime = date.toISOString();
+  node.textContent = date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return node;
+}
+
+/**
+ * A small row button (Pause, Send test, Deliveries) that runs `work` and disables itself
+ * meanwhile; a failure is said in `status` ("<failure>: <the API's message>") while
+ * `current` says the row is still the one shown (not another organization's).
+ * @typedef {{ text: string, testid: string, label: string, failure: string, status: HTMLElement, work: () => Promise<void>, current: () => boolean }} ActionButton
+ * @param {ActionButton} o
+ */
+export function actionButton({ text, testid, label, failure, status, work, current }) {
+  const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid, text }));
+  button.type = 'button';
+  button.setAttribute('aria-label', label);
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      await work();
+    } catch (err) {
+      if (current()) setMessage(status, `${failure}: ${messageOf(err)}`);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return button;
+}
+
+/**
+ * A row button that opens and closes a panel under its row (its aria-expanded says which),
+ * reading what the panel shows on every opening.
+ * @param {Omit<ActionButton, 'work'> & { panel: HTMLElement, opening: () => Promise<void> }} o the panel has an id
+ */
+export function disclosureButton({ panel, opening, ...o }) {
+  const button = actionButton({
+    ...o,
+    work: async () => {
+      const open = panel.hidden;
+      panel.hidden = !open;
+      button.setAttribute('aria-expanded', String(open));
+      if (open) await opening();
+    },
+  });
+  button.setAttribute('aria-expanded', 'false');
+  button.setAttribute('aria-controls', panel.id);
+  return button;
+}
+
+/**
  * A form's fields by the name the API's issues use: the inputs (several for a group of
  * check boxes: each is marked invalid, a fieldset takes no aria-invalid), the line under
  * them, and, for a field left empty, the form's own words (`empty` says whether it is).

@@ -1,5 +1,6 @@
 import { api } from './api.js';
-import { $, clearFieldErrors, deleteButton, element, listLoader, messageOf, setMessage, showFieldErrors, submitting } from './dom.js';
+import { $, actionButton, clearFieldErrors, deleteButton, disclosureButton, element, listLoader, setMessage, showFieldErrors, submitting, timeOf } from './dom.js';
+import { allProjects } from './projects.js';
 
 /**
  * The organization's notification channels, for admins: where a finished run is told
@@ -12,7 +13,6 @@ import { $, clearFieldErrors, deleteButton, element, listLoader, messageOf, setM
  * @typedef {{ id: string, name: string, kind: 'slack' | 'webhook', url_hint: string, project_id: string | null, events: NotificationEvent[], enabled: boolean, created_at: string, updated_at: string }} Channel
  * @typedef {{ status: 'delivered' | 'failed', attempts: number, http_status: number | null, error: string | null }} Delivery
  * @typedef {Delivery & { id: string, channel_id: string, run_id: string | null, event: string, created_at: string }} DeliveryLog
- * @typedef {{ id: string, name: string }} ProjectRef
  * @typedef {'name' | 'url' | 'events'} FieldName
  */
 
@@ -70,20 +70,6 @@ const textOf = (inputId) => /** @type {HTMLInputElement} */ ($(inputId)).value.t
 /** @returns {NotificationEvent[]} */
 const checkedEvents = () => EVENT_INPUTS.filter((input) => input.checked).map((input) => /** @type {NotificationEvent} */ (input.value));
 
-/**
- * A <time> in the browser's local time.
- * @param {string} iso
- * @param {string} testid
- */
-function timeOf(iso, testid) {
-  const node = /** @type {HTMLTimeElement} */ (element('time', { testid }));
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return node;
-  node.dateTime = date.toISOString();
-  node.textContent = date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-  return node;
-}
-
 /** Which projects a channel hears about, in words. @param {Channel} channel */
 function projectOf(channel) {
   if (!channel.project_id) return 'All projects';
@@ -99,26 +85,13 @@ function outcomeOf(delivery) {
 }
 
 /**
- * A small row button that disables itself while its work runs. A failure is said in
- * `status` unless the section was shown again (another organization) meanwhile.
- * @param {{ text: string, testid: string, label: string, failure: string, status: HTMLElement, work: () => Promise<void> }} o
+ * A row button whose failure is said in `status` unless the section was shown again
+ * (another organization) meanwhile.
+ * @param {Omit<import('./dom.js').ActionButton, 'current'>} o
  */
-function rowButton({ text, testid, label, failure, status, work }) {
-  const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid, text }));
-  button.type = 'button';
-  button.setAttribute('aria-label', label);
+function rowButton(o) {
   const mine = opened;
-  button.addEventListener('click', async () => {
-    button.disabled = true;
-    try {
-      await work();
-    } catch (err) {
-      if (mine === opened) setMessage(status, `${failure}: ${messageOf(err)}`);
-    } finally {
-      button.disabled = false;
-    }
-  });
-  return button;
+  return actionButton({ ...o, current: () => mine === opened });
 }
 
 /**
@@ -190,21 +163,16 @@ function channelRow(channel) {
   const path = `/api/notifications/channels/${id(channel.id)}`;
   const mine = opened;
   const actions = element('span', { className: 'notification-actions' });
-  const showLogs = rowButton({
+  const showLogs = disclosureButton({
     text: 'Deliveries',
     testid: 'notification-logs',
     label: `Latest deliveries to ${channel.name}`,
     failure: 'Could not load the deliveries',
     status: logsStatus,
-    work: async () => {
-      const open = logs.hidden;
-      logs.hidden = !open;
-      showLogs.setAttribute('aria-expanded', String(open));
-      if (open) await loadLogs(channel, logList, logsStatus);
-    },
+    current: () => mine === opened,
+    panel: logs,
+    opening: () => loadLogs(channel, logList, logsStatus),
   });
-  showLogs.setAttribute('aria-expanded', 'false');
-  showLogs.setAttribute('aria-controls', logs.id);
   actions.append(
     rowButton({
       text: 'Send test',
@@ -256,20 +224,7 @@ const reloadFor = (mine) => async () => {
  */
 async function loadProjects() {
   const mine = opened;
-  /** @type {ProjectRef[]} */
-  const projects = [];
-  try {
-    /** @type {string | null} */
-    let cursor = null;
-    do {
-      /** @type {{ items: ProjectRef[], next_cursor: string | null }} */
-      const page = await api(`/api/v1/projects?limit=200${cursor ? `&cursor=${id(cursor)}` : ''}`);
-      projects.push(...page.items);
-      cursor = page.next_cursor ?? null;
-    } while (cursor && mine === opened);
-  } catch {
-    // The channels still load and say what they can; the form still takes every project.
-  }
+  const projects = await allProjects(() => mine === opened);
   if (mine !== opened) return;
   projectNames = new Map(projects.map((p) => [p.id, p.name]));
   const chosen = el.project.value;

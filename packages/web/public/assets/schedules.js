@@ -1,5 +1,5 @@
 import { api } from './api.js';
-import { $, clearFieldErrors, deleteButton, element, listLoader, messageOf, setMessage, showFieldErrors, submitting } from './dom.js';
+import { $, clearFieldErrors, deleteButton, element, listLoader, listOf, messageOf, setMessage, showFieldErrors, submitting, timeOf } from './dom.js';
 
 /**
  * The schedules of one project: runs of its tests that start when a cron expression says,
@@ -53,20 +53,6 @@ function browserTimeZone() {
   } catch {
     return 'UTC';
   }
-}
-
-/**
- * A <time> in the browser's local time.
- * @param {string} iso
- * @param {string} testid
- */
-function timeOf(iso, testid) {
-  const node = /** @type {HTMLTimeElement} */ (element('time', { testid }));
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return node;
-  node.dateTime = date.toISOString();
-  node.textContent = date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-  return node;
 }
 
 /** Which tests a schedule runs, in words. @param {Schedule} schedule */
@@ -201,10 +187,7 @@ function showFormErrors(err) {
 
 /** The comma-separated tags field as a list, without blanks. */
 function tagsOf() {
-  return FIELDS.tags.inputs[0].value
-    .split(',')
-    .map((tag) => tag.trim())
-    .filter(Boolean);
+  return listOf(FIELDS.tags.inputs[0]);
 }
 
 el.form.addEventListener('submit', async (event) => {

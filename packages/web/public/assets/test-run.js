@@ -151,7 +151,27 @@ export function resetRuns(ctx) {
  * @param {string} what what runs, for the heading ("all tests", a test's name)
  * @param {() => Promise<{ run: Run }>} start the request that starts it
  */
-export async function startRun(what, start) {
+export function startRun(what, start) {
+  return watch(what, 'Starting…', start);
+}
+
+/**
+ * Follows a run that started elsewhere (a source-control webhook's): its status, then its
+ * results and report, as for a run started here.
+ * @param {string} what what ran, for the heading ("push to main at 1a2b3c4")
+ * @param {string} existing the run's id
+ */
+export function showRun(what, existing) {
+  return watch(what, 'Loading…', async () => ({ run: { id: existing, status: 'pending', total_tests: 0, error: null } }));
+}
+
+/**
+ * Shows a run from its start and follows it.
+ * @param {string} what
+ * @param {string} waiting what the status line says until the run is known
+ * @param {() => Promise<{ run: Run }>} start
+ */
+async function watch(what, waiting, start) {
   const mine = ++shown;
   runId = '';
   el.heading.textContent = `Run of ${what}`;
@@ -161,7 +181,7 @@ export async function startRun(what, start) {
   el.report.hidden = true;
   el.results.replaceChildren();
   setMessage(el.error);
-  setMessage(el.status, 'Starting…');
+  setMessage(el.status, waiting);
   el.section.hidden = false;
   el.section.scrollIntoView({ block: 'nearest' });
   try {
