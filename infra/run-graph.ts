@@ -50,7 +50,7 @@ export function declareRunGraph({ bus, models }: RunGraphInputs) {
   };
   // Every task function runs the same per-container build (lambda-tasks.ts), so all get the
   // same settings; the approval expiry needs no model and gets none of the API keys.
-  const taskEnvironment = { ...environment, ...models?.environment };
+  const taskEnvironment = { ...environment, ...publicUrlSetting(), ...models?.environment };
   const taskPermissions = [taskTokenPermission, ...(models?.permissions ?? [])];
 
   const taskFunctions = Object.fromEntries(
@@ -127,6 +127,16 @@ export function declareRunGraph({ bus, models }: RunGraphInputs) {
 }
 
 export type RunGraph = ReturnType<typeof declareRunGraph>;
+
+/**
+ * SVC_PUBLIC_URL from the deploying shell, when set (docs/deploy.md): the report task posts
+ * a webhook run's commit status, which links to the run's report there. infra/api.ts checks
+ * it with the API's operator settings, so a bad value stops the deploy.
+ */
+function publicUrlSetting(): { SVC_PUBLIC_URL?: string } {
+  const value = process.env.SVC_PUBLIC_URL?.trim();
+  return value ? { SVC_PUBLIC_URL: value } : {};
+}
 
 function pascal(s: string): string {
   return s.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());

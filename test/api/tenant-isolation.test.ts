@@ -120,6 +120,7 @@ const byId = (): Array<{ name: string; minRole: Role; call: (c: Client) => Retur
   { name: 'GET VCS integration', minRole: 'admin', call: (c) => c.get(`/api/integrations/vcs/${b.vcsIntegrationId}`) },
   { name: 'GET VCS integrations of project', minRole: 'admin', call: (c) => c.get(`/api/integrations/vcs?project_id=${b.projectId}`) },
   { name: 'GET VCS integration deliveries', minRole: 'admin', call: (c) => c.get(`/api/integrations/vcs/${b.vcsIntegrationId}/deliveries`) },
+  { name: 'GET VCS integration statuses', minRole: 'admin', call: (c) => c.get(`/api/integrations/vcs/${b.vcsIntegrationId}/statuses`) },
   { name: 'POST VCS integration into project', minRole: 'admin', call: (c) => c.post('/api/integrations/vcs', { project_id: b.projectId, provider: 'github', repository: 'evil/repo' }) },
   { name: 'PATCH VCS integration', minRole: 'admin', call: (c) => c.patch(`/api/integrations/vcs/${b.vcsIntegrationId}`, { enabled: false }) },
   { name: 'DELETE VCS integration', minRole: 'admin', call: (c) => c.delete(`/api/integrations/vcs/${b.vcsIntegrationId}`) },

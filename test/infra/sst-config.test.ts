@@ -26,6 +26,7 @@ const allSettings = {
   SVC_CORS_ORIGINS: 'https://app.example.com, https://admin.example.com',
   SVC_LOG_LEVEL: 'INFO',
   SVC_METRICS_TOKEN: 'metrics-token-0123456789abcdef',
+  SVC_PUBLIC_URL: 'https://svc.example.com',
 };
 
 /** What the state machine's ARN output resolves to once deployed (the doubles' outputs are placeholders). */
@@ -123,6 +124,7 @@ describe('sst.config.ts run()', () => {
     ['a CORS entry that is not an origin', { SVC_CORS_ORIGINS: 'https://app.example.com/path' }, /SVC_CORS_ORIGINS: 1 of 1 entries not an origin/],
     ['an unknown log level', { SVC_LOG_LEVEL: 'LOUD' }, /SVC_LOG_LEVEL: must be one of DEBUG, INFO, WARN, ERROR, SILENT/],
     ['a metrics token under 16 characters', { SVC_METRICS_TOKEN: 'secret-1234' }, /SVC_METRICS_TOKEN: must be at least 16 characters/],
+    ['a public URL that is not http(s)', { SVC_PUBLIC_URL: 'ftp://svc.example.com' }, /SVC_PUBLIC_URL: must be an http\(s\) URL/],
   ])('stops the deploy on %s, naming the variable', async (_, env, message) => {
     const failure = await evaluate('test', env).then(
       () => undefined,
@@ -230,6 +232,7 @@ describe('API function', () => {
       corsOrigins: ['https://app.example.com', 'https://admin.example.com'],
       eventBusName: '{Events.name}',
       metricsToken: 'metrics-token-0123456789abcdef',
+      publicUrl: 'https://svc.example.com',
       externalIdp: {
         jwksUrl: 'https://idp.example.com/.well-known/jwks.json',
         issuer: 'https://idp.example.com/',
@@ -494,8 +497,8 @@ describe('run graph', () => {
     const { taskResources } = await load('packages/core/src/run-graph/tasks.ts');
     for (const resource of taskResources as string[]) {
       const { environment } = named(taskFunctionName(resource)).args;
-      // The log level is optional; the region is the Lambda runtime's.
-      for (const name of (runGraphLambdaEnvNames as string[]).filter((n) => n !== 'AWS_REGION' && n !== 'SVC_LOG_LEVEL')) expect(environment, `${resource} ${name}`).toHaveProperty(name);
+      // The log level and the public URL are optional (the next test); the region is the Lambda runtime's.
+      for (const name of (runGraphLambdaEnvNames as string[]).filter((n) => !['AWS_REGION', 'SVC_LOG_LEVEL', 'SVC_PUBLIC_URL'].includes(n))) expect(environment, `${resource} ${name}`).toHaveProperty(name);
       expect(loadRunGraphLambdaConfig({ ...resolvedEnvironment(environment), AWS_REGION: 'eu-west-1' }), resource).toEqual({
         tableName: '{Table.name}',
         bucketName: '{Artifacts.name}',
@@ -504,6 +507,20 @@ describe('run graph', () => {
       });
       expect(environment.SVC_LLM_PROVIDERS, resource).toBe('bedrock');
     }
+  });
+
+  it('passes SVC_PUBLIC_URL to the task functions when it is set (the report task links commit statuses there), and not otherwise', async () => {
+    const { taskResources } = await load('packages/core/src/run-graph/tasks.ts');
+    const { loadRunGraphLambdaConfig } = await load('packages/functions/src/run-graph/lambda-config.ts');
+    const set = (await evaluate('test', { SVC_PUBLIC_URL: ' https://svc.example.com/ ' })).named;
+    const unset = (await evaluate('test', {})).named;
+    for (const resource of taskResources as string[]) {
+      const environment = set(taskFunctionName(resource)).args.environment;
+      expect(environment.SVC_PUBLIC_URL, resource).toBe('https://svc.example.com/');
+      expect(loadRunGraphLambdaConfig({ ...resolvedEnvironment(environment), AWS_REGION: 'eu-west-1' }).publicUrl, resource).toBe('https://svc.example.com');
+      expect(unset(taskFunctionName(resource)).args.environment, resource).not.toHaveProperty('SVC_PUBLIC_URL');
+    }
+    expect(set('Api').args.environment.SVC_PUBLIC_URL).toBe('https://svc.example.com/');
   });
 
   it('tells the API function the state machine ARN and lets it start, describe and stop executions and deliver decisions', async () => {

@@ -10,7 +10,9 @@
  * codebase.analyzed it produces reaches the bus infra links and names (before, the task
  * functions had no SVC_EVENT_BUS_NAME and every event was checked and dropped); and the
  * task functions build their model client from the settings infra passes, refusing a
- * broken one by name.
+ * broken one by name; and a webhook's run sets its commit status from these functions —
+ * pending from plan_tests, the outcome from report — on a GitHub status API double, linking
+ * to SVC_PUBLIC_URL (a Lambda is frozen once it returns, so both are awaited there).
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -30,6 +32,7 @@ import { createAwsRunGraph } from '../../packages/functions/src/run-graph/aws-se
 import { createLogger } from '../../packages/functions/src/shared/logger.ts';
 import { startAwsDouble } from '../events/support/aws-double.ts';
 import { startAwsWire } from './support/aws-wire.ts';
+import { startStatusHost } from '../vcs/support/status-host.ts';
 import { reposDir } from '../intelligence/analysis/sample-repos.ts';
 import type { DynamoDbLocal } from '../support/dynamodb-local.ts';
 import type { S3Double } from '../support/s3-double.ts';
@@ -226,5 +229,42 @@ describe('the bundled run graph task functions', () => {
     expect(broken.ok).toBe(false);
     expect((broken as { error: string }).error).toMatch(/SVC_ANTHROPIC_API_KEY \(or ANTHROPIC_API_KEY\): required for the anthropic provider/);
     expect((broken as { error: string }).error).toMatch(/SVC_LLM_VISION: /);
+  });
+
+  it("set a webhook run's commit status: pending from plan_tests, the outcome from report, linking to SVC_PUBLIC_URL", async () => {
+    const token = 'ghp_taskbundle0123456789abcdefghijklmnopq';
+    const host = await startStatusHost({ github: token, gitlab: 'unused-token' });
+    try {
+      const orgId = `org-task-status-${process.pid}`;
+      const table = new DynamoDbTable({ tableName: TABLE, client: ddbClient! });
+      const store = createStore(table, systemClock);
+      const project = await store.projects.create(orgId, { name: 'shop' });
+      const test = await store.tests.create(orgId, { project_id: project.id, name: 'cart', description: null, type: 'api', steps: [{ type: 'request', method: 'GET', url: '/ok' }], assertions: [], priority: 'medium', tags: [] } as any);
+      const integration = await store.vcsIntegrations.create(orgId, {
+        project_id: project.id, provider: 'github', repository: 'acme/shop', events: ['push'], branches: [], tags: [], healing_enabled: null, enabled: true,
+        created_by: null, secret: 'whsec_test', status_token: token, status_token_hint: 'ghp_…mnopq', api_url: host.url, status_context: 'svc',
+      });
+      // As the webhook does (vcs-webhooks.ts): the commit beside the thread, then the run on that thread.
+      const sha = 'a'.repeat(40);
+      const threadId = `vcs-${integration.id}-delivery-1`;
+      await store.vcsStatuses.recordCommit(orgId, { thread_id: threadId, integration_id: integration.id, provider: 'github', repository: 'acme/shop', commit_sha: sha, delivery_id: 'delivery-1' });
+      const manager = createAwsRunGraph({ store, table, clock: systemClock, logger: createLogger('SILENT'), sfn: new SFNClient({ endpoint: stepFunctions!.endpoint, region: REGION, credentials: CREDENTIALS }), stateMachineArn: STATE_MACHINE_ARN });
+      const { run } = await manager.start(orgId, null, { project_id: project.id, test_ids: [test.id], thread_id: threadId } as any, 'vcs');
+
+      const env = { SVC_PUBLIC_URL: 'https://svc.example.com' };
+      expect((await invoke('analyzeCode', { thread_id: threadId }, env)).ok).toBe(true);
+      expect(await invoke('planTests', { thread_id: threadId }, env)).toMatchObject({ ok: true, value: { route: 'execute_tests', tests: [test.id] } });
+      expect(host.of(sha).map((p) => p.body)).toEqual([{ state: 'pending', target_url: `https://svc.example.com/api/reports/${run.id}?format=html`, description: 'svc is running 1 test', context: 'svc' }]);
+
+      // The test is not executed here (no browser needed to prove the wiring): report counts it skipped.
+      expect(await invoke('report', { thread_id: threadId }, env)).toMatchObject({ ok: true, value: { status: 'completed' } });
+      expect(host.of(sha).map((p) => [p.body.state, p.body.description, p.headers.authorization])).toEqual([
+        ['pending', 'svc is running 1 test', `Bearer ${token}`],
+        ['success', '0 passed, 1 skipped', `Bearer ${token}`],
+      ]);
+      expect((await store.vcsStatuses.log(orgId, integration.id, 10)).items.map((l) => [l.state, l.status])).toEqual([['success', 'delivered'], ['pending', 'delivered']]);
+    } finally {
+      await host.stop();
+    }
   });
 });

@@ -27,6 +27,15 @@ describe('analyze roots in the local config', () => {
   });
 });
 
+describe('the public URL in the local config (SVC_PUBLIC_URL)', () => {
+  it('is none when unset, a base without its trailing slash when set, and refused naming the variable otherwise', () => {
+    expect(parseLocalConfig({}).publicUrl).toBeUndefined();
+    expect(parseLocalConfig({ SVC_PUBLIC_URL: 'https://svc.example.com/' }).publicUrl).toBe('https://svc.example.com');
+    expect(() => parseLocalConfig({ SVC_PUBLIC_URL: 'svc.example.com' })).toThrow(/publicUrl: must be an http\(s\) URL/);
+    expect(() => parseLocalConfig({ SVC_PUBLIC_URL: 'https://svc.example.com/?x=1' })).toThrow(/publicUrl: a base URL without query or fragment/);
+  });
+});
+
 describe('the local runtime reads the analyze roots from its config', () => {
   let server: TestServer | undefined;
   afterEach(async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { atLeastOneField, atLeastOneFieldParams, IsoDateTime, ListQuery, Uuid } from './common.ts';
+import { HttpUrl } from './project.ts';
 
 /**
  * Source-control integrations (spec: inbound webhooks, POST /webhooks/vcs; "webhook
@@ -51,6 +52,10 @@ export const VcsIntegrationSchema = z.object({
   tags: z.array(z.string()),
   healing_enabled: z.boolean().nullable(),
   enabled: z.boolean().describe('false: deliveries are answered and logged as ignored'),
+  api_url: z.string().nullable().describe("The host's API the commit statuses go to; null: https://api.github.com or https://gitlab.com"),
+  status_context: z.string().describe('The name of svc\'s commit status on the host (GitHub: context; GitLab: name)'),
+  status_token_set: z.boolean().describe('Whether a token for commit statuses is set (the token itself is never returned)'),
+  status_token_hint: z.string().nullable().describe('The token\'s kind and last four characters (ghp_…a1b2), to tell tokens apart'),
   created_by: z.string().nullable(),
   created_at: IsoDateTime,
   updated_at: IsoDateTime,
@@ -70,6 +75,31 @@ function githubHasOneSlash(value: { provider?: string; repository?: string }, ct
   }
 }
 
+/**
+ * A token goes into one request header as it is: printable ASCII only, so a pasted newline
+ * or space cannot split or bend the header.
+ */
+const StatusToken = z
+  .string()
+  .trim()
+  .min(8, 'too short for a GitHub or GitLab token')
+  .max(1000)
+  .regex(/^[\x21-\x7e]+$/, 'a token is printable ASCII without spaces')
+  .describe('A token of the host allowed to set commit statuses (GitHub: fine-grained "Commit statuses: read and write" or classic repo:status; GitLab: api). Write-only: never returned');
+
+/** Where the host's API is: an admin's setting, like a notification channel's URL; a base, so no query or fragment. */
+const ApiUrl = HttpUrl.refine((u) => !/[?#]/.test(u), 'a base URL without query or fragment')
+  .refine((u) => !/^[a-z]+:\/\/[^/]*@/i.test(u), 'no user or password in the URL (the token is the credential)')
+  .describe('The host\'s API base for commit statuses: GitHub Enterprise https://HOST/api/v3, self-managed GitLab https://HOST (svc adds /api/v4)');
+
+const StatusContext = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[^\x00-\x1f]+$/, 'no control characters')
+  .describe('The status\'s name on the host; statuses of the same name replace each other on a commit (default svc)');
+
 export const VcsIntegrationCreateInput = z
   .strictObject({
     project_id: Uuid.describe('Project whose tests the webhooks run'),
@@ -80,6 +110,9 @@ export const VcsIntegrationCreateInput = z
     tags: Tags.default([]),
     healing_enabled: Healing.default(null),
     enabled: z.boolean().default(true),
+    status_token: StatusToken.optional().describe('A token for commit statuses; without one no status is posted. Write-only'),
+    api_url: ApiUrl.optional(),
+    status_context: StatusContext.default('svc'),
   })
   .superRefine(githubHasOneSlash);
 export type VcsIntegrationCreateInput = z.output<typeof VcsIntegrationCreateInput>;
@@ -92,6 +125,9 @@ export const VcsIntegrationUpdateInput = z
     tags: Tags.optional(),
     healing_enabled: Healing.optional(),
     enabled: z.boolean().optional().describe('false pauses the integration'),
+    status_token: StatusToken.nullable().optional().describe('A new token for commit statuses; null removes it (no more statuses). Write-only'),
+    api_url: ApiUrl.nullable().optional().describe("null: the host's public API"),
+    status_context: StatusContext.optional(),
   })
   .refine(atLeastOneField, atLeastOneFieldParams);
 export type VcsIntegrationUpdateInput = z.output<typeof VcsIntegrationUpdateInput>;
@@ -120,6 +156,22 @@ export const VcsDeliverySchema = z.object({
   created_at: IsoDateTime,
 });
 export type VcsDelivery = z.output<typeof VcsDeliverySchema>;
+
+/** One commit status svc posted (or tried to) for a run: the host's state word and what the host answered. */
+export const VcsStatusLogSchema = z.object({
+  id: Uuid,
+  integration_id: Uuid,
+  run_id: Uuid,
+  commit_sha: z.string(),
+  state: z.string().describe('As sent to the host: GitHub pending, success, failure, error; GitLab running, success, failed, canceled'),
+  description: z.string(),
+  status: z.enum(['delivered', 'failed']).describe('delivered: the host answered 2xx'),
+  attempts: z.number().int(),
+  http_status: z.number().int().nullable().describe('The host\'s last answer (null: no answer)'),
+  error: z.string().nullable().describe('The host\'s answer (status and the start of its body) or the network error'),
+  created_at: IsoDateTime,
+});
+export type VcsStatusLog = z.output<typeof VcsStatusLogSchema>;
 
 /** What POST /webhooks/vcs answers (202). */
 export const VcsWebhookAnswer = z.object({

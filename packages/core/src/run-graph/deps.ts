@@ -35,7 +35,9 @@ export interface GraphDeps {
   analyzer?: CodeAnalyzer;
   /** Domain events of the nodes (codebase.analyzed); absent → none are published. */
   publisher?: EventPublisher;
-  /** Called once a run is final (notification channels, docs/notifications.md); must not throw. */
+  /** Called once a run has planned its tests, before running them (a webhook run's pending commit status); must not throw. */
+  runStarted?(organizationId: string, runId: string, plannedTests: number): Promise<void>;
+  /** Called once a run is final (notification channels, docs/notifications.md; commit statuses, docs/vcs-webhooks.md); must not throw. */
   runFinished?(organizationId: string, runId: string): Promise<void>;
   /** Execution resources for a run (one browser per run, closed by the run manager). */
   execution(run: { threadId: string; organizationId: string; projectId: string }): Promise<ExecutionEnv>;

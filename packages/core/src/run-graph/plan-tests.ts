@@ -21,6 +21,13 @@ export interface PlanOutput {
  * message of the state. With no tests the run goes to report.
  */
 export async function planTests(deps: GraphDeps, threadId: string): Promise<{ route: string; state: RunGraphState }> {
+  const planned = await plan(deps, threadId);
+  // A resumed run passes here again; runStarted's consumers act once per run.
+  if (planned.route !== 'report' && planned.state.test_plan.length) await deps.runStarted?.(planned.state.graph.config.organization_id, planned.state.run_id, planned.state.test_plan.length);
+  return planned;
+}
+
+function plan(deps: GraphDeps, threadId: string): Promise<{ route: string; state: RunGraphState }> {
   return runRootNode(deps, threadId, 'plan_tests', async (state) => {
     const org = state.graph.config.organization_id;
     const ids = storedTestIds(state.testable_surfaces);

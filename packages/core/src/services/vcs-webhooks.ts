@@ -135,6 +135,9 @@ export function vcsWebhookService({ store, publisher, logger }: VcsWebhookDeps) 
       let runId: string | undefined;
       try {
         const testIds = await projectTestsToRun(store, orgId, integration.project_id, integration.tags);
+        // The commit goes beside the run's thread before the run exists, so its statuses find it however fast it ends.
+        const sha = facts(event).commit_sha;
+        if (sha) await store.vcsStatuses.recordCommit(orgId, { thread_id: threadId, integration_id: integration.id, provider: integration.provider, repository: event.repository, commit_sha: sha, delivery_id: deliveryId });
         runId = (await startRun(orgId, {
           project_id: integration.project_id,
           test_ids: testIds,

@@ -24,6 +24,7 @@ import { visualBaselinesRepo } from './visual-baselines.ts';
 import { schedulesRepo } from './schedules.ts';
 import { notificationsRepo } from './notifications.ts';
 import { vcsIntegrationsRepo } from './vcs-integrations.ts';
+import { vcsStatusesRepo } from './vcs-statuses.ts';
 
 /** Every repository over one table. */
 export function createStore(table: Table, clock: Clock) {
@@ -54,6 +55,7 @@ export function createStore(table: Table, clock: Clock) {
     schedules: schedulesRepo(ctx),
     notifications: notificationsRepo(ctx),
     vcsIntegrations: vcsIntegrationsRepo(ctx),
+    vcsStatuses: vcsStatusesRepo(ctx),
   };
 }
 

@@ -64,6 +64,10 @@ export const keys = {
   vcsIntegrationsOfRepository: (provider: string, repository: string) => `VCSREPO#${provider}#${repository.toLowerCase()}`,
   /** An integration's delivery log; sk: the log entry's id (time-ordered). */
   vcsDeliveries: (orgId: string, integrationId: string) => `ORG#${orgId}#VCSLOG#${integrationId}`,
+  /** The commit a webhook's run tests, by its thread (`vcs-<integration>-<delivery>`): written before the run exists. */
+  vcsRunCommit: (orgId: string, threadId: string) => ({ pk: `ORG#${orgId}#VCSRUN`, sk: threadId }),
+  /** An integration's commit statuses; sk `<run id>#<phase>`: one per run and phase, claimed before posting. */
+  vcsStatuses: (orgId: string, integrationId: string) => `ORG#${orgId}#VCSSTATUS#${integrationId}`,
   /** gsi2pk of enabled schedules, with gsi2sk `<next_run_at>#<orgId>#<id>`: the sweeper reads what is due across organizations. */
   dueSchedules: 'SCHEDULES#DUE',
 } as const;

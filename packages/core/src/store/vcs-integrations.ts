@@ -4,9 +4,13 @@ import { dedupeKey, DEDUPE_TTL_SECONDS } from '../events/dedupe.ts';
 import { keys, stripLayout } from './keys.ts';
 import { queryAll, queryPage, type StoreContext } from './context.ts';
 
-/** An integration as stored: the contract's fields plus its secret, which is never returned after creation. */
-export type StoredVcsIntegration = VcsIntegration & { secret: string };
-export type VcsIntegrationPatch = Partial<Pick<VcsIntegration, 'repository' | 'events' | 'branches' | 'tags' | 'healing_enabled' | 'enabled'>>;
+/**
+ * An integration as stored: the contract's fields plus its two credentials, kept side by
+ * side as given — the webhook secret (never returned after creation) and the token for
+ * commit statuses (never returned at all; `status_token_set` is derived from it).
+ */
+export type StoredVcsIntegration = Omit<VcsIntegration, 'status_token_set'> & { secret: string; status_token: string | null };
+export type VcsIntegrationPatch = Partial<Pick<StoredVcsIntegration, 'repository' | 'events' | 'branches' | 'tags' | 'healing_enabled' | 'enabled' | 'status_token' | 'status_token_hint' | 'api_url' | 'status_context'>>;
 export type NewVcsDelivery = Omit<VcsDelivery, 'id' | 'created_at'>;
 
 /** What a handled delivery came to, kept under its delivery id so a redelivery gets the same answer. */
@@ -19,7 +23,9 @@ export interface HandledDelivery {
 
 const LOG_TTL_SECONDS = 90 * 24 * 3600;
 
-const fromItem = (item: Item): StoredVcsIntegration & { organization_id: string } => stripLayout(item);
+/** Integrations stored before commit statuses existed have none of their fields: no token, the host's public API, context svc. */
+const statusDefaults = { status_token: null, status_token_hint: null, api_url: null, status_context: 'svc' };
+const fromItem = (item: Item): StoredVcsIntegration & { organization_id: string } => ({ ...statusDefaults, ...stripLayout<StoredVcsIntegration & { organization_id: string }>(item) });
 const withoutOrg = ({ organization_id: _o, ...i }: StoredVcsIntegration & { organization_id?: string }): StoredVcsIntegration => i;
 const repositoryIndex = (orgId: string, i: Pick<VcsIntegration, 'id' | 'provider' | 'repository'>) => ({ gsi2pk: keys.vcsIntegrationsOfRepository(i.provider, i.repository), gsi2sk: `${orgId}#${i.id}` });
 

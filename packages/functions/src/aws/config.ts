@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LogLevel } from '../shared/logger.ts';
+import { PublicUrl } from '../shared/public-url.ts';
 
 /**
  * Configuration of the Lambda entry points, parsed once from the environment that
@@ -15,7 +16,7 @@ import type { LogLevel } from '../shared/logger.ts';
  * infra from the declared run graph, infra/run-graph.ts) turns on the run graph routes,
  * with executions on that Step Functions state machine; without it they answer
  * NOT_CONFIGURED. `SVC_METRICS_TOKEN` (optional) makes `GET /metrics` require that bearer
- * token.
+ * token. `SVC_PUBLIC_URL` (optional) is where people reach svc; commit statuses link there.
  */
 
 /** The built-in issuer's `iss` and `aud` on AWS: fixed, the tokens are svc's own. */
@@ -80,6 +81,7 @@ export const operatorEnvSchema = z.object({
       .min(MIN_METRICS_TOKEN_LENGTH, { error: `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters` })
       .describe('bearer token GET /metrics requires; /metrics is open when unset'),
   ),
+  SVC_PUBLIC_URL: optional(PublicUrl),
 });
 
 /** Variable names an operator may set when deploying; infra passes them through. */
@@ -142,6 +144,8 @@ export interface AwsConfig {
   metricsToken?: string;
   /** The run graph's Step Functions state machine; when absent, the run graph is not configured. */
   stateMachineArn?: string;
+  /** Where people reach svc (commit statuses link to run reports there). */
+  publicUrl?: string;
 }
 
 /** The environment does not describe a working deployment; `issues` names each variable. */
@@ -179,6 +183,7 @@ export function loadAwsConfig(env: Record<string, string | undefined>): AwsConfi
     ...(e.SVC_EVENT_BUS_NAME ? { eventBusName: e.SVC_EVENT_BUS_NAME } : {}),
     ...(e.SVC_METRICS_TOKEN ? { metricsToken: e.SVC_METRICS_TOKEN } : {}),
     ...(e.SVC_STATE_MACHINE_ARN ? { stateMachineArn: e.SVC_STATE_MACHINE_ARN } : {}),
+    ...(e.SVC_PUBLIC_URL ? { publicUrl: e.SVC_PUBLIC_URL } : {}),
     ...(e.SVC_JWKS_URL && e.SVC_JWT_ISSUER
       ? {
           externalIdp: {

@@ -76,6 +76,7 @@ export async function buildAwsDeps(config: AwsConfig, env: Record<string, string
       logger,
       sfn: new SFNClient({ region: config.region }),
       stateMachineArn: config.stateMachineArn,
+      publicUrl: config.publicUrl,
     });
     deps.runGraphStream = { maxStreamMs: RUN_GRAPH_MAX_STREAM_MS };
   }

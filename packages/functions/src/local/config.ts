@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { resolve } from 'node:path';
 import { parseAnalyzeRoots } from '../intelligence/read-repository.ts';
+import { PublicUrl } from '../shared/public-url.ts';
 
 /**
  * The local runtime's configuration, parsed once at the edge: defaults → environment →
@@ -19,6 +20,7 @@ export const LocalConfigSchema = z.object({
   jwksUrl: z.url().optional().describe('JWKS of an external identity provider (SVC_JWKS_URL)'),
   jwtIssuer: z.string().optional().describe('Expected iss of the external provider (SVC_JWT_ISSUER)'),
   jwtAudience: z.string().optional().describe('Expected aud of the external provider (SVC_JWT_AUDIENCE)'),
+  publicUrl: PublicUrl.optional().describe('Where people reach this svc, e.g. https://svc.example.com through a tunnel or proxy: commit statuses link to run reports there (SVC_PUBLIC_URL; none: no link)'),
   scheduleTickMs: z.coerce.number().int().min(100).max(3_600_000).default(30_000).describe('How often due scheduled runs are looked for, in ms (SVC_SCHEDULE_TICK_MS; default 30 s)'),
   // Absolute, like dataDir: a relative root means the folder where svc was started, not wherever a later read runs from.
   analyzeRoots: z
@@ -46,6 +48,7 @@ export function parseLocalConfig(env: Record<string, string | undefined>, flags:
     jwtAudience: env.SVC_JWT_AUDIENCE,
     analyzeRoots: env.SVC_ANALYZE_ROOTS,
     scheduleTickMs: env.SVC_SCHEDULE_TICK_MS,
+    publicUrl: env.SVC_PUBLIC_URL,
   };
   // Unset values drop out before merging, so an absent flag never hides the environment.
   const given = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== ''));

@@ -98,6 +98,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
       healingKnowledge: { embedder: deps.embedder, llm: deps.llm },
       publisher: deps.publisher,
       analyzeRoots: options.analyzeRoots ?? config.analyzeRoots,
+      publicUrl: config.publicUrl,
     });
     deps.runGraphStream = options.runGraph?.stream;
     const { createGenerationExecutor } = await import('../generation/execute-once.ts');

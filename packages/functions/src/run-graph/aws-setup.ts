@@ -14,12 +14,14 @@ import { createSfnWorkflow } from './sfn-workflow.ts';
  * where maxStreamMs stays below the function's timeout, so a stream ends in time and the
  * client resumes it with Last-Event-ID.
  */
-export function createAwsRunGraph(o: { store: Store; table: Table; clock: Clock; logger: Logger; sfn: SFNClient; stateMachineArn: string }): RunManager {
+export function createAwsRunGraph(o: { store: Store; table: Table; clock: Clock; logger: Logger; sfn: SFNClient; stateMachineArn: string; publicUrl?: string }): RunManager {
   return createRunManager({
     store: o.store,
     table: o.table,
     clock: o.clock,
     logger: o.logger,
+    // A cancel (in this function) posts a webhook run's last commit status, which links here.
+    publicUrl: o.publicUrl,
     envs: createExecutionEnvs({ store: o.store, artifactsDir: '/tmp/svc-artifacts' }),
     workflow: ({ deps }) =>
       createSfnWorkflow({

@@ -10,7 +10,7 @@ import { threadsRepo } from '@svc/core/run-graph/threads';
 import { approvalsRepo } from '@svc/core/run-graph/approvals-repo';
 import { createGraphTasks, type GraphTasks, type TaskResource } from '@svc/core/run-graph/tasks';
 import type { GraphDeps } from '@svc/core/run-graph/deps';
-import { notificationService } from '@svc/core/services/notifications';
+import { runHooks } from '@svc/core/services/run-hooks';
 import { DynamoDbTable } from '../aws/dynamodb-table.ts';
 import { S3Blobs } from '../aws/s3-blobs.ts';
 import { createLogger } from '../shared/logger.ts';
@@ -94,7 +94,9 @@ function build(): Promise<Built> {
       // A Lambda has no repositories on disk unless SVC_ANALYZE_ROOTS names a mounted one (EFS, a layer).
       analyzer: createRepositoryAnalyzer({ store, roots: parseAnalyzeRoots(process.env.SVC_ANALYZE_ROOTS) }),
       publisher,
-      runFinished: notificationService({ store, clock: systemClock, logger }).runFinished,
+      // As in the local run manager (run-hooks.ts), but awaited: a Lambda is frozen once its
+      // invocation returns, so a status still on its way would not be sent.
+      ...runHooks({ store, clock: systemClock, logger, publicUrl: config.publicUrl }),
       signal: (threadId) => (controllers.get(threadId) ?? new AbortController()).signal,
       sendTaskSuccess: (token, output) => sfn.sendTaskSuccess(token, output),
     };

@@ -18,7 +18,7 @@ import type { Workflow } from '@svc/core/run-graph/workflow';
 import { createLocalWaiters } from './local-waiters.ts';
 import { createLocalWorkflow, type LocalWorkflowOptions } from './local-workflow.ts';
 import type { GraphTasks } from '@svc/core/run-graph/tasks';
-import { notificationService } from '@svc/core/services/notifications';
+import { runHooks } from '@svc/core/services/run-hooks';
 import type { LocalWaiters } from './local-waiters.ts';
 import type { ExecutionEnvs } from './execution-env.ts';
 
@@ -38,6 +38,8 @@ export interface RunManagerOptions {
   onCommit?: (ms: number) => void;
   /** See GraphDeps.stateUpdates (default true). */
   stateUpdates?: boolean;
+  /** Where people reach this svc (SVC_PUBLIC_URL): commit statuses link to the run's report there. */
+  publicUrl?: string;
   /**
    * Where executions run. Default: in this process (the local ASL interpreter). On AWS:
    * Step Functions (createSfnWorkflow), the Task Lambdas doing the work (lambda-tasks.ts).
@@ -62,6 +64,7 @@ export function createRunManager(o: RunManagerOptions) {
   const waiters = createLocalWaiters();
   let closing = false;
   let workflow: ManagedWorkflow;
+  const hooks = runHooks({ store: o.store, clock: o.clock, logger: o.logger, publicUrl: o.publicUrl });
 
   const deps: GraphDeps = {
     store: o.store,
@@ -74,8 +77,11 @@ export function createRunManager(o: RunManagerOptions) {
     healer: o.healer,
     analyzer: o.analyzer,
     publisher: o.publisher,
-    // Every run tells the organization's notification channels how it ended (the channels' rules decide).
-    runFinished: notificationService({ store: o.store, clock: o.clock, logger: o.logger }).runFinished,
+    // In this process the pending status is not awaited: a slow host must not hold up the tests
+    // (the process outlives it; the outcome waits for it, so the host ends on the outcome).
+    runStarted: async (orgId, runId, tests) => void hooks.runStarted(orgId, runId, tests),
+    // Every run tells the organization's notification channels how it ended (the channels' rules decide), and a webhook's run its commit.
+    runFinished: hooks.runFinished,
     testExtras: o.testExtras,
     execution: (run) => o.envs.forRun(run),
     signal: (threadId) => (controllers.get(threadId) ?? new AbortController()).signal,
@@ -105,6 +111,8 @@ export function createRunManager(o: RunManagerOptions) {
       await o.store.testRuns.setStatus(owner.organization_id, run.id, 'failed', { completed_at: o.clock.now().toISOString(), error: outcome.error.message }, run.status);
       await deps.threads.markFinished(threadId);
       await deps.events.append(threadId, { type: 'error', data: { error: outcome.error.message, ...(outcome.error.stack ? { stack: outcome.error.stack } : {}) } });
+      // The report node never ran: the hooks hear of the end here (a webhook's commit would stay pending).
+      await deps.runFinished?.(owner.organization_id, run.id);
     } catch (err) {
       o.logger.error('could not record a failed run', { thread_id: threadId, error: (err as Error).message });
     }
@@ -148,6 +156,8 @@ export function createRunManager(o: RunManagerOptions) {
         await workflow.stop(threadId, 'the run was cancelled');
         const run = await runs.markCancelled(orgId, threadId, by);
         await o.envs.release(threadId);
+        // No report node runs for a cancelled run: the hooks hear of it here (its commit status says cancelled).
+        await deps.runFinished?.(orgId, run.id);
         return run;
       } finally {
         cancelling.delete(threadId);

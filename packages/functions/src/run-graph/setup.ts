@@ -42,6 +42,8 @@ export interface LocalRunGraphOptions {
   publisher?: EventPublisher;
   /** Folders analyze_code may read a run's codebase from (SVC_ANALYZE_ROOTS); absent → no code analysis. */
   analyzeRoots?: string[];
+  /** Where people reach this svc (SVC_PUBLIC_URL): commit statuses link to run reports there; absent → no link. */
+  publicUrl?: string;
   /** Start unfinished runs again from their last checkpoint (default true). */
   resume?: boolean;
   onCommit?: (ms: number) => void;
@@ -68,7 +70,7 @@ export async function createLocalRunGraph(o: LocalRunGraphOptions): Promise<RunM
   });
   const healer = o.healer ?? createDomHealer({ execution: (run) => envs.forRun(run) });
   const analyzer = o.analyzeRoots ? createRepositoryAnalyzer({ store: o.store, roots: o.analyzeRoots }) : undefined;
-  const manager = createRunManager({ store: o.store, table: o.table, clock: o.clock, logger: o.logger, envs, healer, analyzer, publisher: o.publisher, onCommit: o.onCommit });
+  const manager = createRunManager({ store: o.store, table: o.table, clock: o.clock, logger: o.logger, envs, healer, analyzer, publisher: o.publisher, onCommit: o.onCommit, publicUrl: o.publicUrl });
   if (o.resume !== false) await manager.resumeUnfinished();
   return manager;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Hono } from 'hono';
 import { listResponse, ListQuery } from '@svc/core/contracts/common';
-import { VcsDeliverySchema, VcsIntegrationCreated, VcsIntegrationCreateInput, VcsIntegrationListQuery, VcsIntegrationSchema, VcsIntegrationUpdateInput } from '@svc/core/contracts/vcs-integration';
+import { VcsDeliverySchema, VcsIntegrationCreated, VcsStatusLogSchema, VcsIntegrationCreateInput, VcsIntegrationListQuery, VcsIntegrationSchema, VcsIntegrationUpdateInput } from '@svc/core/contracts/vcs-integration';
 import { notFound } from '@svc/core/errors';
 import { publicIntegration, vcsIntegrationService } from '@svc/core/services/vcs-integrations';
 import type { AppDeps } from '../deps.ts';
@@ -22,7 +22,7 @@ export function vcsIntegrationRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry:
   const base = { tags: ['integrations'], auth: 'admin' as const, apiKeys: false };
 
   mountRoute(app, deps, registry, {
-    ...base, method: 'get', path: '/api/integrations/vcs', summary: 'Source-control integrations of the organization or one project, newest first (never their secrets)', query: VcsIntegrationListQuery,
+    ...base, method: 'get', path: '/api/integrations/vcs', summary: 'Source-control integrations of the organization or one project, newest first (never their secrets or tokens)', query: VcsIntegrationListQuery,
     responses: { 200: { description: 'integrations', schema: listResponse(VcsIntegrationSchema) }, 404: { description: 'no such project in this organization' } },
   }, async ({ c, query, access }) => {
     if (query.project_id && !(await deps.store.projects.get(access.organizationId, query.project_id))) throw notFound('project');
@@ -40,12 +40,12 @@ export function vcsIntegrationRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry:
   });
 
   mountRoute(app, deps, registry, {
-    ...base, method: 'get', path: '/api/integrations/vcs/:id', summary: 'Get a source-control integration (never its secret)', params: IdParams,
+    ...base, method: 'get', path: '/api/integrations/vcs/:id', summary: 'Get a source-control integration (never its secret or token)', params: IdParams,
     responses: { 200: { description: 'integration', schema: VcsIntegrationSchema }, ...notFoundHere },
   }, async ({ c, params, access }) => c.json(VcsIntegrationSchema.parse(publicIntegration(await integrations.get(access.organizationId, params.id)))));
 
   mountRoute(app, deps, registry, {
-    ...base, method: 'patch', path: '/api/integrations/vcs/:id', summary: 'Change an integration: repository, events, branches, tags, healing, enabled (false pauses it)', params: IdParams, body: VcsIntegrationUpdateInput,
+    ...base, method: 'patch', path: '/api/integrations/vcs/:id', summary: 'Change an integration: repository, events, branches, tags, healing, enabled (false pauses it), the commit-status token (null removes it), API URL and context', params: IdParams, body: VcsIntegrationUpdateInput,
     responses: { 200: { description: 'the integration as changed', schema: VcsIntegrationSchema }, ...notFoundHere },
   }, async ({ c, params, body, access }) => {
     const integration = await integrations.update(access.organizationId, params.id, body);
@@ -69,5 +69,14 @@ export function vcsIntegrationRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry:
     await integrations.get(access.organizationId, params.id);
     const page = await deps.store.vcsIntegrations.deliveries(access.organizationId, params.id, query.limit, query.cursor);
     return c.json({ items: page.items.map((d) => VcsDeliverySchema.parse(d)), next_cursor: page.next_cursor });
+  });
+
+  mountRoute(app, deps, registry, {
+    ...base, method: 'get', path: '/api/integrations/vcs/:id/statuses', summary: 'Commit statuses svc posted for the runs of an integration, newest run first (kept 90 days): state, commit, the host\'s answer', params: IdParams, query: ListQuery,
+    responses: { 200: { description: 'commit statuses', schema: listResponse(VcsStatusLogSchema) }, ...notFoundHere },
+  }, async ({ c, params, query, access }) => {
+    await integrations.get(access.organizationId, params.id);
+    const page = await deps.store.vcsStatuses.log(access.organizationId, params.id, query.limit, query.cursor);
+    return c.json({ items: page.items.map((s) => VcsStatusLogSchema.parse(s)), next_cursor: page.next_cursor });
   });
 }

@@ -1,0 +1,24 @@
+import type { Clock } from '../ports/clock.ts';
+import type { Logger } from '../ports/logger.ts';
+import type { Store } from '../store/index.ts';
+import type { GraphDeps } from '../run-graph/deps.ts';
+import type { Fetch } from '../notifications/deliver.ts';
+import { notificationService } from './notifications.ts';
+import { vcsStatusService } from './vcs-statuses.ts';
+
+/**
+ * What the run graph tells the outside world about a run, built once for every entry point
+ * that runs the graph (the local run manager, the AWS task functions), so they cannot
+ * drift: notification channels when it ends (docs/notifications.md), and the commit
+ * status of a webhook's run when it starts and ends (docs/vcs-webhooks.md). Neither throws.
+ */
+export function runHooks(o: { store: Store; clock: Clock; logger: Logger; publicUrl?: string; fetch?: Fetch }): Required<Pick<GraphDeps, 'runStarted' | 'runFinished'>> {
+  const notifications = notificationService({ store: o.store, clock: o.clock, logger: o.logger, fetch: o.fetch });
+  const statuses = vcsStatusService({ store: o.store, logger: o.logger, publicUrl: o.publicUrl, fetch: o.fetch });
+  return {
+    runStarted: statuses.runStarted,
+    runFinished: async (orgId, runId) => {
+      await Promise.all([notifications.runFinished(orgId, runId), statuses.runFinished(orgId, runId)]);
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import type { Logger } from '../ports/logger.ts';
+import type { Store } from '../store/index.ts';
+import type { VcsStatusPhase } from '../store/vcs-statuses.ts';
+import type { TestRun } from '../contracts/test-run.ts';
+import { isTerminalRunStatus } from '../contracts/test-run.ts';
+import { deliver, type Fetch } from '../notifications/deliver.ts';
+import { runSummaryOf } from '../run-graph/run-summary.ts';
+import { commitStatusRequest, shortDescription, stateFor, type RunVerdict } from '../vcs/commit-status.ts';
+
+export interface VcsStatusServiceDeps {
+  store: Store;
+  /** Default: the global fetch. */
+  fetch?: Fetch;
+  logger?: Logger;
+  /** Where people reach this svc (SVC_PUBLIC_URL); the status links to the run's HTML report there. None: no link. */
+  publicUrl?: string;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** "12 passed, 1 failed, 2 healed": the report's counts (passed without the healed), zeros left out but passed. */
+function countsOf(t: { passed: number; failed: number; healed: number; skipped: number }): string {
+  return [`${t.passed} passed`, t.failed && `${t.failed} failed`, t.healed && `${t.healed} healed`, t.skipped && `${t.skipped} skipped`].filter(Boolean).join(', ');
+}
+
+/**
+ * Commit statuses for the runs webhooks start (docs/vcs-webhooks.md, Commit statuses):
+ * pending (GitLab running) when the run has planned its tests, then its outcome. Only for
+ * runs whose thread has a recorded commit and whose integration has a token. Posted with
+ * the notifications' delivery rules (retries on 5xx/429/network errors) once per run and
+ * phase; every outcome, with the host's answer, goes to the integration's status log.
+ * Never throws: a host that is down or refuses the token does not fail a run.
+ */
+export function vcsStatusService({ store, fetch = globalThis.fetch as unknown as Fetch, logger, publicUrl }: VcsStatusServiceDeps) {
+  // A run's pending status may still be on its way (locally it is not awaited): its outcome waits for it, so the host ends on the outcome.
+  const started = new Map<string, Promise<void>>();
+  const reportUrl = (runId: string) => (publicUrl ? `${publicUrl.replace(/\/+$/, '')}/api/reports/${runId}?format=html` : undefined);
+
+  async function post(orgId: string, run: Pick<TestRun, 'id' | 'thread_id'>, phase: VcsStatusPhase, verdict: RunVerdict, description: () => Promise<string>): Promise<void> {
+    if (!run.thread_id.startsWith('vcs-')) return; // not a webhook's run: no reads
+    const commit = await store.vcsStatuses.commitOf(orgId, run.thread_id);
+    if (!commit) return;
+    const integration = await store.vcsIntegrations.get(orgId, commit.integration_id);
+    if (!integration?.status_token) return;
+    const state = stateFor(commit.provider, verdict);
+    const text = shortDescription(await description());
+    if (!(await store.vcsStatuses.claim(orgId, integration.id, run.id, phase, { commit_sha: commit.commit_sha, state, description: text }))) return;
+    const request = commitStatusRequest({
+      provider: commit.provider,
+      apiUrl: integration.api_url,
+      repository: commit.repository,
+      sha: commit.commit_sha,
+      token: integration.status_token,
+      state,
+      description: text,
+      context: integration.status_context,
+      targetUrl: reportUrl(run.id),
+    });
+    const outcome = await deliver(fetch, request.url, request.body, request.headers);
+    await store.vcsStatuses.record(orgId, integration.id, run.id, phase, outcome);
+    if (outcome.status === 'failed') logger?.warn('a commit status was not posted', { integration_id: integration.id, run_id: run.id, state, error: outcome.error });
+  }
+
+  const safely = async (what: string, runId: string, work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (err) {
+      logger?.error(`posting a commit status failed (${what})`, { run_id: runId, error: (err as Error).message });
+    }
+  };
+
+  return {
+    /** The run has planned `tests` tests and is about to run them. */
+    runStarted(orgId: string, runId: string, tests: number): Promise<void> {
+      const work = safely('pending', runId, async () => {
+        const run = await store.testRuns.get(orgId, runId);
+        if (run && !isTerminalRunStatus(run.status)) await post(orgId, run, 'started', 'running', async () => `svc is running ${plural(tests, 'test')}`);
+      });
+      started.set(runId, work);
+      return work.finally(() => started.delete(runId));
+    },
+
+    /** The run is final: success, failure (a test failed), error (the run failed as a whole or was cancelled). */
+    async runFinished(orgId: string, runId: string): Promise<void> {
+      await started.get(runId);
+      await safely('outcome', runId, async () => {
+        const run = await store.testRuns.get(orgId, runId);
+        if (!run || !isTerminalRunStatus(run.status)) return;
+        if (run.status === 'cancelled') return post(orgId, run, 'finished', 'cancelled', async () => 'the run was cancelled');
+        if (run.status === 'failed') return post(orgId, run, 'finished', 'errored', async () => `the run failed: ${run.error ?? 'unknown error'}`);
+        const verdict: RunVerdict = run.failed_tests > 0 ? 'failed' : 'passed';
+        await post(orgId, run, 'finished', verdict, async () => countsOf(await runSummaryOf(store, orgId, run)));
+      });
+    },
+  };
+}
