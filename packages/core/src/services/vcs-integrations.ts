@@ -15,8 +15,10 @@ export function vcsIntegrationService({ store }: { store: Store }) {
   return {
     async create(orgId: string, input: VcsIntegrationCreateInput, createdBy: string | null) {
       if (!(await store.projects.get(orgId, input.project_id))) throw notFound('project');
-      const integration = await store.vcsIntegrations.create(orgId, { ...input, created_by: createdBy, secret: newWebhookSecret() });
-      return { ...publicIntegration(integration), secret: integration.secret, webhook_path: '/webhooks/vcs' as const };
+      // Kept here to be shown once: the store keeps it sealed.
+      const secret = newWebhookSecret();
+      const integration = await store.vcsIntegrations.create(orgId, { ...input, created_by: createdBy, secret });
+      return { ...publicIntegration(integration), secret, webhook_path: '/webhooks/vcs' as const };
     },
 
     async get(orgId: string, id: string): Promise<StoredVcsIntegration> {

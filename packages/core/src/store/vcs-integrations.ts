@@ -3,9 +3,22 @@ import { ConditionFailedError, type Item } from '../ports/table.ts';
 import { dedupeKey, DEDUPE_TTL_SECONDS } from '../events/dedupe.ts';
 import { keys, stripLayout } from './keys.ts';
 import { queryAll, queryPage, type StoreContext } from './context.ts';
+import type { StoredSecret } from './secret-fields.ts';
+import { updateSealed } from './sealed-update.ts';
 
-/** An integration as stored: the contract's fields plus its secret, which is never returned after creation. */
-export type StoredVcsIntegration = VcsIntegration & { secret: string };
+/** An integration as stored: the contract's fields plus its webhook secret, sealed, never returned after creation. */
+export type StoredVcsIntegration = VcsIntegration & { secret: StoredSecret };
+/** An integration's secrets, opened. */
+export interface VcsIntegrationSecrets {
+  secret: string;
+}
+export type NewVcsIntegration = Omit<VcsIntegration, 'id' | 'created_at' | 'updated_at'> & VcsIntegrationSecrets;
+
+/**
+ * The attributes sealed at rest. A new secret attribute (a status token) is added here,
+ * to VcsIntegrationSecrets and to `secrets` below; create and update then seal it.
+ */
+const SECRET_FIELDS = ['secret'] as const;
 export type VcsIntegrationPatch = Partial<Pick<VcsIntegration, 'repository' | 'events' | 'branches' | 'tags' | 'healing_enabled' | 'enabled'>>;
 export type NewVcsDelivery = Omit<VcsDelivery, 'id' | 'created_at'>;
 
@@ -33,11 +46,14 @@ const repositoryIndex = (orgId: string, i: Pick<VcsIntegration, 'id' | 'provider
 export function vcsIntegrationsRepo(ctx: StoreContext) {
   const { table } = ctx;
   return {
-    async create(orgId: string, input: Omit<StoredVcsIntegration, 'id' | 'created_at' | 'updated_at'>): Promise<StoredVcsIntegration> {
+    async create(orgId: string, input: NewVcsIntegration): Promise<StoredVcsIntegration> {
       const now = ctx.clock.now().toISOString();
-      const integration: StoredVcsIntegration = { ...input, id: ctx.newId(), created_at: now, updated_at: now };
+      const id = ctx.newId();
+      const key = keys.vcsIntegration(orgId, id);
+      const sealed = await ctx.secrets.seal(orgId, key, Object.fromEntries(SECRET_FIELDS.map((f) => [f, input[f]])));
+      const integration = { ...input, ...sealed, id, created_at: now, updated_at: now } as StoredVcsIntegration;
       await table.put(
-        { ...keys.vcsIntegration(orgId, integration.id), entity: 'vcs_integration', organization_id: orgId, gsi1pk: keys.vcsIntegrationsOfProject(integration.project_id), gsi1sk: integration.id, ...repositoryIndex(orgId, integration), ...integration },
+        { ...key, entity: 'vcs_integration', organization_id: orgId, gsi1pk: keys.vcsIntegrationsOfProject(integration.project_id), gsi1sk: integration.id, ...repositoryIndex(orgId, integration), ...integration },
         { kind: 'notExists' },
       );
       return integration;
@@ -61,16 +77,18 @@ export function vcsIntegrationsRepo(ctx: StoreContext) {
       return items.map(fromItem).map((i) => ({ organizationId: i.organization_id, integration: withoutOrg(i) }));
     },
 
+    /** A secret still in plaintext from before encryption at rest is sealed by any update. */
     async update(orgId: string, id: string, patch: VcsIntegrationPatch): Promise<StoredVcsIntegration | undefined> {
       const set: Record<string, unknown> = { ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)), updated_at: ctx.clock.now().toISOString() };
-      try {
-        const current = patch.repository ? await this.get(orgId, id) : undefined;
-        if (current && patch.repository) Object.assign(set, repositoryIndex(orgId, { ...current, repository: patch.repository }));
-        return withoutOrg(fromItem(await table.update({ key: keys.vcsIntegration(orgId, id), set })));
-      } catch (err) {
-        if (err instanceof ConditionFailedError) return undefined;
-        throw err;
-      }
+      const item = await updateSealed(ctx, orgId, keys.vcsIntegration(orgId, id), SECRET_FIELDS, (current) =>
+        patch.repository ? { ...set, ...repositoryIndex(orgId, { ...(fromItem(current) as VcsIntegration), repository: patch.repository }) } : set,
+      );
+      return item && withoutOrg(fromItem(item));
+    },
+
+    /** An integration's secrets, opened (SECRET_UNREADABLE when one does not open). */
+    secrets(orgId: string, integration: Pick<StoredVcsIntegration, 'id' | 'secret'>): Promise<VcsIntegrationSecrets> {
+      return ctx.secrets.open(orgId, keys.vcsIntegration(orgId, integration.id), { secret: integration.secret }) as Promise<VcsIntegrationSecrets>;
     },
 
     async delete(orgId: string, id: string): Promise<StoredVcsIntegration | undefined> {
