@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LogLevel } from '../shared/logger.ts';
+import { kmsKeyArn } from '../aws/config.ts';
 
 /**
  * Configuration of the run graph's Task Lambdas (infra/run-graph.ts sets it), parsed once
@@ -10,6 +11,8 @@ export const runGraphLambdaEnv = z.object({
   SVC_BUCKET_NAME: z.string().trim().min(1, { error: 'must be set' }),
   AWS_REGION: z.string().trim().min(1, { error: 'must be set (the Lambda runtime sets it)' }),
   SVC_LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
+  // Runs open a project's secrets and the report opens notification URLs: required, as for the API.
+  SVC_KMS_KEY_ID: kmsKeyArn,
 });
 
 export const runGraphLambdaEnvNames = Object.keys(runGraphLambdaEnv.shape);
@@ -19,11 +22,12 @@ export interface RunGraphLambdaConfig {
   bucketName: string;
   region: string;
   logLevel: LogLevel;
+  kmsKeyId: string;
 }
 
 export function loadRunGraphLambdaConfig(env: Record<string, string | undefined>): RunGraphLambdaConfig {
   const parsed = runGraphLambdaEnv.safeParse(env);
   if (!parsed.success) throw new Error(`invalid run graph Lambda configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const e = parsed.data;
-  return { tableName: e.SVC_TABLE_NAME, bucketName: e.SVC_BUCKET_NAME, region: e.AWS_REGION, logLevel: e.SVC_LOG_LEVEL };
+  return { tableName: e.SVC_TABLE_NAME, bucketName: e.SVC_BUCKET_NAME, region: e.AWS_REGION, logLevel: e.SVC_LOG_LEVEL, kmsKeyId: e.SVC_KMS_KEY_ID };
 }
