@@ -20,7 +20,7 @@ export type NewChannel = Omit<NotificationChannel, 'id' | 'created_at' | 'update
 export type ChannelPatch = Partial<Pick<NotificationChannel, 'name' | 'url_hint' | 'project_id' | 'events' | 'enabled'> & { url: string }>;
 
 /** The attributes sealed at rest. */
-const SECRET_FIELDS = ['url', 'signing_secret'] as const;
+const SECRET_FIELDS = ['url', 'signing_secret'] as const satisfies readonly (keyof ChannelSecrets)[];
 
 const LOG_TTL_SECONDS = 90 * 24 * 3600;
 

@@ -15,10 +15,11 @@ export interface VcsIntegrationSecrets {
 export type NewVcsIntegration = Omit<VcsIntegration, 'id' | 'created_at' | 'updated_at'> & VcsIntegrationSecrets;
 
 /**
- * The attributes sealed at rest. A new secret attribute (a status token) is added here,
- * to VcsIntegrationSecrets and to `secrets` below; create and update then seal it.
+ * The attributes sealed at rest. A new secret attribute (a status token) is added here and
+ * to VcsIntegrationSecrets (and StoredVcsIntegration's type); create and update then seal
+ * it and `secrets` opens it.
  */
-const SECRET_FIELDS = ['secret'] as const;
+const SECRET_FIELDS = ['secret'] as const satisfies readonly (keyof VcsIntegrationSecrets)[];
 export type VcsIntegrationPatch = Partial<Pick<VcsIntegration, 'repository' | 'events' | 'branches' | 'tags' | 'healing_enabled' | 'enabled'>>;
 export type NewVcsDelivery = Omit<VcsDelivery, 'id' | 'created_at'>;
 
@@ -31,6 +32,9 @@ export interface HandledDelivery {
 }
 
 const LOG_TTL_SECONDS = 90 * 24 * 3600;
+
+/** The secret attributes of an integration, stored or given (a missing one is null). */
+const pick = (i: object): Record<string, string | null> => Object.fromEntries(SECRET_FIELDS.map((f) => [f, ((i as Record<string, unknown>)[f] ?? null) as string | null]));
 
 const fromItem = (item: Item): StoredVcsIntegration & { organization_id: string } => stripLayout(item);
 const withoutOrg = ({ organization_id: _o, ...i }: StoredVcsIntegration & { organization_id?: string }): StoredVcsIntegration => i;
@@ -50,7 +54,7 @@ export function vcsIntegrationsRepo(ctx: StoreContext) {
       const now = ctx.clock.now().toISOString();
       const id = ctx.newId();
       const key = keys.vcsIntegration(orgId, id);
-      const sealed = await ctx.secrets.seal(orgId, key, Object.fromEntries(SECRET_FIELDS.map((f) => [f, input[f]])));
+      const sealed = await ctx.secrets.seal(orgId, key, pick(input));
       const integration = { ...input, ...sealed, id, created_at: now, updated_at: now } as StoredVcsIntegration;
       await table.put(
         { ...key, entity: 'vcs_integration', organization_id: orgId, gsi1pk: keys.vcsIntegrationsOfProject(integration.project_id), gsi1sk: integration.id, ...repositoryIndex(orgId, integration), ...integration },
@@ -87,8 +91,8 @@ export function vcsIntegrationsRepo(ctx: StoreContext) {
     },
 
     /** An integration's secrets, opened (SECRET_UNREADABLE when one does not open). */
-    secrets(orgId: string, integration: Pick<StoredVcsIntegration, 'id' | 'secret'>): Promise<VcsIntegrationSecrets> {
-      return ctx.secrets.open(orgId, keys.vcsIntegration(orgId, integration.id), { secret: integration.secret }) as Promise<VcsIntegrationSecrets>;
+    secrets(orgId: string, integration: StoredVcsIntegration): Promise<VcsIntegrationSecrets> {
+      return ctx.secrets.open(orgId, keys.vcsIntegration(orgId, integration.id), pick(integration)) as unknown as Promise<VcsIntegrationSecrets>;
     },
 
     async delete(orgId: string, id: string): Promise<StoredVcsIntegration | undefined> {
