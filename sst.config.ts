@@ -21,6 +21,7 @@ export default $config({
     const { declareModelSettings } = await import('./infra/model-settings.ts');
     const { declareRunGraph } = await import('./infra/run-graph.ts');
     const { declareApi, declareScheduledRuns } = await import('./infra/api.ts');
+    const { declareSecretsKey } = await import('./infra/secrets.ts');
     // Domain events (docs/events.md): the bus, a queue + dead-letter queue per consumer,
     // the consumer functions and the alarms. The API and the run graph publish to the bus,
     // so it is declared first.
@@ -28,16 +29,19 @@ export default $config({
     // Optional models and embeddings (docs/deploy.md "Models"): settings from the deploying
     // shell, API keys as SST secrets, Bedrock access when Bedrock is used.
     const models = declareModelSettings();
+    // The KMS key that seals stored secrets (docs/deploy.md "Secrets at rest"), or the operator's (SVC_KMS_KEY_ID).
+    const secrets = declareSecretsKey();
     // The run graph (docs/run-graph.md): the Step Functions state machine, its Task
     // Lambdas and the approval expiry schedule. The API starts and steers its executions.
-    const runGraph = declareRunGraph({ bus: events.bus, models });
+    const runGraph = declareRunGraph({ bus: events.bus, models, secrets });
     const api = declareApi({
       bus: events.bus,
       runGraph: { environment: runGraph.apiEnvironment, permissions: runGraph.apiPermissions },
       models,
+      secrets,
     });
     // Scheduled runs: a per-minute sweep with the API's settings and run graph rights.
-    declareScheduledRuns({ bus: events.bus, runGraph: { environment: runGraph.apiEnvironment, permissions: runGraph.apiPermissions } });
+    declareScheduledRuns({ bus: events.bus, runGraph: { environment: runGraph.apiEnvironment, permissions: runGraph.apiPermissions }, secrets });
     return {
       api: api.url,
       table: storage.table.name,

@@ -2,6 +2,7 @@ import { operatorEnvIssues, operatorEnvVarNames } from '../packages/functions/sr
 import type { EventBus } from './events.ts';
 import type { ModelSettings } from './model-settings.ts';
 import type { RunGraph } from './run-graph.ts';
+import type { SecretsKey } from './secrets.ts';
 import { artifacts, table } from './storage.ts';
 
 /**
@@ -44,7 +45,7 @@ const webPublicInPackage = 'packages/functions/src/public';
  * With `models` (infra/model-settings.ts) it gets the model and embeddings settings, the
  * API keys' secrets and, for Bedrock, `bedrock:InvokeModel`.
  */
-export function declareApi({ bus, runGraph, models }: { bus: EventBus; runGraph: RunGraphAccess; models?: ModelSettings }) {
+export function declareApi({ bus, runGraph, models, secrets }: { bus: EventBus; runGraph: RunGraphAccess; models?: ModelSettings; secrets: SecretsKey }) {
   return new sst.aws.Function('Api', {
     handler: 'packages/functions/src/aws/api-handler.handler',
     runtime: 'nodejs22.x',
@@ -56,9 +57,10 @@ export function declareApi({ bus, runGraph, models }: { bus: EventBus; runGraph:
     // preflights with rules the app never sees. Authentication is also the app's (JWT).
     url: { cors: false },
     link: [table, artifacts, bus],
-    permissions: [...runGraph.permissions, ...(models?.permissions ?? [])],
+    // Secrets: it seals them (environment, channels, integrations) and opens them (webhook verification, test messages).
+    permissions: [...runGraph.permissions, ...(models?.permissions ?? []), ...secrets.permissions],
     copyFiles: [{ from: 'packages/web/public', to: webPublicInPackage }],
-    environment: { ...appEnvironment(bus, runGraph), ...models?.environment, POWERTOOLS_SERVICE_NAME: 'svc-api' },
+    environment: { ...appEnvironment(bus, runGraph, secrets), ...models?.environment, POWERTOOLS_SERVICE_NAME: 'svc-api' },
   });
 }
 
@@ -66,7 +68,7 @@ export function declareApi({ bus, runGraph, models }: { bus: EventBus; runGraph:
  * Scheduled runs (docs/schedules.md): every minute, a function with the API's settings and
  * run graph rights starts the runs whose schedules are due, on the same state machine.
  */
-export function declareScheduledRuns({ bus, runGraph }: { bus: EventBus; runGraph: RunGraphAccess }) {
+export function declareScheduledRuns({ bus, runGraph, secrets }: { bus: EventBus; runGraph: RunGraphAccess; secrets: SecretsKey }) {
   return new sst.aws.Cron('ScheduledRuns', {
     schedule: 'rate(1 minute)',
     function: {
@@ -75,19 +77,21 @@ export function declareScheduledRuns({ bus, runGraph }: { bus: EventBus; runGrap
       memory: '512 MB',
       timeout: '1 minute',
       link: [table, artifacts, bus],
-      // Starting a run needs no model: the run's task functions have the model settings.
+      // Starting a run needs no model and opens no secret: the run's task functions do both.
+      // It is told the key (its config requires it, like the API's) but may not use it.
       permissions: runGraph.permissions,
-      environment: { ...appEnvironment(bus, runGraph), POWERTOOLS_SERVICE_NAME: 'svc-schedules' },
+      environment: { ...appEnvironment(bus, runGraph, secrets), POWERTOOLS_SERVICE_NAME: 'svc-schedules' },
     },
   });
 }
 
 /** What aws/config.ts reads, for every function built on the API's deps (the API, scheduled runs). */
-function appEnvironment(bus: EventBus, runGraph: RunGraphAccess) {
+function appEnvironment(bus: EventBus, runGraph: RunGraphAccess, secrets: SecretsKey) {
   return {
     SVC_TABLE_NAME: table.name,
     SVC_BUCKET_NAME: artifacts.name,
     SVC_EVENT_BUS_NAME: bus.name,
+    ...secrets.environment,
     ...runGraph.environment,
     ...operatorSettings(),
   };

@@ -3,6 +3,7 @@ import { renderDefinition } from '../packages/functions/src/run-graph/definition
 import { taskResources, type TaskResource } from '../packages/core/src/run-graph/tasks.ts';
 import type { EventBus } from './events.ts';
 import type { ModelSettings } from './model-settings.ts';
+import type { SecretsKey } from './secrets.ts';
 import { artifacts, table } from './storage.ts';
 
 /**
@@ -39,19 +40,23 @@ export interface RunGraphInputs {
   bus: EventBus;
   /** Model and embeddings settings (infra/model-settings.ts); none → the tasks run without a model. */
   models?: ModelSettings;
+  /** The key that seals stored secrets (infra/secrets.ts): tests read project secrets, the report opens channel URLs. */
+  secrets: SecretsKey;
 }
 
-export function declareRunGraph({ bus, models }: RunGraphInputs) {
+export function declareRunGraph({ bus, models, secrets }: RunGraphInputs) {
   const environment = {
     SVC_TABLE_NAME: table.name,
     SVC_BUCKET_NAME: artifacts.name,
     SVC_EVENT_BUS_NAME: bus.name,
+    ...secrets.environment,
     POWERTOOLS_SERVICE_NAME: 'svc-run-graph',
   };
   // Every task function runs the same per-container build (lambda-tasks.ts), so all get the
   // same settings; the approval expiry needs no model and gets none of the API keys.
   const taskEnvironment = { ...environment, ...publicUrlSetting(), ...models?.environment };
-  const taskPermissions = [taskTokenPermission, ...(models?.permissions ?? [])];
+  // Every task may open secrets (one build per container); the approval expiry is told the key but may not use it.
+  const taskPermissions = [taskTokenPermission, ...(models?.permissions ?? []), ...secrets.permissions];
 
   const taskFunctions = Object.fromEntries(
     taskResources.map((resource) => [

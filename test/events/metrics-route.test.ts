@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { silentLogger } from '../../packages/core/src/ports/logger.ts';
+import { noSecretCipher } from '../../packages/core/src/secrets/no-cipher.ts';
 import { buildAppDeps } from '../../packages/functions/src/shared/deps.ts';
 import { defaultApiConfig } from '../../packages/functions/src/api/deps.ts';
 import type { ApiEnv } from '../../packages/functions/src/api/env.ts';
@@ -18,7 +19,7 @@ async function app(metricsToken?: string) {
   const table = new FileTable();
   const events = createLocalEvents({ table, logger: silentLogger });
   const deps = await buildAppDeps({
-    table, publisher: events.bus, logger: silentLogger, api: defaultApiConfig,
+    table, cipher: noSecretCipher, publisher: events.bus, logger: silentLogger, api: defaultApiConfig,
     issuer: { issuer: 'urn:svc:test', audience: 'svc' }, healthChecks: {},
     metrics: events.metrics.registry, metricsToken,
   });

@@ -34,8 +34,15 @@ import { systemClock } from '../../packages/core/src/ports/clock.ts';
 import { createStore } from '../../packages/core/src/store/index.ts';
 import { checkEvent } from '../../packages/core/src/events/validate.ts';
 import { DynamoDbTable } from '../../packages/functions/src/aws/dynamodb-table.ts';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { envelopeCipher } from '../../packages/core/src/secrets/envelope.ts';
+import { keys } from '../../packages/core/src/store/keys.ts';
+import { kmsDataKeys } from '../../packages/functions/src/secrets/kms-data-keys.ts';
 import { startAwsDouble } from '../events/support/aws-double.ts';
-import { startAwsWire } from './support/aws-wire.ts';
+import { startAwsWire, WIRE_KMS_KEY_ARN } from './support/aws-wire.ts';
+import type { KmsDouble } from '../support/kms-double.ts';
 import type { DynamoDbLocal } from '../support/dynamodb-local.ts';
 import type { S3Double } from '../support/s3-double.ts';
 import { evaluateSstApp, fromRoot, functionUrlEvent, resolvedEnvironment } from './sst-doubles.ts';
@@ -60,6 +67,7 @@ let ddbClient: DynamoDBClient | undefined;
 let s3: S3Double | undefined;
 let eventBridge: Awaited<ReturnType<typeof startAwsDouble>> | undefined;
 let stepFunctions: Awaited<ReturnType<typeof startAwsDouble>> | undefined;
+let kms: KmsDouble | undefined;
 /** What the last container logged, for failure messages. */
 let logs = '';
 
@@ -102,7 +110,7 @@ beforeAll(async () => {
     await cp(fromRoot(entry.from), path.join(packageDir, entry.to ?? entry.from), { recursive: true });
   }
 
-  ({ ddb, ddbClient, s3, eventBridge, stepFunctions } = await startAwsWire({ table: TABLE, bucket: BUCKET, stateMachineArn: STATE_MACHINE_ARN, region: REGION, credentials: CREDENTIALS }));
+  ({ ddb, ddbClient, s3, eventBridge, stepFunctions, kms } = await startAwsWire({ table: TABLE, bucket: BUCKET, stateMachineArn: STATE_MACHINE_ARN, region: REGION, credentials: CREDENTIALS }));
 
   // infra links the bus and names it; here the name is a concrete one.
   expect(args.environment.SVC_EVENT_BUS_NAME, 'infra passes the bus name').toBeDefined();
@@ -112,6 +120,7 @@ beforeAll(async () => {
     SVC_TABLE_NAME: TABLE,
     SVC_BUCKET_NAME: BUCKET,
     SVC_EVENT_BUS_NAME: BUS,
+    SVC_KMS_KEY_ID: WIRE_KMS_KEY_ARN,
     SVC_STATE_MACHINE_ARN: STATE_MACHINE_ARN,
     // What the Lambda runtime provides.
     AWS_REGION: REGION,
@@ -123,13 +132,14 @@ beforeAll(async () => {
     AWS_ENDPOINT_URL_S3: s3.endpoint,
     AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridge.endpoint,
     AWS_ENDPOINT_URL_SFN: stepFunctions.endpoint,
+    AWS_ENDPOINT_URL_KMS: kms.endpoint,
   };
 });
 
 afterAll(async () => {
   await ddbClient?.send(new DeleteTableCommand({ TableName: TABLE })).catch(() => {});
   ddbClient?.destroy();
-  await Promise.all([ddb?.stop(), s3?.stop(), eventBridge?.close(), stepFunctions?.close()]);
+  await Promise.all([ddb?.stop(), s3?.stop(), eventBridge?.close(), stepFunctions?.close(), kms?.close()]);
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -425,6 +435,65 @@ describe('the bundled API function', () => {
     expect(starts[0]!.body.input).toBe(JSON.stringify({ thread_id: stored!.thread_id }));
     const published = eventBridge!.requests.slice(beforePuts).flatMap((r) => r.body.Entries).map((e: { Detail: string }) => JSON.parse(e.Detail));
     expect(published.find((e: { event_type: string }) => e.event_type === 'integration.vcs.pr')).toMatchObject({ source: 'svc.webhooks', tenant_id: orgId, payload: { repository: 'acme/bundle-shop', pr_number: 7, action: 'opened' } });
+  });
+
+  it('seals an environment secret with KMS in DynamoDB, and opens it where runs and deliveries read it', async () => {
+    const signup = JSON.stringify({ email: 'kms@example.com', password: 'correct horse battery', organization_name: 'KMS Org' });
+    const [signedUp] = await container([functionUrlEvent('POST', '/api/auth/signup', { headers: { 'content-type': 'application/json' }, body: signup })]);
+    expect(signedUp!.statusCode, `${signedUp!.body}\n${logs}`).toBe(201);
+    const session = json(signedUp!);
+    const orgId: string = session.organization.id;
+    const headers = { authorization: `Bearer ${session.access_token}`, 'x-organization-id': orgId, 'content-type': 'application/json' };
+    const table = new DynamoDbTable({ tableName: TABLE, client: ddbClient! });
+    // The store a run's task function builds (lambda-tasks.ts): the same table, the same key.
+    const kmsClient = new KMSClient({ endpoint: kms!.endpoint, region: REGION, credentials: CREDENTIALS });
+    const store = createStore(table, systemClock, { cipher: envelopeCipher(kmsDataKeys({ client: kmsClient, keyId: WIRE_KMS_KEY_ARN })) });
+    const project = await store.projects.create(orgId, { name: 'kms shop' });
+
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
+    });
+    const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const before = kms!.requests.length;
+      const [set, created] = await container([
+        functionUrlEvent('PUT', `/api/v1/projects/${project.id}/environment/API_TOKEN`, { headers, body: JSON.stringify({ value: 'tok-kms-9d3e51', secret: true }) }),
+        functionUrlEvent('POST', '/api/notifications/channels', { headers, body: JSON.stringify({ name: 'hook', kind: 'webhook', url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/kms-hook`, events: ['run_failed'] }) }),
+      ]);
+      expect(set!.statusCode, `${set!.body}\n${logs}`).toBe(200);
+      expect(created!.statusCode, `${created!.body}\n${logs}`).toBe(201);
+
+      const item = await table.get(keys.environmentVariable(orgId, project.id, 'API_TOKEN'));
+      expect(item!.value).toMatchObject({ svc_sealed: 1, alg: 'AES-256-GCM', kid: WIRE_KMS_KEY_ARN });
+      expect(JSON.stringify(item)).not.toContain('tok-kms-9d3e51');
+      const generated = kms!.requests.slice(before).filter((r) => r.target === 'TrentService.GenerateDataKey');
+      expect(generated[0]!.body).toMatchObject({ KeyId: WIRE_KMS_KEY_ARN, KeySpec: 'AES_256', EncryptionContext: { 'svc:organization': orgId, 'svc:field': 'value' } });
+      expect(String(generated[0]!.headers.authorization)).toMatch(/\/eu-west-1\/kms\/aws4_request/);
+
+      // What a run reads ({{secrets.API_TOKEN}}), opened under the key by a store like the task functions'.
+      expect((await store.environment.resolve(orgId, project.id)).secrets).toEqual({ API_TOKEN: 'tok-kms-9d3e51' });
+      // And a route of the bundled function opens the channel's sealed URL and secret to send a signed test message.
+      const [sent] = await container([functionUrlEvent('POST', `/api/notifications/channels/${json(created!).id}/test`, { headers })]);
+      expect(json(sent!), logs).toMatchObject({ status: 'delivered' });
+      const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(received.at(-1)!.headers['x-svc-signature']))!;
+      expect(v1).toBe(createHmac('sha256', json(created!).signing_secret).update(`${t}.${received.at(-1)!.body}`).digest('hex'));
+      expect(kms!.requests.slice(before).map((r) => r.target)).toContain('TrentService.Decrypt');
+    } finally {
+      kmsClient.destroy();
+      await new Promise((r) => receiver.close(r));
+    }
+  });
+
+  it('does not start without the secrets key', async () => {
+    const outcome = await container([functionUrlEvent('GET', '/health')], { SVC_KMS_KEY_ID: undefined }).then((r) => `${r[0]!.statusCode} ${r[0]!.body}\n${logs}`, (e: Error) => e.message);
+    expect(outcome).toMatch(/SVC_KMS_KEY_ID: must be set/);
+    expect(outcome).not.toMatch(/^200/);
   });
 
   it('keeps the dashboard files out of the bundle itself', async () => {

@@ -31,7 +31,9 @@ const allSettings = {
 
 /** What the state machine's ARN output resolves to once deployed (the doubles' outputs are placeholders). */
 const STATE_MACHINE_ARN = 'arn:aws:states:eu-west-1:123456789012:stateMachine:svc-test-RunGraph';
-const deployedStateMachine = { SVC_STATE_MACHINE_ARN: STATE_MACHINE_ARN };
+/** And the secrets key's ARN (infra/secrets.ts), as the function configs require a real key ARN. */
+const KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+const deployedStateMachine = { SVC_STATE_MACHINE_ARN: STATE_MACHINE_ARN, SVC_KMS_KEY_ID: KEY_ARN };
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -71,6 +73,7 @@ describe('sst.config.ts run()', () => {
       'aws.cloudwatch.MetricAlarm LlmErrorRateHigh',
       'aws.iam.Role RunGraphStateMachineRole',
       'aws.iam.RolePolicy RunGraphStateMachineInvoke',
+      'aws.kms.Key SecretsKey',
       'aws.sfn.StateMachine RunGraph',
       'aws.sns.Topic Alerts',
       'sst.aws.Bucket Artifacts',
@@ -228,6 +231,7 @@ describe('API function', () => {
       tableName: '{Table.name}',
       bucketName: '{Artifacts.name}',
       logLevel: 'INFO',
+      kmsKeyId: KEY_ARN,
       stateMachineArn: STATE_MACHINE_ARN,
       corsOrigins: ['https://app.example.com', 'https://admin.example.com'],
       eventBusName: '{Events.name}',
@@ -249,6 +253,7 @@ describe('API function', () => {
       tableName: '{Table.name}',
       bucketName: '{Artifacts.name}',
       logLevel: 'WARN',
+      kmsKeyId: KEY_ARN,
       corsOrigins: [],
       eventBusName: '{Events.name}',
       stateMachineArn: STATE_MACHINE_ARN,
@@ -499,11 +504,13 @@ describe('run graph', () => {
       const { environment } = named(taskFunctionName(resource)).args;
       // The log level and the public URL are optional (the next test); the region is the Lambda runtime's.
       for (const name of (runGraphLambdaEnvNames as string[]).filter((n) => !['AWS_REGION', 'SVC_LOG_LEVEL', 'SVC_PUBLIC_URL'].includes(n))) expect(environment, `${resource} ${name}`).toHaveProperty(name);
-      expect(loadRunGraphLambdaConfig({ ...resolvedEnvironment(environment), AWS_REGION: 'eu-west-1' }), resource).toEqual({
+      expect(environment.SVC_KMS_KEY_ID, resource).toBe(named('SecretsKey').instance.arn);
+      expect(loadRunGraphLambdaConfig({ ...resolvedEnvironment(environment), SVC_KMS_KEY_ID: KEY_ARN, AWS_REGION: 'eu-west-1' }), resource).toEqual({
         tableName: '{Table.name}',
         bucketName: '{Artifacts.name}',
         region: 'eu-west-1',
         logLevel: 'INFO',
+        kmsKeyId: KEY_ARN,
       });
       expect(environment.SVC_LLM_PROVIDERS, resource).toBe('bedrock');
     }
@@ -670,6 +677,7 @@ describe('Lambda config', () => {
   const minimal = {
     SVC_TABLE_NAME: 'svc-table',
     SVC_BUCKET_NAME: 'svc-artifacts',
+    SVC_KMS_KEY_ID: KEY_ARN,
     AWS_REGION: 'eu-west-1',
   };
   const loadConfig = async () => (await load('packages/functions/src/aws/config.ts')).loadAwsConfig as (env: Record<string, string | undefined>) => any;
@@ -682,11 +690,12 @@ describe('Lambda config', () => {
     throw new Error('expected the config to be refused');
   };
 
-  it('needs only the table, the bucket and the region', async () => {
+  it('needs only the table, the bucket, the secrets key and the region', async () => {
     expect((await loadConfig())(minimal)).toEqual({
       region: 'eu-west-1',
       tableName: 'svc-table',
       bucketName: 'svc-artifacts',
+      kmsKeyId: KEY_ARN,
       logLevel: 'WARN',
       corsOrigins: [],
     });
@@ -891,5 +900,58 @@ describe('scheduled runs function', () => {
     const { loadAwsConfig } = await load('packages/functions/src/aws/config.ts');
     const config = loadAwsConfig({ ...resolvedEnvironment(named('ScheduledRuns').args.function.environment), ...deployedStateMachine, AWS_REGION: 'eu-west-1' });
     expect(config).toMatchObject({ tableName: '{Table.name}', bucketName: '{Artifacts.name}', eventBusName: '{Events.name}', stateMachineArn: STATE_MACHINE_ARN });
+  });
+});
+
+describe('the key that seals stored secrets (infra/secrets.ts)', () => {
+  const taskNames = ['RunGraphAnalyzeCode', 'RunGraphPlanTests', 'RunGraphExecuteTest', 'RunGraphSelfHeal', 'RunGraphRequestApproval', 'RunGraphApprovalExpired', 'RunGraphReport'];
+  const kmsGrants = (args: { permissions: { actions: string[] }[] }) => args.permissions.filter((p) => p.actions.some((a) => a.startsWith('kms:')));
+
+  it('declares a symmetric KMS key, rotated yearly by KMS and kept when the stage is removed', async () => {
+    const { only } = await evaluate();
+    const key = only('aws.kms.Key');
+    expect(key.name).toBe('SecretsKey');
+    expect(key.args).toMatchObject({ enableKeyRotation: true, deletionWindowInDays: 30 });
+    expect(key.opts).toEqual({ retainOnDelete: true });
+  });
+
+  it('lets the API and every task function generate and decrypt data keys under that key alone, and tells them its ARN', async () => {
+    const { named } = await evaluate();
+    const arn = named('SecretsKey').instance.arn;
+    for (const name of ['Api', ...taskNames]) {
+      const { args } = named(name);
+      expect(args.environment.SVC_KMS_KEY_ID, name).toBe(arn);
+      expect(kmsGrants(args), name).toEqual([{ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [arn] }]);
+    }
+  });
+
+  it('tells the scheduled runs and the approval expiry the key (their configs need it) but lets them use none', async () => {
+    const { named } = await evaluate();
+    const arn = named('SecretsKey').instance.arn;
+    for (const fn of [named('ScheduledRuns').args.function, named('RunGraphApprovalExpiry').args.function]) {
+      expect(fn.environment.SVC_KMS_KEY_ID).toBe(arn);
+      expect(kmsGrants(fn)).toEqual([]);
+    }
+  });
+
+  it('uses the key an operator names with SVC_KMS_KEY_ID instead of declaring one', async () => {
+    const { declared, named } = await evaluate('test', { SVC_KMS_KEY_ID: KEY_ARN });
+    expect(declared.filter((d) => d.type === 'aws.kms.Key')).toEqual([]);
+    expect(named('Api').args.environment.SVC_KMS_KEY_ID).toBe(KEY_ARN);
+    expect(kmsGrants(named('RunGraphExecuteTest').args)).toEqual([{ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [KEY_ARN] }]);
+  });
+
+  it('stops the deploy on an SVC_KMS_KEY_ID that is not a key ARN (an alias), naming the variable', async () => {
+    await expect(evaluate('test', { SVC_KMS_KEY_ID: 'alias/svc-secrets' })).rejects.toThrow(/SVC_KMS_KEY_ID: must be a KMS key ARN/);
+  });
+
+  it('stops a function whose environment names no key at boot, rather than storing secrets in plaintext', async () => {
+    const { named } = await evaluate();
+    const { loadAwsConfig } = await load('packages/functions/src/aws/config.ts');
+    const { loadRunGraphLambdaConfig } = await load('packages/functions/src/run-graph/lambda-config.ts');
+    const api = { ...resolvedEnvironment(named('Api').args.environment), ...deployedStateMachine, AWS_REGION: 'eu-west-1' };
+    expect(() => loadAwsConfig({ ...api, SVC_KMS_KEY_ID: undefined })).toThrow(/SVC_KMS_KEY_ID: must be set: the KMS key ARN that seals stored credentials/);
+    const task = { ...resolvedEnvironment(named('RunGraphExecuteTest').args.environment), AWS_REGION: 'eu-west-1' };
+    expect(() => loadRunGraphLambdaConfig({ ...task, SVC_KMS_KEY_ID: undefined })).toThrow(/SVC_KMS_KEY_ID: must be set/);
   });
 });

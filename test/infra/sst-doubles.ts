@@ -51,6 +51,8 @@ export interface Declared {
   instance: any;
   /** Methods called on the component after construction (Bus.subscribeQueue, Queue.subscribe). */
   calls: { method: string; args: any[] }[];
+  /** Pulumi resource options (retainOnDelete, …), when given. */
+  opts?: any;
 }
 
 function installSstGlobals(stage: string) {
@@ -61,8 +63,8 @@ function installSstGlobals(stage: string) {
    */
   const component = (type: string, outputs: string[], methods: string[] = []) =>
     class {
-      constructor(name: string, args: unknown = {}) {
-        const record: Declared = { type, name, args, instance: this, calls: [] };
+      constructor(name: string, args: unknown = {}, opts?: unknown) {
+        const record: Declared = { type, name, args, instance: this, calls: [], ...(opts === undefined ? {} : { opts }) };
         for (const attr of outputs) setPath(this, attr, new FakeOutput(`${name}.${attr}`));
         for (const method of methods) {
           Object.defineProperty(this, method, { value: (...callArgs: any[]) => void record.calls.push({ method, args: callArgs }) });
@@ -95,6 +97,7 @@ function installSstGlobals(stage: string) {
       Role: component('aws.iam.Role', ['id', 'name', 'arn']),
       RolePolicy: component('aws.iam.RolePolicy', ['id', 'name']),
     },
+    kms: { Key: component('aws.kms.Key', ['id', 'arn', 'keyId']) },
     sfn: { StateMachine: component('aws.sfn.StateMachine', ['id', 'name', 'arn']) },
     sns: {
       Topic: component('aws.sns.Topic', ['id', 'name', 'arn']),
@@ -145,7 +148,7 @@ export async function evaluateSstApp(stage = 'test', env: Record<string, string>
   vi.resetModules();
   const declared = installSstGlobals(stage);
   // The test runner's own shell must not leak into the deploy under test.
-  for (const name of [...operatorVariables, 'SVC_ALERT_EMAIL']) vi.stubEnv(name, '');
+  for (const name of [...operatorVariables, 'SVC_ALERT_EMAIL', 'SVC_KMS_KEY_ID']) vi.stubEnv(name, '');
   const { modelSettingNames, modelSecrets } = await load('infra/model-settings.ts');
   for (const name of modelSettingNames as string[]) vi.stubEnv(name, undefined);
   for (const { secret, variable } of modelSecrets as { secret: string; variable: string }[]) {

@@ -31,7 +31,8 @@ import { DynamoDbTable } from '../../packages/functions/src/aws/dynamodb-table.t
 import { createAwsRunGraph } from '../../packages/functions/src/run-graph/aws-setup.ts';
 import { createLogger } from '../../packages/functions/src/shared/logger.ts';
 import { startAwsDouble } from '../events/support/aws-double.ts';
-import { startAwsWire } from './support/aws-wire.ts';
+import { startAwsWire, WIRE_KMS_KEY_ARN } from './support/aws-wire.ts';
+import type { KmsDouble } from '../support/kms-double.ts';
 import { startStatusHost } from '../vcs/support/status-host.ts';
 import { reposDir } from '../intelligence/analysis/sample-repos.ts';
 import type { DynamoDbLocal } from '../support/dynamodb-local.ts';
@@ -54,6 +55,7 @@ let ddbClient: DynamoDBClient | undefined;
 let s3: S3Double | undefined;
 let eventBridge: Awaited<ReturnType<typeof startAwsDouble>> | undefined;
 let stepFunctions: Awaited<ReturnType<typeof startAwsDouble>> | undefined;
+let kms: KmsDouble | undefined;
 let infraArgs: any;
 
 beforeAll(async () => {
@@ -105,7 +107,7 @@ beforeAll(async () => {
   // The accessibility check reads axe-core's browser build as a file next to the bundle (execution/browser/axe.ts).
   expect(createRequire(handlerFile).resolve('axe-core/axe.min.js')).toMatch(/node_modules\/axe-core\/axe\.min\.js$/);
 
-  ({ ddb, ddbClient, s3, eventBridge, stepFunctions } = await startAwsWire({ table: TABLE, bucket: BUCKET, stateMachineArn: STATE_MACHINE_ARN, region: REGION, credentials: CREDENTIALS }));
+  ({ ddb, ddbClient, s3, eventBridge, stepFunctions, kms } = await startAwsWire({ table: TABLE, bucket: BUCKET, stateMachineArn: STATE_MACHINE_ARN, region: REGION, credentials: CREDENTIALS }));
 
   expect(infraArgs.environment.SVC_EVENT_BUS_NAME, 'infra names the bus').toBeDefined();
   functionEnv = {
@@ -113,6 +115,7 @@ beforeAll(async () => {
     SVC_TABLE_NAME: TABLE,
     SVC_BUCKET_NAME: BUCKET,
     SVC_EVENT_BUS_NAME: BUS,
+    SVC_KMS_KEY_ID: WIRE_KMS_KEY_ARN,
     // A mounted checkout (EFS, a layer) is what a deployment would name here.
     SVC_ANALYZE_ROOTS: reposDir,
     SVC_LOG_LEVEL: 'ERROR',
@@ -124,13 +127,14 @@ beforeAll(async () => {
     AWS_ENDPOINT_URL_S3: s3.endpoint,
     AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridge.endpoint,
     AWS_ENDPOINT_URL_SFN: stepFunctions.endpoint,
+    AWS_ENDPOINT_URL_KMS: kms.endpoint,
   };
 });
 
 afterAll(async () => {
   await ddbClient?.send(new DeleteTableCommand({ TableName: TABLE })).catch(() => {});
   ddbClient?.destroy();
-  await Promise.all([ddb?.stop(), s3?.stop(), eventBridge?.close(), stepFunctions?.close()]);
+  await Promise.all([ddb?.stop(), s3?.stop(), eventBridge?.close(), stepFunctions?.close(), kms?.close()]);
   if (work) await rm(work, { recursive: true, force: true });
 });
 

@@ -21,6 +21,7 @@ export const errorStatus = {
   RATE_LIMITED: 429,
   NOT_CONFIGURED: 501,
   UNAVAILABLE: 503,
+  SECRET_UNREADABLE: 500,
   INTERNAL: 500,
 } as const;
 

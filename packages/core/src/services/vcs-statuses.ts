@@ -42,6 +42,9 @@ export function vcsStatusService({ store, fetch = globalThis.fetch as unknown as
     if (!commit) return;
     const integration = await store.vcsIntegrations.get(orgId, commit.integration_id);
     if (!integration?.status_token) return;
+    // Sealed at rest: opened only here, where the host needs it (a token that does not open fails this post, logged).
+    const { status_token: token } = await store.vcsIntegrations.secrets(orgId, integration);
+    if (!token) return;
     const state = stateFor(commit.provider, verdict);
     const text = shortDescription(await description());
     if (!(await store.vcsStatuses.claim(orgId, integration.id, run.id, phase, { commit_sha: commit.commit_sha, state, description: text }))) return;
@@ -50,7 +53,7 @@ export function vcsStatusService({ store, fetch = globalThis.fetch as unknown as
       apiUrl: integration.api_url,
       repository: commit.repository,
       sha: commit.commit_sha,
-      token: integration.status_token,
+      token,
       state,
       description: text,
       context: integration.status_context,

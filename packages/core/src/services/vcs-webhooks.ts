@@ -78,6 +78,21 @@ export function vcsWebhookService({ store, publisher, logger }: VcsWebhookDeps) 
     await publisher.publish(event).catch((err) => logger?.warn('integration.vcs.pr was not published', { error: (err as Error).message, organization_id: orgId }));
   }
 
+  /**
+   * Whether a candidate's secret verifies the delivery. A secret that does not open is
+   * logged (naming the integration, never a value) and verifies nothing, so another
+   * organization's integration of the same repository still works.
+   */
+  async function verifies(c: { organizationId: string; integration: StoredVcsIntegration }, request: VcsRequest, body: Uint8Array): Promise<boolean> {
+    try {
+      const { secret } = await store.vcsIntegrations.secrets(c.organizationId, c.integration);
+      return verifySignature(request.provider, secret, body, request.signature);
+    } catch (err) {
+      logger?.error('a VCS integration\'s secret could not be opened', { organization_id: c.organizationId, integration_id: c.integration.id, error: (err as Error).message });
+      return false;
+    }
+  }
+
   return {
     /**
      * Handles one delivery. Throws the project's errors for what it refuses: a body that
@@ -95,7 +110,7 @@ export function vcsWebhookService({ store, publisher, logger }: VcsWebhookDeps) 
       const deliveryId = deliveryIdOf(request, body);
       const candidates = await store.vcsIntegrations.byRepository(request.provider, repository);
       // Every candidate is checked (no early exit), so the time taken says nothing either.
-      const verified = candidates.filter((c) => verifySignature(request.provider, c.integration.secret, body, request.signature));
+      const verified = (await Promise.all(candidates.map(async (c) => ((await verifies(c, request, body)) ? c : undefined)))).filter((c) => c !== undefined);
       const match = verified[0];
       if (!match) {
         const entry = { delivery_id: deliveryId, event: request.event, outcome: 'rejected' as const, run_id: null, reason: 'the signature does not match the integration\'s secret', ...facts(undefined) };

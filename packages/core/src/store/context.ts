@@ -1,17 +1,22 @@
 import type { Table, QueryInput, Item } from '../ports/table.ts';
 import type { Clock } from '../ports/clock.ts';
+import type { SecretCipher } from '../ports/secret-cipher.ts';
 import { uuidv7 } from '../ids.ts';
+import { noSecretCipher } from '../secrets/no-cipher.ts';
 import { stripLayout } from './keys.ts';
+import { secretFields, type SecretFields } from './secret-fields.ts';
 
-/** What every repository needs: the table, a clock and an id source. */
+/** What every repository needs: the table, a clock, an id source, and the sealing of secret attributes. */
 export interface StoreContext {
   table: Table;
   clock: Clock;
   newId(): string;
+  secrets: SecretFields;
 }
 
-export function storeContext(table: Table, clock: Clock): StoreContext {
-  return { table, clock, newId: () => uuidv7(clock.now().getTime()) };
+/** Without a cipher, secrets can be neither written nor opened (plaintext from before still reads). */
+export function storeContext(table: Table, clock: Clock, cipher: SecretCipher = noSecretCipher): StoreContext {
+  return { table, clock, newId: () => uuidv7(clock.now().getTime()), secrets: secretFields(cipher) };
 }
 
 export interface Page<T> {

@@ -11,8 +11,11 @@ export interface ProjectEnvironment {
 
 /**
  * A project's environment variables and secrets, one item each in a partition of their
- * own (so listing projects never reads them). Values are stored as given; the API never
- * returns a secret's value, and only runs read it.
+ * own (so listing projects never reads them). A secret's value is sealed (ctx.secrets,
+ * bound to its organization and record) and opened only by `resolve`, for a run; the API
+ * never returns it, and listing never opens it. A plain variable is stored as given. A
+ * secret written in plaintext before encryption at rest still resolves and is sealed when
+ * it is next set.
  */
 export function environmentRepo(ctx: StoreContext) {
   const { table } = ctx;
@@ -29,7 +32,9 @@ export function environmentRepo(ctx: StoreContext) {
       if (existing.length >= MAX_ENVIRONMENT_VARIABLES && !existing.some((i) => i.name === name)) {
         throw conflict(`a project holds at most ${MAX_ENVIRONMENT_VARIABLES} environment variables; delete one first`, { field: 'name', limit: MAX_ENVIRONMENT_VARIABLES });
       }
-      const item = { ...keys.environmentVariable(orgId, projectId, name), entity: 'environment_variable', name, value: input.value, secret: input.secret, updated_at: ctx.clock.now().toISOString(), updated_by: userId };
+      const key = keys.environmentVariable(orgId, projectId, name);
+      const value = input.secret ? (await ctx.secrets.seal(orgId, key, { value: input.value })).value : input.value;
+      const item = { ...key, entity: 'environment_variable', name, value, secret: input.secret, updated_at: ctx.clock.now().toISOString(), updated_by: userId };
       await table.put(item);
       return shown(item);
     },
@@ -42,10 +47,13 @@ export function environmentRepo(ctx: StoreContext) {
       return true;
     },
 
-    /** The values a run uses, secrets included. */
+    /** The values a run uses, secrets opened (SECRET_UNREADABLE names a secret that does not open). */
     async resolve(orgId: string, projectId: string): Promise<ProjectEnvironment> {
       const out: ProjectEnvironment = { environment: {}, secrets: {} };
-      for (const i of await all(orgId, projectId)) (i.secret ? out.secrets : out.environment)[i.name as string] = i.value as string;
+      await Promise.all((await all(orgId, projectId)).map(async (i) => {
+        if (!i.secret) out.environment[i.name as string] = i.value as string;
+        else out.secrets[i.name as string] = (await ctx.secrets.open(orgId, i, { value: i.value })).value ?? '';
+      }));
       return out;
     },
   };

@@ -1,5 +1,6 @@
 import type { Table } from '../ports/table.ts';
 import type { Clock } from '../ports/clock.ts';
+import type { SecretCipher } from '../ports/secret-cipher.ts';
 import { storeContext } from './context.ts';
 import { organizationsRepo } from './organizations.ts';
 import { membersRepo } from './members.ts';
@@ -26,9 +27,14 @@ import { notificationsRepo } from './notifications.ts';
 import { vcsIntegrationsRepo } from './vcs-integrations.ts';
 import { vcsStatusesRepo } from './vcs-statuses.ts';
 
+export interface StoreOptions {
+  /** Seals and opens secret attributes (ports/secret-cipher.ts). Without one, writing a secret fails (NOT_CONFIGURED). */
+  cipher?: SecretCipher;
+}
+
 /** Every repository over one table. */
-export function createStore(table: Table, clock: Clock) {
-  const ctx = storeContext(table, clock);
+export function createStore(table: Table, clock: Clock, options: StoreOptions = {}) {
+  const ctx = storeContext(table, clock, options.cipher);
   return {
     table,
     organizations: organizationsRepo(ctx),

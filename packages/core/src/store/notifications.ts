@@ -2,10 +2,25 @@ import type { NotificationChannel, NotificationLog } from '../contracts/notifica
 import { ConditionFailedError, type Item } from '../ports/table.ts';
 import { keys, stripLayout } from './keys.ts';
 import { queryAll, queryPage, type StoreContext } from './context.ts';
+import type { StoredSecret } from './secret-fields.ts';
+import { updateSealed } from './sealed-update.ts';
 
-/** A channel as stored: the contract's fields plus the URL and the signing secret, which are never returned. */
-export type StoredChannel = NotificationChannel & { url: string; signing_secret: string | null };
-export type ChannelPatch = Partial<Pick<StoredChannel, 'name' | 'url' | 'url_hint' | 'project_id' | 'events' | 'enabled'>>;
+/**
+ * A channel as stored: the contract's fields plus the URL (a Slack incoming-webhook URL is
+ * itself the credential) and the signing secret, both sealed and never returned. Open
+ * them with `secrets` when a message is sent.
+ */
+export type StoredChannel = NotificationChannel & { url: StoredSecret; signing_secret: StoredSecret | null };
+/** A channel's secrets, opened. */
+export interface ChannelSecrets {
+  url: string;
+  signing_secret: string | null;
+}
+export type NewChannel = Omit<NotificationChannel, 'id' | 'created_at' | 'updated_at'> & ChannelSecrets;
+export type ChannelPatch = Partial<Pick<NotificationChannel, 'name' | 'url_hint' | 'project_id' | 'events' | 'enabled'> & { url: string }>;
+
+/** The attributes sealed at rest. */
+const SECRET_FIELDS = ['url', 'signing_secret'] as const satisfies readonly (keyof ChannelSecrets)[];
 
 const LOG_TTL_SECONDS = 90 * 24 * 3600;
 
@@ -23,11 +38,18 @@ const channelOf = (item: Item): StoredChannel => {
 export function notificationsRepo(ctx: StoreContext) {
   const { table } = ctx;
   return {
-    async create(orgId: string, input: Omit<StoredChannel, 'id' | 'created_at' | 'updated_at'>): Promise<StoredChannel> {
+    async create(orgId: string, input: NewChannel): Promise<StoredChannel> {
       const now = ctx.clock.now().toISOString();
-      const channel: StoredChannel = { ...input, id: ctx.newId(), created_at: now, updated_at: now };
-      await table.put({ ...keys.notificationChannel(orgId, channel.id), entity: 'notification_channel', organization_id: orgId, ...channel }, { kind: 'notExists' });
+      const id = ctx.newId();
+      const key = keys.notificationChannel(orgId, id);
+      const channel: StoredChannel = { ...input, ...(await ctx.secrets.seal(orgId, key, { url: input.url, signing_secret: input.signing_secret })), id, created_at: now, updated_at: now };
+      await table.put({ ...key, entity: 'notification_channel', organization_id: orgId, ...channel }, { kind: 'notExists' });
       return channel;
+    },
+
+    /** A channel's URL and signing secret, opened (SECRET_UNREADABLE when one does not open). */
+    secrets(orgId: string, channel: Pick<StoredChannel, 'id' | 'url' | 'signing_secret'>): Promise<ChannelSecrets> {
+      return ctx.secrets.open(orgId, keys.notificationChannel(orgId, channel.id), { url: channel.url, signing_secret: channel.signing_secret }) as Promise<ChannelSecrets>;
     },
 
     async get(orgId: string, id: string): Promise<StoredChannel | undefined> {
@@ -44,14 +66,11 @@ export function notificationsRepo(ctx: StoreContext) {
       return (await queryAll(table, { pk: `ORG#${orgId}`, skPrefix: 'NOTIFYCH#' })).map(channelOf);
     },
 
+    /** A new URL is sealed; a URL or secret still in plaintext from before is sealed too. */
     async update(orgId: string, id: string, patch: ChannelPatch): Promise<StoredChannel | undefined> {
       const set: Record<string, unknown> = { ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)), updated_at: ctx.clock.now().toISOString() };
-      try {
-        return channelOf(await table.update({ key: keys.notificationChannel(orgId, id), set }));
-      } catch (err) {
-        if (err instanceof ConditionFailedError) return undefined;
-        throw err;
-      }
+      const item = await updateSealed(ctx, orgId, keys.notificationChannel(orgId, id), SECRET_FIELDS, () => set);
+      return item && channelOf(item);
     },
 
     async delete(orgId: string, id: string): Promise<StoredChannel | undefined> {

@@ -3,14 +3,29 @@ import { ConditionFailedError, type Item } from '../ports/table.ts';
 import { dedupeKey, DEDUPE_TTL_SECONDS } from '../events/dedupe.ts';
 import { keys, stripLayout } from './keys.ts';
 import { queryAll, queryPage, type StoreContext } from './context.ts';
+import type { StoredSecret } from './secret-fields.ts';
+import { updateSealed } from './sealed-update.ts';
 
 /**
- * An integration as stored: the contract's fields plus its two credentials, kept side by
- * side as given — the webhook secret (never returned after creation) and the token for
- * commit statuses (never returned at all; `status_token_set` is derived from it).
+ * An integration as stored: the contract's fields plus its two credentials, sealed — the
+ * webhook secret (never returned after creation) and the token for commit statuses (never
+ * returned at all; `status_token_set` is derived from it).
  */
-export type StoredVcsIntegration = Omit<VcsIntegration, 'status_token_set'> & { secret: string; status_token: string | null };
-export type VcsIntegrationPatch = Partial<Pick<StoredVcsIntegration, 'repository' | 'events' | 'branches' | 'tags' | 'healing_enabled' | 'enabled' | 'status_token' | 'status_token_hint' | 'api_url' | 'status_context'>>;
+export type StoredVcsIntegration = Omit<VcsIntegration, 'status_token_set'> & { secret: StoredSecret; status_token: StoredSecret | null };
+/** An integration's secrets, opened. */
+export interface VcsIntegrationSecrets {
+  secret: string;
+  status_token: string | null;
+}
+export type NewVcsIntegration = Omit<VcsIntegration, 'id' | 'created_at' | 'updated_at' | 'status_token_set'> & VcsIntegrationSecrets;
+
+/**
+ * The attributes sealed at rest. A new secret attribute (a status token) is added here and
+ * to VcsIntegrationSecrets (and StoredVcsIntegration's type); create and update then seal
+ * it and `secrets` opens it.
+ */
+const SECRET_FIELDS = ['secret', 'status_token'] as const satisfies readonly (keyof VcsIntegrationSecrets)[];
+export type VcsIntegrationPatch = Partial<Pick<VcsIntegration, 'repository' | 'events' | 'branches' | 'tags' | 'healing_enabled' | 'enabled' | 'status_token_hint' | 'api_url' | 'status_context'>> & { status_token?: string | null };
 export type NewVcsDelivery = Omit<VcsDelivery, 'id' | 'created_at'>;
 
 /** What a handled delivery came to, kept under its delivery id so a redelivery gets the same answer. */
@@ -22,6 +37,9 @@ export interface HandledDelivery {
 }
 
 const LOG_TTL_SECONDS = 90 * 24 * 3600;
+
+/** The secret attributes of an integration, stored or given (a missing one is null). */
+const pick = (i: object): Record<string, string | null> => Object.fromEntries(SECRET_FIELDS.map((f) => [f, ((i as Record<string, unknown>)[f] ?? null) as string | null]));
 
 /** Integrations stored before commit statuses existed have none of their fields: no token, the host's public API, context svc. */
 const statusDefaults = { status_token: null, status_token_hint: null, api_url: null, status_context: 'svc' };
@@ -39,11 +57,14 @@ const repositoryIndex = (orgId: string, i: Pick<VcsIntegration, 'id' | 'provider
 export function vcsIntegrationsRepo(ctx: StoreContext) {
   const { table } = ctx;
   return {
-    async create(orgId: string, input: Omit<StoredVcsIntegration, 'id' | 'created_at' | 'updated_at'>): Promise<StoredVcsIntegration> {
+    async create(orgId: string, input: NewVcsIntegration): Promise<StoredVcsIntegration> {
       const now = ctx.clock.now().toISOString();
-      const integration: StoredVcsIntegration = { ...input, id: ctx.newId(), created_at: now, updated_at: now };
+      const id = ctx.newId();
+      const key = keys.vcsIntegration(orgId, id);
+      const sealed = await ctx.secrets.seal(orgId, key, pick(input));
+      const integration = { ...input, ...sealed, id, created_at: now, updated_at: now } as StoredVcsIntegration;
       await table.put(
-        { ...keys.vcsIntegration(orgId, integration.id), entity: 'vcs_integration', organization_id: orgId, gsi1pk: keys.vcsIntegrationsOfProject(integration.project_id), gsi1sk: integration.id, ...repositoryIndex(orgId, integration), ...integration },
+        { ...key, entity: 'vcs_integration', organization_id: orgId, gsi1pk: keys.vcsIntegrationsOfProject(integration.project_id), gsi1sk: integration.id, ...repositoryIndex(orgId, integration), ...integration },
         { kind: 'notExists' },
       );
       return integration;
@@ -67,16 +88,18 @@ export function vcsIntegrationsRepo(ctx: StoreContext) {
       return items.map(fromItem).map((i) => ({ organizationId: i.organization_id, integration: withoutOrg(i) }));
     },
 
+    /** A secret still in plaintext from before encryption at rest is sealed by any update. */
     async update(orgId: string, id: string, patch: VcsIntegrationPatch): Promise<StoredVcsIntegration | undefined> {
       const set: Record<string, unknown> = { ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)), updated_at: ctx.clock.now().toISOString() };
-      try {
-        const current = patch.repository ? await this.get(orgId, id) : undefined;
-        if (current && patch.repository) Object.assign(set, repositoryIndex(orgId, { ...current, repository: patch.repository }));
-        return withoutOrg(fromItem(await table.update({ key: keys.vcsIntegration(orgId, id), set })));
-      } catch (err) {
-        if (err instanceof ConditionFailedError) return undefined;
-        throw err;
-      }
+      const item = await updateSealed(ctx, orgId, keys.vcsIntegration(orgId, id), SECRET_FIELDS, (current) =>
+        patch.repository ? { ...set, ...repositoryIndex(orgId, { ...fromItem(current), repository: patch.repository }) } : set,
+      );
+      return item && withoutOrg(fromItem(item));
+    },
+
+    /** An integration's secrets, opened (SECRET_UNREADABLE when one does not open). */
+    secrets(orgId: string, integration: StoredVcsIntegration): Promise<VcsIntegrationSecrets> {
+      return ctx.secrets.open(orgId, keys.vcsIntegration(orgId, integration.id), pick(integration)) as unknown as Promise<VcsIntegrationSecrets>;
     },
 
     async delete(orgId: string, id: string): Promise<StoredVcsIntegration | undefined> {

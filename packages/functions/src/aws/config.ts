@@ -17,6 +17,8 @@ import { PublicUrl } from '../shared/public-url.ts';
  * with executions on that Step Functions state machine; without it they answer
  * NOT_CONFIGURED. `SVC_METRICS_TOKEN` (optional) makes `GET /metrics` require that bearer
  * token. `SVC_PUBLIC_URL` (optional) is where people reach svc; commit statuses link there.
+ * `SVC_KMS_KEY_ID` (set by infra/secrets.ts, required) is the KMS key ARN that seals
+ * the secrets the store keeps.
  */
 
 /** The built-in issuer's `iss` and `aud` on AWS: fixed, the tokens are svc's own. */
@@ -30,6 +32,18 @@ const optional = <T extends z.ZodType>(schema: T) =>
 
 const required = (description: string) =>
   z.string({ error: 'must be set' }).trim().min(1, { error: 'must be set' }).describe(description);
+
+/**
+ * The KMS key that seals stored secrets (infra/secrets.ts passes its ARN): a key ARN, not
+ * an alias, because a sealed value records the ARN GenerateDataKey answers with and is
+ * opened only under that same key (secrets/kms-data-keys.ts).
+ */
+export const kmsKeyArn = z
+  // Messages never say "secret": config errors are checked for echoed values by that word.
+  .string({ error: 'must be set: the KMS key ARN that seals stored credentials (infra sets it)' })
+  .trim()
+  .regex(/^arn:aws[\w-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/, { error: 'must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<key id>), not an alias' })
+  .describe('the KMS key that seals the secrets the store keeps');
 
 /** Shortest accepted metrics token: the function URL is public, so the token is all that guards /metrics. */
 export const MIN_METRICS_TOKEN_LENGTH = 16;
@@ -117,6 +131,8 @@ export const awsEnvSchema = operatorEnvSchema
         .regex(/^arn:[\w-]+:states:[\w-]+:\d{12}:stateMachine:[\w-]+$/, { error: 'must be a Step Functions state machine ARN' })
         .describe('the run graph state machine the API starts executions on'),
     ),
+    // Required: svc never stores a secret in plaintext, so a function without its key does not start.
+    SVC_KMS_KEY_ID: kmsKeyArn,
     AWS_REGION: required('set by the Lambda runtime'),
   });
 
@@ -146,6 +162,8 @@ export interface AwsConfig {
   stateMachineArn?: string;
   /** Where people reach svc (commit statuses link to run reports there). */
   publicUrl?: string;
+  /** The KMS key (ARN) that seals stored secrets. */
+  kmsKeyId: string;
 }
 
 /** The environment does not describe a working deployment; `issues` names each variable. */
@@ -178,6 +196,7 @@ export function loadAwsConfig(env: Record<string, string | undefined>): AwsConfi
     region: e.AWS_REGION,
     tableName: e.SVC_TABLE_NAME,
     bucketName: e.SVC_BUCKET_NAME,
+    kmsKeyId: e.SVC_KMS_KEY_ID,
     logLevel: e.SVC_LOG_LEVEL ?? 'WARN',
     corsOrigins: e.SVC_CORS_ORIGINS ?? [],
     ...(e.SVC_EVENT_BUS_NAME ? { eventBusName: e.SVC_EVENT_BUS_NAME } : {}),

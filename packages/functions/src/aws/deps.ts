@@ -21,6 +21,7 @@ import { S3Blobs } from './s3-blobs.ts';
 import { EmfAlertSink } from './events/emf-alert-sink.ts';
 import { createLlmFromEnv } from '../llm/from-env.ts';
 import { createGenerationExecutor } from '../generation/execute-once.ts';
+import { kmsSecretCipher } from '../secrets/kms-cipher.ts';
 
 /**
  * The Lambda's AppDeps: the same wiring as the local runtime (buildAppDeps) over
@@ -51,6 +52,7 @@ export async function buildAwsDeps(config: AwsConfig, env: Record<string, string
   const blobs = new S3Blobs({ bucket: config.bucketName, client: new S3Client({ region: config.region }) });
   const deps = await buildAppDeps({
     table,
+    cipher: kmsSecretCipher(config),
     publisher: eventPublisher(config, logger, metrics),
     logger,
     // Function URLs are https only, so cookies are always Secure.

@@ -1,5 +1,6 @@
 import { startLocalRuntime } from '../local/runtime.ts';
 import { parseLocalConfig } from '../local/config.ts';
+import { SecretKeyFileError } from '../secrets/key-file.ts';
 
 /** `svc start`: runs until SIGINT/SIGTERM, then closes the server and the store cleanly. */
 export async function startCommand(flags: { port?: string; dataDir?: string; host?: string }): Promise<number> {
@@ -10,7 +11,15 @@ export async function startCommand(flags: { port?: string; dataDir?: string; hos
     process.stderr.write(`svc: ${(err as Error).message}\n`);
     return 2;
   }
-  const runtime = await startLocalRuntime(config);
+  let runtime;
+  try {
+    runtime = await startLocalRuntime(config);
+  } catch (err) {
+    // A key file that is missing, unreadable or not the data folder's: say which and stop.
+    if (!(err instanceof SecretKeyFileError)) throw err;
+    process.stderr.write(`svc: ${err.message}\n`);
+    return 1;
+  }
   const { admin } = runtime;
   const lines = [
     '',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseAnalyzeRoots } from '../intelligence/read-repository.ts';
 import { PublicUrl } from '../shared/public-url.ts';
 
@@ -11,6 +11,7 @@ export const LocalConfigSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(4600).describe('Port on 127.0.0.1 (SVC_PORT, --port)'),
   host: z.enum(['127.0.0.1', 'localhost', '::1']).default('127.0.0.1').describe('Loopback address to bind (SVC_HOST, --host)'),
   dataDir: z.string().min(1).default('.svc-data').describe('Folder for the store and artifacts (SVC_DATA_DIR, --data-dir)'),
+  secretKeyFile: z.string().min(1).optional().describe('Key file that seals stored secrets; default <data folder>/secret-key, created on first start (SVC_SECRET_KEY_FILE)'),
   logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('WARN').describe('Log level (SVC_LOG_LEVEL)'),
   corsOrigins: z.string().default('').describe('Comma-separated browser origins allowed to call the API (SVC_CORS_ORIGINS)'),
   rateLimitPerMinute: z.coerce.number().int().min(1).default(1200).describe('Requests per minute per caller (SVC_RATE_LIMIT)'),
@@ -30,13 +31,14 @@ export const LocalConfigSchema = z.object({
     .describe('Folders POST /api/analyze and a run\'s analyze_code may read, separated by commas or the path delimiter (SVC_ANALYZE_ROOTS)'),
 });
 
-export type LocalConfig = z.output<typeof LocalConfigSchema> & { dataDir: string };
+export type LocalConfig = z.output<typeof LocalConfigSchema> & { dataDir: string; secretKeyFile: string };
 
 export function parseLocalConfig(env: Record<string, string | undefined>, flags: Partial<Record<keyof z.input<typeof LocalConfigSchema>, unknown>> = {}): LocalConfig {
   const fromEnv = {
     port: env.SVC_PORT,
     host: env.SVC_HOST,
     dataDir: env.SVC_DATA_DIR,
+    secretKeyFile: env.SVC_SECRET_KEY_FILE,
     logLevel: env.SVC_LOG_LEVEL,
     corsOrigins: env.SVC_CORS_ORIGINS,
     rateLimitPerMinute: env.SVC_RATE_LIMIT,
@@ -61,5 +63,6 @@ export function parseLocalConfig(env: Record<string, string | undefined>, flags:
   if ((result.data.jwksUrl && !result.data.jwtIssuer) || (!result.data.jwksUrl && result.data.jwtIssuer)) {
     throw new Error('invalid configuration:\n  SVC_JWKS_URL and SVC_JWT_ISSUER go together');
   }
-  return { ...result.data, dataDir: resolve(result.data.dataDir) };
+  const dataDir = resolve(result.data.dataDir);
+  return { ...result.data, dataDir, secretKeyFile: resolve(result.data.secretKeyFile ?? join(dataDir, 'secret-key')) };
 }

@@ -24,6 +24,9 @@ import { startTicker } from './schedule-ticker.ts';
 import { scheduledRunStarter } from '../run-graph/scheduled-runs.ts';
 import type { LocalConfig } from './config.ts';
 import { createLlmFromEnv } from '../llm/from-env.ts';
+import { createStore } from '@svc/core/store/index';
+import { systemClock } from '@svc/core/ports/clock';
+import { localSecretCipher } from '../secrets/local-cipher.ts';
 import { visionLocatorFromEnv } from '../llm/vision-locator.ts';
 
 export interface LocalRuntime {
@@ -59,8 +62,11 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
   const events = createLocalEvents({ table, logger });
   const bus = events.bus;
   try {
+    // Before anything else reads the store: a missing or wrong key file stops the start here.
+    const cipher = await localSecretCipher(config.secretKeyFile, createStore(table, systemClock).settings);
     const deps = await buildAppDeps({
       table,
+      cipher,
       publisher: bus,
       metrics: events.metrics.registry,
       logger,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LogLevel } from '../shared/logger.ts';
 import { PublicUrl } from '../shared/public-url.ts';
+import { kmsKeyArn } from '../aws/config.ts';
 
 /**
  * Configuration of the run graph's Task Lambdas (infra/run-graph.ts sets it), parsed once
@@ -13,6 +14,8 @@ export const runGraphLambdaEnv = z.object({
   SVC_LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
   // The report task posts a webhook run's commit status, which links to the run's report there.
   SVC_PUBLIC_URL: z.preprocess((v) => (v === '' ? undefined : v), PublicUrl.optional()),
+  // Runs open a project's secrets and the report opens notification URLs: required, as for the API.
+  SVC_KMS_KEY_ID: kmsKeyArn,
 });
 
 export const runGraphLambdaEnvNames = Object.keys(runGraphLambdaEnv.shape);
@@ -23,11 +26,12 @@ export interface RunGraphLambdaConfig {
   region: string;
   logLevel: LogLevel;
   publicUrl?: string;
+  kmsKeyId: string;
 }
 
 export function loadRunGraphLambdaConfig(env: Record<string, string | undefined>): RunGraphLambdaConfig {
   const parsed = runGraphLambdaEnv.safeParse(env);
   if (!parsed.success) throw new Error(`invalid run graph Lambda configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const e = parsed.data;
-  return { tableName: e.SVC_TABLE_NAME, bucketName: e.SVC_BUCKET_NAME, region: e.AWS_REGION, logLevel: e.SVC_LOG_LEVEL, ...(e.SVC_PUBLIC_URL ? { publicUrl: e.SVC_PUBLIC_URL } : {}) };
+  return { tableName: e.SVC_TABLE_NAME, bucketName: e.SVC_BUCKET_NAME, region: e.AWS_REGION, logLevel: e.SVC_LOG_LEVEL, kmsKeyId: e.SVC_KMS_KEY_ID, ...(e.SVC_PUBLIC_URL ? { publicUrl: e.SVC_PUBLIC_URL } : {}) };
 }

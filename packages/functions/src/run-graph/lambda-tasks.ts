@@ -29,6 +29,7 @@ import { parseAnalyzeRoots } from '../intelligence/read-repository.ts';
 import { createLlmFromEnv } from '../llm/from-env.ts';
 import { visionLocatorFromEnv } from '../llm/vision-locator.ts';
 import { EmfAlertSink } from '../aws/events/emf-alert-sink.ts';
+import { kmsSecretCipher } from '../secrets/kms-cipher.ts';
 
 /**
  * Lambda entry points of the run graph's Task states (one per Task resource of
@@ -54,7 +55,7 @@ function build(): Promise<Built> {
     const logger = createLogger(config.logLevel, 'svc-run-graph');
     const table = new DynamoDbTable({ tableName: config.tableName, client: new DynamoDBClient({ region: config.region }) });
     const blobs = new S3Blobs({ bucket: config.bucketName, client: new S3Client({ region: config.region }) });
-    const store = createStore(table, systemClock);
+    const store = createStore(table, systemClock, { cipher: kmsSecretCipher(config) });
     const threads = threadsRepo(table);
     const sfn = createSfnWorkflow({ client: new SFNClient({ region: config.region }), stateMachineArn: '', executions: { save: (t, arn) => threads.setExecution(t, arn), get: (t) => threads.execution(t) } });
     const publisher = taskEventPublisher(process.env, config.region, logger);

@@ -5,12 +5,15 @@ import type { Table } from '@svc/core/ports/table';
 import type { EventPublisher } from '@svc/core/ports/events';
 import type { Logger } from '@svc/core/ports/logger';
 import type { HealthCheck } from '@svc/core/ports/health';
+import type { SecretCipher } from '@svc/core/ports/secret-cipher';
 import { systemClock, type Clock } from '@svc/core/ports/clock';
 import type { MetricsRegistry } from '@svc/core/telemetry/metrics';
 import type { AppDeps, ApiConfig } from '../api/deps.ts';
 
 export interface CommonDepsInput {
   table: Table;
+  /** Seals the secrets the store keeps: the local key file's, or KMS's on AWS. */
+  cipher: SecretCipher;
   publisher: EventPublisher;
   logger: Logger;
   api: ApiConfig;
@@ -31,7 +34,7 @@ export interface CommonDepsInput {
  */
 export async function buildAppDeps(input: CommonDepsInput): Promise<AppDeps> {
   const clock = input.clock ?? systemClock;
-  const store = createStore(input.table, clock);
+  const store = createStore(input.table, clock, { cipher: input.cipher });
   const privateJwk = await store.settings.getOrCreate<JWK>('jwt-signing-key', generateSigningKey);
   const issuer = createLocalIssuer({ privateJwk, ...input.issuer, clock });
   const verifier = createJwtVerifier({ localIssuer: issuer, external: input.externalIssuer, clock });
