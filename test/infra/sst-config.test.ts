@@ -524,7 +524,7 @@ describe('run graph', () => {
     for (const resource of taskResources as string[]) {
       const environment = set(taskFunctionName(resource)).args.environment;
       expect(environment.SVC_PUBLIC_URL, resource).toBe('https://svc.example.com/');
-      expect(loadRunGraphLambdaConfig({ ...resolvedEnvironment(environment), AWS_REGION: 'eu-west-1' }).publicUrl, resource).toBe('https://svc.example.com');
+      expect(loadRunGraphLambdaConfig({ ...resolvedEnvironment(environment), SVC_KMS_KEY_ID: KEY_ARN, AWS_REGION: 'eu-west-1' }).publicUrl, resource).toBe('https://svc.example.com');
       expect(unset(taskFunctionName(resource)).args.environment, resource).not.toHaveProperty('SVC_PUBLIC_URL');
     }
     expect(set('Api').args.environment.SVC_PUBLIC_URL).toBe('https://svc.example.com/');

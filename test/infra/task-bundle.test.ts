@@ -26,6 +26,9 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../packages/core/src/ports/clock.ts';
 import { createStore } from '../../packages/core/src/store/index.ts';
+import { envelopeCipher } from '../../packages/core/src/secrets/envelope.ts';
+import { kmsDataKeys } from '../../packages/functions/src/secrets/kms-data-keys.ts';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { checkEvent } from '../../packages/core/src/events/validate.ts';
 import { DynamoDbTable } from '../../packages/functions/src/aws/dynamodb-table.ts';
 import { createAwsRunGraph } from '../../packages/functions/src/run-graph/aws-setup.ts';
@@ -241,7 +244,9 @@ describe('the bundled run graph task functions', () => {
     try {
       const orgId = `org-task-status-${process.pid}`;
       const table = new DynamoDbTable({ tableName: TABLE, client: ddbClient! });
-      const store = createStore(table, systemClock);
+      // The integration's secrets are sealed under the key the bundled functions are given.
+      const cipher = envelopeCipher(kmsDataKeys({ client: new KMSClient({ region: REGION, endpoint: kms!.endpoint, credentials: CREDENTIALS }), keyId: WIRE_KMS_KEY_ARN }));
+      const store = createStore(table, systemClock, { cipher });
       const project = await store.projects.create(orgId, { name: 'shop' });
       const test = await store.tests.create(orgId, { project_id: project.id, name: 'cart', description: null, type: 'api', steps: [{ type: 'request', method: 'GET', url: '/ok' }], assertions: [], priority: 'medium', tags: [] } as any);
       const integration = await store.vcsIntegrations.create(orgId, {
