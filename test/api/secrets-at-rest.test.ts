@@ -201,3 +201,24 @@ describe('secrets are sealed at rest', () => {
     expect((await admin.post(`/api/notifications/channels/${channel.id}/test`)).body).toMatchObject({ status: 'delivered' });
   });
 });
+
+describe('the built-in issuer\'s signing key', () => {
+  it('is sealed in the table, and tokens it signed still verify', async () => {
+    const item = (await raw(keys.systemSetting('jwt-signing-key'))) as Item;
+    expect(item.value).toMatchObject({ svc_sealed: 1 });
+    // A private JWK in the clear would carry its private exponent "d".
+    expect(JSON.stringify(item)).not.toMatch(/"d":/);
+    expect((await admin.get('/api/v1/users/me')).status).toBe(200);
+  });
+
+  it('a credential setting stored in the clear before sealing is read, and sealed in place', async () => {
+    const settings = server.runtime.deps.store.settings;
+    const legacy = { kty: 'EC', d: 'legacy-private-part' };
+    await table().put({ ...keys.systemSetting('legacy-credential'), value: legacy });
+    expect(await settings.getOrCreateSealed('legacy-credential', async () => ({ kty: 'EC', d: 'new' }))).toEqual(legacy);
+    const item = (await raw(keys.systemSetting('legacy-credential'))) as Item;
+    expect(item.value).toMatchObject({ svc_sealed: 1 });
+    expect(JSON.stringify(item)).not.toContain('legacy-private-part');
+    expect(await settings.getOrCreateSealed('legacy-credential', async () => ({ kty: 'EC', d: 'new' }))).toEqual(legacy);
+  });
+});

@@ -35,7 +35,8 @@ export interface CommonDepsInput {
 export async function buildAppDeps(input: CommonDepsInput): Promise<AppDeps> {
   const clock = input.clock ?? systemClock;
   const store = createStore(input.table, clock, { cipher: input.cipher });
-  const privateJwk = await store.settings.getOrCreate<JWK>('jwt-signing-key', generateSigningKey);
+  // Sealed at rest like every stored credential: whoever reads the table cannot mint tokens.
+  const privateJwk = await store.settings.getOrCreateSealed<JWK>('jwt-signing-key', generateSigningKey);
   const issuer = createLocalIssuer({ privateJwk, ...input.issuer, clock });
   const verifier = createJwtVerifier({ localIssuer: issuer, external: input.externalIssuer, clock });
   const identity = createIdentityService({ store, issuer, verifier });
