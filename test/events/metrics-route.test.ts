@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { silentLogger } from '../../packages/core/src/ports/logger.ts';
-import { noSecretCipher } from '../../packages/core/src/secrets/no-cipher.ts';
+import { randomBytes } from 'node:crypto';
+import { envelopeCipher } from '../../packages/core/src/secrets/envelope.ts';
+import { localDataKeys } from '../../packages/functions/src/secrets/local-data-keys.ts';
 import { buildAppDeps } from '../../packages/functions/src/shared/deps.ts';
 import { defaultApiConfig } from '../../packages/functions/src/api/deps.ts';
 import type { ApiEnv } from '../../packages/functions/src/api/env.ts';
@@ -19,7 +21,8 @@ async function app(metricsToken?: string) {
   const table = new FileTable();
   const events = createLocalEvents({ table, logger: silentLogger });
   const deps = await buildAppDeps({
-    table, cipher: noSecretCipher, publisher: events.bus, logger: silentLogger, api: defaultApiConfig,
+    // A real key: the app seals the issuer's signing key as it starts.
+    table, cipher: envelopeCipher(localDataKeys(randomBytes(32))), publisher: events.bus, logger: silentLogger, api: defaultApiConfig,
     issuer: { issuer: 'urn:svc:test', audience: 'svc' }, healthChecks: {},
     metrics: events.metrics.registry, metricsToken,
   });
