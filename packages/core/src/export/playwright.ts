@@ -89,7 +89,8 @@ interface ExportCase {
 function casesToExport(test: TestDefinition): ExportCase[] {
   const sets = test.parameter_sets ?? [];
   if (!sets.length) return [{ name: test.name, parameters: test.parameters }];
-  return parameterCases(test.name, sets).map((c) => ({ name: caseName(test.name, c.name), parameters: { ...test.parameters, ...c.values }, index: c.index }));
+  // Only the sets' names, values and positions matter here: the export has no test id.
+  return parameterCases('', sets).map((c) => ({ name: caseName(test.name, c.name), parameters: { ...test.parameters, ...c.values }, index: c.index }));
 }
 
 /** A runnable project: playwright.config.ts plus tests/<name>.spec.ts per test. */

@@ -78,8 +78,8 @@ const OUTCOME_RANK = ['skipped', 'passed', 'healed', 'failed'] as const;
 /**
  * Stores each stored test's outcome in this run as its latest status (tests.status), once
  * per test: a parameterised test's cases are folded into one (failed over healed over passed
- * over skipped), so cases finishing in parallel cannot overwrite one another. Tests run from
- * files (svc run) are not stored tests, and a missing test is left alone.
+ * over skipped), so cases finishing in parallel cannot overwrite one another. svc run's
+ * tests live in the run's own store, so theirs is written there; a deleted test is left alone.
  */
 export async function recordTestStatuses(deps: GraphDeps, state: RunGraphState): Promise<void> {
   const outcomes = new Map<string, (typeof OUTCOME_RANK)[number]>();
