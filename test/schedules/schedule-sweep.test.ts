@@ -12,6 +12,7 @@ import { ScheduleCreateInput } from '@svc/core/contracts/schedule';
 import { uuidv7 } from '@svc/core/ids';
 import type { Clock } from '@svc/core/ports/clock';
 import type { Table } from '@svc/core/ports/table';
+import { keys } from '@svc/core/store/keys';
 import { FileTable } from '../../packages/functions/src/local/file-table.ts';
 import { useDynamoDbLocal } from '../support/dynamodb-local.ts';
 
@@ -156,6 +157,25 @@ for (const [adapter, makeTable] of adapters) {
       expect(recron.next_run_at?.slice(11)).toBe('21:45:00.000Z'); // 03:15 IST
       const renamed = await schedules.update(org, s.id, { name: 'renamed' });
       expect(renamed.next_run_at).toBe(recron.next_run_at);
+    });
+
+    it('a rename racing the sweeper: only timing rewrites the due index, and an entry behind its record starts nothing early', async () => {
+      const s = await create({ name: 'raced', cron: '0 * * * *' });
+      // What a rename that read the schedule before the sweeper moved it on would have written:
+      // the index at a slot that has passed, while the record says the next hour.
+      const stale = `${new Date(time - 60_000).toISOString()}#${org}#${s.id}`;
+      await store.table.update({ key: keys.schedule(org, s.id), set: { gsi2sk: stale } });
+      expect((await store.schedules.due(clock.now(), 100)).map((d) => d.id)).toContain(s.id);
+      requests.length = 0;
+      await schedules.sweep(startRun);
+      expect(requests.filter((r) => r.request.thread_id?.startsWith(`schedule-${s.id}-`))).toEqual([]);
+      expect((await schedules.get(org, s.id)).next_run_at).toBe(s.next_run_at);
+      // A change of name or history leaves the index as it is; a change of timing rewrites it.
+      await schedules.update(org, s.id, { name: 'raced again' });
+      expect((await store.table.get(keys.schedule(org, s.id)))?.gsi2sk).toBe(stale);
+      await schedules.update(org, s.id, { cron: '30 * * * *' });
+      const moved = await schedules.get(org, s.id);
+      expect((await store.table.get(keys.schedule(org, s.id)))?.gsi2sk).toBe(`${moved.next_run_at}#${org}#${s.id}`);
     });
 
     it('run now: a run outside the cron, the next run unchanged', async () => {

@@ -147,9 +147,11 @@ export function notificationService({ store, clock, fetch = globalThis.fetch as 
       try {
         const run = await store.testRuns.get(orgId, runId);
         if (!run || !isTerminalRunStatus(run.status)) return;
+        // Channels first: most runs have none to tell, and the events need the project's earlier runs.
+        const channels = (await store.notifications.all(orgId)).filter((c) => c.enabled && (!c.project_id || c.project_id === run.project_id));
+        if (!channels.length) return;
         const events = await eventsOf(orgId, run);
         if (!events.length) return;
-        const channels = (await store.notifications.all(orgId)).filter((c) => c.enabled && (!c.project_id || c.project_id === run.project_id));
         const notices = new Map<NotificationEvent, Promise<RunNotice | undefined>>();
         await Promise.all(
           channels.map(async (channel) => {

@@ -113,6 +113,7 @@ export function scheduleService({ store, clock }: ScheduleServiceDeps) {
       for (const due of await store.schedules.due(now, SWEEP_LIMIT)) {
         const s = await store.schedules.get(due.organizationId, due.id);
         if (!s || !s.enabled || s.next_run_at !== due.next_run_at) continue; // changed since the index was read
+        if (!s.next_run_at || Date.parse(s.next_run_at) > now.getTime()) continue; // an index entry behind its record: not due yet
         const slot = s.next_run_at;
         const patch = { next_run_at: nextOf(s, now), last_run_at: now.toISOString() };
         const threadId = `schedule-${s.id}-${Date.parse(slot)}`;

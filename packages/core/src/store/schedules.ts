@@ -64,8 +64,10 @@ export function schedulesRepo(ctx: StoreContext) {
     async update(orgId: string, id: string, patch: SchedulePatch, expectedNextRunAt?: string | null): Promise<Schedule | undefined> {
       const current = await this.get(orgId, id);
       if (!current) return undefined;
-      const next = { ...current, ...patch };
-      const index = dueIndex(orgId, next);
+      // Only a change of timing rewrites the due index: a name or history change that races
+      // the sweeper must not put back the slot it read (the index would run it again early).
+      const timing = patch.enabled !== undefined || patch.next_run_at !== undefined;
+      const index = timing ? dueIndex(orgId, { ...current, ...patch }) : { set: {}, remove: [] };
       const set: Record<string, unknown> = { ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)), ...index.set, updated_at: ctx.clock.now().toISOString() };
       try {
         const item = await table.update({
