@@ -35,8 +35,8 @@ export default $config({
     // The run graph (docs/run-graph.md): the Step Functions state machine, its Task
     // Lambdas and the approval expiry schedule. The API starts and steers its executions.
     const runGraph = declareRunGraph({ bus: events.bus, models, secrets });
-    // Chromium for the API's discovery crawls and quality audits (the API function has none).
-    const browser = declareBrowserWork();
+    // Chromium for the API's discovery crawls, quality audits and generated UI tests (the API function has none).
+    const browser = declareBrowserWork({ secrets });
     const api = declareApi({
       bus: events.bus,
       runGraph: { environment: runGraph.apiEnvironment, permissions: runGraph.apiPermissions },

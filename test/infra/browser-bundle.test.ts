@@ -9,7 +9,8 @@
  * What this proves: on AWS, where the API function has no browser, a discovery session
  * started through the API is crawled by the browser function against the fixture app and
  * read back through the API; /api/discover and the quality audit are answered by it, a
- * page that never loads is still the request's 400 naming `url`; the data-layer health
+ * page that never loads is still the request's 400 naming `url`; a generated UI test runs
+ * its one run there, opening the project's secret with the KMS key; the data-layer health
  * shows the function; and a function that cannot be invoked or fails is a 503 that says
  * so, with the session it could not start marked failed.
  */
@@ -101,7 +102,17 @@ beforeAll(async () => {
     AWS_ENDPOINT_URL_S3: s3.endpoint,
   };
   // Exactly what infra gives the function, with the deployed names filled in.
-  const functionEnv = { ...resolvedEnvironment(fnArgs.environment), SVC_TABLE_NAME: TABLE, SVC_BUCKET_NAME: BUCKET, SVC_LOG_LEVEL: 'ERROR', LAMBDA_TASK_ROOT: packageDir, HOME: work, ...awsEndpoints };
+  const functionEnv = {
+    ...resolvedEnvironment(fnArgs.environment),
+    SVC_TABLE_NAME: TABLE,
+    SVC_BUCKET_NAME: BUCKET,
+    SVC_KMS_KEY_ID: WIRE_KMS_KEY_ARN,
+    SVC_LOG_LEVEL: 'ERROR',
+    LAMBDA_TASK_ROOT: packageDir,
+    HOME: work,
+    ...awsEndpoints,
+    AWS_ENDPOINT_URL_KMS: kms.endpoint,
+  };
   lambda = await startLambdaDouble({
     [BROWSER_FN]: (event) => invokeInContainer({ handlerFile, exported: 'handler', event, env: functionEnv, cwd: packageDir }),
     // What the runtime reports when a container dies mid-job.
@@ -186,6 +197,29 @@ describe('the browser function behind the API on AWS', () => {
     expect(unreachable.status, unreachable.text).toBe(400);
     expect(unreachable.body.error.details.issues[0].path).toBe('url');
     expect(unreachable.body.error.details.issues[0].message).toMatch(/ERR_CONNECTION_REFUSED/);
+  });
+
+  it('runs a generated UI test once in the function, with the project\'s secret opened there, before keeping it', async () => {
+    expect((await api.put(`/api/v1/projects/${projectId}/environment/DEMO_PASSWORD`, { value: 's3cret!', secret: true })).status).toBe(200);
+    const story = `Scenario: sign in
+Given I am on the login page
+When I fill "Email" with "demo@example.com"
+And I fill "Password" with "{{secrets.DEMO_PASSWORD}}"
+And I click "Sign in"
+Then I should be redirected to "/dashboard"`;
+    const res = await api.post('/api/nlp/create-test', { project_id: projectId, text: story });
+    expect(res.status, res.text).toBe(201);
+    expect(lambda!.invocations.at(-1)).toMatchObject({ type: 'RequestResponse', event: { kind: 'generation.run', project_id: projectId, test: { type: 'ui' } } });
+    expect(JSON.stringify(lambda!.invocations.at(-1)!.event)).not.toContain('s3cret!');
+    expect(res.body.execution, JSON.stringify(res.body.execution)).toMatchObject({ status: 'passed' });
+    expect(res.body.created_test.id).toEqual(expect.any(String));
+
+    // The wrong password fails its one run there, and the test is not created.
+    expect((await api.put(`/api/v1/projects/${projectId}/environment/DEMO_PASSWORD`, { value: 'wrong', secret: true })).status).toBe(200);
+    const failing = await api.post('/api/nlp/create-test', { project_id: projectId, text: story });
+    expect(failing.status, failing.text).toBe(201);
+    expect(failing.body.execution.status).toBe('failed');
+    expect(failing.body.created_test ?? null).toBeNull();
   });
 
   it('shows the function in the data-layer health', async () => {

@@ -923,10 +923,10 @@ describe('the key that seals stored secrets (infra/secrets.ts)', () => {
     expect(key.opts).toEqual({ retainOnDelete: true });
   });
 
-  it('lets the API and every task function generate and decrypt data keys under that key alone, and tells them its ARN', async () => {
+  it('lets the API, every task function and the browser function generate and decrypt data keys under that key alone, and tells them its ARN', async () => {
     const { named } = await evaluate();
     const arn = named('SecretsKey').instance.arn;
-    for (const name of ['Api', ...taskNames]) {
+    for (const name of ['Api', ...taskNames, 'BrowserWork']) {
       const { args } = named(name);
       expect(args.environment.SVC_KMS_KEY_ID, name).toBe(arn);
       expect(kmsGrants(args), name).toEqual([{ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [arn] }]);
@@ -974,15 +974,18 @@ describe('the browser function (infra/browser.ts)', () => {
     expect(readFileSync(fromRoot('packages/functions/src/aws/browser-handler.ts'), 'utf8')).toMatch(/export async function handler\b/);
   });
 
-  it('is linked to the table and the bucket, told their names, and given no key, no bus and no model', async () => {
+  it('is linked to the table and the bucket, told their names, may open secrets with the key, and has no bus and no model', async () => {
     const { named, only } = await evaluate('test', { SVC_LLM_PROVIDERS: 'bedrock' });
     const { args } = named('BrowserWork');
+    const key = named('SecretsKey').instance.arn;
     expect(args.link).toEqual([only('sst.aws.Dynamo').instance, only('sst.aws.Bucket').instance]);
-    expect(args.permissions ?? []).toEqual([]);
+    expect(args.permissions).toEqual([{ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [key] }]);
     const { browserFunctionEnv } = await load('packages/functions/src/aws/browser-handler.ts');
-    const parsed = browserFunctionEnv.parse({ ...resolvedEnvironment(args.environment), AWS_REGION: 'eu-west-1' });
+    const parsed = browserFunctionEnv.parse({ ...resolvedEnvironment(args.environment), SVC_KMS_KEY_ID: KEY_ARN, AWS_REGION: 'eu-west-1' });
     expect(parsed).toMatchObject({ SVC_TABLE_NAME: '{Table.name}', SVC_BUCKET_NAME: '{Artifacts.name}' });
-    expect(Object.keys(args.environment).filter((k) => k.startsWith('SVC_')).sort()).toEqual(['SVC_BUCKET_NAME', 'SVC_TABLE_NAME']);
+    expect(args.environment.SVC_KMS_KEY_ID).toBe(key);
+    expect(Object.keys(args.environment).filter((k) => k.startsWith('SVC_')).sort()).toEqual(['SVC_BUCKET_NAME', 'SVC_KMS_KEY_ID', 'SVC_TABLE_NAME']);
+    expect(() => browserFunctionEnv.parse({ ...resolvedEnvironment(args.environment), SVC_KMS_KEY_ID: undefined, AWS_REGION: 'eu-west-1' })).toThrow(/must be set/);
   });
 
   it('is named to the API, which alone may invoke it and read its state', async () => {

@@ -5,6 +5,7 @@ import type { PlaywrightDriver } from '../execution/browser/playwright-driver.ts
 import { crawl } from '../discovery/crawler.ts';
 import { runDiscoverySession } from '../discovery/runner.ts';
 import { chromiumProbe } from '../quality/chromium-probe.ts';
+import type { GenerationExecutor } from '../generation/execute-once.ts';
 import type { BrowserJob, BrowserJobOutcome } from './protocol.ts';
 
 export interface BrowserWorkDeps {
@@ -13,6 +14,8 @@ export interface BrowserWorkDeps {
   logger: Logger;
   /** The container's browser, launched on first use. */
   driver: () => Promise<PlaywrightDriver>;
+  /** Runs generated tests as the local server does (the project's environment and secrets, its own browser per test). */
+  generation: GenerationExecutor;
 }
 
 /**
@@ -31,6 +34,16 @@ export async function performBrowserJob(job: BrowserJob, deps: BrowserWorkDeps):
         return { ok: true, value: await crawl(await deps.driver(), job.request) };
       case 'quality.observe':
         return { ok: true, value: await chromiumProbe(deps.driver).observe(job.url, { axeTags: job.axe_tags, timeoutMs: job.timeout_ms }) };
+      case 'generation.run':
+        return { ok: true, value: await deps.generation.run(job.test, { organizationId: job.organization_id, projectId: job.project_id, ...(job.base_url ? { baseUrl: job.base_url } : {}) }) };
+      case 'generation.inspect': {
+        const batch = deps.generation.batch();
+        try {
+          return { ok: true, value: await deps.generation.inspect(job.url, { organizationId: job.organization_id, projectId: job.project_id, batch }) };
+        } finally {
+          await deps.generation.release(batch);
+        }
+      }
       default:
         return { ok: false, error: { name: 'UnknownBrowserJob', message: `no browser job of kind ${JSON.stringify((job as { kind?: unknown }).kind)}` } };
     }

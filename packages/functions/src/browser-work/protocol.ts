@@ -2,6 +2,9 @@ import type { DiscoverySession } from '@svc/core/contracts/discovery';
 import type { PageObservation } from '@svc/core/quality/page-probe';
 import type { CrawlRequest } from '../discovery/runner.ts';
 import type { CrawlResult } from '../discovery/crawler.ts';
+import type { TestDefinition } from '@svc/core/contracts/steps';
+import type { TestExecutionResult } from '@svc/core/execution/types';
+import type { Fingerprint } from '@svc/core/contracts/fingerprint';
 
 /**
  * The browser function's events (infra/browser.ts): the work the API cannot do on AWS,
@@ -14,7 +17,11 @@ export type BrowserJob =
   /** POST /api/discover's small crawl, answered with its result. */
   | { kind: 'discovery.crawl'; request: CrawlRequest }
   /** The quality audit's page observation (core quality/page-probe.ts). */
-  | { kind: 'quality.observe'; url: string; axe_tags?: string[]; timeout_ms: number };
+  | { kind: 'quality.observe'; url: string; axe_tags?: string[]; timeout_ms: number }
+  /** A freshly generated UI test, run once to decide whether it may be kept (generation/finish.ts). */
+  | { kind: 'generation.run'; organization_id: string; project_id: string; base_url?: string; test: TestDefinition }
+  /** The visible elements of a page, for a model rewriting a generated test's sentences. */
+  | { kind: 'generation.inspect'; organization_id: string; project_id: string; url: string };
 
 export type BrowserJobKind = BrowserJob['kind'];
 
@@ -23,6 +30,8 @@ export interface BrowserJobValue {
   'discovery.session': null;
   'discovery.crawl': CrawlResult;
   'quality.observe': PageObservation;
+  'generation.run': TestExecutionResult;
+  'generation.inspect': Fingerprint[];
 }
 
 /**

@@ -2,6 +2,7 @@ import { GetFunctionConfigurationCommand, InvokeCommand, type LambdaClient } fro
 import { AppError } from '@svc/core/errors';
 import { PageLoadError, type PageProbe } from '@svc/core/quality/page-probe';
 import type { DiscoveryRunner } from '../discovery/runner.ts';
+import type { GenerationExecutor } from '../generation/execute-once.ts';
 import type { BrowserJob, BrowserJobKind, BrowserJobOutcome, BrowserJobValue } from './protocol.ts';
 
 /** Calls the browser function: waits for a job's answer, or hands a job over without waiting. */
@@ -63,6 +64,25 @@ export function remoteDiscoveryRunner(invoker: BrowserWorkInvoker, allowedHosts:
 export function remoteProbe(invoker: BrowserWorkInvoker): PageProbe {
   return {
     observe: (url, options) => invoker.call({ kind: 'quality.observe', url, timeout_ms: options.timeoutMs, ...(options.axeTags ? { axe_tags: options.axeTags } : {}) }),
+  };
+}
+
+/**
+ * Generated tests on AWS: UI tests run in the browser function, API and database tests here
+ * (`local`, the API function's own executor, which has no browser). The function launches a
+ * browser per test, so a batch shares nothing there; `batch`/`release` are the local ones.
+ */
+export function remoteGenerationExecutor(invoker: BrowserWorkInvoker, local: GenerationExecutor): GenerationExecutor {
+  return {
+    browser: true,
+    run: (test, where) =>
+      test.type === 'ui'
+        ? invoker.call({ kind: 'generation.run', organization_id: where.organizationId, project_id: where.projectId, test, ...(where.baseUrl ? { base_url: where.baseUrl } : {}) })
+        : local.run(test, where),
+    inspect: (url, where) => invoker.call({ kind: 'generation.inspect', organization_id: where.organizationId, project_id: where.projectId, url }),
+    batch: () => local.batch(),
+    release: (batch) => local.release(batch),
+    close: () => local.close(),
   };
 }
 
