@@ -32,6 +32,7 @@ import { mcpRoutes } from './routes/mcp.ts';
 import { visualRoutes } from './routes/visual.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import { qualityAuditRoutes } from './routes/quality-audit.ts';
+import { autonomousLoopRoutes } from './routes/autonomous-loop.ts';
 import { scheduleRoutes } from './routes/schedules.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { vcsIntegrationRoutes } from './routes/vcs-integrations.ts';
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps) {
   visualRoutes(app, deps, registry);
   insightsRoutes(app, deps, registry);
   qualityAuditRoutes(app, deps, registry);
+  autonomousLoopRoutes(app, deps, registry);
   scheduleRoutes(app, deps, registry);
   notificationRoutes(app, deps, registry);
   vcsIntegrationRoutes(app, deps, registry);

@@ -1,12 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestDefinition } from '@svc/core/contracts/steps';
-import { secretsReferenced } from '@svc/core/execution/variables';
 import type { SuiteTest } from '@svc/core/execution/run-suite';
-import { generateFromFlow, generateFromSpec } from '@svc/core/intelligence/generation/suite';
 import { uniqueFileSlug } from '@svc/core/export/file-names';
 import type { PlaywrightDriver } from '../execution/browser/playwright-driver.ts';
 import { crawl, type CrawlResult } from '../discovery/crawler.ts';
+import { testsFromCrawl } from '../discovery/tests-from-crawl.ts';
 
 export interface DiscoveredSuite {
   tests: SuiteTest[];
@@ -36,30 +35,9 @@ export interface DiscoverOptions {
  */
 export async function discoverTests(driver: PlaywrightDriver, options: DiscoverOptions): Promise<DiscoveredSuite> {
   const result = await crawl(driver, { startUrl: options.url, maxPages: options.maxPages, strategy: 'breadth_first', signal: options.signal });
-  const definitions: TestDefinition[] = [];
-  const skipped: DiscoveredSuite['skipped'] = [];
-
-  for (const page of result.pages) {
-    if (page.partial) {
-      skipped.push({ name: `smoke: ${page.url}`, reason: 'the page did not finish loading during discovery' });
-      continue;
-    }
-    if ((page.status ?? 200) >= 400) {
-      skipped.push({ name: `smoke: ${page.url}`, reason: `the page answered HTTP ${page.status}` });
-      continue;
-    }
-    if (page.json) continue; // API resources are not pages; a smoke test would check an HTML title
-    definitions.push(generateFromSpec({ url: page.url, name: `${page.title || page.page_type} loads (${pathOf(page.url)})` }).test);
-  }
-
-  for (const flow of result.flows) {
-    const missing = secretsReferenced(flow.steps).filter((name) => options.secrets[name] === undefined);
-    if (missing.length) {
-      skipped.push({ name: flow.name, reason: `needs ${missing.map((n) => `SVC_SECRET_${n}`).join(' and ')}: sign-in flows use the user name and password of a test account` });
-      continue;
-    }
-    definitions.push(generateFromFlow({ name: flow.name, flow_type: flow.flow_type, url: flow.url, steps: flow.steps }).test);
-  }
+  const found = testsFromCrawl(result, { hasSecret: (name) => options.secrets[name] !== undefined, secretHint: (name) => `SVC_SECRET_${name}` });
+  const definitions: TestDefinition[] = found.tests.map((t) => t.definition);
+  const skipped = found.skipped;
 
   const folder = join(options.out, 'generated-tests');
   await mkdir(folder, { recursive: true });
@@ -72,9 +50,4 @@ export async function discoverTests(driver: PlaywrightDriver, options: DiscoverO
     tests.push({ id, definition, metadata: { file: id, generated: true } });
   }
   return { tests, skipped, crawl: result, folder };
-}
-
-function pathOf(url: string): string {
-  const u = new URL(url);
-  return `${u.pathname}${u.hash}`;
 }

@@ -9,7 +9,7 @@ import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { checkHosts } from '../allowed-hosts.ts';
 
-const Login = z.strictObject({
+export const DiscoveryLogin = z.strictObject({
   url: HttpUrl.describe('Login page URL'),
   username: z.string().min(1).max(500).describe('User name or email'),
   password: z.string().min(1).max(500).describe('Password (never stored or echoed)'),
@@ -23,7 +23,7 @@ const CrawlControls = {
   max_depth: z.number().int().min(0).max(20).default(5).describe('Link depth from the start URL, 0..20 (default 5)'),
   page_timeout_ms: z.number().int().min(500).max(60_000).default(15_000).describe('Per-page load timeout; slower pages are recorded as partial (default 15000)'),
   max_per_pattern: z.number().int().min(1).max(100).default(5).describe('Pages visited per URL family such as /calendar?month=* (default 5)'),
-  login: Login.optional().describe('Sign in before crawling'),
+  login: DiscoveryLogin.optional().describe('Sign in before crawling'),
 };
 
 const StartBody = DiscoveryStartInput.extend(CrawlControls);
