@@ -165,7 +165,11 @@ export function chatCommandService({ store, clock, logger }: { store: Store; clo
       const verified = (await Promise.all(candidates.map(async (c) => ((await verifies(c, request, body)) ? c : undefined)))).filter((c) => c !== undefined);
       // A workspace-bound integration is preferred over one that takes any, should one app's secret be on both.
       const match = verified.find((c) => c.integration.team_id !== null) ?? verified[0];
-      if (!match) throw new AppError('INVALID_SIGNATURE', REJECTED);
+      if (!match) {
+        // The answer does not say which check failed; the log tells an admin setting Slack up (never a secret).
+        logger?.warn('a slash command was refused: no chat integration of its workspace verifies its signature', { team_id: request.team_id, candidates: candidates.length });
+        throw new AppError('INVALID_SIGNATURE', REJECTED);
+      }
 
       const { organizationId: orgId, integration } = match;
       const command = parseCommand(request.text);
