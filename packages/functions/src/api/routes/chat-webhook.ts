@@ -34,7 +34,7 @@ export function chatWebhookRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, regi
   const commands = chatCommandService({ store: deps.store, clock: deps.clock, logger: deps.logger });
 
   mountRoute(app, deps, registry, {
-    method: 'post', path: '/webhooks/chat', tags: ['webhooks'], auth: 'public', readsOwnBody: true, maxBodyBytes: CHAT_WEBHOOK_MAX_BYTES,
+    method: 'post', path: '/webhooks/chat', tags: ['webhooks'], auth: 'public', readsOwnBody: true, bodyMediaType: 'application/x-www-form-urlencoded', maxBodyBytes: CHAT_WEBHOOK_MAX_BYTES,
     summary: 'Chat-tool slash commands: a Slack app\'s signed /svc command (X-Slack-Signature, X-Slack-Request-Timestamp) runs a project\'s tests, reports a run\'s status or a project\'s quality score',
     body: SlashCommandForm,
     responses: {
