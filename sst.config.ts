@@ -22,6 +22,7 @@ export default $config({
     const { declareRunGraph } = await import('./infra/run-graph.ts');
     const { declareApi, declareScheduledRuns } = await import('./infra/api.ts');
     const { declareSecretsKey } = await import('./infra/secrets.ts');
+    const { declareBrowserWork } = await import('./infra/browser.ts');
     // Domain events (docs/events.md): the bus, a queue + dead-letter queue per consumer,
     // the consumer functions and the alarms. The API and the run graph publish to the bus,
     // so it is declared first.
@@ -34,11 +35,14 @@ export default $config({
     // The run graph (docs/run-graph.md): the Step Functions state machine, its Task
     // Lambdas and the approval expiry schedule. The API starts and steers its executions.
     const runGraph = declareRunGraph({ bus: events.bus, models, secrets });
+    // Chromium for the API's discovery crawls and quality audits (the API function has none).
+    const browser = declareBrowserWork();
     const api = declareApi({
       bus: events.bus,
       runGraph: { environment: runGraph.apiEnvironment, permissions: runGraph.apiPermissions },
       models,
       secrets,
+      browser: { environment: browser.apiEnvironment, permissions: browser.apiPermissions },
     });
     // Scheduled runs: a per-minute sweep with the API's settings and run graph rights.
     declareScheduledRuns({ bus: events.bus, runGraph: { environment: runGraph.apiEnvironment, permissions: runGraph.apiPermissions }, secrets });

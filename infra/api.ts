@@ -1,6 +1,7 @@
 import { operatorEnvIssues, operatorEnvVarNames } from '../packages/functions/src/aws/config.ts';
 import type { EventBus } from './events.ts';
 import type { ModelSettings } from './model-settings.ts';
+import type { BrowserWork } from './browser.ts';
 import type { RunGraph } from './run-graph.ts';
 import type { SecretsKey } from './secrets.ts';
 import { artifacts, table } from './storage.ts';
@@ -43,9 +44,10 @@ const webPublicInPackage = 'packages/functions/src/public';
  * infra/run-graph.ts: told its ARN (SVC_STATE_MACHINE_ARN) and allowed to start, describe
  * and stop its executions and to deliver approval decisions (SendTaskSuccess/Failure).
  * With `models` (infra/model-settings.ts) it gets the model and embeddings settings, the
- * API keys' secrets and, for Bedrock, `bedrock:InvokeModel`.
+ * API keys' secrets and, for Bedrock, `bedrock:InvokeModel`. Discovery crawls and quality
+ * audits go to the browser function of infra/browser.ts: told its name, allowed to invoke it.
  */
-export function declareApi({ bus, runGraph, models, secrets }: { bus: EventBus; runGraph: RunGraphAccess; models?: ModelSettings; secrets: SecretsKey }) {
+export function declareApi({ bus, runGraph, models, secrets, browser }: { bus: EventBus; runGraph: RunGraphAccess; models?: ModelSettings; secrets: SecretsKey; browser: BrowserAccess }) {
   return new sst.aws.Function('Api', {
     handler: 'packages/functions/src/aws/api-handler.handler',
     runtime: 'nodejs22.x',
@@ -58,9 +60,9 @@ export function declareApi({ bus, runGraph, models, secrets }: { bus: EventBus; 
     url: { cors: false },
     link: [table, artifacts, bus],
     // Secrets: it seals them (environment, channels, integrations) and opens them (webhook verification, test messages).
-    permissions: [...runGraph.permissions, ...(models?.permissions ?? []), ...secrets.permissions],
+    permissions: [...runGraph.permissions, ...(models?.permissions ?? []), ...secrets.permissions, ...browser.permissions],
     copyFiles: [{ from: 'packages/web/public', to: webPublicInPackage }],
-    environment: { ...appEnvironment(bus, runGraph, secrets), ...models?.environment, POWERTOOLS_SERVICE_NAME: 'svc-api' },
+    environment: { ...appEnvironment(bus, runGraph, secrets), ...browser.environment, ...models?.environment, POWERTOOLS_SERVICE_NAME: 'svc-api' },
   });
 }
 
@@ -101,4 +103,10 @@ function appEnvironment(bus: EventBus, runGraph: RunGraphAccess, secrets: Secret
 export interface RunGraphAccess {
   environment: RunGraph['apiEnvironment'];
   permissions: RunGraph['apiPermissions'];
+}
+
+/** What the API needs of the browser function (declareBrowserWork in infra/browser.ts returns both). */
+export interface BrowserAccess {
+  environment: BrowserWork['apiEnvironment'];
+  permissions: BrowserWork['apiPermissions'];
 }

@@ -27,6 +27,7 @@ const allSettings = {
   SVC_LOG_LEVEL: 'INFO',
   SVC_METRICS_TOKEN: 'metrics-token-0123456789abcdef',
   SVC_PUBLIC_URL: 'https://svc.example.com',
+  SVC_DISCOVERY_ALLOWED_HOSTS: 'staging.example.com, https://auth.example.com',
 };
 
 /** What the state machine's ARN output resolves to once deployed (the doubles' outputs are placeholders). */
@@ -82,6 +83,7 @@ describe('sst.config.ts run()', () => {
       'sst.aws.Cron ScheduledRuns',
       'sst.aws.Dynamo Table',
       'sst.aws.Function Api',
+      'sst.aws.Function BrowserWork',
       'sst.aws.Function RunGraphAnalyzeCode',
       'sst.aws.Function RunGraphApprovalExpired',
       'sst.aws.Function RunGraphExecuteTest',
@@ -128,6 +130,7 @@ describe('sst.config.ts run()', () => {
     ['an unknown log level', { SVC_LOG_LEVEL: 'LOUD' }, /SVC_LOG_LEVEL: must be one of DEBUG, INFO, WARN, ERROR, SILENT/],
     ['a metrics token under 16 characters', { SVC_METRICS_TOKEN: 'secret-1234' }, /SVC_METRICS_TOKEN: must be at least 16 characters/],
     ['a public URL that is not http(s)', { SVC_PUBLIC_URL: 'ftp://svc.example.com' }, /SVC_PUBLIC_URL: must be an http\(s\) URL/],
+    ['an allowed host that is not a host or origin', { SVC_DISCOVERY_ALLOWED_HOSTS: 'staging.example.com, http://[bad' }, /SVC_DISCOVERY_ALLOWED_HOSTS: 1 of 2 entries not a host or an http\(s\) origin/],
   ])('stops the deploy on %s, naming the variable', async (_, env, message) => {
     const failure = await evaluate('test', env).then(
       () => undefined,
@@ -237,6 +240,8 @@ describe('API function', () => {
       eventBusName: '{Events.name}',
       metricsToken: 'metrics-token-0123456789abcdef',
       publicUrl: 'https://svc.example.com',
+      browserFunctionName: '{BrowserWork.name}',
+      discoveryAllowedHosts: ['staging.example.com', 'https://auth.example.com'],
       externalIdp: {
         jwksUrl: 'https://idp.example.com/.well-known/jwks.json',
         issuer: 'https://idp.example.com/',
@@ -257,6 +262,8 @@ describe('API function', () => {
       corsOrigins: [],
       eventBusName: '{Events.name}',
       stateMachineArn: STATE_MACHINE_ARN,
+      browserFunctionName: '{BrowserWork.name}',
+      discoveryAllowedHosts: [],
     });
   });
 
@@ -698,6 +705,7 @@ describe('Lambda config', () => {
       kmsKeyId: KEY_ARN,
       logLevel: 'WARN',
       corsOrigins: [],
+      discoveryAllowedHosts: [],
     });
   });
 
@@ -953,5 +961,39 @@ describe('the key that seals stored secrets (infra/secrets.ts)', () => {
     expect(() => loadAwsConfig({ ...api, SVC_KMS_KEY_ID: undefined })).toThrow(/SVC_KMS_KEY_ID: must be set: the KMS key ARN that seals stored credentials/);
     const task = { ...resolvedEnvironment(named('RunGraphExecuteTest').args.environment), AWS_REGION: 'eu-west-1' };
     expect(() => loadRunGraphLambdaConfig({ ...task, SVC_KMS_KEY_ID: undefined })).toThrow(/SVC_KMS_KEY_ID: must be set/);
+  });
+});
+
+describe('the browser function (infra/browser.ts)', () => {
+  const actionsOf = (args: { permissions: { actions: string[] }[] }) => args.permissions.flatMap((p) => p.actions);
+
+  it('runs a Node 22 handler the file exports, with Chromium, Playwright and axe-core installed beside its bundle', async () => {
+    const { args } = (await evaluate()).named('BrowserWork');
+    expect(args).toMatchObject({ handler: 'packages/functions/src/aws/browser-handler.handler', runtime: 'nodejs22.x', memory: '2048 MB', timeout: '15 minutes' });
+    expect(args.nodejs).toEqual({ install: ['@sparticuz/chromium', 'playwright-core', 'axe-core'] });
+    expect(readFileSync(fromRoot('packages/functions/src/aws/browser-handler.ts'), 'utf8')).toMatch(/export async function handler\b/);
+  });
+
+  it('is linked to the table and the bucket, told their names, and given no key, no bus and no model', async () => {
+    const { named, only } = await evaluate('test', { SVC_LLM_PROVIDERS: 'bedrock' });
+    const { args } = named('BrowserWork');
+    expect(args.link).toEqual([only('sst.aws.Dynamo').instance, only('sst.aws.Bucket').instance]);
+    expect(args.permissions ?? []).toEqual([]);
+    const { browserFunctionEnv } = await load('packages/functions/src/aws/browser-handler.ts');
+    const parsed = browserFunctionEnv.parse({ ...resolvedEnvironment(args.environment), AWS_REGION: 'eu-west-1' });
+    expect(parsed).toMatchObject({ SVC_TABLE_NAME: '{Table.name}', SVC_BUCKET_NAME: '{Artifacts.name}' });
+    expect(Object.keys(args.environment).filter((k) => k.startsWith('SVC_')).sort()).toEqual(['SVC_BUCKET_NAME', 'SVC_TABLE_NAME']);
+  });
+
+  it('is named to the API, which alone may invoke it and read its state', async () => {
+    const { named } = await evaluate();
+    const fn = named('BrowserWork').instance;
+    const api = named('Api').args;
+    expect(api.environment.SVC_BROWSER_FUNCTION_NAME).toBe(fn.name);
+    expect(api.permissions.filter((p: { actions: string[] }) => p.actions.some((a) => a.startsWith('lambda:')))).toEqual([
+      { actions: ['lambda:InvokeFunction', 'lambda:GetFunctionConfiguration'], resources: [fn.arn] },
+    ]);
+    for (const name of ['RunGraphExecuteTest', 'RunGraphReport']) expect(actionsOf(named(name).args), name).not.toContain('lambda:InvokeFunction');
+    expect(actionsOf(named('ScheduledRuns').args.function)).not.toContain('lambda:InvokeFunction');
   });
 });

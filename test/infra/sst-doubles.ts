@@ -136,7 +136,7 @@ function setPath(target: object, dotted: string, value: unknown) {
 }
 
 /** The variables an operator may set in the deploying shell (infra passes them through). */
-export const operatorVariables = ['SVC_JWKS_URL', 'SVC_JWT_ISSUER', 'SVC_JWT_AUDIENCE', 'SVC_CORS_ORIGINS', 'SVC_LOG_LEVEL', 'SVC_METRICS_TOKEN', 'SVC_PUBLIC_URL'];
+export const operatorVariables = ['SVC_JWKS_URL', 'SVC_JWT_ISSUER', 'SVC_JWT_AUDIENCE', 'SVC_CORS_ORIGINS', 'SVC_LOG_LEVEL', 'SVC_METRICS_TOKEN', 'SVC_PUBLIC_URL', 'SVC_DISCOVERY_ALLOWED_HOSTS'];
 
 /**
  * Evaluates sst.config.ts as `sst deploy --stage <stage>` would, from a clean module

@@ -14,15 +14,12 @@
  * pending from plan_tests, the outcome from report — on a GitHub status API double, linking
  * to SVC_PUBLIC_URL (a Lambda is frozen once it returns, so both are awaited there).
  */
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../packages/core/src/ports/clock.ts';
 import { createStore } from '../../packages/core/src/store/index.ts';
@@ -40,7 +37,8 @@ import { startStatusHost } from '../vcs/support/status-host.ts';
 import { reposDir } from '../intelligence/analysis/sample-repos.ts';
 import type { DynamoDbLocal } from '../support/dynamodb-local.ts';
 import type { S3Double } from '../support/s3-double.ts';
-import { evaluateSstApp, fromRoot, resolvedEnvironment } from './sst-doubles.ts';
+import { evaluateSstApp, resolvedEnvironment } from './sst-doubles.ts';
+import { bundleAsSst, invokeInContainer, type ContainerOutcome } from './support/sst-bundle.ts';
 
 const TABLE = `svc-task-bundle-${process.pid}`;
 const BUCKET = 'svc-artifacts-task-bundle';
@@ -73,40 +71,10 @@ beforeAll(async () => {
 
   work = await mkdtemp(path.join(tmpdir(), 'svc-task-lambda-'));
   packageDir = path.join(work, 'package');
-  const handlerPath = infraArgs.handler.slice(0, infraArgs.handler.lastIndexOf('.')); // packages/functions/src/run-graph/lambda-tasks
-  handlerFile = path.join(packageDir, `${handlerPath}.mjs`);
   const installed: string[] = infraArgs.nodejs?.install ?? [];
   expect(installed).toEqual(['@sparticuz/chromium', 'playwright-core', 'axe-core']);
 
-  // As SST's Node runtime builds a function: ESM, no splitting, `install` packages external.
-  const result = await build({
-    entryPoints: [fromRoot(`${handlerPath}.ts`)],
-    outfile: handlerFile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'esnext',
-    mainFields: ['module', 'main'],
-    keepNames: true,
-    external: ['sharp', 'pg-native', ...installed],
-    banner: {
-      js: [
-        `import { createRequire as topLevelCreateRequire } from 'module';`,
-        `const require = topLevelCreateRequire(import.meta.url);`,
-        `import { fileURLToPath as topLevelFileUrlToPath, URL as topLevelURL } from "url"`,
-        `const __filename = topLevelFileUrlToPath(import.meta.url)`,
-        `const __dirname = topLevelFileUrlToPath(new topLevelURL(".", import.meta.url))`,
-      ].join('\n'),
-    },
-    logLevel: 'silent',
-  });
-  expect(result.errors).toEqual([]);
-  // SST installs those into the package's node_modules; here they are the repository's.
-  for (const name of installed) {
-    const target = path.join(packageDir, 'node_modules', name);
-    await mkdir(path.dirname(target), { recursive: true });
-    await symlink(fromRoot('node_modules', name), target, 'dir');
-  }
+  handlerFile = await bundleAsSst({ handler: infraArgs.handler, packageDir, install: installed });
   // The accessibility check reads axe-core's browser build as a file next to the bundle (execution/browser/axe.ts).
   expect(createRequire(handlerFile).resolve('axe-core/axe.min.js')).toMatch(/node_modules\/axe-core\/axe\.min\.js$/);
 
@@ -141,40 +109,9 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-type Outcome = { ok: true; value: any } | { ok: false; error: string };
-
-/** Loads the bundle in a fresh Node process (a cold container) and calls `exported(event)`. */
-async function invoke(exported: string, event: unknown, env: Record<string, string | undefined> = {}): Promise<Outcome> {
-  const driver = path.join(work, 'driver.mjs');
-  await writeFile(
-    driver,
-    `
-const mod = await import(${JSON.stringify(pathToFileURL(handlerFile).href)});
-let out;
-try {
-  out = { ok: true, value: await mod[process.argv[2]](JSON.parse(process.argv[3])) };
-} catch (error) {
-  out = { ok: false, error: String(error && error.message || error) };
-}
-process.stdout.write('\\n@@result@@' + JSON.stringify(out));
-process.exit(0);
-`,
-  );
-  const merged = Object.fromEntries(Object.entries({ PATH: process.env.PATH ?? '', ...functionEnv, ...env }).filter((e): e is [string, string] => e[1] !== undefined));
-  return new Promise((resolve, reject) => {
-    // A clean environment, as Lambda's: nothing from the test runner's shell.
-    const child = spawn(process.execPath, [driver, exported, JSON.stringify(event)], { cwd: packageDir, env: merged });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const at = stdout.lastIndexOf('\n@@result@@');
-      if (code !== 0 || at < 0) return reject(new Error(`container exited ${code}: ${stdout}\n${stderr}`));
-      resolve(JSON.parse(stdout.slice(at + '\n@@result@@'.length)) as Outcome);
-    });
-  });
+/** Calls `exported(event)` on the bundle in a fresh Node process (a cold container). */
+function invoke(exported: string, event: unknown, env: Record<string, string | undefined> = {}): Promise<ContainerOutcome> {
+  return invokeInContainer({ handlerFile, exported, event, env: { ...functionEnv, ...env }, cwd: packageDir });
 }
 
 /** A run started as the API starts one (its thread checkpointed in the table), with the repository to analyse. */

@@ -52,4 +52,6 @@ export interface PageObservation {
 }
 
 /** The page could not be opened at all (DNS, refused connection, timeout): the audit cannot judge it. */
-export class PageLoadError extends Error {}
+export class PageLoadError extends Error {
+  override name = 'PageLoadError';
+}

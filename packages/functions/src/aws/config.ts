@@ -60,6 +60,15 @@ const originList = z
   // The form browsers send in the Origin header: lower-case host, no trailing slash.
   .transform((origins) => origins.map((origin) => new URL(origin).origin));
 
+/** "staging.example.com, https://auth.example.com" → hosts or origins (the local runtime's SVC_DISCOVERY_ALLOWED_HOSTS). */
+const hostList = z
+  .string()
+  .transform((value) => value.split(',').map((s) => s.trim()).filter(Boolean))
+  .superRefine((hosts, ctx) => {
+    const bad = hosts.filter((h) => !URL.canParse(/^https?:\/\//i.test(h) ? h : `http://${h}`)).length;
+    if (bad) ctx.addIssue({ code: 'custom', message: `${bad} of ${hosts.length} entries not a host or an http(s) origin` });
+  });
+
 function isOrigin(value: string): boolean {
   try {
     const url = new URL(value);
@@ -96,6 +105,7 @@ export const operatorEnvSchema = z.object({
       .describe('bearer token GET /metrics requires; /metrics is open when unset'),
   ),
   SVC_PUBLIC_URL: optional(PublicUrl),
+  SVC_DISCOVERY_ALLOWED_HOSTS: optional(hostList.describe('comma-separated hosts or origins any project may crawl and audit besides its own app_url')),
 });
 
 /** Variable names an operator may set when deploying; infra passes them through. */
@@ -131,6 +141,8 @@ export const awsEnvSchema = operatorEnvSchema
         .regex(/^arn:[\w-]+:states:[\w-]+:\d{12}:stateMachine:[\w-]+$/, { error: 'must be a Step Functions state machine ARN' })
         .describe('the run graph state machine the API starts executions on'),
     ),
+    // Optional: without the browser function, discovery and the quality audit answer NOT_CONFIGURED.
+    SVC_BROWSER_FUNCTION_NAME: optional(z.string().trim().describe('the browser function (infra/browser.ts) for discovery crawls and quality audits')),
     // Required: svc never stores a secret in plaintext, so a function without its key does not start.
     SVC_KMS_KEY_ID: kmsKeyArn,
     AWS_REGION: required('set by the Lambda runtime'),
@@ -164,6 +176,10 @@ export interface AwsConfig {
   publicUrl?: string;
   /** The KMS key (ARN) that seals stored secrets. */
   kmsKeyId: string;
+  /** The browser function for discovery and audits; when absent, those routes are not configured. */
+  browserFunctionName?: string;
+  /** Hosts any project may crawl and audit besides its own (SVC_DISCOVERY_ALLOWED_HOSTS). */
+  discoveryAllowedHosts: string[];
 }
 
 /** The environment does not describe a working deployment; `issues` names each variable. */
@@ -199,6 +215,8 @@ export function loadAwsConfig(env: Record<string, string | undefined>): AwsConfi
     kmsKeyId: e.SVC_KMS_KEY_ID,
     logLevel: e.SVC_LOG_LEVEL ?? 'WARN',
     corsOrigins: e.SVC_CORS_ORIGINS ?? [],
+    discoveryAllowedHosts: e.SVC_DISCOVERY_ALLOWED_HOSTS ?? [],
+    ...(e.SVC_BROWSER_FUNCTION_NAME ? { browserFunctionName: e.SVC_BROWSER_FUNCTION_NAME } : {}),
     ...(e.SVC_EVENT_BUS_NAME ? { eventBusName: e.SVC_EVENT_BUS_NAME } : {}),
     ...(e.SVC_METRICS_TOKEN ? { metricsToken: e.SVC_METRICS_TOKEN } : {}),
     ...(e.SVC_STATE_MACHINE_ARN ? { stateMachineArn: e.SVC_STATE_MACHINE_ARN } : {}),

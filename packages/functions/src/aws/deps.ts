@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SFNClient } from '@aws-sdk/client-sfn';
+import { LambdaClient } from '@aws-sdk/client-lambda';
 import type { EventPublisher } from '@svc/core/ports/events';
 import type { Logger } from '@svc/core/ports/logger';
 import { skippingPublisher } from '@svc/core/events/in-process-bus';
@@ -22,6 +23,7 @@ import { EmfAlertSink } from './events/emf-alert-sink.ts';
 import { createLlmFromEnv } from '../llm/from-env.ts';
 import { createGenerationExecutor } from '../generation/execute-once.ts';
 import { kmsSecretCipher } from '../secrets/kms-cipher.ts';
+import { browserFunctionHealth, lambdaBrowserWork, remoteDiscoveryRunner, remoteProbe } from '../browser-work/remote.ts';
 
 /**
  * The Lambda's AppDeps: the same wiring as the local runtime (buildAppDeps) over
@@ -70,6 +72,16 @@ export async function buildAwsDeps(config: AwsConfig, env: Record<string, string
   deps.blobs = blobs; // visual baseline images, the same bucket the task functions write them to
   // Generated API tests run once in the API function; UI ones come back not_executed (no browser here).
   deps.generation = createGenerationExecutor({ store: deps.store, dataDir: '/tmp/svc-generation' });
+  // Discovery crawls and quality audits run in the browser function (infra/browser.ts); without it they answer NOT_CONFIGURED.
+  if (config.browserFunctionName) {
+    const browserFunction = { client: new LambdaClient({ region: config.region }), functionName: config.browserFunctionName };
+    const browserWork = lambdaBrowserWork(browserFunction);
+    deps.discovery = remoteDiscoveryRunner(browserWork, config.discoveryAllowedHosts);
+    deps.qualityAudit = { probe: remoteProbe(browserWork), allowedHosts: config.discoveryAllowedHosts };
+    deps.healthChecks.browser_grid = browserFunctionHealth(browserFunction);
+  } else {
+    deps.healthChecks.browser_grid = async () => ({ status: 'not_configured', detail: 'no browser function (SVC_BROWSER_FUNCTION_NAME): discovery and audits answer 501' });
+  }
   if (config.stateMachineArn) {
     deps.runGraph = createAwsRunGraph({
       store: deps.store,

@@ -22,7 +22,7 @@ export type CrawlRequest = Omit<CrawlOptions, 'saveScreenshot' | 'signal'>;
  * Runs crawls in this process: start() in the background for a stored session (status
  * pending → running → completed/failed), crawlNow() synchronously for /api/discover.
  */
-export function createDiscoveryRunner(options: DiscoveryRunnerOptions) {
+export function createDiscoveryRunner(options: DiscoveryRunnerOptions): DiscoveryRunner {
   let driver: Promise<PlaywrightDriver> | undefined;
   const running = new Map<string, { abort: AbortController; done: Promise<void> }>();
   const getDriver = () => (driver ??= options.driver().catch((e) => { driver = undefined; throw e; }));
@@ -34,29 +34,11 @@ export function createDiscoveryRunner(options: DiscoveryRunnerOptions) {
       return getDriver().then((d) => crawl(d, { ...request, signal }));
     },
 
-    start(orgId: string, session: DiscoverySession, request: CrawlRequest): void {
+    /** Starts the session's crawl in the background; resolves once it is under way. */
+    async start(orgId: string, session: DiscoverySession, request: CrawlRequest): Promise<void> {
       const abort = new AbortController();
-      const done = (async () => {
-        try {
-          await options.store.discovery.updateSession(orgId, session.id, { status: 'running' });
-          const result = await crawl(await getDriver(), {
-            ...request,
-            signal: abort.signal,
-            saveScreenshot: options.blobs ? async (i, _url, png) => {
-              const key = `discovery/${orgId}/${session.id}/page-${i}.png`;
-              await options.blobs!.put(key, png, 'image/png');
-              return key;
-            } : undefined,
-          });
-          await persistCrawl(options.store, orgId, session, result);
-        } catch (e) {
-          const message = (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 500);
-          options.logger.warn?.('discovery failed', { session: session.id, error: message });
-          await options.store.discovery.updateSession(orgId, session.id, { status: 'failed', insights: { error: message }, completed_at: new Date().toISOString() }).catch(() => {});
-        } finally {
-          running.delete(session.id);
-        }
-      })();
+      const done = runDiscoverySession({ store: options.store, blobs: options.blobs, logger: options.logger, driver: getDriver }, orgId, session, request, abort.signal)
+        .finally(() => running.delete(session.id));
       running.set(session.id, { abort, done });
     },
 
@@ -74,4 +56,46 @@ export function createDiscoveryRunner(options: DiscoveryRunnerOptions) {
   };
 }
 
-export type DiscoveryRunner = ReturnType<typeof createDiscoveryRunner>;
+/**
+ * What the discovery routes need: this process's runner locally, the browser function on
+ * AWS (browser-work/remote.ts). `start` resolves once the crawl is handed over (a Lambda
+ * must not answer before its invocation of the browser function is accepted).
+ */
+export interface DiscoveryRunner {
+  allowedHosts: string[];
+  crawlNow(request: CrawlRequest, signal?: AbortSignal): Promise<CrawlResult>;
+  start(orgId: string, session: DiscoverySession, request: CrawlRequest): Promise<void>;
+  settled(sessionId?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * One stored session's crawl, start to end: running, the crawl (page screenshots into the
+ * blobs when there are any), then the pages and flows persisted and the session completed;
+ * any failure marks it failed with the error's first line. Never throws.
+ */
+export async function runDiscoverySession(
+  o: { store: Store; blobs?: Blobs; logger: Logger; driver: () => Promise<PlaywrightDriver> },
+  orgId: string,
+  session: DiscoverySession,
+  request: CrawlRequest,
+  signal?: AbortSignal,
+): Promise<void> {
+  try {
+    await o.store.discovery.updateSession(orgId, session.id, { status: 'running' });
+    const result = await crawl(await o.driver(), {
+      ...request,
+      signal,
+      saveScreenshot: o.blobs ? async (i, _url, png) => {
+        const key = `discovery/${orgId}/${session.id}/page-${i}.png`;
+        await o.blobs!.put(key, png, 'image/png');
+        return key;
+      } : undefined,
+    });
+    await persistCrawl(o.store, orgId, session, result);
+  } catch (e) {
+    const message = (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 500);
+    o.logger.warn?.('discovery failed', { session: session.id, error: message });
+    await o.store.discovery.updateSession(orgId, session.id, { status: 'failed', insights: { error: message }, completed_at: new Date().toISOString() }).catch(() => {});
+  }
+}

@@ -44,7 +44,7 @@ const DetailResponse = z.object({ session: DiscoverySessionSchema, status: z.str
 export function discoveryRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
   const { store } = deps;
   const runner = () => {
-    if (!deps.discovery) throw new AppError('NOT_CONFIGURED', 'auto-discovery needs a browser, which this deployment does not run (use the local runtime)');
+    if (!deps.discovery) throw new AppError('NOT_CONFIGURED', 'auto-discovery needs a browser: this deployment has no browser function (SVC_BROWSER_FUNCTION_NAME, infra/browser.ts); or use the local runtime');
     return deps.discovery;
   };
 
@@ -59,9 +59,15 @@ export function discoveryRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Rout
     const session = await store.discovery.createSession(access.organizationId, {
       project_id: project.id, name: body.name ?? `Discovery of ${new URL(startUrl).host}`, start_url: startUrl, mode: body.mode, strategy: body.strategy, max_pages: body.max_pages,
     });
-    r.start(access.organizationId, session, {
-      startUrl, allowedHosts: body.allowed_hosts, maxPages: body.max_pages, maxDepth: body.max_depth, pageTimeoutMs: body.page_timeout_ms, maxPerPattern: body.max_per_pattern, strategy: body.strategy, login: body.login,
-    });
+    try {
+      await r.start(access.organizationId, session, {
+        startUrl, allowedHosts: body.allowed_hosts, maxPages: body.max_pages, maxDepth: body.max_depth, pageTimeoutMs: body.page_timeout_ms, maxPerPattern: body.max_per_pattern, strategy: body.strategy, login: body.login,
+      });
+    } catch (err) {
+      // The crawl was never handed over (the browser function refused it): the session must not wait forever.
+      await store.discovery.updateSession(access.organizationId, session.id, { status: 'failed', insights: { error: (err as Error).message.split('\n')[0].slice(0, 500) }, completed_at: new Date().toISOString() }).catch(() => {});
+      throw err;
+    }
     c.set('audit', { action: 'discovery.start', resource: `discovery:${session.id}`, metadata: { project_id: project.id, start_url: startUrl } });
     return c.json(session, 202);
   };

@@ -28,7 +28,7 @@ export function qualityAuditRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: R
       const project = await deps.store.projects.get(access.organizationId, body.project_id);
       if (!project) throw notFound('project');
       const auditor = deps.qualityAudit;
-      if (!auditor) throw new AppError('NOT_CONFIGURED', 'quality audits need a browser, which this deployment does not run (use the local runtime or svc audit)');
+      if (!auditor) throw new AppError('NOT_CONFIGURED', 'quality audits need a browser: this deployment has no browser function (SVC_BROWSER_FUNCTION_NAME, infra/browser.ts); or use the local runtime or svc audit');
       const url = resolveUrl(body.url, project.app_url ?? undefined);
       checkHosts(project, auditor.allowedHosts, url, 'url');
       c.set('audit', { action: 'quality.audit', resource: `project:${project.id}`, metadata: { url, checks: body.checks ?? 'all' } });

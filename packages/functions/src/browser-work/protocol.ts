@@ -1,0 +1,34 @@
+import type { DiscoverySession } from '@svc/core/contracts/discovery';
+import type { PageObservation } from '@svc/core/quality/page-probe';
+import type { CrawlRequest } from '../discovery/runner.ts';
+import type { CrawlResult } from '../discovery/crawler.ts';
+
+/**
+ * The browser function's events (infra/browser.ts): the work the API cannot do on AWS,
+ * where it runs no browser. Plain JSON both ways; a Lambda invocation carries at most
+ * 256 KB asynchronously and 6 MB synchronously.
+ */
+export type BrowserJob =
+  /** A stored discovery session's crawl, invoked asynchronously: the results go to the table. */
+  | { kind: 'discovery.session'; organization_id: string; session: DiscoverySession; request: CrawlRequest }
+  /** POST /api/discover's small crawl, answered with its result. */
+  | { kind: 'discovery.crawl'; request: CrawlRequest }
+  /** The quality audit's page observation (core quality/page-probe.ts). */
+  | { kind: 'quality.observe'; url: string; axe_tags?: string[]; timeout_ms: number };
+
+export type BrowserJobKind = BrowserJob['kind'];
+
+/** What each job answers. */
+export interface BrowserJobValue {
+  'discovery.session': null;
+  'discovery.crawl': CrawlResult;
+  'quality.observe': PageObservation;
+}
+
+/**
+ * A job's answer. Errors the caller must tell apart (a page that never loaded, axe tags
+ * axe-core does not have) travel by name, since a Lambda's own error shape loses classes.
+ */
+export type BrowserJobOutcome<K extends BrowserJobKind = BrowserJobKind> =
+  | { ok: true; value: BrowserJobValue[K] }
+  | { ok: false; error: { name: string; message: string } };
