@@ -13,6 +13,8 @@ describe('parseCommand', () => {
     // Slack escapes a #word that names a channel, and wraps URLs in <…> (with |label when it shortens one).
     expect(parseCommand('run <#C024BE7LR|smoke> --url <https://staging.example.com/app|staging.example.com/app>')).toEqual({ kind: 'run', tags: ['smoke'], url: 'https://staging.example.com/app' });
     expect(parseCommand('run --url <http://127.0.0.1:3000>')).toEqual({ kind: 'run', tags: [], url: 'http://127.0.0.1:3000' });
+    // What the person typed as &, < and > arrives escaped, inside a link too.
+    expect(parseCommand('run R&amp;D --url <https://staging.example.com/?a=1&amp;b=2>')).toEqual({ kind: 'run', project: 'R&D', tags: [], url: 'https://staging.example.com/?a=1&b=2' });
   });
 
   it('run: says what is wrong with an option', () => {

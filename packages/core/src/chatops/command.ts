@@ -29,17 +29,16 @@ export function usage(command = '/svc'): string {
 }
 
 /**
- * Splits on white space; Slack sends the text as typed. Slack turns a typed `#word` into a
- * channel link `<#C123|word>` only when such a channel exists, so that form is read as the
- * tag `#word` too.
+ * A word as the person typed it. Slack formats the text it sends: a `#word` naming a
+ * channel becomes `<#C123|word>` (read as the tag), a URL becomes `<url>` or `<url|label>`
+ * (read as the URL), and &, < and > typed by the person arrive as &amp;, &lt; and &gt;.
  */
-function words(text: string): string[] {
-  return text
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((w) => w.replace(/^<#[A-Z0-9]+\|([^>]+)>$/, '#$1'));
+function plain(word: string): string {
+  const unformatted = word.replace(/^<#[A-Z0-9]+\|([^>]+)>$/, '#$1').replace(/^<(https?:\/\/[^|>]+)(\|[^>]*)?>$/, '$1');
+  return unformatted.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
+
+const words = (text: string): string[] => text.trim().split(/\s+/).filter(Boolean).map(plain);
 
 function parseRun(args: string[]): ChatCommand {
   const project: string[] = [];
@@ -48,8 +47,7 @@ function parseRun(args: string[]): ChatCommand {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--url') {
-      // Slack wraps a typed URL in <…> (and <url|label> when it shortens it).
-      const value = args[++i]?.replace(/^<([^|>]+)(\|[^>]*)?>$/, '$1');
+      const value = args[++i];
       if (!value) return { kind: 'invalid', command: 'run', message: '--url needs the application URL after it' };
       const parsed = HttpUrl.safeParse(value);
       if (!parsed.success) return { kind: 'invalid', command: 'run', message: `--url: ${parsed.error.issues[0]?.message ?? 'not an http(s) URL'}` };
