@@ -68,5 +68,7 @@ describe('OpenAPI', () => {
     const ref: string = doc.paths['/api/v1/projects'].post.requestBody.content['application/json'].schema.$ref;
     const schema = doc.components.schemas[ref.split('/').pop()!];
     expect(JSON.stringify(schema)).toContain('app_url');
+    // Slack posts its slash commands form-encoded, and the document says so.
+    expect(Object.keys(doc.paths['/webhooks/chat'].post.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
   });
 });

@@ -15,7 +15,7 @@ const asB: Record<Role, Client> = {} as Record<Role, Client>;
 let orgA: string;
 let orgB: string;
 let bAdmin: Client;
-const b = { projectId: '', testId: '', invitationId: '', apiKeyId: '', adminUserId: '', conversationId: '', discoveryId: '', healingPatternId: '', generatedTestId: '', visualBaselineId: '', visualHash: '', vcsIntegrationId: '' };
+const b = { projectId: '', testId: '', invitationId: '', apiKeyId: '', adminUserId: '', conversationId: '', discoveryId: '', healingPatternId: '', generatedTestId: '', visualBaselineId: '', visualHash: '', vcsIntegrationId: '', chatIntegrationId: '' };
 /** A 1×1 PNG (base64), for visual baselines. */
 const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
@@ -50,6 +50,7 @@ beforeAll(async () => {
   b.visualBaselineId = baseline.body.id;
   b.visualHash = baseline.body.screenshot_hash;
   b.vcsIntegrationId = (await bAdmin.post('/api/integrations/vcs', { project_id: b.projectId, provider: 'github', repository: 'b-org/secret-repo' })).body.id;
+  b.chatIntegrationId = (await bAdmin.post('/api/integrations/chat', { provider: 'slack', project_id: b.projectId, signing_secret: 'b0b1b2b3b4b5b6b7b8b9c0c1c2c3c4c5', team_id: 'T0BORG' })).body.id;
   for (const role of ['admin', 'member', 'viewer'] as const) asB[role] = withOrg(A[role], orgB);
 });
 
@@ -124,6 +125,10 @@ const byId = (): Array<{ name: string; minRole: Role; call: (c: Client) => Retur
   { name: 'POST VCS integration into project', minRole: 'admin', call: (c) => c.post('/api/integrations/vcs', { project_id: b.projectId, provider: 'github', repository: 'evil/repo' }) },
   { name: 'PATCH VCS integration', minRole: 'admin', call: (c) => c.patch(`/api/integrations/vcs/${b.vcsIntegrationId}`, { enabled: false }) },
   { name: 'DELETE VCS integration', minRole: 'admin', call: (c) => c.delete(`/api/integrations/vcs/${b.vcsIntegrationId}`) },
+  { name: 'GET chat integration', minRole: 'admin', call: (c) => c.get(`/api/integrations/chat/${b.chatIntegrationId}`) },
+  { name: 'POST chat integration into project', minRole: 'admin', call: (c) => c.post('/api/integrations/chat', { provider: 'slack', project_id: b.projectId, signing_secret: 'e0e1e2e3e4e5e6e7e8e9f0f1f2f3f4f5' }) },
+  { name: 'PATCH chat integration', minRole: 'admin', call: (c) => c.patch(`/api/integrations/chat/${b.chatIntegrationId}`, { enabled: false }) },
+  { name: 'DELETE chat integration', minRole: 'admin', call: (c) => c.delete(`/api/integrations/chat/${b.chatIntegrationId}`) },
 ];
 
 /** Every org-scoped endpoint, called with X-Organization-ID naming B. */
@@ -143,6 +148,7 @@ const scoped = (): Array<{ name: string; call: (c: Client) => ReturnType<Client[
   { name: 'GET healing stats', call: (c) => c.get('/api/healing/stats') },
   { name: 'GET visual baselines', call: (c) => c.get('/api/visual/baselines') },
   { name: 'GET VCS integrations', call: (c) => c.get('/api/integrations/vcs') },
+  { name: 'GET chat integrations', call: (c) => c.get('/api/integrations/chat') },
 ];
 
 const rank: Record<Role, number> = { viewer: 0, member: 1, admin: 2 };
@@ -223,6 +229,12 @@ describe('tenant isolation: nothing of B changed or leaked', () => {
     const integration = await bAdmin.get(`/api/integrations/vcs/${b.vcsIntegrationId}`);
     expect(integration.body).toMatchObject({ repository: 'b-org/secret-repo', enabled: true });
     expect((await A.admin.get('/api/integrations/vcs')).body.items).toEqual([]);
+  });
+
+  it("B's chat integration is intact and A lists none", async () => {
+    const integration = await bAdmin.get(`/api/integrations/chat/${b.chatIntegrationId}`);
+    expect(integration.body).toMatchObject({ team_id: 'T0BORG', enabled: true, signing_secret_set: true });
+    expect((await A.admin.get('/api/integrations/chat')).body.items).toEqual([]);
   });
 
   it("B's chat conversation kept its two messages", async () => {

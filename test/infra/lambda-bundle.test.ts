@@ -437,6 +437,47 @@ describe('the bundled API function', () => {
     expect(published.find((e: { event_type: string }) => e.event_type === 'integration.vcs.pr')).toMatchObject({ source: 'svc.webhooks', tenant_id: orgId, payload: { repository: 'acme/bundle-shop', pr_number: 7, action: 'opened' } });
   });
 
+  it('a signed Slack slash command at /webhooks/chat starts an execution of the state machine, its response_url sealed with KMS', async () => {
+    const signup = JSON.stringify({ email: 'chatops@example.com', password: 'correct horse battery', organization_name: 'ChatOps Org' });
+    const [signedUp] = await container([functionUrlEvent('POST', '/api/auth/signup', { headers: { 'content-type': 'application/json' }, body: signup })]);
+    expect(signedUp!.statusCode, `${signedUp!.body}\n${logs}`).toBe(201);
+    const session = json(signedUp!);
+    const orgId: string = session.organization.id;
+    const table = new DynamoDbTable({ tableName: TABLE, client: ddbClient! });
+    const store = createStore(table, systemClock);
+    const project = await store.projects.create(orgId, { name: 'chat shop' });
+    await store.tests.create(orgId, { project_id: project.id, name: 'home', type: 'api', description: null, steps: [], assertions: [], priority: 'medium', tags: [] });
+    const signingSecret = '0f1e2d3c4b5a69788796a5b4c3d2e1f0';
+    const [created] = await container([functionUrlEvent('POST', '/api/integrations/chat', {
+      headers: { authorization: `Bearer ${session.access_token}`, 'x-organization-id': orgId, 'content-type': 'application/json' },
+      body: JSON.stringify({ provider: 'slack', project_id: project.id, signing_secret: signingSecret, team_id: 'T0BUNDLE' }),
+    })]);
+    expect(created!.statusCode, `${created!.body}\n${logs}`).toBe(201);
+
+    const form = new URLSearchParams({ team_id: 'T0BUNDLE', user_id: 'U0ADA', user_name: 'ada', channel_id: 'C0QA', command: '/svc', text: 'run', response_url: 'https://hooks.slack.com/commands/T0BUNDLE/1/abc' }).toString();
+    const timestamp = Math.floor(Date.now() / 1000);
+    const command = (signature: string) => functionUrlEvent('POST', '/webhooks/chat', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)', 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': signature },
+      body: form,
+      base64: true,
+    });
+    const beforeStarts = stepFunctions!.requests.length;
+    const [refused, accepted] = await container([command('v0=' + '0'.repeat(64)), command(`v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${form}`).digest('hex')}`)]);
+    expect(refused!.statusCode).toBe(401);
+    expect(accepted!.statusCode, `${accepted!.body}\n${logs}`).toBe(200);
+    const answer = json(accepted!);
+    expect(answer).toEqual({ response_type: 'ephemeral', text: expect.stringMatching(/^Started run [0-9a-f-]{36}: 1 test of \*chat shop\*/) });
+    const runId = /Started run ([0-9a-f-]{36})/.exec(answer.text)![1]!;
+    const starts = stepFunctions!.requests.slice(beforeStarts);
+    expect(starts.map((r) => r.target)).toEqual(['AWSStepFunctions.StartExecution']);
+    const stored = await store.testRuns.get(orgId, runId);
+    expect(stored).toMatchObject({ trigger: 'chat', project_id: project.id, thread_id: expect.stringMatching(/^chat-/) });
+    expect(starts[0]!.body.input).toBe(JSON.stringify({ thread_id: stored!.thread_id }));
+    const reply = await table.get(keys.chatRunReply(orgId, stored!.thread_id));
+    expect(reply).toMatchObject({ status: 'pending', user_id: 'U0ADA', response_url: { svc_sealed: 1, kid: WIRE_KMS_KEY_ARN } });
+    expect(JSON.stringify(reply)).not.toContain('hooks.slack.com');
+  });
+
   it('seals an environment secret with KMS in DynamoDB, and opens it where runs and deliveries read it', async () => {
     const signup = JSON.stringify({ email: 'kms@example.com', password: 'correct horse battery', organization_name: 'KMS Org' });
     const [signedUp] = await container([functionUrlEvent('POST', '/api/auth/signup', { headers: { 'content-type': 'application/json' }, body: signup })]);

@@ -182,7 +182,7 @@ export function resolvedEnvironment(environment: Record<string, unknown>): Recor
 export function functionUrlEvent(
   method: string,
   rawPath: string,
-  options: { headers?: Record<string, string>; body?: string; cookies?: string[] } = {},
+  options: { headers?: Record<string, string>; body?: string; cookies?: string[]; base64?: boolean } = {},
 ) {
   const domainName = 'abc123.lambda-url.eu-west-1.on.aws';
   return {
@@ -192,8 +192,9 @@ export function functionUrlEvent(
     rawQueryString: '',
     headers: { host: domainName, accept: 'application/json', 'x-forwarded-proto': 'https', ...options.headers },
     ...(options.cookies ? { cookies: options.cookies } : {}),
-    ...(options.body !== undefined ? { body: options.body } : {}),
-    isBase64Encoded: false,
+    // A function URL passes a body it does not take for text (form-encoded ones among them) base64-encoded.
+    ...(options.body !== undefined ? { body: options.base64 ? Buffer.from(options.body).toString('base64') : options.body } : {}),
+    isBase64Encoded: !!options.base64,
     requestContext: {
       accountId: 'anonymous',
       apiId: 'abc123',

@@ -37,7 +37,7 @@ export function slackMessage(n: RunNotice): Record<string, unknown> {
 }
 
 /** Slack's mrkdwn reserves &, < and > (links and mentions): a test name must not ping @channel. */
-function escape(s: string): string {
+export function escape(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

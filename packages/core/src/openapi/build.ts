@@ -280,7 +280,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], options: Open
       const bodyJson = inlineSchema(route.body, 'input');
       op.requestBody = {
         required: Array.isArray(bodyJson.required) && bodyJson.required.length > 0,
-        content: { 'application/json': { schema: { $ref: `${IN}${name}` } } },
+        content: { [route.bodyMediaType ?? 'application/json']: { schema: { $ref: `${IN}${name}` } } },
       };
     }
 

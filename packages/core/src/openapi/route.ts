@@ -34,6 +34,8 @@ export interface RouteSpec {
   body?: z.ZodType;
   /** The handler reads the body itself (e.g. it also takes multipart); `body` documents the JSON form. */
   readsOwnBody?: boolean;
+  /** The body's media type, when it is not JSON (a Slack slash command is form-encoded); `body` documents its fields. */
+  bodyMediaType?: string;
   query?: z.ZodType;
   params?: z.ZodType;
   responses: Record<number, RouteResponse>;

@@ -5,9 +5,9 @@ import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../store/index.ts';
 import type { ChannelSecrets, StoredChannel } from '../store/notifications.ts';
 import { isTerminalRunStatus } from '../contracts/test-run.ts';
-import { resultCaseId } from '../contracts/test-result.ts';
 import type { NotificationChannel, NotificationChannelCreateInput, NotificationChannelUpdateInput, NotificationEvent } from '../contracts/notification.ts';
 import { deliver, type DeliveryOutcome, type Fetch } from '../notifications/deliver.ts';
+import { failedTestsOf } from '../notifications/failed-tests.ts';
 import { newWebhookSecret } from '../auth/webhook-secret.ts';
 import { signature, slackMessage, webhookPayload, type RunNotice } from '../notifications/messages.ts';
 
@@ -74,15 +74,12 @@ export function notificationService({ store, clock, fetch = globalThis.fetch as 
     const run = await store.testRuns.get(orgId, runId);
     if (!run) return undefined;
     const project = await store.projects.get(orgId, run.project_id);
-    const failed = (await store.testRuns.results(orgId, runId)).filter((r) => r.status === 'failed');
-    const latest = new Map<string, (typeof failed)[number]>();
-    for (const r of failed) if ((latest.get(resultCaseId(r))?.attempt ?? 0) < r.attempt) latest.set(resultCaseId(r), r);
     return {
       event,
       organization_id: orgId,
       project: { id: run.project_id, name: project?.name ?? run.project_id },
       run: { id: run.id, status: run.status, trigger: run.trigger, started_at: run.started_at, completed_at: run.completed_at, total: run.total_tests, passed: run.passed_tests, failed: run.failed_tests, error: run.error },
-      failed_tests: [...latest.values()].slice(0, MAX_FAILED_LISTED).map((r) => ({ test_id: r.test_id, name: typeof r.metadata.name === 'string' ? r.metadata.name : r.test_id, error: r.error_message })),
+      failed_tests: await failedTestsOf(store, orgId, runId, MAX_FAILED_LISTED),
     };
   }
 

@@ -5,20 +5,23 @@ import type { GraphDeps } from '../run-graph/deps.ts';
 import type { Fetch } from '../notifications/deliver.ts';
 import { notificationService } from './notifications.ts';
 import { vcsStatusService } from './vcs-statuses.ts';
+import { chatReplyService } from './chat-replies.ts';
 
 /**
  * What the run graph tells the outside world about a run, built once for every entry point
  * that runs the graph (the local run manager, the AWS task functions), so they cannot
- * drift: notification channels when it ends (docs/notifications.md), and the commit
- * status of a webhook's run when it starts and ends (docs/vcs-webhooks.md). Neither throws.
+ * drift: notification channels when it ends (docs/notifications.md), the commit status of
+ * a webhook's run when it starts and ends (docs/vcs-webhooks.md), and the outcome of a
+ * slash command's run to the command's Slack response_url (docs/chatops.md). None throws.
  */
 export function runHooks(o: { store: Store; clock: Clock; logger: Logger; publicUrl?: string; fetch?: Fetch }): Required<Pick<GraphDeps, 'runStarted' | 'runFinished'>> {
   const notifications = notificationService({ store: o.store, clock: o.clock, logger: o.logger, fetch: o.fetch });
   const statuses = vcsStatusService({ store: o.store, logger: o.logger, publicUrl: o.publicUrl, fetch: o.fetch });
+  const chatReplies = chatReplyService({ store: o.store, clock: o.clock, logger: o.logger, publicUrl: o.publicUrl, fetch: o.fetch });
   return {
     runStarted: statuses.runStarted,
     runFinished: async (orgId, runId) => {
-      await Promise.all([notifications.runFinished(orgId, runId), statuses.runFinished(orgId, runId)]);
+      await Promise.all([notifications.runFinished(orgId, runId), statuses.runFinished(orgId, runId), chatReplies.runFinished(orgId, runId)]);
     },
   };
 }

@@ -26,6 +26,8 @@ import { schedulesRepo } from './schedules.ts';
 import { notificationsRepo } from './notifications.ts';
 import { vcsIntegrationsRepo } from './vcs-integrations.ts';
 import { vcsStatusesRepo } from './vcs-statuses.ts';
+import { chatIntegrationsRepo } from './chat-integrations.ts';
+import { chatRepliesRepo } from './chat-replies.ts';
 
 export interface StoreOptions {
   /** Seals and opens secret attributes (ports/secret-cipher.ts). Without one, writing a secret fails (NOT_CONFIGURED). */
@@ -62,6 +64,8 @@ export function createStore(table: Table, clock: Clock, options: StoreOptions = 
     notifications: notificationsRepo(ctx),
     vcsIntegrations: vcsIntegrationsRepo(ctx),
     vcsStatuses: vcsStatusesRepo(ctx),
+    chatIntegrations: chatIntegrationsRepo(ctx),
+    chatReplies: chatRepliesRepo(ctx),
   };
 }
 

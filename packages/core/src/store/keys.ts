@@ -68,6 +68,11 @@ export const keys = {
   vcsRunCommit: (orgId: string, threadId: string) => ({ pk: `ORG#${orgId}#VCSRUN`, sk: threadId }),
   /** An integration's commit statuses; sk `<run id>#<phase>`: one per run and phase, claimed before posting. */
   vcsStatuses: (orgId: string, integrationId: string) => `ORG#${orgId}#VCSSTATUS#${integrationId}`,
+  chatIntegration: (orgId: string, integrationId: string) => ({ pk: `ORG#${orgId}`, sk: `CHATINT#${integrationId}` }),
+  /** gsi2pk of chat integrations (gsi2sk `<orgId>#<id>`): a slash command names only its workspace; `*` is the bucket of integrations that take any workspace. */
+  chatIntegrationsOfTeam: (provider: string, teamId: string | null) => `CHATTEAM#${provider}#${teamId ?? '*'}`,
+  /** Where a chat command's run reports its outcome, by the run's thread (`chat-<integration>-<id>`): written before the run exists. */
+  chatRunReply: (orgId: string, threadId: string) => ({ pk: `ORG#${orgId}#CHATRUN`, sk: threadId }),
   /** gsi2pk of enabled schedules, with gsi2sk `<next_run_at>#<orgId>#<id>`: the sweeper reads what is due across organizations. */
   dueSchedules: 'SCHEDULES#DUE',
 } as const;

@@ -37,6 +37,8 @@ import { scheduleRoutes } from './routes/schedules.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { vcsIntegrationRoutes } from './routes/vcs-integrations.ts';
 import { vcsWebhookRoutes } from './routes/vcs-webhook.ts';
+import { chatIntegrationRoutes } from './routes/chat-integrations.ts';
+import { chatWebhookRoutes } from './routes/chat-webhook.ts';
 
 /**
  * The one Hono app, wrapped by the Lambda handler on AWS and served by the local runtime.
@@ -77,6 +79,8 @@ export function createApp(deps: AppDeps) {
   notificationRoutes(app, deps, registry);
   vcsIntegrationRoutes(app, deps, registry);
   vcsWebhookRoutes(app, deps, registry);
+  chatIntegrationRoutes(app, deps, registry);
+  chatWebhookRoutes(app, deps, registry);
   runGraphRoutes(app, deps, registry);
   generationRoutes(app, deps, registry);
   chatRoutes(app, deps, registry);

@@ -29,6 +29,8 @@ export interface RouteDef {
   body?: z.ZodType;
   /** The handler reads the body itself (it also takes multipart); `body` documents the JSON form. */
   readsOwnBody?: boolean;
+  /** The body's media type in the OpenAPI document when it is not JSON (with readsOwnBody). */
+  bodyMediaType?: string;
   /** A smaller body limit than the server's for this route (the server's still applies when lower). */
   maxBodyBytes?: number;
   query?: z.ZodType;

@@ -16,7 +16,7 @@ import { PublicUrl } from '../shared/public-url.ts';
  * infra from the declared run graph, infra/run-graph.ts) turns on the run graph routes,
  * with executions on that Step Functions state machine; without it they answer
  * NOT_CONFIGURED. `SVC_METRICS_TOKEN` (optional) makes `GET /metrics` require that bearer
- * token. `SVC_PUBLIC_URL` (optional) is where people reach svc; commit statuses link there.
+ * token. `SVC_PUBLIC_URL` (optional) is where people reach svc; commit statuses and slash-command run outcomes link there.
  * `SVC_KMS_KEY_ID` (set by infra/secrets.ts, required) is the KMS key ARN that seals
  * the secrets the store keeps.
  */

@@ -21,7 +21,7 @@ export const LocalConfigSchema = z.object({
   jwksUrl: z.url().optional().describe('JWKS of an external identity provider (SVC_JWKS_URL)'),
   jwtIssuer: z.string().optional().describe('Expected iss of the external provider (SVC_JWT_ISSUER)'),
   jwtAudience: z.string().optional().describe('Expected aud of the external provider (SVC_JWT_AUDIENCE)'),
-  publicUrl: PublicUrl.optional().describe('Where people reach this svc, e.g. https://svc.example.com through a tunnel or proxy: commit statuses link to run reports there (SVC_PUBLIC_URL; none: no link)'),
+  publicUrl: PublicUrl.optional().describe('Where people reach this svc, e.g. https://svc.example.com through a tunnel or proxy: commit statuses and slash-command run outcomes link to run reports there (SVC_PUBLIC_URL; none: no link)'),
   scheduleTickMs: z.coerce.number().int().min(100).max(3_600_000).default(30_000).describe('How often due scheduled runs are looked for, in ms (SVC_SCHEDULE_TICK_MS; default 30 s)'),
   // Absolute, like dataDir: a relative root means the folder where svc was started, not wherever a later read runs from.
   analyzeRoots: z

@@ -1,0 +1,61 @@
+import type { Clock } from '../ports/clock.ts';
+import type { Logger } from '../ports/logger.ts';
+import type { Store } from '../store/index.ts';
+import { isTerminalRunStatus } from '../contracts/test-run.ts';
+import { deliver, type Fetch } from '../notifications/deliver.ts';
+import { failedTestsOf } from '../notifications/failed-tests.ts';
+import { runOutcomeMessage } from '../chatops/messages.ts';
+
+export interface ChatReplyServiceDeps {
+  store: Store;
+  clock: Clock;
+  /** Default: the global fetch. */
+  fetch?: Fetch;
+  logger?: Logger;
+  /** Where people reach this svc (SVC_PUBLIC_URL): the outcome links to the run's HTML report there. None: no link. */
+  publicUrl?: string;
+}
+
+const MAX_FAILED_LISTED = 10;
+
+/**
+ * The outcome of a run a slash command started, posted to the command's response_url
+ * (docs/chatops.md): once per run (claimed before posting), with the notifications'
+ * delivery rules (three attempts on 5xx, 429 and network errors), and only while Slack
+ * still takes it — a run that outlives the response_url's 30 minutes is logged and
+ * skipped. Never throws: Slack being down does not fail a run.
+ */
+export function chatReplyService({ store, clock, fetch = globalThis.fetch as unknown as Fetch, logger, publicUrl }: ChatReplyServiceDeps) {
+  const reportUrl = (runId: string) => (publicUrl ? `${publicUrl.replace(/\/+$/, '')}/api/reports/${runId}?format=html` : undefined);
+
+  async function post(orgId: string, runId: string): Promise<void> {
+    const run = await store.testRuns.get(orgId, runId);
+    if (!run || !run.thread_id.startsWith('chat-') || !isTerminalRunStatus(run.status)) return; // not a command's run: one read
+    const reply = await store.chatReplies.get(orgId, run.thread_id);
+    if (!reply || reply.status !== 'pending') return;
+    if (!(await store.chatReplies.claim(orgId, run.thread_id))) return;
+    if (clock.now().getTime() > Date.parse(reply.valid_until)) {
+      await store.chatReplies.finish(orgId, run.thread_id, { status: 'expired', attempts: 0, http_status: null, error: `the run ended after the response_url expired (${reply.valid_until})` });
+      logger?.info("a chat command's run outlived its Slack response_url: the outcome was not posted", { run_id: run.id, integration_id: reply.integration_id, valid_until: reply.valid_until });
+      return;
+    }
+    // Sealed at rest: opened only here, where Slack needs it.
+    const url = await store.chatReplies.responseUrl(orgId, run.thread_id);
+    if (!url) return;
+    const project = await store.projects.get(orgId, run.project_id);
+    const message = runOutcomeMessage({ run, project: project?.name ?? run.project_id, failed: await failedTestsOf(store, orgId, run.id, MAX_FAILED_LISTED), userId: reply.user_id, reportUrl: reportUrl(run.id) });
+    const outcome = await deliver(fetch, url, JSON.stringify(message), {});
+    await store.chatReplies.finish(orgId, run.thread_id, outcome);
+    if (outcome.status === 'failed') logger?.warn("a chat command's run outcome was not posted to Slack", { run_id: run.id, integration_id: reply.integration_id, http_status: outcome.http_status, error: outcome.error });
+  }
+
+  return {
+    async runFinished(orgId: string, runId: string): Promise<void> {
+      try {
+        await post(orgId, runId);
+      } catch (err) {
+        logger?.error("posting a chat command's run outcome failed", { run_id: runId, error: (err as Error).message });
+      }
+    },
+  };
+}
