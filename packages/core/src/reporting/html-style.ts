@@ -125,7 +125,8 @@ footer { margin-top: 28px; text-align: center; }
   .card > summary { cursor: auto; }
   .card > summary::before { content: none; }
   .card .body { padding-left: 16px; }
-  header, .card > summary, .test-id, .error, .where, pre, .step, tr, figure, .visual-head, .a11y-head, p.flaky, .log li { break-inside: avoid; }
+  /* Not the error block or a long pre (a stack trace): kept whole, they would leave half a page blank. */
+  header, .card > summary, .test-id, .where, pre.message, .step, tr, figure, .visual-head, .a11y-head, p.flaky, .log li { break-inside: avoid; }
   h3, .card > summary, .visual-head, .a11y-head { break-after: avoid; }
   thead { display: table-header-group; }
   figure img { max-width: 100%; max-height: 220mm; object-fit: contain; }

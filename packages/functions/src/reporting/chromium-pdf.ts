@@ -64,8 +64,11 @@ async function printOnce(driver: () => Promise<PlaywrightDriver>, html: string, 
   }
 }
 
-/** Header and footer are rendered apart from the page, without its styles: they need their own font and size. */
-const MARGIN_TEXT = 'width: 100%; margin: 0 12mm; font: 8px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; color: #5f6b7a;';
+/**
+ * Header and footer are rendered apart from the page, without its styles: they need their
+ * own font and size. No double quotes: the text goes into a style="…" attribute.
+ */
+const MARGIN_TEXT = 'width: 100%; margin: 0 12mm; font-size: 9px; font-family: system-ui, sans-serif; color: #5f6b7a;';
 
 const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0];
 
