@@ -25,7 +25,7 @@ export function chromiumPdfPrinter(driver: () => Promise<PlaywrightDriver>, opti
     // A request that timed out while waiting is skipped when its turn comes.
     const turn = queue.then(() => (deadline.aborted ? new Uint8Array() : printOnce(driver, html, title, deadline)));
     queue = turn.catch(() => {});
-    return raceAbort(turn, deadline, () => new AppError('UNAVAILABLE', `the PDF was not ready within ${Math.round(timeoutMs / 1000)} s (one PDF is printed at a time; a report with many large screenshots takes longest): try again, or ask for format html`));
+    return raceAbort(turn, deadline, () => new AppError('UNAVAILABLE', `the PDF was not ready within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`} (one PDF is printed at a time; a report with many large screenshots takes longest): try again, or ask for format html`));
   };
 }
 
@@ -40,6 +40,7 @@ async function printOnce(driver: () => Promise<PlaywrightDriver>, html: string, 
   const close = () => void session.close().catch(() => {});
   deadline.addEventListener('abort', close, { once: true });
   try {
+    deadline.throwIfAborted(); // the cap passed while Chromium started: print nothing
     const page = session.page;
     // The report is self-contained (inline CSS, data: images) and its CSP forbids fetching;
     // refusing every request as well keeps a printer that loads HTML from ever reaching out.
