@@ -18,6 +18,8 @@ let bAdmin: Client;
 const b = { projectId: '', testId: '', invitationId: '', apiKeyId: '', adminUserId: '', conversationId: '', discoveryId: '', healingPatternId: '', generatedTestId: '', visualBaselineId: '', visualHash: '', vcsIntegrationId: '', chatIntegrationId: '' };
 /** A 1×1 PNG (base64), for visual baselines. */
 const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+/** A run of B's, for the report routes. */
+let bRunId = '';
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -38,6 +40,10 @@ beforeAll(async () => {
   bAdmin = client(server.url, { token: adminB.token, org: orgB });
   b.projectId = (await bAdmin.post('/api/v1/projects', { name: 'B secret project', app_url: 'http://127.0.0.1:1' })).body.id;
   b.testId = (await bAdmin.post('/api/tests', { project_id: b.projectId, name: 'B test', type: 'api' })).body.id;
+  // A run of B's (finished or not: another organization's run is a 404 before its status matters).
+  const run = await bAdmin.post('/api/v1/test/run', { project_id: b.projectId, test_ids: [b.testId] });
+  expect(run.status, run.text).toBe(201);
+  bRunId = run.body.run.id;
   b.invitationId = (await bAdmin.post('/api/teams/invitations', { email: 'x@example.com' })).body.id;
   b.apiKeyId = (await bAdmin.post('/api/api-keys', { name: 'B key', permissions: ['read'] })).body.id;
   b.healingPatternId = (await bAdmin.post('/api/healing/apply-fix', { project_id: b.projectId, original_selector: '#b-secret', healed_selector: '#b-secret-2' })).body.id;
@@ -118,6 +124,9 @@ const byId = (): Array<{ name: string; minRole: Role; call: (c: Client) => Retur
   { name: 'POST visual compare with baseline', minRole: 'viewer', call: (c) => c.post('/api/visual/compare', { baseline: { baseline_id: b.visualBaselineId }, actual: tinyPng }) },
   { name: 'POST visual baseline into test', minRole: 'member', call: (c) => c.post('/api/visual/baselines', { test_id: b.testId, name: 'B secret page', image: tinyPng }) },
   { name: 'DELETE visual baseline', minRole: 'member', call: (c) => c.delete(`/api/visual/baselines/${b.visualBaselineId}`) },
+  { name: 'GET report of run', minRole: 'viewer', call: (c) => c.get(`/api/reports/${bRunId}`) },
+  { name: 'POST generate report of run', minRole: 'viewer', call: (c) => c.post('/api/reports/generate', { run_id: bRunId, format: 'json' }) },
+  { name: 'POST download report of run', minRole: 'viewer', call: (c) => c.post(`/api/reports/${bRunId}/download`, { format: 'pdf' }) },
   { name: 'GET VCS integration', minRole: 'admin', call: (c) => c.get(`/api/integrations/vcs/${b.vcsIntegrationId}`) },
   { name: 'GET VCS integrations of project', minRole: 'admin', call: (c) => c.get(`/api/integrations/vcs?project_id=${b.projectId}`) },
   { name: 'GET VCS integration deliveries', minRole: 'admin', call: (c) => c.get(`/api/integrations/vcs/${b.vcsIntegrationId}/deliveries`) },

@@ -21,6 +21,13 @@ export interface HtmlReportOptions {
   embed?: (key: string) => Uint8Array | undefined;
   /** Screenshots larger than this (bytes) are not embedded (default 5 MiB). */
   maxEmbedBytes?: number;
+  /**
+   * For paper (the PDF report): every collapsible section is rendered open, because a
+   * printed <details> shows only its summary and no reader can click it; images load
+   * eagerly, so none is still pending when the page is printed; the filters, which need a
+   * click, are left out.
+   */
+  print?: boolean;
 }
 
 const STATUS_LABEL: Record<TestExecutionResult['status'], string> = { passed: 'Passed', failed: 'Failed', healed: 'Healed', skipped: 'Skipped' };
@@ -43,16 +50,8 @@ export function renderHtmlReport(summary: RunSummary, options: HtmlReportOptions
     `<title>${esc(title)}</title>`,
     `<style>${HTML_STYLE}</style>`,
     '</head>',
-    '<body>',
-    '<input type="radio" name="filter" id="f-all" class="filter" checked>',
-    '<input type="radio" name="filter" id="f-failed" class="filter">',
-    '<input type="radio" name="filter" id="f-healed" class="filter">',
-    header(summary),
-    '<nav class="filters" aria-label="Filter tests">',
-    `<label for="f-all">All <span>${results.length}</span></label>`,
-    `<label for="f-failed">Failed <span>${failedCount}</span></label>`,
-    `<label for="f-healed">Healed <span>${healedCount}</span></label>`,
-    '</nav>',
+    options.print ? '<body class="print">' : '<body>',
+    ...(options.print ? [header(summary)] : filters(summary, failedCount, healedCount)),
     '<main>',
     results.length === 0 ? '<p class="empty">No tests in this run.</p>' : results.map((r, i) => card(r, i, options)).join('\n'),
     `<p class="empty only-failed">No failed tests.</p>`,
@@ -63,6 +62,21 @@ export function renderHtmlReport(summary: RunSummary, options: HtmlReportOptions
     '</html>',
     '',
   ].join('\n');
+}
+
+/** The radio buttons and their labels: CSS alone hides the cards a filter leaves out. */
+function filters(summary: RunSummary, failedCount: number, healedCount: number): string[] {
+  return [
+    '<input type="radio" name="filter" id="f-all" class="filter" checked>',
+    '<input type="radio" name="filter" id="f-failed" class="filter">',
+    '<input type="radio" name="filter" id="f-healed" class="filter">',
+    header(summary),
+    '<nav class="filters" aria-label="Filter tests">',
+    `<label for="f-all">All <span>${summary.results.length}</span></label>`,
+    `<label for="f-failed">Failed <span>${failedCount}</span></label>`,
+    `<label for="f-healed">Healed <span>${healedCount}</span></label>`,
+    '</nav>',
+  ];
 }
 
 function header(s: RunSummary): string {
@@ -97,7 +111,7 @@ function header(s: RunSummary): string {
 function card(r: TestExecutionResult, i: number, options: HtmlReportOptions): string {
   const parts: string[] = [];
   const error = r.status === 'failed' || r.status === 'skipped' ? testError(r) : undefined;
-  if (error) parts.push(errorBlock(error, r));
+  if (error) parts.push(errorBlock(error, r, options.print === true));
   const retries = retriesOf(r);
   if (retries) parts.push(`<p class="flaky">Flaky: passed on attempt ${retries + 1}, after ${retries} failed attempt${retries === 1 ? '' : 's'} in this run.</p>`);
   if (r.steps.length > 0) parts.push(`<h3>Steps</h3>\n<ol class="steps">\n${r.steps.map(stepItem).join('\n')}\n</ol>`);
@@ -118,7 +132,7 @@ function card(r: TestExecutionResult, i: number, options: HtmlReportOptions): st
   if (r.trace) parts.push(`<p class="trace">Trace: <code>${esc(r.trace)}</code> — open trace.zip with <code>npx playwright show-trace &lt;path&gt;</code></p>`);
   const assertions = r.assertions_passed + r.assertions_failed > 0 ? `<span class="assertions">${r.assertions_passed}/${r.assertions_passed + r.assertions_failed} assertions</span>` : '';
   return [
-    `<details class="card ${r.status}" id="t-${i + 1}"${r.status === 'failed' ? ' open' : ''}>`,
+    `<details class="card ${r.status}" id="t-${i + 1}"${r.status === 'failed' || options.print ? ' open' : ''}>`,
     `<summary><span class="badge ${r.status}">${STATUS_LABEL[r.status]}</span><span class="name">${esc(r.name)}</span><span class="type">${esc(r.type)}</span>${assertions}<span class="dur">${esc(humanDuration(r.duration_ms))}</span></summary>`,
     `<div class="body">`,
     `<p class="test-id">id <code>${esc(r.test_id)}</code> · ${esc(r.started_at)}</p>`,
@@ -128,10 +142,10 @@ function card(r: TestExecutionResult, i: number, options: HtmlReportOptions): st
   ].join('\n');
 }
 
-function errorBlock(error: { kind: string; message: string; stack?: string }, r: TestExecutionResult): string {
+function errorBlock(error: { kind: string; message: string; stack?: string }, r: TestExecutionResult, open: boolean): string {
   const step = failingStep(r);
   const where = step ? `<p class="where">at step ${step.index + 1}: <code>${esc(step.description)}</code></p>` : '';
-  const stack = error.stack ? `<details class="stack"><summary>Stack trace</summary><pre>${esc(error.stack)}</pre></details>` : '';
+  const stack = error.stack ? `<details class="stack"${open ? ' open' : ''}><summary>Stack trace</summary><pre>${esc(error.stack)}</pre></details>` : '';
   return `<section class="error"><p><span class="kind">${esc(error.kind)}</span></p>${where}<pre class="message">${esc(error.message)}</pre>${stack}</section>`;
 }
 
@@ -191,7 +205,7 @@ function screenshot(key: string, options: HtmlReportOptions, label?: string): st
   if (bytes.byteLength > (options.maxEmbedBytes ?? 5 * 1024 * 1024)) return `<figure class="missing"><p class="note">Screenshot not embedded (${Math.round(bytes.byteLength / 1024)} KiB is over the size limit).</p>${caption}</figure>`;
   const mime = imageMime(bytes);
   if (!mime) return `<figure class="missing"><p class="note">Not embedded: not a PNG, JPEG, GIF or WebP image.</p>${caption}</figure>`;
-  return `<figure><img src="data:${mime};base64,${base64(bytes)}" alt="${esc(label ? `${label}: ${key}` : `Screenshot ${key}`)}" loading="lazy">${caption}</figure>`;
+  return `<figure><img src="data:${mime};base64,${base64(bytes)}" alt="${esc(label ? `${label}: ${key}` : `Screenshot ${key}`)}"${options.print ? '' : ' loading="lazy"'}>${caption}</figure>`;
 }
 
 /** Escapes text for element content and double- or single-quoted attributes. */

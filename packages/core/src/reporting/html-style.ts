@@ -105,4 +105,32 @@ figure.missing .note { margin: 0; padding: 10px 12px; border: 1px dashed var(--l
 .log .url { overflow-wrap: anywhere; }
 .trace { font-size: 13px; color: var(--muted); margin-top: 14px; }
 footer { margin-top: 28px; text-align: center; }
+/*
+ * Paper (the PDF report, or a reader printing the HTML): the light palette whatever the
+ * system's, no page background or centred column (the page margins frame it), nothing that
+ * needs a click, and no row, figure, step or error block cut across two pages. A card may
+ * still break between its parts: one test with many steps is longer than a page.
+ */
+@media print {
+  :root {
+    color-scheme: light;
+    --bg: #ffffff; --card: #ffffff; --text: #1f2328; --muted: #5f6b7a; --line: #d9dde3; --code-bg: #f0f2f5;
+    --passed: #1a7f37; --failed: #c62a2f; --healed: #7048e8; --skipped: #6e7781;
+    --passed-bg: #e8f5ec; --failed-bg: #fdecec; --healed-bg: #f0ebff; --skipped-bg: #f0f1f3;
+  }
+  body { max-width: none; padding: 0; font-size: 12px; }
+  code, pre { font-size: 11px; }
+  .filter, .filters, .only-failed, .only-healed { display: none !important; }
+  header { margin-bottom: 12px; }
+  .card > summary { cursor: auto; }
+  .card > summary::before { content: none; }
+  .card .body { padding-left: 16px; }
+  /* Not the error block or a long pre (a stack trace): kept whole, they would leave half a page blank. */
+  header, .card > summary, .test-id, .where, pre.message, .step, tr, figure, .visual-head, .a11y-head, p.flaky, .log li { break-inside: avoid; }
+  h3, .card > summary, .visual-head, .a11y-head { break-after: avoid; }
+  thead { display: table-header-group; }
+  figure img { max-width: 100%; max-height: 220mm; object-fit: contain; }
+  .shots:not(.compare) figure img { max-width: min(100%, 120mm); }
+  a { color: inherit; }
+}
 `;

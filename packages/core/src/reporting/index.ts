@@ -14,6 +14,7 @@ export { embeddedArtifactKeys } from './format.ts';
 export { renderJsonReport, buildJsonReport, jsonReportSchema, JsonReport, REPORT_SCHEMA } from './json-report.ts';
 export { renderJUnitReport, type JUnitReportOptions } from './junit-report.ts';
 export { renderMarkdownReport, type MarkdownReportOptions } from './markdown-report.ts';
+export { renderPdfReport, pdfReportTitle, type ReportPdfPrinter } from './pdf-report.ts';
 
 export const reportFormats = ['html', 'json', 'md', 'junit'] as const;
 export type ReportFormat = (typeof reportFormats)[number];

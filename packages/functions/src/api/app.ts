@@ -21,6 +21,7 @@ import { testRoutes } from './routes/tests.ts';
 import { healingRoutes } from './routes/healing.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { runGraphRoutes } from './routes/runs.ts';
+import { reportRoutes } from './routes/reports.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { webRoutes } from './routes/web.ts';
 import { generationRoutes } from './routes/generation.ts';
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps) {
   chatIntegrationRoutes(app, deps, registry);
   chatWebhookRoutes(app, deps, registry);
   runGraphRoutes(app, deps, registry);
+  reportRoutes(app, deps, registry);
   generationRoutes(app, deps, registry);
   chatRoutes(app, deps, registry);
   analyzeRoutes(app, deps, registry);

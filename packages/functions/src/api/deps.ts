@@ -14,6 +14,7 @@ import type { GenerationExecutor } from '../generation/execute-once.ts';
 import type { LlmClient } from '@svc/core/llm/types';
 import type { Blobs } from '@svc/core/ports/blobs';
 import type { PageProbe } from '@svc/core/quality/page-probe';
+import type { ReportPdfPrinter } from '@svc/core/reporting/pdf-report';
 
 export interface ApiConfig {
   /** Origins allowed to call the API with credentials from a browser; none by default. */
@@ -73,4 +74,9 @@ export interface AppDeps {
   qualityAudit?: { probe: PageProbe; allowedHosts: string[] };
   /** Artifacts and visual baseline images (a folder locally, S3 on AWS); absent → the visual image routes answer 501. */
   blobs?: Blobs;
+  /**
+   * Prints a report's HTML to PDF (Chromium; the local runtime's shared browser), one at a
+   * time with a time cap; absent → `format: pdf` on the report document routes answers 501.
+   */
+  reportPdf?: ReportPdfPrinter;
 }

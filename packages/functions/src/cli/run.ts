@@ -32,7 +32,8 @@ Options:
                          to <out>/generated-tests and run them (with --tests: run both)
   --max-pages <n>        Pages --discover may visit, 1-500 (default 20)
   --workers <n>          Tests run in parallel (default 1)
-  --reporter <list>      Any of html,json,md,junit (default html,json,md,junit)
+  --reporter <list>      Any of html,json,md,junit,pdf (default html,json,md,junit); pdf writes
+                         report.pdf, the HTML report printed by Chromium (A4, every section open)
   --out <dir>            Where reports and artifacts go (default ./svc-report)
   --baselines <dir>      Where visual baselines are kept, one PNG per test and name; commit it (default ./svc-baselines)
   --update-baselines <m> missing (default: record a baseline where none exists), all (also replace
@@ -61,12 +62,19 @@ the step with a replacement locator if one is confident enough and passes. Such 
 are reported as healed, with the old and new locator.
 
 Secrets: {{secrets.NAME}} in a test reads the environment variable SVC_SECRET_NAME;
-secret values are masked in reports. Exit code: 0 when every test passed, 1 otherwise,
-2 for bad usage or invalid test files.
+secret values are masked in reports. Exit code: 0 when every test passed, 1 otherwise
+(also when a report asked for could not be written), 2 for bad usage or invalid test files.
 `;
 
-const FORMATS = ['html', 'json', 'md', 'junit'] as const;
+const FORMATS = ['html', 'json', 'md', 'junit', 'pdf'] as const;
 type Format = (typeof FORMATS)[number];
+/**
+ * pdf is asked for, not written by default: it launches Chromium even for a run without
+ * UI tests and lays the whole report out once more, while the HTML report has the same content.
+ */
+const DEFAULT_FORMATS: readonly Format[] = ['html', 'json', 'md', 'junit'];
+/** A CI runner is not a shared server: a long report may take longer to print than the API allows (60 s). */
+const PDF_TIMEOUT_MS = 300_000;
 
 export async function runCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let values;
@@ -114,7 +122,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   if (!Number.isInteger(retries) || retries < 0 || retries > limits.MAX_TEST_RETRIES) return usage(`--retries must be a whole number from 0 to ${limits.MAX_TEST_RETRIES}`);
   const threshold = Number(values['heal-threshold'] ?? defaultHealingPolicy.threshold);
   if (!(threshold >= 0.5 && threshold <= 1)) return usage('--heal-threshold must be a number from 0.5 to 1');
-  const formats = (values.reporter ?? FORMATS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+  const formats = (values.reporter ?? DEFAULT_FORMATS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = formats.filter((f) => !FORMATS.includes(f as Format));
   if (unknown.length) return usage(`unknown reporter ${unknown.join(', ')}; use any of ${FORMATS.join(',')}`);
 
@@ -253,8 +261,26 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       const bytes = await artifacts.read(key);
       if (bytes) embed.set(key, bytes);
     }
-    for (const report of renderReports(summary, formats as Format[], { embed: (key: string) => embed.get(key) })) {
+    const textFormats = formats.filter((f): f is Exclude<Format, 'pdf'> => f !== 'pdf');
+    for (const report of renderReports(summary, textFormats, { embed: (key: string) => embed.get(key) })) {
       await writeFile(join(out, report.filename), report.body);
+    }
+    let pdfFailed = false;
+    if (formats.includes('pdf')) {
+      // A browser of its own: the run graph closes the run's browser when the run ends.
+      const { chromiumPdfPrinter } = await import('../reporting/chromium-pdf.ts');
+      const { renderPdfReport } = await import('@svc/core/reporting/pdf-report');
+      const { createPlaywrightDriver } = await import('../execution/browser/playwright-driver.ts');
+      const printerBrowser = await createPlaywrightDriver({ executablePath });
+      try {
+        const print = chromiumPdfPrinter(async () => printerBrowser, { timeoutMs: PDF_TIMEOUT_MS });
+        await writeFile(join(out, 'report.pdf'), await renderPdfReport(summary, print, { embed: (key: string) => embed.get(key) }));
+      } catch (err) {
+        pdfFailed = true;
+        process.stderr.write(`svc run: could not write report.pdf: ${(err as Error).message.split('\n')[0]}\n`);
+      } finally {
+        await printerBrowser.close();
+      }
     }
     process.stdout.write(
       `\n${summary.passed + summary.healed}/${summary.total} passed` +
@@ -265,7 +291,8 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     );
     const aiUsage = models?.summary();
     if (aiUsage) process.stdout.write(`${aiUsage}\n`);
-    return summary.failed === 0 && summary.skipped === 0 ? 0 : 1;
+    // A report that was asked for and not written fails the command, as a failed test does.
+    return summary.failed === 0 && summary.skipped === 0 && !pdfFailed ? 0 : 1;
   } finally {
     await release();
   }

@@ -111,13 +111,16 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
     deps.generation = createGenerationExecutor({ store: deps.store, dataDir: config.dataDir, browser: options.runGraph?.browser ?? (async (): Promise<UiDriver> => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath })) });
     deps.analyzeRoots = options.analyzeRoots ?? config.analyzeRoots;
     const { createDiscoveryRunner } = await import('../discovery/runner.ts');
-    // Crawls and quality audits share one browser, launched when the first of them needs it.
+    // Crawls, quality audits and PDF reports share one browser, launched when the first of them needs it.
     const onDemandBrowser = lazyDriver(async () => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath }));
     // Extra hosts every crawl or audit may visit (comma-separated); read here until LocalConfig carries it.
     const allowedHosts = (process.env.SVC_DISCOVERY_ALLOWED_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     deps.discovery = createDiscoveryRunner({ store: deps.store, blobs, logger, driver: onDemandBrowser.get, allowedHosts });
     const { chromiumProbe } = await import('../quality/chromium-probe.ts');
     deps.qualityAudit = { probe: chromiumProbe(onDemandBrowser.get), allowedHosts };
+    // PDF reports print in that same browser: no second Chromium for an occasional export.
+    const { chromiumPdfPrinter } = await import('../reporting/chromium-pdf.ts');
+    deps.reportPdf = chromiumPdfPrinter(onDemandBrowser.get);
     const app = createApp(deps);
     const server = await listen(app, config.host, config.port);
     events.start();
