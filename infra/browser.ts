@@ -4,7 +4,7 @@ import { artifacts, table } from './storage.ts';
 /**
  * The browser function: Chromium for the work the API function cannot do (it ships no
  * browser) — discovery crawls, stored sessions invoked asynchronously and /api/discover's
- * answered, the quality audit's page, and generated UI tests' one run
+ * answered, the quality audit's page, generated UI tests' one run and PDF reports
  * (packages/functions/src/aws/browser-handler.ts). The API is told its name
  * (SVC_BROWSER_FUNCTION_NAME) and may invoke it and read its state.
  *

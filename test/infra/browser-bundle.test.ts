@@ -10,7 +10,8 @@
  * started through the API is crawled by the browser function against the fixture app and
  * read back through the API; /api/discover and the quality audit are answered by it, a
  * page that never loads is still the request's 400 naming `url`; a generated UI test runs
- * its one run there, opening the project's secret with the KMS key; the data-layer health
+ * its one run there, opening the project's secret with the KMS key; a finished run's PDF
+ * report is printed there through the bucket; the data-layer health
  * shows the function; and a function that cannot be invoked or fails is a 503 that says
  * so, with the session it could not start marked failed.
  */
@@ -26,6 +27,7 @@ import type { AppDeps } from '../../packages/functions/src/api/deps.ts';
 import { loadAwsConfig } from '../../packages/functions/src/aws/config.ts';
 import { buildAwsDeps } from '../../packages/functions/src/aws/deps.ts';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+import { parsePdf } from '../support/pdf-text.ts';
 import { client, signUp, type Client } from '../support/server.ts';
 import type { DynamoDbLocal } from '../support/dynamodb-local.ts';
 import type { KmsDouble } from '../support/kms-double.ts';
@@ -49,6 +51,7 @@ let ddbClient: DynamoDBClient | undefined;
 let s3: S3Double | undefined;
 let kms: KmsDouble | undefined;
 let closeWire: (() => Promise<unknown>) | undefined;
+let apiUrl: string;
 let lambda: LambdaDouble | undefined;
 let fixture: FixtureApp | undefined;
 const servers: ServerType[] = [];
@@ -78,6 +81,7 @@ async function closedPort(): Promise<number> {
 let api: Client;
 let apiDeps: AppDeps;
 let orgId: string;
+let token: string;
 let projectId: string;
 
 beforeAll(async () => {
@@ -120,25 +124,28 @@ beforeAll(async () => {
   });
 
   // The API's SDK clients find the doubles through the standard endpoint variables.
-  for (const [name, value] of Object.entries({ ...awsEndpoints, AWS_ENDPOINT_URL_KMS: kms.endpoint, AWS_ENDPOINT_URL_LAMBDA: lambda.endpoint })) vi.stubEnv(name, value);
+  for (const [name, value] of Object.entries({ ...awsEndpoints, AWS_ENDPOINT_URL_KMS: kms.endpoint, AWS_ENDPOINT_URL_LAMBDA: lambda.endpoint, AWS_ENDPOINT_URL_SFN: wire.stepFunctions.endpoint })) vi.stubEnv(name, value);
   apiEnv = {
     ...resolvedEnvironment(apiArgs.environment),
     SVC_TABLE_NAME: TABLE,
     SVC_BUCKET_NAME: BUCKET,
     SVC_KMS_KEY_ID: WIRE_KMS_KEY_ARN,
     SVC_BROWSER_FUNCTION_NAME: BROWSER_FN,
+    // Runs start on the Step Functions double, which runs none (a report is made of a finished run below).
+    SVC_STATE_MACHINE_ARN: STATE_MACHINE_ARN,
     SVC_LOG_LEVEL: 'SILENT',
     AWS_REGION: REGION,
   };
   delete apiEnv.SVC_EVENT_BUS_NAME;
-  delete apiEnv.SVC_STATE_MACHINE_ARN;
   expect(resolvedEnvironment(apiArgs.environment).SVC_BROWSER_FUNCTION_NAME, 'infra names the function to the API').toBe('{BrowserWork.name}');
 
   fixture = await startFixtureApp();
   const started = await startApi({});
   apiDeps = started.deps;
+  apiUrl = started.url;
   const user = await signUp(started.url, `browser-bundle-${process.pid}@example.com`);
   orgId = user.orgId;
+  token = user.token;
   api = client(started.url, { token: user.token, org: user.orgId });
   const project = await api.post('/api/v1/projects', { name: 'shop', app_url: fixture.url });
   expect(project.status, project.text).toBe(201);
@@ -220,6 +227,30 @@ Then I should be redirected to "/dashboard"`;
     expect(failing.status, failing.text).toBe(201);
     expect(failing.body.execution.status).toBe('failed');
     expect(failing.body.created_test ?? null).toBeNull();
+  });
+
+  it("prints a finished run's PDF report in the function, through the bucket, and leaves nothing there", async () => {
+    const started = await api.post('/api/v1/test/run', { project_id: projectId });
+    expect(started.status, started.text).toBe(201);
+    const runId: string = started.body.run.id;
+    // What the report task leaves when a run ends (the double runs no execution).
+    await apiDeps.store.testRuns.setStatus(orgId, runId, 'completed', { started_at: new Date().toISOString(), completed_at: new Date().toISOString(), total_tests: 0, passed_tests: 0, failed_tests: 0 });
+    const res = await fetch(`${apiUrl}/api/reports/generate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'x-organization-id': orgId, 'content-type': 'application/json' },
+      body: JSON.stringify({ run_id: runId, format: 'pdf' }),
+    });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(res.status, new TextDecoder().decode(bytes.slice(0, 500))).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
+    const pdf = await parsePdf(bytes);
+    expect(pdf.pageTexts[0]).toContain(`svc report · run ${runId}`);
+    const job = lambda!.invocations.at(-1)!;
+    expect(job).toMatchObject({ type: 'RequestResponse', event: { kind: 'report.pdf', title: `svc report · run ${runId}` } });
+    const { html_key, pdf_key } = job.event as { html_key: string; pdf_key: string };
+    expect(await apiDeps.blobs!.get(html_key)).toBeUndefined();
+    expect(await apiDeps.blobs!.get(pdf_key)).toBeUndefined();
   });
 
   it('shows the function in the data-layer health', async () => {

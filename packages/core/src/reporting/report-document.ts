@@ -37,7 +37,7 @@ export function checkReportDocument(run: Pick<TestRun, 'id' | 'status'>, format:
   if (format === 'pdf' && !options.pdf) throw noPrinter();
 }
 
-const noPrinter = () => new AppError('NOT_CONFIGURED', 'format pdf needs a browser to print the report, and this server has none (the AWS API function ships no Chromium yet); ask for format html, or make the PDF with svc run --reporter pdf');
+const noPrinter = () => new AppError('NOT_CONFIGURED', 'format pdf needs a browser to print the report, and this server has none (on AWS: no browser function, SVC_BROWSER_FUNCTION_NAME); ask for format html, or make the PDF with svc run --reporter pdf');
 
 const TEXT: Record<Exclude<ReportDocumentFormat, 'pdf'>, ReportFormat> = { html: 'html', json: 'json', markdown: 'md', md: 'md', junit: 'junit' };
 const EXTENSION: Record<ReportFormat, string> = { html: 'html', json: 'json', md: 'md', junit: 'xml' };

@@ -18,7 +18,7 @@ import { S3Blobs } from './s3-blobs.ts';
  * The browser function (infra/browser.ts): the browser work the API function cannot do,
  * since it ships no Chromium — discovery crawls (a stored session's, invoked
  * asynchronously, and /api/discover's, answered), the quality audit's page observation,
- * and a generated UI test's one run. It runs the local runtime's code for each
+ * a generated UI test's one run and a report's PDF. It runs the local runtime's code for each
  * (browser-work/perform.ts).
  *
  * Chromium is launched on a job's first use and closed when the job ends: a browser left

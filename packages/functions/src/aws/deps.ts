@@ -23,7 +23,7 @@ import { EmfAlertSink } from './events/emf-alert-sink.ts';
 import { createLlmFromEnv } from '../llm/from-env.ts';
 import { createGenerationExecutor } from '../generation/execute-once.ts';
 import { kmsSecretCipher } from '../secrets/kms-cipher.ts';
-import { browserFunctionHealth, lambdaBrowserWork, remoteDiscoveryRunner, remoteGenerationExecutor, remoteProbe } from '../browser-work/remote.ts';
+import { browserFunctionHealth, lambdaBrowserWork, remoteDiscoveryRunner, remoteGenerationExecutor, remotePdfPrinter, remoteProbe } from '../browser-work/remote.ts';
 
 /**
  * The Lambda's AppDeps: the same wiring as the local runtime (buildAppDeps) over
@@ -73,14 +73,15 @@ export async function buildAwsDeps(config: AwsConfig, env: Record<string, string
   // Generated API tests run once in the API function; UI ones in the browser function, or come back not_executed without it.
   const localGeneration = createGenerationExecutor({ store: deps.store, dataDir: '/tmp/svc-generation' });
   deps.generation = localGeneration;
-  // Discovery crawls, quality audits and generated UI tests run in the browser function (infra/browser.ts); without it
-  // the first two answer NOT_CONFIGURED and generated UI tests are not executed.
+  // Discovery crawls, quality audits, generated UI tests and PDF reports run in the browser function (infra/browser.ts);
+  // without it discovery, audits and PDFs answer NOT_CONFIGURED and generated UI tests are not executed.
   if (config.browserFunctionName) {
     const browserFunction = { client: new LambdaClient({ region: config.region }), functionName: config.browserFunctionName };
     const browserWork = lambdaBrowserWork(browserFunction);
     deps.discovery = remoteDiscoveryRunner(browserWork, config.discoveryAllowedHosts);
     deps.qualityAudit = { probe: remoteProbe(browserWork), allowedHosts: config.discoveryAllowedHosts };
     deps.generation = remoteGenerationExecutor(browserWork, localGeneration);
+    deps.reportPdf = remotePdfPrinter(browserWork, blobs);
     deps.healthChecks.browser_grid = browserFunctionHealth(browserFunction);
   } else {
     deps.healthChecks.browser_grid = async () => ({ status: 'not_configured', detail: 'no browser function (SVC_BROWSER_FUNCTION_NAME): discovery and audits answer 501' });

@@ -6,6 +6,7 @@ import { crawl } from '../discovery/crawler.ts';
 import { runDiscoverySession } from '../discovery/runner.ts';
 import { chromiumProbe } from '../quality/chromium-probe.ts';
 import type { GenerationExecutor } from '../generation/execute-once.ts';
+import { chromiumPdfPrinter } from '../reporting/chromium-pdf.ts';
 import type { BrowserJob, BrowserJobOutcome } from './protocol.ts';
 
 export interface BrowserWorkDeps {
@@ -43,6 +44,14 @@ export async function performBrowserJob(job: BrowserJob, deps: BrowserWorkDeps):
         } finally {
           await deps.generation.release(batch);
         }
+      }
+      case 'report.pdf': {
+        if (!deps.blobs) throw new Error('the browser function has no artifacts bucket to read the report from');
+        const html = await deps.blobs.get(job.html_key);
+        if (!html) throw new Error(`no report to print at ${job.html_key}`);
+        const pdf = await chromiumPdfPrinter(deps.driver)(new TextDecoder().decode(html.body), job.title);
+        await deps.blobs.put(job.pdf_key, pdf, 'application/pdf');
+        return { ok: true, value: { bytes: pdf.byteLength } };
       }
       default:
         return { ok: false, error: { name: 'UnknownBrowserJob', message: `no browser job of kind ${JSON.stringify((job as { kind?: unknown }).kind)}` } };

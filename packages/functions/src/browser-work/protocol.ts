@@ -21,7 +21,12 @@ export type BrowserJob =
   /** A freshly generated UI test, run once to decide whether it may be kept (generation/finish.ts). */
   | { kind: 'generation.run'; organization_id: string; project_id: string; base_url?: string; test: TestDefinition }
   /** The visible elements of a page, for a model rewriting a generated test's sentences. */
-  | { kind: 'generation.inspect'; organization_id: string; project_id: string; url: string };
+  | { kind: 'generation.inspect'; organization_id: string; project_id: string; url: string }
+  /**
+   * A report printed to PDF. The HTML and the PDF pass through the artifacts bucket (keys
+   * the API chose): a report with its screenshots can be larger than an invocation carries.
+   */
+  | { kind: 'report.pdf'; html_key: string; pdf_key: string; title: string };
 
 export type BrowserJobKind = BrowserJob['kind'];
 
@@ -32,6 +37,7 @@ export interface BrowserJobValue {
   'quality.observe': PageObservation;
   'generation.run': TestExecutionResult;
   'generation.inspect': Fingerprint[];
+  'report.pdf': { bytes: number };
 }
 
 /**

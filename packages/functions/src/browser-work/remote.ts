@@ -1,6 +1,9 @@
 import { GetFunctionConfigurationCommand, InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { AppError } from '@svc/core/errors';
 import { PageLoadError, type PageProbe } from '@svc/core/quality/page-probe';
+import { randomUUID } from 'node:crypto';
+import type { Blobs } from '@svc/core/ports/blobs';
+import type { ReportPdfPrinter } from '@svc/core/reporting/pdf-report';
 import type { DiscoveryRunner } from '../discovery/runner.ts';
 import type { GenerationExecutor } from '../generation/execute-once.ts';
 import type { BrowserJob, BrowserJobKind, BrowserJobOutcome, BrowserJobValue } from './protocol.ts';
@@ -83,6 +86,31 @@ export function remoteGenerationExecutor(invoker: BrowserWorkInvoker, local: Gen
     batch: () => local.batch(),
     release: (batch) => local.release(batch),
     close: () => local.close(),
+  };
+}
+
+/**
+ * PDF reports on AWS: the HTML goes to the artifacts bucket, the browser function prints it
+ * and puts the PDF beside it, and both are deleted once read. A printing failure keeps its
+ * message (the function's printer says UNAVAILABLE when it runs out of time).
+ */
+export function remotePdfPrinter(invoker: BrowserWorkInvoker, blobs: Blobs): ReportPdfPrinter {
+  return async (html, title) => {
+    const id = randomUUID();
+    const htmlKey = `reports/print/${id}.html`;
+    const pdfKey = `reports/print/${id}.pdf`;
+    await blobs.put(htmlKey, html, 'text/html; charset=utf-8');
+    try {
+      await invoker.call({ kind: 'report.pdf', html_key: htmlKey, pdf_key: pdfKey, title });
+      const pdf = await blobs.get(pdfKey);
+      if (!pdf) throw new AppError('UNAVAILABLE', 'the browser function printed the report but its PDF is not in the bucket');
+      return new Uint8Array(pdf.body);
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new AppError('UNAVAILABLE', `the report could not be printed: ${(err as Error).message.split('\n')[0]}`);
+    } finally {
+      await Promise.allSettled([blobs.delete(htmlKey), blobs.delete(pdfKey)]);
+    }
   };
 }
 
