@@ -28,7 +28,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../packages/core/src/ports/clock.ts';
 import { createStore } from '../../packages/core/src/store/index.ts';
@@ -46,6 +45,7 @@ import type { KmsDouble } from '../support/kms-double.ts';
 import type { DynamoDbLocal } from '../support/dynamodb-local.ts';
 import type { S3Double } from '../support/s3-double.ts';
 import { evaluateSstApp, fromRoot, functionUrlEvent, resolvedEnvironment } from './sst-doubles.ts';
+import { bundleAsSst } from './support/sst-bundle.ts';
 
 const TABLE = `svc-lambda-bundle-${process.pid}`;
 const BUCKET = 'svc-artifacts-bundle-test';
@@ -80,32 +80,8 @@ beforeAll(async () => {
   packageDir = path.join(work, 'package');
   const handler: string = args.handler;
   handlerExport = handler.slice(handler.lastIndexOf('.') + 1);
-  const handlerPath = handler.slice(0, handler.lastIndexOf('.')); // packages/functions/src/aws/api-handler
-  handlerFile = path.join(packageDir, `${handlerPath}.mjs`);
-
   // As SST's Node runtime builds a function (ESM, no splitting, no `install` packages).
-  const result = await build({
-    entryPoints: [fromRoot(`${handlerPath}.ts`)],
-    outfile: handlerFile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'esnext',
-    mainFields: ['module', 'main'],
-    keepNames: true,
-    external: ['sharp', 'pg-native'],
-    banner: {
-      js: [
-        `import { createRequire as topLevelCreateRequire } from 'module';`,
-        `const require = topLevelCreateRequire(import.meta.url);`,
-        `import { fileURLToPath as topLevelFileUrlToPath, URL as topLevelURL } from "url"`,
-        `const __filename = topLevelFileUrlToPath(import.meta.url)`,
-        `const __dirname = topLevelFileUrlToPath(new topLevelURL(".", import.meta.url))`,
-      ].join('\n'),
-    },
-    logLevel: 'silent',
-  });
-  expect(result.errors).toEqual([]);
+  handlerFile = await bundleAsSst({ handler, packageDir });
   for (const entry of args.copyFiles ?? []) {
     await cp(fromRoot(entry.from), path.join(packageDir, entry.to ?? entry.from), { recursive: true });
   }
