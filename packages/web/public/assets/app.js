@@ -6,6 +6,7 @@ import { closeInsights, openInsights } from './insights.js';
 import { closeSchedules, openSchedules } from './schedules.js';
 import { closeTests, openTests } from './tests.js';
 import { closeAudit, openAudit } from './audit.js';
+import { closeLoop, openLoop } from './loop.js';
 import { showApiKeys } from './api-keys.js';
 import { notificationProjectsChanged, showNotifications } from './notifications.js';
 import { showVcs, vcsProjectsChanged } from './vcs.js';
@@ -138,6 +139,11 @@ function projectRow(project) {
   );
   // An audit opens the app in the server's browser: members and admins only, as the API says.
   if (canWrite) actions.append(panelButton('project-audit', 'Audit', `Quality audit of ${project.name}`, () => openAudit({ ...ref, app_url: project.app_url })));
+  // The autonomous loop writes and runs tests: members and admins only, as the API says.
+  if (canWrite) {
+    const openEnv = () => openEnvironment(ref, { canEdit: role === 'admin' });
+    actions.append(panelButton('project-loop', 'Discover & test', `Discover and test ${project.name}`, () => openLoop({ ...ref, app_url: project.app_url }, { canRunTests: canWrite, openEnvironment: openEnv })));
+  }
 
   li.append(name, url, actions);
   return li;
@@ -239,6 +245,7 @@ el.switcher.addEventListener('change', () => {
   closeSchedules();
   closeTests();
   closeAudit();
+  closeLoop();
   showOrganization();
   void loadProjects();
 });
