@@ -10,6 +10,7 @@ import { closeLoop, openLoop } from './loop.js';
 import { showApiKeys } from './api-keys.js';
 import { notificationProjectsChanged, showNotifications } from './notifications.js';
 import { showVcs, vcsProjectsChanged } from './vcs.js';
+import { chatProjectsChanged, showChat } from './chat.js';
 
 /**
  * @typedef {{ organization_id: string, organization_name: string, organization_slug: string, role: string }} Membership
@@ -190,10 +191,11 @@ function showOrganization() {
   const membership = currentMembership();
   el.orgName.textContent = membership ? `${membership.organization_name} · ${membership.role}` : '';
   el.newProject.hidden = !membership || !WRITE_ROLES.has(membership.role);
-  // Key management, notification channels and source control are for admins (the API refuses others with 403).
+  // Key management, notification channels, source control and chat commands are for admins (the API refuses others with 403).
   showApiKeys(membership?.role === 'admin');
   showNotifications(membership?.role === 'admin');
   showVcs(membership?.role === 'admin');
+  showChat(membership?.role === 'admin');
   clearFormErrors();
 }
 
@@ -229,6 +231,7 @@ el.form.addEventListener('submit', async (event) => {
     // A channel may be limited to the new project, and an integration belongs to one: their forms offer it.
     notificationProjectsChanged();
     vcsProjectsChanged();
+    chatProjectsChanged();
     await loadProjects();
   } catch (err) {
     showFormErrors(err);
