@@ -75,12 +75,12 @@ function refreshSession() {
  * @param {unknown} [options.body] sent as JSON
  * @param {boolean} [options.organization] send X-Organization-ID (default true)
  * @param {boolean} [options.redirectOn401] go to sign-in on 401 (default true)
- * @param {'json' | 'blob'} [options.as] what a successful response is read as (default json; blob for images)
+ * @param {'json' | 'blob' | 'file'} [options.as] what a successful response is read as (default json; blob for images; file: `{ blob, filename }`, the name from Content-Disposition)
  * @returns {Promise<any>}
  */
 export async function api(path, { method = 'GET', body, organization = true, redirectOn401 = true, as = 'json' } = {}) {
   /** @type {Record<string, string>} */
-  const headers = { Accept: as === 'blob' ? '*/*' : 'application/json' };
+  const headers = { Accept: as === 'json' ? 'application/json' : '*/*' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const orgId = organization ? getOrganizationId() : null;
   if (orgId) headers['X-Organization-ID'] = orgId;
@@ -108,6 +108,7 @@ export async function api(path, { method = 'GET', body, organization = true, red
   }
   if (res.status === 204) return undefined;
   if (res.ok && as === 'blob') return res.blob();
+  if (res.ok && as === 'file') return { blob: await res.blob(), filename: filenameOf(res.headers.get('content-disposition')) };
 
   const text = await res.text();
   let data;
@@ -126,4 +127,24 @@ export async function api(path, { method = 'GET', body, organization = true, red
     );
   }
   return data;
+}
+
+/**
+ * The file name a Content-Disposition header gives (`filename="…"`, or RFC 5987's
+ * `filename*=UTF-8''…`, which wins), without any folder part; '' when it gives none.
+ * @param {string | null} header
+ */
+export function filenameOf(header) {
+  if (!header) return '';
+  let name = '';
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (extended) {
+    try {
+      name = decodeURIComponent(extended[1].trim());
+    } catch {
+      name = '';
+    }
+  }
+  if (!name) name = /filename\s*=\s*"([^"]*)"/.exec(header)?.[1] ?? /filename\s*=\s*([^;\s]+)/.exec(header)?.[1] ?? '';
+  return name.split(/[\\/]/).pop() ?? '';
 }

@@ -6,9 +6,11 @@ import { closeInsights, openInsights } from './insights.js';
 import { closeSchedules, openSchedules } from './schedules.js';
 import { closeTests, openTests } from './tests.js';
 import { closeAudit, openAudit } from './audit.js';
+import { closeLoop, openLoop } from './loop.js';
 import { showApiKeys } from './api-keys.js';
 import { notificationProjectsChanged, showNotifications } from './notifications.js';
 import { showVcs, vcsProjectsChanged } from './vcs.js';
+import { chatProjectsChanged, showChat } from './chat.js';
 
 /**
  * @typedef {{ organization_id: string, organization_name: string, organization_slug: string, role: string }} Membership
@@ -138,6 +140,11 @@ function projectRow(project) {
   );
   // An audit opens the app in the server's browser: members and admins only, as the API says.
   if (canWrite) actions.append(panelButton('project-audit', 'Audit', `Quality audit of ${project.name}`, () => openAudit({ ...ref, app_url: project.app_url })));
+  // The autonomous loop writes and runs tests: members and admins only, as the API says.
+  if (canWrite) {
+    const openEnv = () => openEnvironment(ref, { canEdit: role === 'admin' });
+    actions.append(panelButton('project-loop', 'Discover & test', `Discover and test ${project.name}`, () => openLoop({ ...ref, app_url: project.app_url }, { canRunTests: canWrite, openEnvironment: openEnv })));
+  }
 
   li.append(name, url, actions);
   return li;
@@ -184,10 +191,11 @@ function showOrganization() {
   const membership = currentMembership();
   el.orgName.textContent = membership ? `${membership.organization_name} · ${membership.role}` : '';
   el.newProject.hidden = !membership || !WRITE_ROLES.has(membership.role);
-  // Key management, notification channels and source control are for admins (the API refuses others with 403).
+  // Key management, notification channels, source control and chat commands are for admins (the API refuses others with 403).
   showApiKeys(membership?.role === 'admin');
   showNotifications(membership?.role === 'admin');
   showVcs(membership?.role === 'admin');
+  showChat(membership?.role === 'admin');
   clearFormErrors();
 }
 
@@ -223,6 +231,7 @@ el.form.addEventListener('submit', async (event) => {
     // A channel may be limited to the new project, and an integration belongs to one: their forms offer it.
     notificationProjectsChanged();
     vcsProjectsChanged();
+    chatProjectsChanged();
     await loadProjects();
   } catch (err) {
     showFormErrors(err);
@@ -239,6 +248,7 @@ el.switcher.addEventListener('change', () => {
   closeSchedules();
   closeTests();
   closeAudit();
+  closeLoop();
   showOrganization();
   void loadProjects();
 });

@@ -6,7 +6,9 @@ import { $, element, messageOf, setMessage } from './dom.js';
  * dashboard polls GET /api/v1/test/status/{id}: simpler than the SSE stream, and a missed
  * answer costs nothing), then its totals and one row per test, or per case of a
  * parameterised test ("test [set]"), with the error of each failure. Members may retry a
- * failed row, which starts and follows a run of just that test or case. The HTML report is
+ * failed row, which starts and follows a run of just that test or case. A finished run's
+ * report is offered as HTML and as PDF (POST /api/reports/generate; a server without a PDF
+ * printer answers 501, said under the button). The HTML report is
  * downloaded rather than opened: a page made from a blob: URL inherits the dashboard's
  * Content-Security-Policy, which refuses the report's inline styles, while the saved file
  * opens under the report's own policy.
@@ -24,6 +26,8 @@ const el = {
   state: $('test-run-state'),
   runId: $('test-run-id'),
   report: /** @type {HTMLButtonElement} */ ($('test-run-report')),
+  pdf: /** @type {HTMLButtonElement} */ ($('test-run-pdf')),
+  pdfError: $('test-run-pdf-error'),
   status: $('test-run-status'),
   error: $('test-run-error'),
   results: $('test-run-results'),
@@ -51,6 +55,20 @@ let reportUrl = '';
 function releaseReport() {
   if (reportUrl) URL.revokeObjectURL(reportUrl);
   reportUrl = '';
+}
+
+/**
+ * Saves a downloaded report under its name, keeping its object URL until the next one.
+ * @param {Blob} blob
+ * @param {string} filename
+ */
+function save(blob, filename) {
+  releaseReport();
+  reportUrl = URL.createObjectURL(blob);
+  const link = /** @type {HTMLAnchorElement} */ (element('a'));
+  link.href = reportUrl;
+  link.download = filename;
+  link.click();
 }
 
 const id = encodeURIComponent;
@@ -144,6 +162,7 @@ export function resetRuns(ctx) {
   el.results.replaceChildren();
   setMessage(el.status);
   setMessage(el.error);
+  setMessage(el.pdfError);
 }
 
 /**
@@ -179,8 +198,10 @@ async function watch(what, waiting, start) {
   el.state.className = badgeClass('pending');
   el.runId.textContent = '';
   el.report.hidden = true;
+  el.pdf.hidden = true;
   el.results.replaceChildren();
   setMessage(el.error);
+  setMessage(el.pdfError);
   setMessage(el.status, waiting);
   el.section.hidden = false;
   el.section.scrollIntoView({ block: 'nearest' });
@@ -223,6 +244,9 @@ async function follow(mine) {
   el.results.replaceChildren(...cases.map(resultRow));
   el.report.hidden = false;
   el.report.disabled = false;
+  // Only a finished run has a report to print (the API answers 409 before).
+  el.pdf.hidden = false;
+  el.pdf.disabled = false;
   context?.onFinished();
 }
 
@@ -237,15 +261,32 @@ el.report.addEventListener('click', async () => {
   try {
     const blob = await api(`/api/reports/${id(run)}?format=html`, { as: 'blob' });
     if (mine !== shown) return;
-    releaseReport();
-    reportUrl = URL.createObjectURL(blob);
-    const link = /** @type {HTMLAnchorElement} */ (element('a'));
-    link.href = reportUrl;
-    link.download = `svc-report-${run}.html`;
-    link.click();
+    save(blob, `svc-report-${run}.html`);
   } catch (err) {
     if (mine === shown) setMessage(el.error, `Could not get the report: ${messageOf(err)}`);
   } finally {
     if (mine === shown) el.report.disabled = false;
+  }
+});
+
+/**
+ * Downloads the run's report as a PDF (Chromium's print of the HTML report, made on the
+ * server), saved under the name the server gives it. A server without a printer (501), or
+ * any other refusal, is said under the button.
+ */
+el.pdf.addEventListener('click', async () => {
+  const mine = shown;
+  const run = runId;
+  el.pdf.disabled = true;
+  setMessage(el.pdfError);
+  try {
+    /** @type {{ blob: Blob, filename: string }} */
+    const file = await api('/api/reports/generate', { method: 'POST', body: { run_id: run, format: 'pdf' }, as: 'file' });
+    if (mine !== shown) return;
+    save(file.blob, file.filename || `svc-report-${run}.pdf`);
+  } catch (err) {
+    if (mine === shown) setMessage(el.pdfError, `Could not make the PDF: ${messageOf(err)}`);
+  } finally {
+    if (mine === shown) el.pdf.disabled = false;
   }
 });
