@@ -85,7 +85,7 @@ el.form.addEventListener('submit', async (event) => {
       el.form.reset();
       await load();
     } catch (err) {
-      const issue = err instanceof ApiError && Array.isArray(err.details?.issues) ? err.details.issues.find((i) => String(i?.path) === 'name') : undefined;
+      const issue = err instanceof ApiError && Array.isArray(err.details?.issues) ? err.details.issues.find((/** @type {{ path?: unknown; message?: unknown }} */ i) => String(i?.path) === 'name') : undefined;
       if (issue) {
         setMessage(el.nameError, String(issue.message));
         el.name.setAttribute('aria-invalid', 'true');

@@ -144,7 +144,9 @@ function scheduleRow(schedule) {
         testid: 'schedule-toggle',
         label: `${schedule.enabled ? 'Pause' : 'Resume'} ${schedule.name}`,
         failure: `Could not ${schedule.enabled ? 'pause' : 'resume'} ${schedule.name}`,
-        work: () => api(path, { method: 'PATCH', body: { enabled: !schedule.enabled } }).then(() => undefined),
+        work: async () => {
+          await api(path, { method: 'PATCH', body: { enabled: !schedule.enabled } });
+        },
       }),
       deleteButton({ verb: 'Delete', testid: 'schedule-delete', item: `schedule ${schedule.name}`, path, status: el.status, reload: reloadFor(opened) }),
     );
