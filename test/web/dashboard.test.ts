@@ -753,8 +753,9 @@ describe('notifications section', () => {
     expect(ci).toMatchObject({ kind: 'webhook', project_id: null, events: ['run_failed'], enabled: true });
     expect(JSON.stringify(ci)).not.toContain(webhookSecret);
 
-    // Shown once: a reload no longer has it.
-    await tab.reload();
+    // Shown once: a reload no longer has it. (Settled: the next tests act on these rows, and a
+    // list still being drawn by the start-up would replace a button they just pressed.)
+    await tab.reload({ waitUntil: 'networkidle' });
     await expect.poll(async () => (await rowNamesHere()).sort()).toEqual(['ci', 'qa-alerts']);
     expect(await tab.getByTestId('notification-created').isVisible()).toBe(false);
     expect(await tab.content()).not.toContain(webhookSecret);
