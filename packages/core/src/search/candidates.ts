@@ -6,13 +6,15 @@ import { resultCaseId } from '../contracts/test-result.ts';
 import type { Candidate } from './rank.ts';
 
 /**
- * What one search compares (docs/search.md "Limits"). A remote embedder is called once per
- * 100 texts it has not embedded before, so the candidates of a search are capped and the
- * scans that find them are bounded.
+ * What one search compares (docs/search.md "Limits"). A remote embedder is paid for each
+ * text it has not embedded before (OpenAI: one request per 50 texts; Bedrock: one per
+ * text), so the candidates of a search are capped and the scans that find them bounded.
  */
 export const SEARCH_LIMITS = {
-  /** Candidates compared per search, shared between the kinds asked for (newest first). */
+  /** Candidates compared per search with the local embedder, shared between the kinds asked for (newest first). */
   candidates: 600,
+  /** The same with a remote embedder (OpenAI, Bedrock): each text it has not embedded yet is paid for, and waited for. */
+  remoteCandidates: 200,
   /** Projects read by a search without project_id (newest first). */
   projects: 50,
   /** Latest runs per project whose failed results are searched. */
@@ -33,8 +35,7 @@ export interface Gathered {
 }
 
 /** The organization's candidates of the kinds asked for, in the projects given. */
-export async function gatherCandidates(store: Store, orgId: string, projects: { id: string; name: string }[], kinds: SearchKind[]): Promise<Gathered> {
-  const cap = SEARCH_LIMITS.candidates;
+export async function gatherCandidates(store: Store, orgId: string, projects: { id: string; name: string }[], kinds: SearchKind[], cap: number = SEARCH_LIMITS.candidates): Promise<Gathered> {
   const lists: Record<SearchKind, Candidate[]> = { tests: [], failures: [], heals: [] };
   const testsById = new Map<string, TestRecord>();
   // Failures name their step from the test, so tests are read for either kind.

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Embedder } from '../healing/service/embedder.ts';
 
-/** Texts sent to the embedder per call (providers take batches; one call per batch). */
-export const EMBED_BATCH = 100;
+/** Texts sent to the embedder per call (OpenAI takes a batch per request; Bedrock's adapter sends one request per text). */
+export const EMBED_BATCH = 50;
+/** Batches in flight at once: a cold cache on a one-request-per-text provider is four streams, not one. */
+export const EMBED_CONCURRENCY = 4;
 
 /**
  * Candidate embeddings kept in memory per process, keyed by a SHA-256 of the model and the
@@ -29,12 +31,18 @@ export class EmbeddingCache {
     const missing = [...new Set(keys.flatMap((k, i) => (out[i] ? [] : [k])))];
     const textOf = new Map(keys.map((k, i) => [k, texts[i]]));
     const fresh = new Map<string, Float32Array>();
-    for (let i = 0; i < missing.length; i += EMBED_BATCH) {
-      const batch = missing.slice(i, i + EMBED_BATCH);
-      const vectors = await embedder.embed(batch.map((k) => textOf.get(k)!), signal);
-      if (vectors.length !== batch.length) throw new Error(`embedder ${embedder.model} answered ${vectors.length} vectors for ${batch.length} texts`);
-      batch.forEach((k, j) => fresh.set(k, Float32Array.from(vectors[j])));
-    }
+    const batches: string[][] = [];
+    for (let i = 0; i < missing.length; i += EMBED_BATCH) batches.push(missing.slice(i, i + EMBED_BATCH));
+    let next = 0;
+    const worker = async () => {
+      while (next < batches.length) {
+        const batch = batches[next++];
+        const vectors = await embedder.embed(batch.map((k) => textOf.get(k)!), signal);
+        if (vectors.length !== batch.length) throw new Error(`embedder ${embedder.model} answered ${vectors.length} vectors for ${batch.length} texts`);
+        batch.forEach((k, j) => fresh.set(k, Float32Array.from(vectors[j])));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(EMBED_CONCURRENCY, batches.length) }, worker));
     for (const [k, v] of fresh) this.put(k, v);
     return { vectors: keys.map((k, i) => out[i] ?? fresh.get(k)!), embedded: missing.length };
   }

@@ -44,9 +44,10 @@ export async function rank(query: string, candidates: Candidate[], o: { embedder
   let vector: number[] | undefined;
   let fallback: string | undefined;
   try {
-    const [q] = await o.embedder.embed([query], o.signal);
-    const { vectors } = await o.cache.embed(o.embedder, candidates.map((c) => c.text), o.signal);
-    vector = vectors.map((v) => Math.max(0, cosineSimilarity(q, v as unknown as number[])));
+    // The query goes through the cache too: a repeated search costs a remote embedder nothing.
+    const { vectors } = await o.cache.embed(o.embedder, [query, ...candidates.map((c) => c.text)], o.signal);
+    const q = vectors[0] as unknown as number[];
+    vector = vectors.slice(1).map((v) => Math.max(0, cosineSimilarity(q, v as unknown as number[])));
   } catch (err) {
     if (o.signal?.aborted) throw err;
     fallback = `embedder ${o.embedder.model} failed: ${(err as Error).message}`.slice(0, 500);

@@ -86,6 +86,14 @@ describe('embedding cache', () => {
     expect((await cache.embed(e, ['c d'])).embedded).toBe(1);
     expect(cache.size).toBe(2);
   });
+  it('keeps each text with its own vector across concurrent batches', async () => {
+    const texts = Array.from({ length: 230 }, (_, i) => `step ${'abcdefghij'[i % 10]} ${'klmnopqrst'[Math.floor(i / 10) % 10]} ${'uvwxyz'[Math.floor(i / 100)]}`);
+    const cache = new EmbeddingCache();
+    const { vectors, embedded } = await cache.embed(localEmbedder(), texts);
+    expect(embedded).toBe(new Set(texts).size);
+    const direct = await localEmbedder().embed(texts);
+    vectors.forEach((v, i) => expect(Array.from(v)).toEqual(Array.from(Float32Array.from(direct[i]))));
+  });
   it('keys by model: another model\'s vectors are never reused', async () => {
     const cache = new EmbeddingCache();
     await cache.embed(localEmbedder(), ['a b']);

@@ -4,7 +4,7 @@ import type { Embedder } from '../healing/service/embedder.ts';
 import { SEARCH_KINDS, type SemanticSearchQuery, type SemanticSearchResponse } from '../contracts/semantic-search.ts';
 import { gatherCandidates, SEARCH_LIMITS } from '../search/candidates.ts';
 import { EmbeddingCache } from '../search/embedding-cache.ts';
-import { rank } from '../search/rank.ts';
+import { providerOf, rank } from '../search/rank.ts';
 
 export interface SemanticSearchDeps {
   store: Store;
@@ -41,7 +41,8 @@ export function semanticSearchService({ store, embedder, cache = new EmbeddingCa
     async search(orgId: string, q: SemanticSearchQuery, signal?: AbortSignal): Promise<SemanticSearchResponse> {
       const projects = await projectsOf(orgId, q.project_id);
       const kinds = q.kinds ?? [...SEARCH_KINDS];
-      const gathered = await gatherCandidates(store, orgId, projects, kinds);
+      const cap = providerOf(embedder.model) === 'local' ? SEARCH_LIMITS.candidates : SEARCH_LIMITS.remoteCandidates;
+      const gathered = await gatherCandidates(store, orgId, projects, kinds, cap);
       const ranked = await rank(q.q, gathered.candidates, { embedder, cache, limit: q.limit, signal });
       return { query: q.q, embedder: ranked.embedder, results: ranked.hits, searched: { ...gathered.counts, truncated: gathered.truncated } };
     },
