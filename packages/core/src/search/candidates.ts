@@ -101,7 +101,7 @@ function testCandidate(t: TestRecord): Candidate {
 export function describeStep(step: unknown): string {
   if (!step || typeof step !== 'object') return String(step ?? '');
   const { type, name, timeout_ms: _t, ...rest } = step as Record<string, unknown>;
-  const values = Object.entries(rest).map(([k, v]) => (k === 'selector' || k === 'url' || k === 'type' ? flat(v) : `${k.replace(/_/g, ' ')} ${flat(v)}`));
+  const values = ordered(rest).map(([k, v]) => (k === 'selector' || k === 'url' || k === 'type' ? flat(v) : `${k.replace(/_/g, ' ')} ${flat(v)}`));
   const line = [String(type ?? ''), ...values].filter(Boolean).join(' ');
   return typeof name === 'string' && name ? `${name} (${line})` : line;
 }
@@ -111,7 +111,14 @@ function flat(v: unknown): string {
   if (typeof v === 'string') return /\s/.test(v) ? `"${v}"` : v;
   if (typeof v !== 'object') return String(v);
   if (Array.isArray(v)) return v.map(flat).join(', ');
-  return Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k} ${flat(x)}`).join(' ');
+  return ordered(v as Record<string, unknown>).map(([k, x]) => `${k} ${flat(x)}`).join(' ');
+}
+
+/** Fields in reading order (what, where, then the rest by name): a table may hand an item's keys back in any order. */
+const READING_ORDER = ['role', 'name', 'selector', 'method', 'url', 'label', 'text', 'placeholder', 'test_id', 'css', 'xpath', 'value'];
+function ordered(o: Record<string, unknown>): [string, unknown][] {
+  const rank = (k: string) => (READING_ORDER.includes(k) ? READING_ORDER.indexOf(k) : READING_ORDER.length);
+  return Object.entries(o).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 async function latestRuns(store: Store, projectId: string, n: number): Promise<TestRun[]> {
