@@ -101,17 +101,26 @@ function testCandidate(t: TestRecord): Candidate {
 export function describeStep(step: unknown): string {
   if (!step || typeof step !== 'object') return String(step ?? '');
   const { type, name, timeout_ms: _t, ...rest } = step as Record<string, unknown>;
-  const values = ordered(rest).map(([k, v]) => (k === 'selector' || k === 'url' || k === 'type' ? flat(v) : `${k.replace(/_/g, ' ')} ${flat(v)}`));
+  // A value typed into a password (or card, token …) field is left out: the text may go to a remote embedder.
+  if ((type === 'fill' || type === 'type') && SECRET_FIELD.test(flat(rest.selector))) rest.value = HIDDEN;
+  const values = ordered(rest).map(([k, v]) => (k === 'selector' || k === 'url' || k === 'method' ? flat(v) : `${k.replace(/_/g, ' ')} ${flat(v, k)}`));
   const line = [String(type ?? ''), ...values].filter(Boolean).join(' ');
   return typeof name === 'string' && name ? `${name} (${line})` : line;
 }
 
-function flat(v: unknown): string {
+const HIDDEN = '…';
+/** Keys whose values may be credentials: never put into a searchable (and embeddable) text. */
+const SECRET_KEY = /pass|secret|token|auth|cookie|api[-_]?key|credential|session|^body$/i;
+const SECRET_FIELD = /pass|secret|token|otp|cvv|cvc|card|pin\b|ssn/i;
+
+/** A value as words; under a key that may hold a credential (`auth`, `headers.Authorization`, `password` …) only `…`. */
+function flat(v: unknown, key = ''): string {
   if (v === null || v === undefined) return '';
+  if (key && SECRET_KEY.test(key) && !(typeof v === 'object' && key === 'headers')) return HIDDEN;
   if (typeof v === 'string') return /\s/.test(v) ? `"${v}"` : v;
   if (typeof v !== 'object') return String(v);
-  if (Array.isArray(v)) return v.map(flat).join(', ');
-  return ordered(v as Record<string, unknown>).map(([k, x]) => `${k} ${flat(x)}`).join(' ');
+  if (Array.isArray(v)) return v.map((x) => flat(x)).join(', ');
+  return ordered(v as Record<string, unknown>).map(([k, x]) => `${k} ${flat(x, k)}`).join(' ');
 }
 
 /** Fields in reading order (what, where, then the rest by name): a table may hand an item's keys back in any order. */

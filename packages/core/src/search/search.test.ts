@@ -113,6 +113,12 @@ describe('candidates and query', () => {
     expect(describeStep({ type: 'click', selector: { role: 'button', name: 'Sign in' } })).toBe('click role button name "Sign in"');
     expect(describeStep({ type: 'url', contains: '/account', timeout_ms: 500 })).toBe('url contains /account');
   });
+  it('leaves credentials out of the text (it may go to a remote embedder)', () => {
+    expect(describeStep({ type: 'fill', selector: '#password', value: 'hunter2' })).toBe('fill #password value …');
+    const request = describeStep({ type: 'request', method: 'POST', url: '/api/items', headers: { Authorization: 'Bearer abc123', 'Content-Type': 'application/json' }, auth: { type: 'bearer', token: 'xyz' }, json: { name: 'Widget', api_key: 'k-1' } });
+    expect(request).toBe('request POST /api/items auth … headers Authorization … Content-Type application/json json name Widget api_key …');
+    expect(request).not.toMatch(/abc123|xyz|k-1/);
+  });
   it('names the field of bad input', () => {
     const issues = (input: Record<string, string>) => SemanticSearchQuery.safeParse(input).error?.issues.map((i) => i.path.join('.'));
     expect(issues({ q: '   ' })).toEqual(['q']);
