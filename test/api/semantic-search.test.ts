@@ -130,6 +130,18 @@ describe('search by meaning over real tests, runs and heals', () => {
   });
 });
 
+describe('telemetry', () => {
+  it('each search is counted in the spec\'s knowledge_search_latency_seconds, tier vector', async () => {
+    const count = async () => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      return Number(/knowledge_search_latency_seconds_count\{tier="vector"\} (\d+)/.exec(text)?.[1] ?? 0);
+    };
+    const before = await count();
+    expect((await search(api, { q: 'catalogue' })).status).toBe(200);
+    expect(await count()).toBe(before + 1);
+  });
+});
+
 describe('bad queries and other organizations', () => {
   it('names the field that is wrong', async () => {
     for (const [params, field] of [
