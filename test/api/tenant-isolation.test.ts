@@ -97,6 +97,7 @@ const byId = (): Array<{ name: string; minRole: Role; call: (c: Client) => Retur
   { name: 'POST discovery run for project', minRole: 'member', call: (c) => c.post('/api/discovery/run', { project_id: b.projectId }) },
   { name: 'POST discover for project', minRole: 'member', call: (c) => c.post('/api/discover', { project_id: b.projectId }) },
   { name: 'POST quality audit of project', minRole: 'member', call: (c) => c.post('/api/quality/audit', { project_id: b.projectId }) },
+  { name: 'GET semantic search of project', minRole: 'viewer', call: (c) => c.get(`/api/quality/semantic-search?q=secret&project_id=${b.projectId}`) },
   { name: 'POST suggest from discovery', minRole: 'viewer', call: (c) => c.post('/api/suggest', { discovery_session_id: b.discoveryId }) },
   { name: 'POST risk score from discovery', minRole: 'viewer', call: (c) => c.post('/api/risk/score', { discovery_session_id: b.discoveryId }) },
   { name: 'POST healing suggest-fixes for project', minRole: 'viewer', call: (c) => c.post('/api/healing/suggest-fixes', { project_id: b.projectId, original_selector: '#x', fingerprint: { tag: 'button', id: 'x' }, candidates: [{ tag: 'button', id: 'x' }] }) },
@@ -226,6 +227,14 @@ describe('tenant isolation: nothing of B changed or leaked', () => {
     const patterns = await bAdmin.get('/api/healing/patterns');
     expect(patterns.body.items.map((p: { id: string; reverted_at: string | null }) => [p.id, p.reverted_at])).toEqual([[b.healingPatternId, null]]);
     expect((await A.viewer.get('/api/healing/patterns')).body.items).toEqual([]);
+  });
+
+  it("A's semantic search finds nothing of B's, while B finds its own", async () => {
+    const own = await bAdmin.get('/api/quality/semantic-search?q=%23b-secret');
+    expect(own.body.results.map((r: { kind: string }) => r.kind)).toContain('heal');
+    const res = await A.viewer.get('/api/quality/semantic-search?q=%23b-secret%20B%20test');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.results).toEqual([]);
   });
 
   it("B's visual baseline is intact and A lists none", async () => {

@@ -32,6 +32,7 @@ import { chatRoutes } from './routes/chat.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { visualRoutes } from './routes/visual.ts';
 import { insightsRoutes } from './routes/insights.ts';
+import { semanticSearchRoutes } from './routes/semantic-search.ts';
 import { qualityAuditRoutes } from './routes/quality-audit.ts';
 import { autonomousLoopRoutes } from './routes/autonomous-loop.ts';
 import { scheduleRoutes } from './routes/schedules.ts';
@@ -74,6 +75,7 @@ export function createApp(deps: AppDeps) {
   healingRoutes(app, deps, registry);
   visualRoutes(app, deps, registry);
   insightsRoutes(app, deps, registry);
+  semanticSearchRoutes(app, deps, registry);
   qualityAuditRoutes(app, deps, registry);
   autonomousLoopRoutes(app, deps, registry);
   scheduleRoutes(app, deps, registry);

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import type { Embedder } from '../healing/service/embedder.ts';
+
+/** Texts sent to the embedder per call (OpenAI takes a batch per request; Bedrock's adapter sends one request per text). */
+export const EMBED_BATCH = 50;
+/** Batches in flight at once: a cold cache on a one-request-per-text provider is four streams, not one. */
+export const EMBED_CONCURRENCY = 4;
+
+/**
+ * Candidate embeddings kept in memory per process, keyed by a SHA-256 of the model and the
+ * text, least recently used dropped first. A search embeds only texts it has not seen, so
+ * repeating a search (or searching a project whose tests did not change) embeds just the
+ * query. Vectors are kept as Float32Array: 6 KB each at 1536 dimensions.
+ */
+export class EmbeddingCache {
+  private readonly entries = new Map<string, Float32Array>();
+  constructor(readonly capacity = 4000) {}
+
+  get size() {
+    return this.entries.size;
+  }
+
+  private key(model: string, text: string) {
+    return createHash('sha256').update(model).update('\0').update(text).digest('base64url');
+  }
+
+  /** The vectors of `texts`, in order; only the uncached ones are sent to the embedder, in batches. */
+  async embed(embedder: Embedder, texts: string[], signal?: AbortSignal): Promise<{ vectors: Float32Array[]; embedded: number }> {
+    const keys = texts.map((t) => this.key(embedder.model, t));
+    const out: (Float32Array | undefined)[] = keys.map((k) => this.touch(k));
+    const missing = [...new Set(keys.flatMap((k, i) => (out[i] ? [] : [k])))];
+    const textOf = new Map(keys.map((k, i) => [k, texts[i]]));
+    const fresh = new Map<string, Float32Array>();
+    const batches: string[][] = [];
+    for (let i = 0; i < missing.length; i += EMBED_BATCH) batches.push(missing.slice(i, i + EMBED_BATCH));
+    let next = 0;
+    const worker = async () => {
+      while (next < batches.length) {
+        const batch = batches[next++];
+        const vectors = await embedder.embed(batch.map((k) => textOf.get(k)!), signal);
+        if (vectors.length !== batch.length) throw new Error(`embedder ${embedder.model} answered ${vectors.length} vectors for ${batch.length} texts`);
+        batch.forEach((k, j) => fresh.set(k, Float32Array.from(vectors[j])));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(EMBED_CONCURRENCY, batches.length) }, worker));
+    for (const [k, v] of fresh) this.put(k, v);
+    return { vectors: keys.map((k, i) => out[i] ?? fresh.get(k)!), embedded: missing.length };
+  }
+
+  private touch(key: string) {
+    const v = this.entries.get(key);
+    if (v) {
+      this.entries.delete(key);
+      this.entries.set(key, v);
+    }
+    return v;
+  }
+
+  private put(key: string, v: Float32Array) {
+    this.entries.delete(key);
+    this.entries.set(key, v);
+    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
