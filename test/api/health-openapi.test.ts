@@ -20,7 +20,7 @@ describe('health', () => {
     expect(res.body.components.database.status).toBe('ok');
     expect(res.body.components.blob_store.status).toBe('ok');
     expect(res.body.components.browser_grid.status).toBe('ok');
-    expect(res.body.components.knowledge_layer.status).toBe('not_configured');
+    expect(res.body.components.knowledge_layer).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^healing memory and semantic search, embeddings \S+ \(\d+ dimensions\)$/) });
   });
 
   it('/health/ready turns false when the store stops answering', async () => {

@@ -12,7 +12,7 @@ import { loadWebAsset } from '@svc/web';
 import { defaultApiConfig, type AppDeps } from '../api/deps.ts';
 import { createAwsRunGraph } from '../run-graph/aws-setup.ts';
 import { buildAppDeps } from '../shared/deps.ts';
-import { dataLayerChecks } from '../shared/health-checks.ts';
+import { dataLayerChecks, knowledgeLayerCheck } from '../shared/health-checks.ts';
 import { createLogger } from '../shared/logger.ts';
 import { embedderFromEnv } from '../embeddings/from-env.ts';
 import { builtInIssuer, type AwsConfig } from './config.ts';
@@ -69,6 +69,7 @@ export async function buildAwsDeps(config: AwsConfig, env: Record<string, string
   // Models (SVC_LLM_PROVIDERS, ...; docs/intelligence.md): Bedrock uses the function's role.
   deps.llm = createLlmFromEnv(env, { store: deps.store, clock: deps.clock, alerts: new EmfAlertSink(), metrics: metrics.registry, logger });
   deps.embedder = embedderFromEnv(process.env); // healing memory (SVC_EMBEDDINGS_PROVIDER; default local)
+  deps.healthChecks.knowledge_layer = knowledgeLayerCheck(deps.embedder);
   deps.blobs = blobs; // visual baseline images, the same bucket the task functions write them to
   // Generated API tests run once in the API function; UI ones in the browser function, or come back not_executed without it.
   const localGeneration = createGenerationExecutor({ store: deps.store, dataDir: '/tmp/svc-generation' });

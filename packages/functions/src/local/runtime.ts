@@ -6,7 +6,7 @@ import { loadWebAsset } from '@svc/web';
 import { createApp, type SvcApp } from '../api/app.ts';
 import { defaultApiConfig, type AppDeps } from '../api/deps.ts';
 import { buildAppDeps } from '../shared/deps.ts';
-import { dataLayerChecks } from '../shared/health-checks.ts';
+import { dataLayerChecks, knowledgeLayerCheck } from '../shared/health-checks.ts';
 import { createLogger } from '../shared/logger.ts';
 import { FileTable } from './file-table.ts';
 import { FsBlobs } from './fs-blobs.ts';
@@ -85,6 +85,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
     deps.llm = createLlmFromEnv(options.llmEnv ?? process.env, { store: deps.store, clock: deps.clock, alerts: events.alerts, metrics: events.metrics.registry, logger });
     const vision = visionLocatorFromEnv(options.llmEnv ?? process.env, deps.llm);
     deps.embedder = embedderFromEnv(process.env); // healing memory (SVC_EMBEDDINGS_PROVIDER; default local)
+    deps.healthChecks.knowledge_layer = knowledgeLayerCheck(deps.embedder);
     deps.blobs = blobs; // visual baseline images (the routes; runs get them through the run graph)
     const { admin, created } = await ensureFirstAdmin(deps, config.dataDir);
     // Runs survive restarts: unfinished ones resume from their last checkpoint here.

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import type { Table } from '@svc/core/ports/table';
 import type { Blobs } from '@svc/core/ports/blobs';
 import type { HealthCheck } from '@svc/core/ports/health';
+import type { Embedder } from '@svc/core/healing/service/embedder';
 
 /** Real checks of each data-layer component; those not yet part of svc say so. */
 export function dataLayerChecks(deps: { table: Table; blobs: Blobs; chromiumPath?: string }): Record<string, HealthCheck> {
@@ -18,7 +19,8 @@ export function dataLayerChecks(deps: { table: Table; blobs: Blobs; chromiumPath
       return back && new TextDecoder().decode(back.body) === 'ok' ? { status: 'ok' } : { status: 'down', detail: 'probe did not read back' };
     },
     browser_grid: async () => browserStatus(deps.chromiumPath),
-    knowledge_layer: notYet('memory and semantic search arrive with self-healing'),
+    // Replaced by knowledgeLayerCheck once the embedder is chosen (the runtimes set it after the deps).
+    knowledge_layer: notYet('no embedder: healing memory and semantic search are not set up'),
     graph_database: notYet('svc keeps no graph database; relations live in the table'),
     metrics_system: async () => ({ status: 'ok', detail: 'Prometheus text format at /metrics' }),
     dashboards: async () => ({ status: 'ok', detail: 'served by the API' }),
@@ -39,3 +41,22 @@ function browserStatus(explicitPath?: string) {
     return { status: 'down' as const, detail: '@sparticuz/chromium is not installed' };
   }
 }
+
+/**
+ * The knowledge layer — healing memory and semantic search — is the embedder they share:
+ * it is up when a short text embeds (5 s at most). With a remote provider that is one small
+ * embeddings call per health check, the price of saying it works rather than that it is set.
+ */
+export function knowledgeLayerCheck(embedder: Embedder): HealthCheck {
+  return async () => {
+    try {
+      const [vector] = await embedder.embed(['svc health probe'], AbortSignal.timeout(5_000));
+      return vector && vector.length > 0
+        ? { status: 'ok', detail: `healing memory and semantic search, embeddings ${embedder.model} (${vector.length} dimensions)` }
+        : { status: 'down', detail: `embeddings ${embedder.model} returned no vector` };
+    } catch (err) {
+      return { status: 'down', detail: `embeddings ${embedder.model}: ${(err as Error).message.split('\n')[0]}` };
+    }
+  };
+}
+
