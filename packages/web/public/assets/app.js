@@ -11,6 +11,8 @@ import { showApiKeys } from './api-keys.js';
 import { notificationProjectsChanged, showNotifications } from './notifications.js';
 import { showVcs, vcsProjectsChanged } from './vcs.js';
 import { chatProjectsChanged, showChat } from './chat.js';
+import { searchOrganizationChanged, searchProject, searchProjectsChanged, setupSearch } from './search.js';
+import { showRun } from './test-run.js';
 
 /**
  * @typedef {{ organization_id: string, organization_name: string, organization_slug: string, role: string }} Membership
@@ -74,15 +76,20 @@ function safeHttpUrl(value) {
  * @param {string} text
  * @param {string} label what it opens, for assistive technology ("Schedules of shop")
  * @param {() => void} open
+ * @param {{ id: string, name: string }} project whose panel it opens
  */
-function panelButton(testid, text, label, open) {
+function panelButton(testid, text, label, open, project) {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'button button-small';
   button.dataset.testid = testid;
   button.textContent = text;
   button.setAttribute('aria-label', label);
-  button.addEventListener('click', open);
+  button.addEventListener('click', () => {
+    // The project opened last is what the search box offers as its scope.
+    searchProject(project);
+    open();
+  });
   return button;
 }
 
@@ -127,28 +134,43 @@ function projectRow(project) {
   const canWrite = !!role && WRITE_ROLES.has(role);
   const ref = { id: project.id, name: project.name };
   // Environment variables are for members (read) and admins (edit); viewers do not see them.
-  if (canWrite) actions.append(panelButton('project-environment', 'Environment', `Environment of ${project.name}`, () => openEnvironment(ref, { canEdit: role === 'admin' })));
+  if (canWrite) actions.append(panelButton('project-environment', 'Environment', `Environment of ${project.name}`, () => openEnvironment(ref, { canEdit: role === 'admin' }), ref));
   actions.append(
     // Everyone may look at the tests and their runs; members and admins may run, retry and delete.
-    panelButton('project-tests', 'Tests', `Tests of ${project.name}`, () => openTests(ref, { canRun: canWrite })),
+    panelButton('project-tests', 'Tests', `Tests of ${project.name}`, () => openTests(ref, { canRun: canWrite }), ref),
     // Everyone may look at the visual baselines; members and admins may delete one.
-    panelButton('project-baselines', 'Baselines', `Visual baselines of ${project.name}`, () => openBaselines(ref, { canDelete: canWrite })),
+    panelButton('project-baselines', 'Baselines', `Visual baselines of ${project.name}`, () => openBaselines(ref, { canDelete: canWrite }), ref),
     // Insights are read-only: everyone may look.
-    panelButton('project-insights', 'Insights', `Insights of ${project.name}`, () => openInsights(ref)),
+    panelButton('project-insights', 'Insights', `Insights of ${project.name}`, () => openInsights(ref), ref),
     // Everyone may look at the schedules; members and admins may add, run, pause and delete them.
-    panelButton('project-schedules', 'Schedules', `Schedules of ${project.name}`, () => openSchedules(ref, { canEdit: canWrite })),
+    panelButton('project-schedules', 'Schedules', `Schedules of ${project.name}`, () => openSchedules(ref, { canEdit: canWrite }), ref),
   );
   // An audit opens the app in the server's browser: members and admins only, as the API says.
-  if (canWrite) actions.append(panelButton('project-audit', 'Audit', `Quality audit of ${project.name}`, () => openAudit({ ...ref, app_url: project.app_url })));
+  if (canWrite) actions.append(panelButton('project-audit', 'Audit', `Quality audit of ${project.name}`, () => openAudit({ ...ref, app_url: project.app_url }), ref));
   // The autonomous loop writes and runs tests: members and admins only, as the API says.
   if (canWrite) {
     const openEnv = () => openEnvironment(ref, { canEdit: role === 'admin' });
-    actions.append(panelButton('project-loop', 'Discover & test', `Discover and test ${project.name}`, () => openLoop({ ...ref, app_url: project.app_url }, { canRunTests: canWrite, openEnvironment: openEnv })));
+    actions.append(panelButton('project-loop', 'Discover & test', `Discover and test ${project.name}`, () => openLoop({ ...ref, app_url: project.app_url }, { canRunTests: canWrite, openEnvironment: openEnv }), ref));
   }
 
   li.append(name, url, actions);
   return li;
 }
+
+/** Whether the signed-in person may run tests in the selected organization. */
+function canWriteHere() {
+  const role = currentMembership()?.role;
+  return !!role && WRITE_ROLES.has(role);
+}
+
+// A search result opens its project's Tests panel (and a failure's run in it), as the project's row does.
+setupSearch({
+  openTests: (project) => openTests(project, { canRun: canWriteHere() }),
+  showRun: (project, what, runId) => {
+    openTests(project, { canRun: canWriteHere() });
+    void showRun(what, runId);
+  },
+});
 
 /** @returns {Membership | undefined} */
 function currentMembership() {
@@ -232,6 +254,7 @@ el.form.addEventListener('submit', async (event) => {
     notificationProjectsChanged();
     vcsProjectsChanged();
     chatProjectsChanged();
+    searchProjectsChanged();
     await loadProjects();
   } catch (err) {
     showFormErrors(err);
@@ -249,6 +272,7 @@ el.switcher.addEventListener('change', () => {
   closeTests();
   closeAudit();
   closeLoop();
+  searchOrganizationChanged();
   showOrganization();
   void loadProjects();
 });
