@@ -94,14 +94,8 @@ export async function runDiscoverySession(
     });
     await persistCrawl(o.store, orgId, session, result);
   } catch (e) {
-    o.logger.warn?.('discovery failed', { session: session.id, error: failureMessage(e) });
-    await markSessionFailed(o.store, orgId, session.id, e);
+    const message = (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 500);
+    o.logger.warn?.('discovery failed', { session: session.id, error: message });
+    await o.store.discovery.updateSession(orgId, session.id, { status: 'failed', insights: { error: message }, completed_at: new Date().toISOString() }).catch(() => {});
   }
-}
-
-const failureMessage = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 500);
-
-/** A session whose crawl failed or was never handed over: failed, with the error's first line, so nobody polls it forever. Never throws. */
-export async function markSessionFailed(store: Store, orgId: string, sessionId: string, e: unknown): Promise<void> {
-  await store.discovery.updateSession(orgId, sessionId, { status: 'failed', insights: { error: failureMessage(e) }, completed_at: new Date().toISOString() }).catch(() => {});
 }
