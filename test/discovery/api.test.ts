@@ -58,6 +58,36 @@ describe('discovery API', () => {
     expect(elements[0]).toEqual(expect.objectContaining({ page_id: done.body.pages[0].id, selector: expect.any(String), category: expect.any(String) }));
   });
 
+  it('stores a session once however often its job is delivered (Lambda redelivers an async job whose container died)', async () => {
+    const { store, discovery } = server.runtime.deps;
+    const session = (await api.get(`/api/discovery/${sessionId}`)).body.session;
+    const orgId = session.organization_id as string;
+    const counts = async () => {
+      const pages = await store.discovery.allPages(orgId, sessionId);
+      return { pages: pages.length, elements: (await store.discovery.listElements(orgId, sessionId)).length, flows: (await store.discovery.listFlows(orgId, sessionId)).length };
+    };
+    const before = await counts();
+    expect(before.elements).toBeGreaterThan(0);
+    const request = { startUrl: fixture.url, maxPages: 6, strategy: 'breadth_first' as const };
+
+    // The same job again once the session finished: nothing is crawled or written.
+    await discovery!.start(orgId, session, request);
+    await discovery!.settled(sessionId);
+    expect(await counts()).toEqual(before);
+    expect((await store.discovery.getSession(orgId, sessionId))?.completed_at).toBe(session.completed_at);
+
+    // An attempt that died after writing its crawl but before completing the session: the
+    // next delivery crawls again and replaces what the first stored instead of adding to it.
+    await server.runtime.deps.store.discovery.updateSession(orgId, sessionId, { status: 'running' });
+    await discovery!.start(orgId, session, request);
+    await discovery!.settled(sessionId);
+    const again = await store.discovery.getSession(orgId, sessionId);
+    expect(again?.status).toBe('completed');
+    expect(await counts()).toEqual(before);
+    const pages = await store.discovery.allPages(orgId, sessionId);
+    for (const page of pages) expect((await store.discovery.listElements(orgId, sessionId, page.id)).length).toBe(page.element_count);
+  });
+
   it('lists the pages of a session', async () => {
     const res = await api.get(`/api/v1/discovery/${sessionId}/pages?limit=2`);
     expect(res.status).toBe(200);

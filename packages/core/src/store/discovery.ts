@@ -18,12 +18,11 @@ const pad = (n: number) => String(n).padStart(6, '0');
 export function discoveryRepo(ctx: StoreContext) {
   const { table } = ctx;
 
-  async function writeAll(items: Item[]): Promise<void> {
-    for (let i = 0; i < items.length; i += 25) {
-      const ops: WriteOp[] = items.slice(i, i + 25).map((item) => ({ type: 'put', item }));
-      await table.transact(ops);
-    }
+  /** Writes in transactions of at most 25 operations (DynamoDB's limit per transaction). */
+  async function transactAll(ops: WriteOp[]): Promise<void> {
+    for (let i = 0; i < ops.length; i += 25) await table.transact(ops.slice(i, i + 25));
   }
+  const writeAll = (items: Item[]) => transactAll(items.map((item) => ({ type: 'put', item })));
 
   return {
     async createSession(orgId: string, input: Pick<DiscoverySession, 'project_id' | 'name' | 'start_url' | 'mode' | 'strategy' | 'max_pages'> & { options?: Record<string, unknown> }): Promise<DiscoverySession> {
@@ -68,6 +67,12 @@ export function discoveryRepo(ctx: StoreContext) {
         if (err instanceof ConditionFailedError) throw notFound('discovery session');
         throw err;
       }
+    },
+
+    /** Removes a session's pages, elements and flows (what an interrupted earlier attempt stored). */
+    async clearChildren(orgId: string, sessionId: string): Promise<void> {
+      const items = await queryAll(table, { pk: keys.discoveryChildren(orgId, sessionId) });
+      await transactAll(items.map((item) => ({ type: 'delete', key: { pk: item.pk, sk: item.sk } })));
     },
 
     async putPages(orgId: string, sessionId: string, pages: StoredPage[]): Promise<void> {

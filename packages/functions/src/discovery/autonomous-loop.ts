@@ -3,7 +3,7 @@ import { AppError } from '@svc/core/errors';
 import { RunStartInput } from '@svc/core/run-graph/contracts';
 import type { Store, TestRecord } from '@svc/core/store/index';
 import type { RunManager } from '../run-graph/run-manager.ts';
-import { persistCrawl } from './persist.ts';
+import { markSessionFailed, persistCrawl } from './persist.ts';
 import type { CrawlRequest, DiscoveryRunner } from './runner.ts';
 import { testsFromCrawl } from './tests-from-crawl.ts';
 
@@ -51,7 +51,7 @@ export async function runAutonomousLoop(
     result = await deps.discovery.crawlNow({ ...request.crawl, strategy: 'breadth_first' });
     await persistCrawl(store, orgId, session, result);
   } catch (err) {
-    await store.discovery.updateSession(orgId, session.id, { status: 'failed', insights: { error: (err as Error).message.split('\n')[0].slice(0, 500) }, completed_at: new Date().toISOString() }).catch(() => {});
+    await markSessionFailed(store, orgId, session.id, err);
     throw err;
   }
 

@@ -12,8 +12,14 @@ export function pageGraph(result: CrawlResult, ids: Map<string, string>) {
   };
 }
 
-/** Writes a finished crawl: pages, elements, flows, then the session's graph, score and insights. */
+/**
+ * Writes a finished crawl: pages, elements, flows, then the session's graph, score and
+ * insights. Whatever an earlier attempt of the same session left is removed first: on AWS,
+ * Lambda delivers an asynchronous job again when its container died, and that attempt may
+ * have stored part of its crawl (elements are keyed by page ids, which are new each time).
+ */
 export async function persistCrawl(store: Store, orgId: string, session: DiscoverySession, result: CrawlResult): Promise<DiscoverySession> {
+  await store.discovery.clearChildren(orgId, session.id);
   const ids = new Map(result.pages.map((p) => [p.url, randomUUID()]));
   const pages: StoredPage[] = result.pages.map((p, i) => ({
     id: ids.get(p.url)!,
@@ -52,4 +58,10 @@ export async function persistCrawl(store: Store, orgId: string, session: Discove
     insights: { ...result.quality.insights, duration_ms: result.durationMs, ...(result.login && { login: result.login }) },
     completed_at: new Date().toISOString(),
   });
+}
+
+/** A session whose crawl failed or was never handed over: failed, with the error's first line, so nobody polls it forever. Never throws. */
+export async function markSessionFailed(store: Store, orgId: string, sessionId: string, e: unknown): Promise<void> {
+  const message = (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 500);
+  await store.discovery.updateSession(orgId, sessionId, { status: 'failed', insights: { error: message }, completed_at: new Date().toISOString() }).catch(() => {});
 }

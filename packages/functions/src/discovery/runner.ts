@@ -4,7 +4,7 @@ import type { Blobs } from '@svc/core/ports/blobs';
 import type { Logger } from '@svc/core/ports/logger';
 import type { PlaywrightDriver } from '../execution/browser/playwright-driver.ts';
 import { crawl, type CrawlOptions, type CrawlResult } from './crawler.ts';
-import { persistCrawl } from './persist.ts';
+import { markSessionFailed, persistCrawl } from './persist.ts';
 
 export interface DiscoveryRunnerOptions {
   store: Store;
@@ -82,6 +82,13 @@ export async function runDiscoverySession(
   signal?: AbortSignal,
 ): Promise<void> {
   try {
+    // Lambda delivers an asynchronous job again when its container died; a session that
+    // already finished is not crawled a second time.
+    const current = await o.store.discovery.getSession(orgId, session.id);
+    if (current?.status === 'completed' || current?.status === 'failed') {
+      o.logger.info?.('discovery session already finished; a redelivered job is ignored', { session: session.id, status: current.status });
+      return;
+    }
     await o.store.discovery.updateSession(orgId, session.id, { status: 'running' });
     const result = await crawl(await o.driver(), {
       ...request,
@@ -94,8 +101,7 @@ export async function runDiscoverySession(
     });
     await persistCrawl(o.store, orgId, session, result);
   } catch (e) {
-    const message = (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 500);
-    o.logger.warn?.('discovery failed', { session: session.id, error: message });
-    await o.store.discovery.updateSession(orgId, session.id, { status: 'failed', insights: { error: message }, completed_at: new Date().toISOString() }).catch(() => {});
+    o.logger.warn?.('discovery failed', { session: session.id, error: e instanceof Error ? e.message.split('\n')[0] : String(e) });
+    await markSessionFailed(o.store, orgId, session.id, e);
   }
 }

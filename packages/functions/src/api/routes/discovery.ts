@@ -8,6 +8,7 @@ import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { checkHosts } from '../allowed-hosts.ts';
+import { markSessionFailed } from '../../discovery/persist.ts';
 
 export const DiscoveryLogin = z.strictObject({
   url: HttpUrl.describe('Login page URL'),
@@ -65,7 +66,7 @@ export function discoveryRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Rout
       });
     } catch (err) {
       // The crawl was never handed over (the browser function refused it): the session must not wait forever.
-      await store.discovery.updateSession(access.organizationId, session.id, { status: 'failed', insights: { error: (err as Error).message.split('\n')[0].slice(0, 500) }, completed_at: new Date().toISOString() }).catch(() => {});
+      await markSessionFailed(store, access.organizationId, session.id, err);
       throw err;
     }
     c.set('audit', { action: 'discovery.start', resource: `discovery:${session.id}`, metadata: { project_id: project.id, start_url: startUrl } });
