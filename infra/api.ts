@@ -87,7 +87,26 @@ export function declareScheduledRuns({ bus, runGraph, secrets }: { bus: EventBus
   });
 }
 
-/** What aws/config.ts reads, for every function built on the API's deps (the API, scheduled runs). */
+/**
+ * Housekeeping (docs/visual.md "Retention"): once a day, visual images nobody can accept or
+ * read any more leave the bucket. It reads baseline records and lists and deletes objects:
+ * the links give it both; it starts no run and opens no secret.
+ */
+export function declareHousekeeping({ bus, runGraph, secrets }: { bus: EventBus; runGraph: RunGraphAccess; secrets: SecretsKey }) {
+  return new sst.aws.Cron('Housekeeping', {
+    schedule: 'rate(1 day)',
+    function: {
+      handler: 'packages/functions/src/aws/housekeeping-handler.handler',
+      runtime: 'nodejs22.x',
+      memory: '512 MB',
+      timeout: '15 minutes',
+      link: [table, artifacts],
+      environment: { ...appEnvironment(bus, runGraph, secrets), POWERTOOLS_SERVICE_NAME: 'svc-housekeeping' },
+    },
+  });
+}
+
+/** What aws/config.ts reads, for every function built on the API's deps (the API, scheduled runs, housekeeping). */
 function appEnvironment(bus: EventBus, runGraph: RunGraphAccess, secrets: SecretsKey) {
   return {
     SVC_TABLE_NAME: table.name,

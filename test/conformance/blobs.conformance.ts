@@ -171,5 +171,27 @@ export function blobsConformance(name: string, make: () => Promise<BlobsFixture>
         expect(await blobs().list('many/')).toEqual(keys);
       });
     });
+
+    describe('listModified', () => {
+      it('lists the same keys as list(), each with when it was last written', async () => {
+        const before = Date.now();
+        for (const key of ['old/b.png', 'old/a.png', 'other/c.png']) await blobs().put(key, key, 'image/png');
+        const entries = await blobs().listModified('old/');
+        expect(entries.map((e) => e.key)).toEqual(await blobs().list('old/'));
+        expect(entries.map((e) => e.key)).toEqual(['old/a.png', 'old/b.png']);
+        for (const e of entries) {
+          const modified = Date.parse(e.modified);
+          // S3 keeps whole seconds; a clock skew of a second either way is the adapter's, not a bug.
+          expect(modified).toBeGreaterThanOrEqual(before - 2000);
+          expect(modified).toBeLessThanOrEqual(Date.now() + 2000);
+        }
+      });
+
+      it('leaves out deleted objects', async () => {
+        await blobs().put('gone/x', 'x', 'text/plain');
+        await blobs().delete('gone/x');
+        expect(await blobs().listModified('gone/')).toEqual([]);
+      });
+    });
   });
 }

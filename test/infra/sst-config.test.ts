@@ -28,6 +28,7 @@ const allSettings = {
   SVC_METRICS_TOKEN: 'metrics-token-0123456789abcdef',
   SVC_PUBLIC_URL: 'https://svc.example.com',
   SVC_DISCOVERY_ALLOWED_HOSTS: 'staging.example.com, https://auth.example.com',
+  SVC_VISUAL_PROPOSED_RETENTION_DAYS: '14',
 };
 
 /** What the state machine's ARN output resolves to once deployed (the doubles' outputs are placeholders). */
@@ -79,6 +80,7 @@ describe('sst.config.ts run()', () => {
       'aws.sns.Topic Alerts',
       'sst.aws.Bucket Artifacts',
       'sst.aws.Bus Events',
+      'sst.aws.Cron Housekeeping',
       'sst.aws.Cron RunGraphApprovalExpiry',
       'sst.aws.Cron ScheduledRuns',
       'sst.aws.Dynamo Table',
@@ -242,6 +244,7 @@ describe('API function', () => {
       publicUrl: 'https://svc.example.com',
       browserFunctionName: '{BrowserWork.name}',
       discoveryAllowedHosts: ['staging.example.com', 'https://auth.example.com'],
+      visualProposedRetentionDays: 14,
       externalIdp: {
         jwksUrl: 'https://idp.example.com/.well-known/jwks.json',
         issuer: 'https://idp.example.com/',
@@ -264,6 +267,7 @@ describe('API function', () => {
       stateMachineArn: STATE_MACHINE_ARN,
       browserFunctionName: '{BrowserWork.name}',
       discoveryAllowedHosts: [],
+      visualProposedRetentionDays: 30,
     });
   });
 
@@ -706,6 +710,7 @@ describe('Lambda config', () => {
       logLevel: 'WARN',
       corsOrigins: [],
       discoveryAllowedHosts: [],
+      visualProposedRetentionDays: 30,
     });
   });
 
@@ -908,6 +913,31 @@ describe('scheduled runs function', () => {
     const { loadAwsConfig } = await load('packages/functions/src/aws/config.ts');
     const config = loadAwsConfig({ ...resolvedEnvironment(named('ScheduledRuns').args.function.environment), ...deployedStateMachine, AWS_REGION: 'eu-west-1' });
     expect(config).toMatchObject({ tableName: '{Table.name}', bucketName: '{Artifacts.name}', eventBusName: '{Events.name}', stateMachineArn: STATE_MACHINE_ARN });
+  });
+});
+
+describe('housekeeping function', () => {
+  it('sweeps visual images daily with a handler the file exports, linked to the table and bucket only, with no permission of its own', async () => {
+    const { named, only } = await evaluate();
+    const cron = named('Housekeeping').args;
+    expect(cron.schedule).toBe('rate(1 day)');
+    expect(cron.function).toMatchObject({ handler: 'packages/functions/src/aws/housekeeping-handler.handler', runtime: 'nodejs22.x' });
+    const source = readFileSync(fromRoot('packages/functions/src/aws/housekeeping-handler.ts'), 'utf8');
+    expect(source).toMatch(/export async function handler\b/);
+    expect(cron.function.link).toEqual([only('sst.aws.Dynamo').instance, only('sst.aws.Bucket').instance]);
+    expect(cron.function.permissions ?? []).toEqual([]);
+  });
+
+  it('reads the API function\'s config, with the operator\'s retention for proposed images', async () => {
+    const { named } = await evaluate('test', { SVC_VISUAL_PROPOSED_RETENTION_DAYS: '7' });
+    const { loadAwsConfig } = await load('packages/functions/src/aws/config.ts');
+    const config = loadAwsConfig({ ...resolvedEnvironment(named('Housekeeping').args.function.environment), ...deployedStateMachine, AWS_REGION: 'eu-west-1' });
+    expect(config).toMatchObject({ tableName: '{Table.name}', bucketName: '{Artifacts.name}', visualProposedRetentionDays: 7 });
+    expect(loadAwsConfig({ ...resolvedEnvironment(named('Api').args.environment), ...deployedStateMachine, AWS_REGION: 'eu-west-1' }).visualProposedRetentionDays).toBe(7);
+  });
+
+  it('stops a deploy whose retention is not a number of days, naming the variable', async () => {
+    await expect(evaluate('test', { SVC_VISUAL_PROPOSED_RETENTION_DAYS: 'forever' })).rejects.toThrow(/SVC_VISUAL_PROPOSED_RETENTION_DAYS: must be a number of days/);
   });
 });
 

@@ -106,6 +106,10 @@ export const operatorEnvSchema = z.object({
   ),
   SVC_PUBLIC_URL: optional(PublicUrl),
   SVC_DISCOVERY_ALLOWED_HOSTS: optional(hostList.describe('comma-separated hosts or origins any project may crawl and audit besides its own app_url')),
+  SVC_VISUAL_PROPOSED_RETENTION_DAYS: optional(
+    z.coerce.number({ error: 'must be a number of days' }).min(0.001, { error: 'must be more than 0 days' }).max(3650, { error: 'must be at most 3650 days' })
+      .describe('days a proposed visual image (a failed comparison\'s screenshot) is kept for accepting; 30 when unset'),
+  ),
 });
 
 /** Variable names an operator may set when deploying; infra passes them through. */
@@ -180,6 +184,8 @@ export interface AwsConfig {
   browserFunctionName?: string;
   /** Hosts any project may crawl and audit besides its own (SVC_DISCOVERY_ALLOWED_HOSTS). */
   discoveryAllowedHosts: string[];
+  /** Days the daily housekeeping keeps a proposed visual image (SVC_VISUAL_PROPOSED_RETENTION_DAYS). */
+  visualProposedRetentionDays: number;
 }
 
 /** The environment does not describe a working deployment; `issues` names each variable. */
@@ -216,6 +222,7 @@ export function loadAwsConfig(env: Record<string, string | undefined>): AwsConfi
     logLevel: e.SVC_LOG_LEVEL ?? 'WARN',
     corsOrigins: e.SVC_CORS_ORIGINS ?? [],
     discoveryAllowedHosts: e.SVC_DISCOVERY_ALLOWED_HOSTS ?? [],
+    visualProposedRetentionDays: e.SVC_VISUAL_PROPOSED_RETENTION_DAYS ?? 30,
     ...(e.SVC_BROWSER_FUNCTION_NAME ? { browserFunctionName: e.SVC_BROWSER_FUNCTION_NAME } : {}),
     ...(e.SVC_EVENT_BUS_NAME ? { eventBusName: e.SVC_EVENT_BUS_NAME } : {}),
     ...(e.SVC_METRICS_TOKEN ? { metricsToken: e.SVC_METRICS_TOKEN } : {}),

@@ -10,7 +10,7 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import type { Blobs } from '@svc/core/ports/blobs';
+import type { BlobEntry, Blobs } from '@svc/core/ports/blobs';
 
 export interface S3BlobsOptions {
   bucket: string;
@@ -54,9 +54,14 @@ export class S3Blobs implements Blobs {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
-  /** Every key under the prefix, following S3's pages to the end, sorted like FsBlobs' keys. */
+  /** Every key under the prefix, sorted like FsBlobs' keys. */
   async list(prefix: string): Promise<string[]> {
-    const keys: string[] = [];
+    return (await this.listModified(prefix)).map((e) => e.key);
+  }
+
+  /** Every object under the prefix with its LastModified, following S3's pages to the end. */
+  async listModified(prefix: string): Promise<BlobEntry[]> {
+    const entries: BlobEntry[] = [];
     let token: string | undefined;
     do {
       const page = await this.client.send(
@@ -66,11 +71,13 @@ export class S3Blobs implements Blobs {
           ...(token ? { ContinuationToken: token } : {}),
         }),
       );
-      for (const object of page.Contents ?? []) if (object.Key !== undefined) keys.push(object.Key);
+      for (const object of page.Contents ?? []) {
+        if (object.Key !== undefined) entries.push({ key: object.Key, modified: (object.LastModified ?? new Date(0)).toISOString() });
+      }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
       if (page.IsTruncated && !token) throw new Error('S3 ListObjectsV2: truncated page without a continuation token');
     } while (token);
     // S3 lists in UTF-8 byte order, which differs from JavaScript's for some characters.
-    return keys.sort();
+    return entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 }

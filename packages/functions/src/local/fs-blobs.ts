@@ -1,7 +1,7 @@
-import { mkdir, readFile, writeFile, rm, readdir, rename } from 'node:fs/promises';
+import { mkdir, readFile, writeFile, rm, readdir, rename, stat } from 'node:fs/promises';
 import { join, resolve, sep, relative } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Blobs } from '@svc/core/ports/blobs';
+import type { BlobEntry, Blobs } from '@svc/core/ports/blobs';
 
 /** The Blobs port on a local folder: one file per key, content type beside it. */
 export class FsBlobs implements Blobs {
@@ -50,7 +50,12 @@ export class FsBlobs implements Blobs {
   }
 
   async list(prefix: string): Promise<string[]> {
-    const out: string[] = [];
+    return (await this.listModified(prefix)).map((e) => e.key);
+  }
+
+  /** Every file under the prefix (but the content-type sidecars and unfinished writes), with its mtime. */
+  async listModified(prefix: string): Promise<BlobEntry[]> {
+    const out: BlobEntry[] = [];
     const walk = async (dir: string) => {
       let entries;
       try {
@@ -63,11 +68,15 @@ export class FsBlobs implements Blobs {
         if (e.isDirectory()) await walk(full);
         else if (!e.name.endsWith('.content-type') && !e.name.endsWith('.tmp')) {
           const key = relative(this.root, full).split(sep).join('/');
-          if (key.startsWith(prefix)) out.push(key);
+          if (key.startsWith(prefix)) {
+            // A file removed between readdir and stat (a concurrent delete) is simply not listed.
+            const info = await stat(full).catch(() => undefined);
+            if (info) out.push({ key, modified: info.mtime.toISOString() });
+          }
         }
       }
     };
     await walk(this.root);
-    return out.sort();
+    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 }
