@@ -4,8 +4,7 @@ import type { HttpMethod } from '../openapi/route.ts';
  * The agent tool gateway's tools (spec: Agent tool gateway). Each tool is one backend
  * route: the gateway forwards a call to that route with the caller's own credential, so a
  * tool can do exactly what the route lets that caller do, and it is validated, audited and
- * rate-limited as the route is. Only tools whose backend exists are listed; the spec's
- * svc_agent, svc_extract and svc_act have none yet (docs/decisions.md).
+ * rate-limited as the route is. Only tools whose backend exists are listed (docs/decisions.md).
  */
 export interface GatewayTool {
   name: string;
@@ -63,4 +62,5 @@ export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_schedules', 'Scheduled runs', 'get', '/api/schedules', true, 'The schedules of the organization or a project: cron and time zone, next run, the latest runs they started (recent_runs) and why the last one could not start (last_error).'),
   tool('svc_heal', 'Heal a test', 'post', '/api/heal', false, 'Ask for a broken test to be healed; says what the healer would do.'),
   tool('svc_ask', 'Ask', 'post', '/api/chat', false, 'A question in plain language about tests, runs and heals, answered from stored data.'),
+  tool('svc_agent', 'Agent', 'post', '/api/agent/invoke', false, 'Hand svc a goal in plain language ("run the checkout tests of Shop and explain the failures", "find untested pages and write tests for them"): a model on the svc server calls svc\'s tools step by step with your rights and answers. steps lists every call it made and its result; status says whether it concluded (answered) or stopped at max_steps. read_only: true offers it only tools that read. Needs a model configured on the server (else NOT_CONFIGURED).'),
 ];

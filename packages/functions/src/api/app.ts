@@ -29,6 +29,7 @@ import { discoveryRoutes } from './routes/discovery.ts';
 import { planningRoutes } from './routes/planning.ts';
 import { analyzeRoutes } from './routes/analyze.ts';
 import { chatRoutes } from './routes/chat.ts';
+import { agentRoutes } from './routes/agent.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { visualRoutes } from './routes/visual.ts';
 import { insightsRoutes } from './routes/insights.ts';
@@ -88,6 +89,7 @@ export function createApp(deps: AppDeps) {
   reportRoutes(app, deps, registry);
   generationRoutes(app, deps, registry);
   chatRoutes(app, deps, registry);
+  agentRoutes(app, deps, registry);
   analyzeRoutes(app, deps, registry);
   discoveryRoutes(app, deps, registry);
   planningRoutes(app, deps, registry);

@@ -9,6 +9,24 @@ import { presentedCredential, type RouteDef } from '../route.ts';
 /** The caller's headers the gateway passes on to the backend with every tool call. */
 const FORWARDED = ['authorization', 'x-api-key', 'x-organization-id'];
 
+/** The caller's credential headers, as the gateway forwards them (the session cookie is never among them). */
+export function callerHeadersOf(c: Context<ApiEnv>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED) {
+    const value = c.req.header(name);
+    if (value) headers[name] = value;
+  }
+  return headers;
+}
+
+const catalogues = new WeakMap<RouteDef[], GatewayCatalogue>();
+/** The gateway's tools over the app's routes, built at the first call: the registry is complete once createApp has returned. */
+export function catalogueOf(registry: RouteDef[]): GatewayCatalogue {
+  let catalogue = catalogues.get(registry);
+  if (!catalogue) catalogues.set(registry, (catalogue = gatewayCatalogue(registry)));
+  return catalogue;
+}
+
 /**
  * The agent tool gateway over MCP's Streamable HTTP transport at /mcp (stateless: each
  * POST is one exchange with a server of its own, so it runs the same in the local server
@@ -17,24 +35,17 @@ const FORWARDED = ['authorization', 'x-api-key', 'x-organization-id'];
  * message is read. Each tool call is forwarded to the API in process with that credential.
  */
 export function mcpRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
-  // Built at the first call: the registry is complete once createApp has returned.
-  let catalogue: GatewayCatalogue | undefined;
   app.post('/mcp', async (c: Context<ApiEnv>) => {
     // A header credential only: the session cookie is the dashboard's, and a tool call could
     // not forward it anyway. (It also keeps a cross-site form post from riding on it.)
     const credential = c.req.header('authorization') || c.req.header('x-api-key') ? presentedCredential(c) : undefined;
     if (!credential) throw new AppError('UNAUTHENTICATED', 'authentication required: send an API key (Authorization: Bearer svc_sk_… or X-API-Key) or an access token');
     await deps.identity.authenticate(credential);
-    const callerHeaders: Record<string, string> = {};
-    for (const name of FORWARDED) {
-      const value = c.req.header(name);
-      if (value) callerHeaders[name] = value;
-    }
     const server = createGatewayServer({
-      catalogue: (catalogue ??= gatewayCatalogue(registry)),
+      catalogue: catalogueOf(registry),
       forward: (request) => Promise.resolve(app.fetch(request, c.env)),
       baseUrl: new URL(c.req.url).origin,
-      callerHeaders,
+      callerHeaders: callerHeadersOf(c),
       version: deps.config.version,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: deps.config.maxBodyBytes });
