@@ -26,7 +26,7 @@ export const ActInput = z
     project_id: Uuid.describe('Project whose app the browser acts on'),
     url: z.string().min(1).max(8000).optional().describe("Where to start: an absolute URL, or a path resolved against the project's app_url (default: the app_url, or the first step when it is a goto)"),
     steps: z.array(Step).min(1).max(ACT_MAX_STEPS).optional().describe('Browser steps in the product format (docs/test-format.md), performed in order; to continue an earlier call, pass its steps again'),
-    instruction: z.string().trim().min(1).max(ACT_MAX_INSTRUCTION).optional().describe('What to do in plain language, one action per line or sentence ("open /login", "fill Email with demo@example.com", "click Sign in"); performed after steps'),
+    instruction: z.string().trim().min(1).max(ACT_MAX_INSTRUCTION).optional().describe('What to do in plain language, one action per line, e.g. `open /login`, `fill "Email" with "demo@example.com"`, `click "Sign in"`, `I should see "Welcome"`; performed after steps'),
     screenshot: z.boolean().default(true).describe('Answer with a PNG of the final page (default true)'),
     save_as_test: ActSaveAsTest.optional().describe('Keep the performed steps as a project test; only when every step passed'),
   })
