@@ -11,29 +11,23 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { QualityAuditReport } from '@svc/core/contracts/quality-audit';
-import { startTestServer, client, signUp, type TestServer, type Client } from '../support/server.ts';
-import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+import { client, type TestServer, type Client } from '../support/server.ts';
+import type { FixtureApp } from '../fixtures/app/server.ts';
+import { startWithTwoTenants, type TwoTenants } from '../support/two-tenants.ts';
 
+let env: TwoTenants;
 let server: TestServer;
 let fixture: FixtureApp;
 let api: Client;
-let stranger: Client;
 let projectId: string;
 let strangerProjectId: string;
 
 beforeAll(async () => {
-  fixture = await startFixtureApp();
-  server = await startTestServer();
-  const owner = await signUp(server.url, 'audit@example.com');
-  api = client(server.url, { token: owner.token, org: owner.orgId });
-  projectId = (await api.post('/api/v1/projects', { name: 'shop', app_url: fixture.url })).body.id;
-  const other = await signUp(server.url, 'other-audit@example.com');
-  stranger = client(server.url, { token: other.token, org: other.orgId });
-  strangerProjectId = (await stranger.post('/api/v1/projects', { name: 'theirs', app_url: fixture.url })).body.id;
-});
+  env = await startWithTwoTenants('audit');
+  ({ server, fixture, api, projectId, strangerProjectId } = env);
+}, 60_000);
 afterAll(async () => {
-  await server?.stop();
-  await fixture?.close();
+  await env?.stop();
 });
 
 const ids = (r: QualityAuditReport, check: string) => r.findings.filter((f) => f.check === check).map((f) => f.id).sort();
