@@ -7,30 +7,16 @@
  * outside the project's hosts, another organization's project, NO_MODEL, the audit log and
  * the svc_act tool through the MCP SDK's own client (the screenshot as image content).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ActResult } from '@svc/core/contracts/act';
-import { client, type TestServer, type Client } from '../support/server.ts';
-import type { FixtureApp } from '../fixtures/app/server.ts';
-import { startWithTwoTenants, type TwoTenants } from '../support/two-tenants.ts';
+import { client } from '../support/server.ts';
+import { twoTenantsForFile } from '../support/two-tenants.ts';
 
-let env: TwoTenants;
-let server: TestServer;
-let fixture: FixtureApp;
-let api: Client;
-let projectId: string;
-let strangerProjectId: string;
-
-beforeAll(async () => {
-  env = await startWithTwoTenants('act');
-  ({ server, fixture, api, projectId, strangerProjectId } = env);
-}, 60_000);
-afterAll(async () => {
-  await env?.stop();
-});
+const env = twoTenantsForFile('act');
 
 const signIn = [
   { type: 'fill', selector: { label: 'Email' }, value: 'demo@example.com' },
@@ -48,14 +34,14 @@ function decodedPng(base64: string): PNG {
 
 describe('POST /api/act', () => {
   it('signs in with steps and lands on the dashboard: outcomes, final url and title, a real PNG of the page', async () => {
-    const res = await api.post('/api/act', { project_id: projectId, url: '/login', steps: [...signIn, { type: 'assert', assertion: { type: 'visible', selector: '#welcome' } }] });
+    const res = await env.api.post('/api/act', { project_id: env.projectId, url: '/login', steps: [...signIn, { type: 'assert', assertion: { type: 'visible', selector: '#welcome' } }] });
     expect(res.status, res.text).toBe(200);
     const r = ActResult.parse(res.body);
-    expect(r).toMatchObject({ status: 'passed', start_url: `${fixture.url}/login`, url: `${fixture.url}/dashboard`, title: 'Dashboard — Fixture Shop', error: null, performed: 5, saved_test: null });
+    expect(r).toMatchObject({ status: 'passed', start_url: `${env.fixture.url}/login`, url: `${env.fixture.url}/dashboard`, title: 'Dashboard — Fixture Shop', error: null, performed: 5, saved_test: null });
     expect(r.outcomes.map((o) => [o.type, o.status])).toEqual([['goto', 'passed'], ['fill', 'passed'], ['fill', 'passed'], ['click', 'passed'], ['assert', 'passed']]);
     expect(r.outcomes[3].description).toContain('Sign in');
     // The steps as performed, starting at the goto the call added: pass them again to continue.
-    expect(r.steps[0]).toEqual({ type: 'goto', url: `${fixture.url}/login` });
+    expect(r.steps[0]).toEqual({ type: 'goto', url: `${env.fixture.url}/login` });
     expect(r.steps.slice(1, 4)).toEqual(signIn);
     const png = decodedPng(r.screenshot!.base64);
     expect([png.width, png.height]).toEqual([r.screenshot!.width, r.screenshot!.height]);
@@ -64,18 +50,18 @@ describe('POST /api/act', () => {
   });
 
   it('continues statelessly: the earlier steps passed again with one more, and screenshot: false leaves the picture out', async () => {
-    const first = await api.post('/api/v1/act', { project_id: projectId, url: '/login', steps: signIn, screenshot: false });
+    const first = await env.api.post('/api/v1/act', { project_id: env.projectId, url: '/login', steps: signIn, screenshot: false });
     expect(first.status, first.text).toBe(200);
     expect(first.body.screenshot).toBeNull();
     // No url: the first step is the goto, so none is added.
-    const next = await api.post('/api/act', { project_id: projectId, steps: [...first.body.steps, { type: 'click', selector: '#logout' }], screenshot: false });
+    const next = await env.api.post('/api/act', { project_id: env.projectId, steps: [...first.body.steps, { type: 'click', selector: '#logout' }], screenshot: false });
     expect(next.status, next.text).toBe(200);
-    expect(next.body).toMatchObject({ status: 'passed', url: `${fixture.url}/login`, performed: 5 });
+    expect(next.body).toMatchObject({ status: 'passed', url: `${env.fixture.url}/login`, performed: 5 });
     expect(next.body.steps).toHaveLength(5);
   });
 
   it('names the failing step, reports the ones before and after it, and still shows where the browser was', async () => {
-    const res = await api.post('/api/act', { project_id: projectId, url: '/login', steps: [signIn[0], { type: 'click', selector: '#no-such-button', timeout_ms: 2_000 }, signIn[2]] });
+    const res = await env.api.post('/api/act', { project_id: env.projectId, url: '/login', steps: [signIn[0], { type: 'click', selector: '#no-such-button', timeout_ms: 2_000 }, signIn[2]] });
     expect(res.status, res.text).toBe(200);
     const r = ActResult.parse(res.body);
     expect(r.status).toBe('failed');
@@ -83,53 +69,53 @@ describe('POST /api/act', () => {
     expect(r.outcomes[2].error).toMatch(/^step 3 \(click "?#no-such-button"?\)/);
     expect(r.error).toMatch(/^step 3 \(click "?#no-such-button"?\)/);
     expect(r.performed).toBe(2);
-    expect(r.url).toBe(`${fixture.url}/login`);
+    expect(r.url).toBe(`${env.fixture.url}/login`);
     expect(decodedPng(r.screenshot!.base64).width).toBeGreaterThan(0);
   });
 
   it('turns an instruction in plain language into steps with the grammar (no model) and performs them after the given steps', async () => {
     const instruction = 'open the login page\nfill "Email" with "demo@example.com"\nfill "Password" with "s3cret!"\nclick "Sign in"\nI should see "Welcome, Demo User!"';
-    const res = await api.post('/api/act', { project_id: projectId, instruction });
+    const res = await env.api.post('/api/act', { project_id: env.projectId, instruction });
     expect(res.status, res.text).toBe(200);
     const r = ActResult.parse(res.body);
     expect(r.status, r.error ?? '').toBe('passed');
-    expect(r.url).toBe(`${fixture.url}/dashboard`);
+    expect(r.url).toBe(`${env.fixture.url}/dashboard`);
     expect(r.instruction!.understood.map((u) => [u.line, u.source])).toEqual([[1, 'grammar'], [2, 'grammar'], [3, 'grammar'], [4, 'grammar'], [5, 'grammar']]);
     // The grammar's first sentence opens a page, so that is where the browser starts.
     expect(r.steps[0]).toMatchObject({ type: 'goto' });
     expect(r.steps.map((s) => s.type)).toEqual(['goto', 'fill', 'fill', 'click', 'assert']);
 
     // Given steps first, then the instruction's: sign-in fields by steps, the rest in words.
-    const both = await api.post('/api/act', { project_id: projectId, url: '/login', steps: signIn.slice(0, 2), instruction: 'click "Sign in"\nI should see "Welcome, Demo User!"', screenshot: false });
+    const both = await env.api.post('/api/act', { project_id: env.projectId, url: '/login', steps: signIn.slice(0, 2), instruction: 'click "Sign in"\nI should see "Welcome, Demo User!"', screenshot: false });
     expect(both.status, both.text).toBe(200);
-    expect(both.body).toMatchObject({ status: 'passed', url: `${fixture.url}/dashboard`, performed: 5 });
+    expect(both.body).toMatchObject({ status: 'passed', url: `${env.fixture.url}/dashboard`, performed: 5 });
     expect(both.body.steps.map((s: { type: string }) => s.type)).toEqual(['goto', 'fill', 'fill', 'click', 'assert']);
 
-    const unread = await api.post('/api/act', { project_id: projectId, instruction: 'open the login page\nmake the dashboard look nicer please' });
+    const unread = await env.api.post('/api/act', { project_id: env.projectId, instruction: 'open the login page\nmake the dashboard look nicer please' });
     expect(unread.status, unread.text).toBe(501);
     expect(unread.body.error).toMatchObject({ code: 'NOT_CONFIGURED', details: { reason: 'NO_MODEL' } });
     expect(unread.body.error.message).toContain('line 2 "make the dashboard look nicer please"');
   });
 
   it('save_as_test keeps the passing steps as a test that GET /api/tests lists; failed actions are a 409 and save nothing', async () => {
-    const res = await api.post('/api/act', { project_id: projectId, url: '/login', steps: signIn, screenshot: false, save_as_test: { name: 'sign in via act', tags: ['smoke'], priority: 'high' } });
+    const res = await env.api.post('/api/act', { project_id: env.projectId, url: '/login', steps: signIn, screenshot: false, save_as_test: { name: 'sign in via act', tags: ['smoke'], priority: 'high' } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.saved_test).toEqual({ id: expect.any(String), name: 'sign in via act' });
-    const listed = await api.get(`/api/tests?project_id=${projectId}`);
+    const listed = await env.api.get(`/api/tests?project_id=${env.projectId}`);
     expect(listed.status).toBe(200);
     const saved = listed.body.items.find((t: { id: string }) => t.id === res.body.saved_test.id);
     expect(saved).toMatchObject({ name: 'sign in via act', type: 'ui', priority: 'high', tags: ['smoke'], steps: res.body.steps });
 
-    const failing = await api.post('/api/act', { project_id: projectId, url: '/login', steps: [{ type: 'click', selector: '#missing', timeout_ms: 1_000 }], save_as_test: { name: 'never saved' } });
+    const failing = await env.api.post('/api/act', { project_id: env.projectId, url: '/login', steps: [{ type: 'click', selector: '#missing', timeout_ms: 1_000 }], save_as_test: { name: 'never saved' } });
     expect(failing.status, failing.text).toBe(409);
     expect(failing.body.error.message).toMatch(/not saved as a test: the actions failed — step 2 \(click/);
     expect(failing.body.error.details.result).toMatchObject({ status: 'failed', performed: 1 });
-    const after = await api.get(`/api/tests?project_id=${projectId}`);
+    const after = await env.api.get(`/api/tests?project_id=${env.projectId}`);
     expect(after.body.items.map((t: { name: string }) => t.name)).not.toContain('never saved');
 
-    const log = await api.get('/api/audit-logs?action=browser.act');
+    const log = await env.api.get('/api/audit-logs?action=browser.act');
     expect(log.status, log.text).toBe(200);
-    expect(log.body.items[0]).toMatchObject({ action: 'browser.act', resource: `project:${projectId}` });
+    expect(log.body.items[0]).toMatchObject({ action: 'browser.act', resource: `project:${env.projectId}` });
     expect(log.body.items.some((e: { metadata: { saved_test?: string } }) => e.metadata.saved_test === res.body.saved_test.id)).toBe(true);
   });
 
@@ -150,25 +136,25 @@ describe('POST /api/act', () => {
       [{ steps: signIn, surprise: 1 }, 'surprise'],
     ];
     for (const [body, path] of cases) {
-      const res = await api.post('/api/act', { project_id: projectId, ...body });
+      const res = await env.api.post('/api/act', { project_id: env.projectId, ...body });
       expect(res.status, `${JSON.stringify(body)}: ${res.text}`).toBe(400);
       expect(issuesOf(res).map((i) => i.path), JSON.stringify(body)).toContain(path);
     }
-    const outside = await api.post('/api/act', { project_id: projectId, url: 'http://169.254.169.254/', steps: signIn });
+    const outside = await env.api.post('/api/act', { project_id: env.projectId, url: 'http://169.254.169.254/', steps: signIn });
     expect(issuesOf(outside)[0].message).toMatch(/outside the allowed hosts/);
-    const noProject = await api.post('/api/act', { steps: signIn });
+    const noProject = await env.api.post('/api/act', { steps: signIn });
     expect(issuesOf(noProject).map((i) => i.path)).toEqual(['project_id']);
   });
 
   it("answers 404 for another organization's project and 401 without credentials", async () => {
-    const theirs = await api.post('/api/act', { project_id: strangerProjectId, url: '/login', steps: signIn });
+    const theirs = await env.api.post('/api/act', { project_id: env.strangerProjectId, url: '/login', steps: signIn });
     expect(theirs.status, theirs.text).toBe(404);
-    const anonymous = await api.post('/api/act', { project_id: projectId, steps: signIn }, { token: null, org: null });
+    const anonymous = await env.api.post('/api/act', { project_id: env.projectId, steps: signIn }, { token: null, org: null });
     expect(anonymous.status).toBe(401);
   });
 
   it('is in the OpenAPI document', async () => {
-    const openapi = await api.get('/api/openapi.json');
+    const openapi = await env.api.get('/api/openapi.json');
     const op = openapi.body.paths['/api/act'].post;
     const schema = op.requestBody.content['application/json'].schema;
     const body = schema.$ref ? openapi.body.components.schemas[schema.$ref.split('/').pop()] : schema;
@@ -178,15 +164,15 @@ describe('POST /api/act', () => {
 
   it('svc_act drives the browser through the MCP client: the outcome as JSON, the final page as an image', async () => {
     const mcp = new McpClient({ name: 'svc-test-agent', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${server.admin.apiKey}` } } }));
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${env.server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${env.server.admin.apiKey}` } } }));
     try {
       const { tools } = await mcp.listTools();
       expect(tools.find((t) => t.name === 'svc_act')!.annotations).toMatchObject({ readOnlyHint: false });
-      const admin = client(server.url, { token: server.admin.apiKey });
-      const mine = (await admin.post('/api/v1/projects', { name: 'mcp act', app_url: fixture.url })).body.id;
+      const admin = client(env.server.url, { token: env.server.admin.apiKey });
+      const mine = (await admin.post('/api/v1/projects', { name: 'mcp act', app_url: env.fixture.url })).body.id;
       const r = (await mcp.callTool({ name: 'svc_act', arguments: { project_id: mine, url: '/login', steps: signIn } })) as CallToolResult;
       expect(r.isError, JSON.stringify(r.content).slice(0, 500)).toBeFalsy();
-      expect(r.structuredContent).toMatchObject({ status: 'passed', url: `${fixture.url}/dashboard`, screenshot: { mime_type: 'image/png', base64: '(sent as the image content of this result)' } });
+      expect(r.structuredContent).toMatchObject({ status: 'passed', url: `${env.fixture.url}/dashboard`, screenshot: { mime_type: 'image/png', base64: '(sent as the image content of this result)' } });
       const image = r.content.find((c) => c.type === 'image') as { data: string; mimeType: string };
       expect(image.mimeType).toBe('image/png');
       expect(decodedPng(image.data).width).toBe((r.structuredContent as { screenshot: { width: number } }).screenshot.width);

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { startTestServer, client, signUp, type TestServer, type Client } from './server.ts';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
 
@@ -34,4 +35,16 @@ export async function startWithTwoTenants(name: string): Promise<TwoTenants> {
       await fixture.close();
     },
   };
+}
+
+/** startWithTwoTenants for a whole test file: started before its tests, stopped after; the fields are set once started. */
+export function twoTenantsForFile(name: string): TwoTenants {
+  const env = {} as TwoTenants;
+  beforeAll(async () => {
+    Object.assign(env, await startWithTwoTenants(name));
+  }, 60_000);
+  afterAll(async () => {
+    await env.stop?.();
+  });
+  return env;
 }
