@@ -133,6 +133,8 @@ describe('POST /api/act', () => {
       [{ steps: signIn, url: 'http://169.254.169.254/latest/meta-data' }, 'url'],
       [{ steps: [signIn[0], { type: 'goto', url: 'http://example.org/' }] }, 'steps.1.url'],
       [{ steps: [{ type: 'goto', url: '//evil.example/' }] }, 'steps.0.url'],
+      [{ steps: [{ type: 'goto', url: '{{TARGET}}/admin' }] }, 'steps.0.url'],
+      [{ steps: [{ type: 'goto', url: 'http://{{HOST}}/' }] }, 'steps.0.url'],
       [{ steps: signIn, surprise: 1 }, 'surprise'],
     ];
     for (const [body, path] of cases) {
