@@ -10,7 +10,8 @@
  * started through the API is crawled by the browser function against the fixture app and
  * read back through the API; /api/discover and the quality audit are answered by it, a
  * page that never loads is still the request's 400 naming `url`; a generated UI test runs
- * its one run there, opening the project's secret with the KMS key; a finished run's PDF
+ * its one run there, opening the project's secret with the KMS key; POST /api/act's actions
+ * run there and their final page's PNG comes back inline; a finished run's PDF
  * report is printed there through the bucket; the data-layer health
  * shows the function; and a function that cannot be invoked or fails is a 503 that says
  * so, with the session it could not start marked failed.
@@ -227,6 +228,21 @@ Then I should be redirected to "/dashboard"`;
     expect(failing.status, failing.text).toBe(201);
     expect(failing.body.execution.status).toBe('failed');
     expect(failing.body.created_test ?? null).toBeNull();
+  });
+
+  it('performs POST /api/act in the function: the final page and its PNG come back inline in the answer', async () => {
+    const res = await api.post('/api/act', { project_id: projectId, url: '/login', steps: [
+      { type: 'fill', selector: { label: 'Email' }, value: 'demo@example.com' },
+      { type: 'fill', selector: { label: 'Password' }, value: 's3cret!' },
+      { type: 'click', selector: { role: 'button', name: 'Sign in' } },
+    ] });
+    expect(res.status, res.text).toBe(200);
+    expect(lambda!.invocations.at(-1)).toMatchObject({ type: 'RequestResponse', event: { kind: 'generation.run', project_id: projectId, final_page: { screenshot: true } } });
+    expect(res.body).toMatchObject({ status: 'passed', url: `${fixture!.url}/dashboard`, title: 'Dashboard — Fixture Shop', screenshot: { mime_type: 'image/png' } });
+    // The PNG was taken in the function's own /tmp-bound container: it arrived as bytes, not as a path.
+    const png = Buffer.from(res.body.screenshot.base64, 'base64');
+    expect([...png.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    expect(png.length).toBe(res.body.screenshot.bytes);
   });
 
   it("prints a finished run's PDF report in the function, through the bucket, and leaves nothing there", async () => {

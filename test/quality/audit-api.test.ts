@@ -6,45 +6,25 @@
  * project's hosts, another organization's project, no credentials, the audit log, and the
  * svc_quality_audit tool through the MCP SDK's own client.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { QualityAuditReport } from '@svc/core/contracts/quality-audit';
-import { startTestServer, client, signUp, type TestServer, type Client } from '../support/server.ts';
-import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+import { client } from '../support/server.ts';
+import { twoTenantsForFile } from '../support/two-tenants.ts';
 
-let server: TestServer;
-let fixture: FixtureApp;
-let api: Client;
-let stranger: Client;
-let projectId: string;
-let strangerProjectId: string;
-
-beforeAll(async () => {
-  fixture = await startFixtureApp();
-  server = await startTestServer();
-  const owner = await signUp(server.url, 'audit@example.com');
-  api = client(server.url, { token: owner.token, org: owner.orgId });
-  projectId = (await api.post('/api/v1/projects', { name: 'shop', app_url: fixture.url })).body.id;
-  const other = await signUp(server.url, 'other-audit@example.com');
-  stranger = client(server.url, { token: other.token, org: other.orgId });
-  strangerProjectId = (await stranger.post('/api/v1/projects', { name: 'theirs', app_url: fixture.url })).body.id;
-});
-afterAll(async () => {
-  await server?.stop();
-  await fixture?.close();
-});
+const env = twoTenantsForFile('audit');
 
 const ids = (r: QualityAuditReport, check: string) => r.findings.filter((f) => f.check === check).map((f) => f.id).sort();
 const issuesOf = (res: { body: { error: { details: { issues: Array<{ path: string; message: string }> } } } }) => res.body.error.details.issues;
 
 describe('POST /api/quality/audit', () => {
   it('reports the broken page: axe violations with a score, security headers and cookie, console error and missing image', async () => {
-    const res = await api.post('/api/quality/audit', { project_id: projectId, url: '/a11y' });
+    const res = await env.api.post('/api/quality/audit', { project_id: env.projectId, url: '/a11y' });
     expect(res.status, res.text).toBe(200);
     const r = QualityAuditReport.parse(res.body);
-    expect(r).toMatchObject({ url: `${fixture.url}/a11y`, final_url: `${fixture.url}/a11y`, status: 200, checks: ['accessibility', 'security', 'performance', 'console'], fail_on: 'high', passed: false });
+    expect(r).toMatchObject({ url: `${env.fixture.url}/a11y`, final_url: `${env.fixture.url}/a11y`, status: 200, checks: ['accessibility', 'security', 'performance', 'console'], fail_on: 'high', passed: false });
     expect(ids(r, 'accessibility')).toEqual(['button-name', 'color-contrast', 'image-alt', 'label']);
     expect(r.accessibility).toMatchObject({ score: 10, violations_by_impact: { critical: 3, serious: 1, moderate: 0, minor: 0 } });
     expect(r.findings.find((f) => f.id === 'image-alt')).toMatchObject({ severity: 'critical', targets: ['#no-alt'], fix: expect.stringContaining('dequeuniversity.com') });
@@ -55,7 +35,7 @@ describe('POST /api/quality/audit', () => {
     expect(r.findings.find((f) => f.id === 'missing-csp')).toMatchObject({ severity: 'medium', fix: expect.stringContaining('Content-Security-Policy') });
     expect(ids(r, 'console')).toEqual(['console-error', 'request-error-status']);
     expect(r.console!.errors).toEqual(['fixture: the accessibility widget failed to load']);
-    expect(r.console!.failed_requests).toEqual([{ url: `${fixture.url}/missing-image.png`, status: 404, failure: null }]);
+    expect(r.console!.failed_requests).toEqual([{ url: `${env.fixture.url}/missing-image.png`, status: 404, failure: null }]);
     const p = r.performance!;
     for (const v of [p.ttfb_ms, p.dom_content_loaded_ms, p.load_ms, p.lcp_ms]) expect(v).toBeGreaterThan(0);
     expect(p.requests).toBe(2);
@@ -66,7 +46,7 @@ describe('POST /api/quality/audit', () => {
   });
 
   it('passes the clean page with the checks asked for only, on /api/v1 too', async () => {
-    const res = await api.post('/api/v1/quality/audit', { project_id: projectId, url: `${fixture.url}/a11y/clean`, checks: ['security', 'accessibility'] });
+    const res = await env.api.post('/api/v1/quality/audit', { project_id: env.projectId, url: `${env.fixture.url}/a11y/clean`, checks: ['security', 'accessibility'] });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ passed: true, checks: ['accessibility', 'security'], findings: [], accessibility: { score: 100 }, security: { headers: { 'x-frame-options': 'DENY' } } });
     expect(res.body.performance).toBeUndefined();
@@ -74,7 +54,7 @@ describe('POST /api/quality/audit', () => {
   });
 
   it('min_impact and fail_on change what counts: below min_impact a violation is info', async () => {
-    const res = await api.post('/api/quality/audit', { project_id: projectId, url: '/a11y', checks: ['accessibility'], accessibility: { min_impact: 'critical', tags: ['wcag2aa'] }, fail_on: 'critical' });
+    const res = await env.api.post('/api/quality/audit', { project_id: env.projectId, url: '/a11y', checks: ['accessibility'], accessibility: { min_impact: 'critical', tags: ['wcag2aa'] }, fail_on: 'critical' });
     expect(res.status, res.text).toBe(200);
     // wcag2aa alone is the contrast rule; serious is below critical.
     expect(res.body.findings).toEqual([expect.objectContaining({ id: 'color-contrast', severity: 'info' })]);
@@ -94,30 +74,30 @@ describe('POST /api/quality/audit', () => {
       [{ surprise: 1 }, 'surprise'],
     ];
     for (const [body, path] of cases) {
-      const res = await api.post('/api/quality/audit', { project_id: projectId, url: '/a11y/clean', ...body });
+      const res = await env.api.post('/api/quality/audit', { project_id: env.projectId, url: '/a11y/clean', ...body });
       expect(res.status, `${JSON.stringify(body)}: ${res.text}`).toBe(400);
       expect(issuesOf(res).map((i) => i.path), JSON.stringify(body)).toContain(path);
     }
-    const outside = await api.post('/api/quality/audit', { project_id: projectId, url: 'http://169.254.169.254/' });
+    const outside = await env.api.post('/api/quality/audit', { project_id: env.projectId, url: 'http://169.254.169.254/' });
     expect(issuesOf(outside)[0].message).toMatch(/outside the allowed hosts/);
-    const unknownTag = await api.post('/api/quality/audit', { project_id: projectId, url: '/a11y/clean', accessibility: { tags: ['wcag99zz'] } });
+    const unknownTag = await env.api.post('/api/quality/audit', { project_id: env.projectId, url: '/a11y/clean', accessibility: { tags: ['wcag99zz'] } });
     expect(issuesOf(unknownTag)[0].message).toBe('axe-core has no such rules: unknown tag wcag99zz');
-    const noProject = await api.post('/api/quality/audit', { url: '/a11y' });
+    const noProject = await env.api.post('/api/quality/audit', { url: '/a11y' });
     expect(issuesOf(noProject).map((i) => i.path)).toEqual(['project_id']);
   });
 
   it("answers 404 for another organization's project and 401 without credentials", async () => {
-    const theirs = await api.post('/api/quality/audit', { project_id: strangerProjectId, url: '/a11y' });
+    const theirs = await env.api.post('/api/quality/audit', { project_id: env.strangerProjectId, url: '/a11y' });
     expect(theirs.status).toBe(404);
-    const anonymous = await api.post('/api/quality/audit', { project_id: projectId }, { token: null, org: null });
+    const anonymous = await env.api.post('/api/quality/audit', { project_id: env.projectId }, { token: null, org: null });
     expect(anonymous.status).toBe(401);
   });
 
   it('is in the audit log and the OpenAPI document', async () => {
-    const log = await api.get('/api/audit-logs?action=quality.audit');
+    const log = await env.api.get('/api/audit-logs?action=quality.audit');
     expect(log.status, log.text).toBe(200);
-    expect(log.body.items[0]).toMatchObject({ action: 'quality.audit', resource: `project:${projectId}` });
-    const openapi = await api.get('/api/openapi.json');
+    expect(log.body.items[0]).toMatchObject({ action: 'quality.audit', resource: `project:${env.projectId}` });
+    const openapi = await env.api.get('/api/openapi.json');
     const op = openapi.body.paths['/api/quality/audit'].post;
     const schema = op.requestBody.content['application/json'].schema;
     const body = schema.$ref ? openapi.body.components.schemas[schema.$ref.split('/').pop()] : schema;
@@ -128,10 +108,10 @@ describe('POST /api/quality/audit', () => {
 
   it('svc_quality_audit answers with the same report through the MCP client', async () => {
     const mcp = new McpClient({ name: 'svc-test-agent', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${server.admin.apiKey}` } } }));
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${env.server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${env.server.admin.apiKey}` } } }));
     try {
-      const admin = client(server.url, { token: server.admin.apiKey });
-      const mine = (await admin.post('/api/v1/projects', { name: 'mcp audit', app_url: fixture.url })).body.id;
+      const admin = client(env.server.url, { token: env.server.admin.apiKey });
+      const mine = (await admin.post('/api/v1/projects', { name: 'mcp audit', app_url: env.fixture.url })).body.id;
       const r = (await mcp.callTool({ name: 'svc_quality_audit', arguments: { project_id: mine, url: '/a11y', checks: ['accessibility'] } })) as CallToolResult;
       expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
       const report = QualityAuditReport.parse(r.structuredContent);

@@ -104,6 +104,8 @@ export interface UiSession {
   /** Fingerprints of every visible element on the current page (healing candidates). */
   pageFingerprints(): Promise<Fingerprint[]>;
   url(): string;
+  /** The page's title (optional: only callers that report the page's state, e.g. POST /api/act, need it). */
+  title?(): Promise<string>;
   diagnostics(): UiDiagnostics;
   /** Stops tracing; returns the trace zip when keep is true. */
   stopTrace(keep: boolean): Promise<Uint8Array | undefined>;

@@ -22,9 +22,14 @@ export interface GatewayTool {
    * `idField`) and answers with its final status, so one call can run tests and report.
    */
   follow?: { statusPath: string; idField: string };
+  /**
+   * A response field holding a picture ({ mime_type, base64 }): the gateway sends it as MCP
+   * image content rather than as base64 inside the JSON text (svc_act's screenshot).
+   */
+  image?: string;
 }
 
-const tool = (name: string, title: string, method: HttpMethod, path: string, readOnly: boolean, description: string, follow?: GatewayTool['follow']): GatewayTool => ({ name, title, method, path, readOnly, description, ...(follow && { follow }) });
+const tool = (name: string, title: string, method: HttpMethod, path: string, readOnly: boolean, description: string, extra: Pick<GatewayTool, 'follow' | 'image'> = {}): GatewayTool => ({ name, title, method, path, readOnly, description, ...extra });
 
 export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_health', 'API status', 'get', '/health', true, 'Is the svc API up, and which version runs.'),
@@ -32,7 +37,7 @@ export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_list_tests', 'List tests', 'get', '/api/tests', true, 'Tests of a project, newest first.'),
   tool('svc_create_test', 'Create a test', 'post', '/api/tests', false, 'Store a test (UI, API or database steps and assertions) in a project.'),
   tool('svc_update_test', 'Change a test', 'patch', '/api/tests/:id', false, 'Change a stored test: its name, steps, assertions, priority or tags (a list given replaces the old one whole). Use it to accept a heal into the test or fix a test that broke.'),
-  tool('svc_test', 'Run tests', 'post', '/api/v1/test/run', false, 'Run tests in a real browser, over HTTP or against a database. Without wait_seconds it returns the run id at once (follow it with svc_run_status); with wait_seconds it answers with the run\'s final status and totals, or its status so far.', { statusPath: '/api/v1/test/status/:id', idField: 'run.id' }),
+  tool('svc_test', 'Run tests', 'post', '/api/v1/test/run', false, 'Run tests in a real browser, over HTTP or against a database. Without wait_seconds it returns the run id at once (follow it with svc_run_status); with wait_seconds it answers with the run\'s final status and totals, or its status so far.', { follow: { statusPath: '/api/v1/test/status/:id', idField: 'run.id' } }),
   tool('svc_run_status', 'Run status', 'get', '/api/v1/test/status/:id', true, 'Status and totals of a run (running, passed, failed, ...).'),
   tool('svc_results', 'Run results', 'get', '/api/v1/tests/:id/results', true, 'Per-test results of a run: status, failed step, error, heals.'),
   tool('svc_report', 'Run report', 'get', '/api/reports/:run_id', true, 'The report of a run as JSON, Markdown, JUnit XML or HTML (format).'),
@@ -54,6 +59,7 @@ export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_visual_accept', 'Accept a visual baseline', 'post', '/api/visual/baselines', false, 'Make a screenshot a test\'s visual baseline after a wanted UI change: the proposed_hash of a failed visual assertion (from svc_results metadata.visual), for that test and baseline name.'),
   tool('svc_quality_score', 'Quality score', 'get', '/api/quality/score', true, 'A project\'s test health, 0..100 with a grade: pass rate, stability (flaky tests), coverage of discovered pages and maintenance (healed locators), and what costs it most. Read the reasons before suggesting work.'),
   tool('svc_quality_audit', 'Audit a page', 'post', '/api/quality/audit', true, 'Open one page of a project\'s app in Chromium and report its accessibility violations (axe-core rules, impact and elements, a 0..100 score), missing security headers and weak cookies, load timings (TTFB, LCP, CLS) and console errors; each finding has a severity and a fix. url may be a path of the app.'),
+  tool('svc_act', 'Act in the browser', 'post', '/api/act', false, 'Drive a project\'s app in a fresh Chromium: give steps in the test format and/or an instruction in plain language, one action per line (open /login, fill "Email" with "demo@example.com", click "Sign in", I should see "Welcome"). Answers with each step\'s outcome (a failure names its step), the final URL and title, console errors, failed requests and a screenshot of the final page (as an image). Each call starts a new browser: to continue, pass the returned steps again with more. save_as_test keeps the steps as a test when they all passed.', { image: 'screenshot' }),
   tool('svc_autonomous_loop', 'Autonomous loop', 'post', '/api/quality/autonomous-loop', false, 'For an app with few or no tests: crawl up to 20 pages in Chromium, write a smoke test per page and a test per discovered flow (sign-in needs the project secrets USERNAME and PASSWORD; skipped explains), save them tagged autonomous (a later loop updates them) and start a run with self-healing. Follow the run with svc_run_status, then svc_report.'),
   tool('svc_flaky_tests', 'Flaky tests', 'get', '/api/quality/flaky-ranking', true, 'Tests whose outcome changes with nothing about them changing, most flaky first, each with its pass/fail history (P, H, F, S; | marks an edit of the test) and its latest error.'),
   tool('svc_coverage_gaps', 'Coverage gaps', 'get', '/api/coverage/gaps', true, 'Pages discovery found that no test covers (or whose tests did not run lately), riskiest first, each with a suggested test to write (svc_generate_test can write it).'),

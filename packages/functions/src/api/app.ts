@@ -35,6 +35,7 @@ import { visualRoutes } from './routes/visual.ts';
 import { insightsRoutes } from './routes/insights.ts';
 import { semanticSearchRoutes } from './routes/semantic-search.ts';
 import { qualityAuditRoutes } from './routes/quality-audit.ts';
+import { actRoutes } from './routes/act.ts';
 import { autonomousLoopRoutes } from './routes/autonomous-loop.ts';
 import { scheduleRoutes } from './routes/schedules.ts';
 import { notificationRoutes } from './routes/notifications.ts';
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps) {
   insightsRoutes(app, deps, registry);
   semanticSearchRoutes(app, deps, registry);
   qualityAuditRoutes(app, deps, registry);
+  actRoutes(app, deps, registry);
   autonomousLoopRoutes(app, deps, registry);
   scheduleRoutes(app, deps, registry);
   notificationRoutes(app, deps, registry);

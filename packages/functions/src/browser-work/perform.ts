@@ -36,7 +36,7 @@ export async function performBrowserJob(job: BrowserJob, deps: BrowserWorkDeps):
       case 'quality.observe':
         return { ok: true, value: await chromiumProbe(deps.driver).observe(job.url, { axeTags: job.axe_tags, timeoutMs: job.timeout_ms }) };
       case 'generation.run':
-        return { ok: true, value: await deps.generation.run(job.test, { organizationId: job.organization_id, projectId: job.project_id, ...(job.base_url ? { baseUrl: job.base_url } : {}) }) };
+        return { ok: true, value: await deps.generation.run(job.test, { organizationId: job.organization_id, projectId: job.project_id, ...(job.base_url ? { baseUrl: job.base_url } : {}), ...(job.final_page ? { finalPage: job.final_page } : {}) }) };
       case 'generation.inspect': {
         const batch = deps.generation.batch();
         try {

@@ -3,7 +3,8 @@ import type { PageObservation } from '@svc/core/quality/page-probe';
 import type { CrawlRequest } from '../discovery/runner.ts';
 import type { CrawlResult } from '../discovery/crawler.ts';
 import type { TestDefinition } from '@svc/core/contracts/steps';
-import type { TestExecutionResult } from '@svc/core/execution/types';
+import type { FinalPageRequest } from '../generation/final-page.ts';
+import type { GenerationRunResult } from '../generation/execute-once.ts';
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
 
 /**
@@ -18,8 +19,11 @@ export type BrowserJob =
   | { kind: 'discovery.crawl'; request: CrawlRequest }
   /** The quality audit's page observation (core quality/page-probe.ts). */
   | { kind: 'quality.observe'; url: string; axe_tags?: string[]; timeout_ms: number }
-  /** A freshly generated UI test, run once to decide whether it may be kept (generation/finish.ts). */
-  | { kind: 'generation.run'; organization_id: string; project_id: string; base_url?: string; test: TestDefinition }
+  /**
+   * A freshly generated UI test, run once to decide whether it may be kept (generation/finish.ts),
+   * or POST /api/act's actions; with final_page the answer carries the last page and its PNG inline.
+   */
+  | { kind: 'generation.run'; organization_id: string; project_id: string; base_url?: string; test: TestDefinition; final_page?: FinalPageRequest }
   /** The visible elements of a page, for a model rewriting a generated test's sentences. */
   | { kind: 'generation.inspect'; organization_id: string; project_id: string; url: string }
   /**
@@ -35,7 +39,7 @@ export interface BrowserJobValue {
   'discovery.session': null;
   'discovery.crawl': CrawlResult;
   'quality.observe': PageObservation;
-  'generation.run': TestExecutionResult;
+  'generation.run': GenerationRunResult;
   'generation.inspect': Fingerprint[];
   'report.pdf': { bytes: number };
 }

@@ -80,7 +80,7 @@ export function remoteGenerationExecutor(invoker: BrowserWorkInvoker, local: Gen
     browser: true,
     run: (test, where) =>
       test.type === 'ui'
-        ? invoker.call({ kind: 'generation.run', organization_id: where.organizationId, project_id: where.projectId, test, ...(where.baseUrl ? { base_url: where.baseUrl } : {}) })
+        ? invoker.call({ kind: 'generation.run', organization_id: where.organizationId, project_id: where.projectId, test, ...(where.baseUrl ? { base_url: where.baseUrl } : {}), ...(where.finalPage ? { final_page: where.finalPage } : {}) })
         : local.run(test, where),
     inspect: (url, where) => invoker.call({ kind: 'generation.inspect', organization_id: where.organizationId, project_id: where.projectId, url }),
     batch: () => local.batch(),

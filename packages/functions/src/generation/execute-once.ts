@@ -7,13 +7,21 @@ import type { Store } from '@svc/core/store/index';
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
 import { runScopedBaselineStore } from '@svc/core/visual/run-scoped-baselines';
 import { createExecutionEnvs } from '../run-graph/execution-env.ts';
+import { recordFinalPage, type FinalPageRequest } from './final-page.ts';
+import type { ActFinalPage } from '@svc/core/contracts/act';
+
+/** A run's result, with the page it ended on when that was asked for. */
+export type GenerationRunResult = TestExecutionResult & { final_page?: ActFinalPage };
 
 /** Runs a freshly generated test once, server-side, to decide whether it may be kept as passing. */
 export interface GenerationExecutor {
   /** false when no browser is configured: UI tests cannot be executed here. */
   readonly browser: boolean;
-  /** Runs one test; with `batch` (from batch()), tests of one request share one browser. */
-  run(test: TestDefinition, where: { organizationId: string; projectId: string; baseUrl?: string; signal?: AbortSignal; batch?: string }): Promise<TestExecutionResult>;
+  /**
+   * Runs one test; with `batch` (from batch()), tests of one request share one browser.
+   * With `finalPage`, the result also says which page the run ended on (POST /api/act).
+   */
+  run(test: TestDefinition, where: { organizationId: string; projectId: string; baseUrl?: string; signal?: AbortSignal; batch?: string; finalPage?: FinalPageRequest }): Promise<GenerationRunResult>;
   /**
    * Fingerprints of the visible elements of one page (for a model rewriting sentences, so
    * it uses the page's own names). Opens the page in a fresh context of the batch's browser.
@@ -51,9 +59,11 @@ export function createGenerationExecutor(o: GenerationExecutorOptions): Generati
       const threadId = where.batch ?? `generation-${uuidv7()}`;
       try {
         const env = await envs.forRun({ threadId, organizationId: where.organizationId, projectId: where.projectId });
+        const final = where.finalPage && env.ui ? recordFinalPage(where.finalPage) : undefined;
         // No fingerprints: a generated test has no identity yet, and its elements are not to be
         // healed towards. Its visual assertions record into a store that ends with this run.
-        return await runTest(`generated:${threadId}`, test, { ...env, fingerprints: undefined, baselines: runScopedBaselineStore(), baselineMode: 'missing', baseUrl: where.baseUrl, signal: where.signal });
+        const result = await runTest(`generated:${threadId}`, test, { ...env, ...(final && env.ui && { ui: final.wrap(env.ui) }), fingerprints: undefined, baselines: runScopedBaselineStore(), baselineMode: 'missing', baseUrl: where.baseUrl, signal: where.signal });
+        return final?.page ? { ...result, final_page: final.page } : result;
       } finally {
         if (!where.batch) await envs.release(threadId);
       }

@@ -80,8 +80,12 @@ function errorResult(status: number, body: unknown): CallToolResult {
  */
 export const MAX_TOOL_RESULT_CHARS = 100_000;
 
-async function resultOf(response: Response, request: Request): Promise<CallToolResult> {
-  const text = await response.text();
+async function resultOf(response: Response, request: Request, imageField?: string): Promise<CallToolResult> {
+  let text = await response.text();
+  // A tool's image (svc_act's screenshot) goes as MCP image content, which clients show as a
+  // picture, not as base64 in the JSON (which would also eat the text budget).
+  const image = imageField && response.status < 400 ? takeImage(text, imageField) : undefined;
+  if (image) text = image.text;
   if (text.length > MAX_TOOL_RESULT_CHARS && response.status < 400) {
     const { pathname, search } = new URL(request.url);
     const where = `${request.method} ${pathname}${search}`;
@@ -103,9 +107,24 @@ async function resultOf(response: Response, request: Request): Promise<CallToolR
   }
   if (response.status >= 400) return errorResult(response.status, body);
   if (typeof body === 'string') return { content: [{ type: 'text', text: body || `HTTP ${response.status}` }] };
-  const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(body, null, 2) }] };
+  const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(body, null, 2) }, ...(image ? [{ type: 'image' as const, data: image.data, mimeType: image.mimeType }] : [])] };
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) result.structuredContent = body as Record<string, unknown>;
   return result;
+}
+
+/** The response without the image's base64 (the field keeps its size and says where it went), and the image. */
+function takeImage(text: string, field: string): { text: string; data: string; mimeType: string } | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const picture = body && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
+  if (!picture || typeof picture !== 'object') return undefined;
+  const { base64, ...rest } = picture as { base64?: unknown; mime_type?: unknown };
+  if (typeof base64 !== 'string' || typeof rest.mime_type !== 'string') return undefined;
+  return { text: JSON.stringify({ ...(body as object), [field]: { ...rest, base64: '(sent as the image content of this result)' } }), data: base64, mimeType: rest.mime_type };
 }
 
 export function createGatewayServer(options: GatewayOptions): Server {
@@ -139,7 +158,7 @@ export function createGatewayServer(options: GatewayOptions): Server {
     const headers = split.body === undefined ? asCaller : { ...asCaller, 'content-type': 'application/json' };
     const forwarded = new Request(url, { method: entry.tool.method.toUpperCase(), headers, ...(split.body !== undefined && { body: JSON.stringify(split.body) }) });
     const response = await options.forward(forwarded);
-    if (!entry.tool.follow || !waitSeconds || response.status >= 400) return resultOf(response, forwarded);
+    if (!entry.tool.follow || !waitSeconds || response.status >= 400) return resultOf(response, forwarded, entry.tool.image);
 
     const outcome = await followRun({
       follow: entry.tool.follow,

@@ -16,6 +16,7 @@ import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { finishGeneration } from '../../generation/finish.ts';
 import { assistWithModel, repairWithModelAfterFailure } from '../../generation/model-assist.ts';
+import { rejectUnparsed } from '../../generation/reject-unparsed.ts';
 import type { ExecutionReport } from '../../generation/finish.ts';
 
 const GeneratedListQuery = ListQuery.extend({ project_id: z.uuid().describe('Project whose generated tests to list') });
@@ -208,16 +209,6 @@ export function generationRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Rou
     }
     return c.json(reviewTest(target!));
   });
-}
-
-/** Lines the grammar cannot read are a 400 naming each line and the closest sentence it knows (unless allow_partial). */
-function rejectUnparsed(parsed: Pick<PlainLanguageResult, 'not_understood' | 'steps'>, field: string, allowPartial: boolean, modelNotes?: Record<string, unknown>) {
-  const lines = parsed.not_understood;
-  if (lines.length && (!allowPartial || parsed.steps.length === 0)) {
-    const issues = lines.map((l) => ({ path: field, message: `line ${l.line}: not understood: "${l.text}" (${l.reason}); closest supported sentence: ${l.closest}` }));
-    throw new AppError('VALIDATION_FAILED', `Invalid request: ${issues.map((i) => i.message).join('; ')}`, { issues, not_understood: lines, ...modelNotes });
-  }
-  if (parsed.steps.length === 0) throw new AppError('VALIDATION_FAILED', `Invalid request: ${field}: no sentences found`, { issues: [{ path: field, message: 'no sentences found' }] });
 }
 
 /** JSON { project_id, recording, … } or multipart (file + fields); either way at most 50 MB of recording. */

@@ -7,6 +7,7 @@ import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { checkHosts } from '../allowed-hosts.ts';
+import { resolveAppUrl } from '../resolve-app-url.ts';
 
 /**
  * POST /api/quality/audit (and /api/v1/quality/audit): one page of a project's app, opened
@@ -29,7 +30,7 @@ export function qualityAuditRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: R
       if (!project) throw notFound('project');
       const auditor = deps.qualityAudit;
       if (!auditor) throw new AppError('NOT_CONFIGURED', 'quality audits need a browser: this deployment has no browser function (SVC_BROWSER_FUNCTION_NAME, infra/browser.ts); or use the local runtime or svc audit');
-      const url = resolveUrl(body.url, project.app_url ?? undefined);
+      const url = resolveAppUrl(body.url, project.app_url ?? undefined);
       checkHosts(project, auditor.allowedHosts, url, 'url');
       c.set('audit', { action: 'quality.audit', resource: `project:${project.id}`, metadata: { url, checks: body.checks ?? 'all' } });
       try {
@@ -43,18 +44,4 @@ export function qualityAuditRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: R
       }
     });
   }
-}
-
-/** An absolute http(s) URL as given, or a path resolved against the app_url; errors name `url`. */
-function resolveUrl(given: string | undefined, appUrl: string | undefined): string {
-  if (given === undefined) {
-    if (!appUrl) throw validationFailed([{ path: 'url', message: 'required when the project has no app_url' }]);
-    return appUrl;
-  }
-  if (/^[a-z][a-z0-9+.-]*:/i.test(given)) {
-    if (!/^https?:\/\//i.test(given) || !URL.canParse(given)) throw validationFailed([{ path: 'url', message: 'must be an absolute http(s) URL or a path' }]);
-    return given;
-  }
-  if (!appUrl) throw validationFailed([{ path: 'url', message: 'a path needs the project\'s app_url to resolve against; give an absolute URL' }]);
-  return new URL(given, appUrl.endsWith('/') ? appUrl : `${appUrl}/`).href;
 }

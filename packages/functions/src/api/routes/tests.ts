@@ -2,12 +2,12 @@ import { z } from 'zod';
 import type { Hono } from 'hono';
 import { TestSchema, TestCreateInput, TestListQuery, TestUpdateInput } from '@svc/core/contracts/test';
 import { listResponse } from '@svc/core/contracts/common';
-import { createEvent } from '@svc/core/contracts/events';
 import { notFound, validationFailed } from '@svc/core/errors';
 import { browserSettingsIssues } from '../../execution/browser/device-check.ts';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
+import { createTest } from '../create-test.ts';
 
 const IdParams = z.strictObject({ id: z.uuid().describe('Test id') });
 
@@ -67,15 +67,7 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
   }, async ({ c, body, access }) => {
     checkBrowserSettings(body.browser);
     if (!(await store.projects.get(access.organizationId, body.project_id))) throw notFound('project');
-    const test = await store.tests.create(access.organizationId, { ...body, description: body.description ?? null });
-    const event = createEvent({
-      type: 'test.created',
-      source: 'svc.api',
-      tenant_id: access.organizationId,
-      correlation_id: c.get('requestId'),
-      payload: { test_id: test.id, test_name: test.name, test_type: test.type, project_id: test.project_id, test_spec: { steps: test.steps, assertions: test.assertions, priority: test.priority, tags: test.tags } },
-    });
-    await deps.publisher.publish(event);
+    const test = await createTest(deps, access.organizationId, c.get('requestId'), body);
     c.set('audit', { action: 'test.create', resource: `test:${test.id}`, metadata: { name: test.name, project_id: test.project_id } });
     return c.json(test, 201);
   });

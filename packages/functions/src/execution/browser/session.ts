@@ -150,6 +150,10 @@ export class PlaywrightUiSession implements UiSession {
     return this.page.url();
   }
 
+  title(): Promise<string> {
+    return this.page.title();
+  }
+
   diagnostics(): UiDiagnostics {
     return { consoleErrors: [...this.consoleErrors], failedRequests: this.failedRequests.map((r) => ({ ...r })), pagesVisited: [...this.pagesVisited] };
   }
