@@ -78,7 +78,7 @@ describe('POST /api/agent/invoke', () => {
     // What the model saw: the tools with their schemas, the goal, then each result.
     const opening = sentMessages(first);
     expect(opening[0]!.role).toBe('system');
-    expect(opening[0]!.content).toMatch(/- svc_list_tests \(reads only\): .*\n {2}input: \{"type":"object"/);
+    expect(opening[0]!.content).toMatch(/- svc_list_tests \(reads only\): .*\n {2}input: \{ limit\?: integer 1\.\.200 — .*; project_id\?: string \(uuid\) — Only tests of this project;/);
     expect(opening[0]!.content).not.toMatch(/- svc_agent\b/);
     expect(opening.at(-1)!.content).toBe(`Goal: What tests does Shop have?\nProject: ${projectId} (pass it as project_id where a tool takes one)`);
     const last = sentMessages(first + 4);

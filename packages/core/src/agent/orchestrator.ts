@@ -2,6 +2,7 @@ import type { AgentInvokeInput, AgentInvokeResponse, AgentStep } from '../contra
 import { AppError, validationFailed } from '../errors.ts';
 import { LlmError, noModel } from '../llm/errors.ts';
 import type { LlmCallContext, LlmClient, LlmMessage, LlmResult } from '../llm/types.ts';
+import { toolSignature } from './tool-signature.ts';
 
 /** A tool the agent may call: one of the gateway's tools, which are svc's own API routes. */
 export interface AgentTool {
@@ -118,11 +119,11 @@ function goalMessage(input: AgentInvokeInput): string {
 }
 
 function systemPrompt(tools: AgentTool[], maxSteps: number): string {
-  const list = tools.map((t) => `- ${t.name}${t.readOnly ? ' (reads only)' : ''}: ${t.description}\n  input: ${JSON.stringify(t.inputSchema)}`).join('\n');
+  const list = tools.map((t) => `- ${t.name}${t.readOnly ? ' (reads only)' : ''}: ${t.description}\n  input: ${toolSignature(t.inputSchema)}`).join('\n');
   return [
     "You are svc's orchestrator. svc is an end-to-end testing platform; its agents — discovery, test generation, execution, healing, review, analytics — are offered to you as tools, each one of svc's API operations run with the user's own rights.",
     'Reach the user\'s goal by calling tools one at a time, reading each result, then answer.',
-    'Reply with ONE JSON object and nothing else: either {"why": "<one sentence>", "tool": "<tool name>", "arguments": {…}} to call a tool, or {"answer": "<for the user: what you did, what you found, the ids that matter>"} when the goal is reached or cannot be reached.',
+    'Each tool\'s input is shown as { field: type — what it is }, `?` marking an optional field. Reply with ONE JSON object and nothing else: either {"why": "<one sentence>", "tool": "<tool name>", "arguments": {…}} to call a tool, or {"answer": "<for the user: what you did, what you found, the ids that matter>"} when the goal is reached or cannot be reached.',
     `Rules: use only the tools below, with arguments that follow their input schema. Never invent ids or results: take them from tool results. A tool error explains itself (VALIDATION_FAILED names the field): correct the arguments or take another way. At most ${maxSteps} tool calls.`,
     `Tools:\n${list}`,
   ].join('\n\n');
