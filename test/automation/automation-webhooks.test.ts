@@ -8,13 +8,13 @@
  * project scoping, failure.reported generating a test in real Chromium, the audit log and
  * who may manage integrations.
  */
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '@svc/core/store/keys';
 import { client, signUp, type Client } from '../support/server.ts';
 import { startRunGraphServer } from '../run-graph/support/api-server.ts';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
 import { startPostReceiver, type PostReceiver } from '../support/post-receiver.ts';
+import { sendEvent, sign, unixNow } from './support/events.ts';
 
 const PUBLIC_URL = 'https://svc.example.com';
 
@@ -28,21 +28,9 @@ let admin: string;
 let strangerProject: string;
 let integration: { id: string; secret: string };
 
-const sign = (secret: string, timestamp: number, body: string) => `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
-const now = () => Math.floor(Date.now() / 1000);
-
-/** POSTs an event as an automation tool does; `as` overrides what is signed with or sent. */
-async function send(event: Record<string, unknown>, as: { id?: string; secret?: string | null; timestamp?: number; delivery?: string } = {}) {
-  const body = JSON.stringify(event);
-  const timestamp = as.timestamp ?? now();
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-svc-integration': as.id ?? integration.id, 'x-svc-timestamp': String(timestamp) };
-  const secret = as.secret === undefined ? integration.secret : as.secret;
-  if (secret !== null) headers['x-svc-signature'] = sign(secret, timestamp, body);
-  if (as.delivery) headers['x-svc-delivery'] = as.delivery;
-  const res = await fetch(`${server.url}/webhooks/automation`, { method: 'POST', headers, body });
-  const text = await res.text();
-  return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
-}
+const now = unixNow;
+/** POSTs an event signed with the integration's secret (or as `as` says). */
+const send = (event: Record<string, unknown>, as: Parameters<typeof sendEvent>[3] = {}) => sendEvent(server.url, integration, event, as);
 
 const runsOf = async (projectId: string) => (await server.runtime.deps.store.testRuns.listForProject(projectId, 200)).items.length;
 const apiTest = (name: string, url: string, tags: string[]) => ({ name, type: 'api', tags, priority: 'medium', steps: [{ type: 'request', method: 'GET', url }], assertions: [{ type: 'status', equals: 200 }] });
