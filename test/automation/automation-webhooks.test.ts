@@ -177,6 +177,8 @@ describe('refused', () => {
       await send(event, { timestamp: now() + 6 * 60 }),
       await send(event, { id: '00000000-0000-7000-8000-000000000000' }),
       await send(event, { id: 'not-an-id' }),
+      // A malformed delivery id is said (400) only to a caller whose signature verified.
+      await send(event, { secret: 'whsec_not-the-secret', delivery: 'has spaces' }),
     ]) {
       expect(res.status).toBe(401);
       expect(res.body).toEqual(wrong.body);

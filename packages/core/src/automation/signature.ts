@@ -30,8 +30,8 @@ export interface AutomationRequest {
   integration_id: string;
   timestamp: number;
   signature: string;
-  /** X-Svc-Delivery, when sent (the body's `id` is the other place for it). */
-  delivery_id: string | null;
+  /** X-Svc-Delivery as sent (checked by deliveryIdOf once the signature verified; the body's `id` is the other place for it). */
+  delivery_header: string | null;
 }
 
 /** Delivery ids become part of a run's thread id: letters, digits and . _ : - (an n8n execution id, a Zapier id, a UUID). */
@@ -44,15 +44,18 @@ export const rejected = () => new AppError('INVALID_SIGNATURE', 'the request is 
 
 /**
  * Reads the signature headers: refuses (401, always the same answer) a request without
- * them, with an integration that is not an id or a timestamp more than five minutes off;
- * a malformed X-Svc-Delivery is 400 naming it.
+ * them, with an integration that is not an id or a timestamp more than five minutes off.
  */
 export function readAutomationRequest(header: (name: string) => string | undefined, now: Date): AutomationRequest {
   const integration = header('x-svc-integration')?.trim();
   const signature = header('x-svc-signature');
   const timestamp = freshTimestamp(header('x-svc-timestamp'), now);
   if (!integration || !UUID.test(integration) || !signature || timestamp === undefined) throw rejected();
-  const delivery = header('x-svc-delivery')?.trim() || null;
-  if (delivery !== null && !DELIVERY_ID.test(delivery)) throw validationFailed([{ path: 'X-Svc-Delivery', message: 'at most 64 letters, digits and . _ : -' }]);
-  return { integration_id: integration.toLowerCase(), timestamp, signature, delivery_id: delivery };
+  return { integration_id: integration.toLowerCase(), timestamp, signature, delivery_header: header('x-svc-delivery')?.trim() || null };
+}
+
+/** The delivery id: X-Svc-Delivery, else the body's `id`; a malformed header is 400 naming it (said only to a verified caller). */
+export function deliveryIdOf(request: AutomationRequest, bodyId: string | undefined): string | null {
+  if (request.delivery_header !== null && !DELIVERY_ID.test(request.delivery_header)) throw validationFailed([{ path: 'X-Svc-Delivery', message: 'at most 64 letters, digits and . _ : -' }]);
+  return request.delivery_header ?? bodyId ?? null;
 }

@@ -8,7 +8,7 @@ import type { HandledAutomationDelivery, StoredAutomationIntegration } from '../
 import { parseInput } from '../contracts/parse.ts';
 import { AutomationEvent, type FailureReportedEvent, type RunRequestedAnswer, type RunRequestedEvent } from '../contracts/automation-integration.ts';
 import type { FromEventInput } from '../intelligence/generation/contracts.ts';
-import { readAutomationRequest, rejected, verifyAutomationSignature } from '../automation/signature.ts';
+import { deliveryIdOf, readAutomationRequest, rejected, verifyAutomationSignature } from '../automation/signature.ts';
 import { runLinks } from '../reporting/run-links.ts';
 import { projectTestsToRun } from './project-tests.ts';
 import { parseJsonObject } from './webhook-body.ts';
@@ -125,7 +125,7 @@ export function automationWebhookService({ store, clock, logger, publicUrl }: { 
 
       const payload = parseJsonObject(body);
       const event = parseInput(AutomationEvent, payload, 'body');
-      const deliveryId = request.delivery_id ?? event.id ?? null;
+      const deliveryId = deliveryIdOf(request, event.id);
       const first = deliveryId ? await store.automationIntegrations.handled(integration.id, deliveryId) : undefined;
       if (first) return again(first);
 
