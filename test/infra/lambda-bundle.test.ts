@@ -454,6 +454,44 @@ describe('the bundled API function', () => {
     expect(JSON.stringify(reply)).not.toContain('hooks.slack.com');
   });
 
+  it('a signed run.requested at /webhooks/automation starts an execution of the state machine, its callback_url sealed with KMS', async () => {
+    const [signedUp] = await container([functionUrlEvent('POST', '/api/auth/signup', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'automation@example.com', password: 'correct horse battery', organization_name: 'Automation Org' }) })]);
+    expect(signedUp!.statusCode, `${signedUp!.body}\n${logs}`).toBe(201);
+    const session = json(signedUp!);
+    const orgId: string = session.organization.id;
+    const table = new DynamoDbTable({ tableName: TABLE, client: ddbClient! });
+    const store = createStore(table, systemClock);
+    const project = await store.projects.create(orgId, { name: 'automation shop' });
+    await store.tests.create(orgId, { project_id: project.id, name: 'home', type: 'api', description: null, steps: [], assertions: [], priority: 'medium', tags: [] });
+    const [created] = await container([functionUrlEvent('POST', '/api/integrations/automation', {
+      headers: { authorization: `Bearer ${session.access_token}`, 'x-organization-id': orgId, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'n8n', project_ids: [project.id] }),
+    })]);
+    expect(created!.statusCode, `${created!.body}\n${logs}`).toBe(201);
+    const integration = json(created!);
+
+    const body = JSON.stringify({ event: 'run.requested', project: 'automation shop', callback_url: 'https://hooks.zapier.com/hooks/catch/1/abc' });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const event = (signature: string) => functionUrlEvent('POST', '/webhooks/automation', {
+      headers: { 'content-type': 'application/json', 'x-svc-integration': integration.id, 'x-svc-timestamp': String(timestamp), 'x-svc-signature': signature, 'x-svc-delivery': 'zap-1' },
+      body,
+    });
+    const beforeStarts = stepFunctions!.requests.length;
+    const [refused, accepted] = await container([event('sha256=' + '0'.repeat(64)), event(`sha256=${createHmac('sha256', integration.secret).update(`${timestamp}.${body}`).digest('hex')}`)]);
+    expect(refused!.statusCode).toBe(401);
+    expect(accepted!.statusCode, `${accepted!.body}\n${logs}`).toBe(202);
+    const answer = json(accepted!);
+    expect(answer).toMatchObject({ event: 'run.requested', delivery_id: 'zap-1', project_id: project.id, tests: 1 });
+    const starts = stepFunctions!.requests.slice(beforeStarts);
+    expect(starts.map((r) => r.target)).toEqual(['AWSStepFunctions.StartExecution']);
+    const stored = await store.testRuns.get(orgId, answer.run_id);
+    expect(stored).toMatchObject({ trigger: 'automation', project_id: project.id, thread_id: `automation-${integration.id}-zap-1` });
+    const callback = await table.get(keys.automationCallback(orgId, stored!.thread_id));
+    expect(callback).toMatchObject({ status: 'pending', delivery_id: 'zap-1', callback_url: { svc_sealed: 1, kid: WIRE_KMS_KEY_ARN } });
+    expect(JSON.stringify(callback)).not.toContain('hooks.zapier.com');
+    expect(JSON.stringify(await table.get(keys.automationIntegration(orgId, integration.id)))).not.toContain(integration.secret);
+  });
+
   it('seals an environment secret with KMS in DynamoDB, and opens it where runs and deliveries read it', async () => {
     const signup = JSON.stringify({ email: 'kms@example.com', password: 'correct horse battery', organization_name: 'KMS Org' });
     const [signedUp] = await container([functionUrlEvent('POST', '/api/auth/signup', { headers: { 'content-type': 'application/json' }, body: signup })]);

@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { freshTimestamp, sameText as same } from '../auth/signed-request.ts';
 import { AppError, validationFailed } from '../errors.ts';
 
 /** What a slash command's headers and form say (Slack: "Slash commands", "Verifying requests from Slack"). */
@@ -17,18 +18,9 @@ export interface SlackCommandRequest {
   response_url: string;
 }
 
-/** Slack's own limit on a request's age: a timestamp more than five minutes off is a replay (or a wrong clock). */
-export const MAX_CLOCK_SKEW_SECONDS = 5 * 60;
-
 /** Slack's signature: `v0=` + hex HMAC-SHA256 of `v0:<timestamp>:<raw body>` with the app's signing secret. */
 export const slackSignature = (secret: string, timestamp: number | string, body: Uint8Array | string) =>
   `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:`).update(body).digest('hex')}`;
-
-/** Equal in constant time; both sides hashed first, so neither the time nor a length check says how close a guess was. */
-function same(a: string, b: string): boolean {
-  const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(a), digest(b));
-}
 
 /** Whether the signing secret made this signature over these bytes (the raw body as received, never re-encoded). */
 export const verifySlackSignature = (secret: string, request: Pick<SlackCommandRequest, 'timestamp' | 'signature'>, body: Uint8Array) =>
@@ -59,8 +51,8 @@ export function readSlackCommand(header: (name: string) => string | undefined, b
   if (!signature || !stamp) {
     throw new AppError('INVALID_SIGNATURE', `${signature ? 'X-Slack-Request-Timestamp' : 'X-Slack-Signature'} is missing: svc takes slash commands signed by a Slack app`);
   }
-  const timestamp = Number(stamp);
-  if (!/^\d{1,12}$/.test(stamp.trim()) || Math.abs(now.getTime() / 1000 - timestamp) > MAX_CLOCK_SKEW_SECONDS) {
+  const timestamp = freshTimestamp(stamp, now);
+  if (timestamp === undefined) {
     throw new AppError('INVALID_SIGNATURE', 'X-Slack-Request-Timestamp is more than 5 minutes away from svc\'s clock: a replayed request, or a clock that is off');
   }
   const type = header('content-type') ?? '';

@@ -38,7 +38,7 @@ export const TestRunSchema = z.object({
   project_id: Uuid.describe('Project the run belongs to'),
   thread_id: z.string().describe('Execution thread id (unique); checkpoints hang off it'),
   status: TestRunStatus,
-  trigger: z.string().describe('What started the run, e.g. manual, api, agent, schedule, webhook, ci, retry, fork, vcs (a source-control webhook) or chat (a chat slash command)'),
+  trigger: z.string().describe('What started the run, e.g. manual, api, agent, schedule, webhook, ci, retry, fork, vcs (a source-control webhook), chat (a chat slash command) or automation (a workflow-automation event)'),
   test_plan: z.array(JsonObject).describe('Planned tests (TestSpec objects)'),
   results: JsonObject.describe('Run results summary (report data)'),
   total_tests: z.number().int().nonnegative().describe('Tests in the plan'),

@@ -12,6 +12,7 @@ import { readSlackCommand, verifySlackSignature, type SlackCommandRequest } from
 import { ephemeral, runStartedText, scoreText, statusText } from '../chatops/messages.ts';
 import { insightsService } from './insights.ts';
 import { projectTestsToRun } from './project-tests.ts';
+import { projectByRef } from './project-ref.ts';
 
 /** What a chat command asks the run graph for. */
 export interface ChatRunRequest {
@@ -80,18 +81,8 @@ export function chatCommandService({ store, clock, logger }: { store: Store; clo
       if (!project) throw new AppError('NOT_FOUND', 'the default project of this integration no longer exists: an admin can set another (PATCH project_id)');
       return project;
     }
-    if (/^[0-9a-f-]{36}$/i.test(ref)) {
-      const project = await store.projects.get(orgId, ref.toLowerCase());
-      if (project) return project;
-    }
-    const wanted = ref.toLowerCase();
-    let cursor: string | undefined;
-    do {
-      const page = await store.projects.list(orgId, 200, cursor);
-      const found = page.items.find((p) => p.name.toLowerCase() === wanted);
-      if (found) return found;
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor);
+    const found = await projectByRef(store, orgId, ref);
+    if (found) return found;
     throw new AppError('NOT_FOUND', `no project named "${ref}" in this organization`);
   }
 

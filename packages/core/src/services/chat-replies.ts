@@ -5,6 +5,7 @@ import { isTerminalRunStatus } from '../contracts/test-run.ts';
 import { deliver, type Fetch } from '../notifications/deliver.ts';
 import { failedTestsOf } from '../notifications/failed-tests.ts';
 import { runOutcomeMessage } from '../chatops/messages.ts';
+import { publicReportUrl } from '../reporting/run-links.ts';
 
 export interface ChatReplyServiceDeps {
   store: Store;
@@ -26,7 +27,7 @@ const MAX_FAILED_LISTED = 10;
  * skipped. Never throws: Slack being down does not fail a run.
  */
 export function chatReplyService({ store, clock, fetch = globalThis.fetch as unknown as Fetch, logger, publicUrl }: ChatReplyServiceDeps) {
-  const reportUrl = (runId: string) => (publicUrl ? `${publicUrl.replace(/\/+$/, '')}/api/reports/${runId}?format=html` : undefined);
+  const reportUrl = (runId: string) => publicReportUrl(publicUrl, runId);
 
   async function post(orgId: string, runId: string): Promise<void> {
     const run = await store.testRuns.get(orgId, runId);

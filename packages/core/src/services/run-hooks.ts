@@ -6,22 +6,25 @@ import type { Fetch } from '../notifications/deliver.ts';
 import { notificationService } from './notifications.ts';
 import { vcsStatusService } from './vcs-statuses.ts';
 import { chatReplyService } from './chat-replies.ts';
+import { automationCallbackService } from './automation-callbacks.ts';
 
 /**
  * What the run graph tells the outside world about a run, built once for every entry point
  * that runs the graph (the local run manager, the AWS task functions), so they cannot
  * drift: notification channels when it ends (docs/notifications.md), the commit status of
  * a webhook's run when it starts and ends (docs/vcs-webhooks.md), and the outcome of a
- * slash command's run to the command's Slack response_url (docs/chatops.md). None throws.
+ * slash command's run to the command's Slack response_url (docs/chatops.md), and the outcome
+ * of an automation event's run to its callback_url (docs/automation.md). None throws.
  */
 export function runHooks(o: { store: Store; clock: Clock; logger: Logger; publicUrl?: string; fetch?: Fetch }): Required<Pick<GraphDeps, 'runStarted' | 'runFinished'>> {
   const notifications = notificationService({ store: o.store, clock: o.clock, logger: o.logger, fetch: o.fetch });
   const statuses = vcsStatusService({ store: o.store, logger: o.logger, publicUrl: o.publicUrl, fetch: o.fetch });
   const chatReplies = chatReplyService({ store: o.store, clock: o.clock, logger: o.logger, publicUrl: o.publicUrl, fetch: o.fetch });
+  const callbacks = automationCallbackService({ store: o.store, clock: o.clock, logger: o.logger, publicUrl: o.publicUrl, fetch: o.fetch });
   return {
     runStarted: statuses.runStarted,
     runFinished: async (orgId, runId) => {
-      await Promise.all([notifications.runFinished(orgId, runId), statuses.runFinished(orgId, runId), chatReplies.runFinished(orgId, runId)]);
+      await Promise.all([notifications.runFinished(orgId, runId), statuses.runFinished(orgId, runId), chatReplies.runFinished(orgId, runId), callbacks.runFinished(orgId, runId)]);
     },
   };
 }

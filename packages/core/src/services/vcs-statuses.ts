@@ -6,6 +6,7 @@ import { isTerminalRunStatus } from '../contracts/test-run.ts';
 import { deliver, type Fetch } from '../notifications/deliver.ts';
 import { runSummaryOf } from '../run-graph/run-summary.ts';
 import { commitStatusRequest, shortDescription, stateFor, type RunVerdict } from '../vcs/commit-status.ts';
+import { publicReportUrl } from '../reporting/run-links.ts';
 
 export interface VcsStatusServiceDeps {
   store: Store;
@@ -34,7 +35,7 @@ function countsOf(t: { passed: number; failed: number; healed: number; skipped: 
 export function vcsStatusService({ store, fetch = globalThis.fetch as unknown as Fetch, logger, publicUrl }: VcsStatusServiceDeps) {
   // A run's pending status may still be on its way (locally it is not awaited): its outcome waits for it, so the host ends on the outcome.
   const started = new Map<string, Promise<void>>();
-  const reportUrl = (runId: string) => (publicUrl ? `${publicUrl.replace(/\/+$/, '')}/api/reports/${runId}?format=html` : undefined);
+  const reportUrl = (runId: string) => publicReportUrl(publicUrl, runId);
 
   async function post(orgId: string, run: Pick<TestRun, 'id' | 'thread_id'>, phase: VcsStatusPhase, verdict: RunVerdict, description: () => Promise<string>): Promise<void> {
     if (!run.thread_id.startsWith('vcs-')) return; // not a webhook's run: no reads

@@ -12,6 +12,7 @@ import { gitlabEvent, gitlabRepository } from '../vcs/gitlab.ts';
 import { deliveryIdOf, type VcsRequest } from '../vcs/request.ts';
 import { verifySignature } from '../vcs/signature.ts';
 import { projectTestsToRun } from './project-tests.ts';
+import { parseJsonObject } from './webhook-body.ts';
 import { publicIntegration } from './vcs-integrations.ts';
 
 /** What a webhook asks the run graph for. */
@@ -41,17 +42,6 @@ export interface VcsReceipt {
 }
 
 const REJECTED = 'the signature does not match: no integration of this repository has the secret it was made with (check the repository name on the integration and the secret on the webhook)';
-
-function parseBody(body: Uint8Array): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder().decode(body));
-  } catch (err) {
-    throw new AppError('MALFORMED_JSON', `request body is not valid JSON: ${(err as Error).message}`);
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw validationFailed([{ path: '', message: 'body: expected a JSON object' }]);
-  return value as Record<string, unknown>;
-}
 
 /** The delivery log's view of an event: where it happened and who did it. */
 function facts(e: VcsEvent | undefined): Pick<NewVcsDelivery, 'branch' | 'commit_sha' | 'pusher' | 'pr_number' | 'changed_files'> {
@@ -102,7 +92,7 @@ export function vcsWebhookService({ store, publisher, logger }: VcsWebhookDeps) 
      * redelivery tries again).
      */
     async receive(request: VcsRequest, body: Uint8Array, startRun: StartVcsRun, correlationId: string): Promise<VcsReceipt> {
-      const payload = parseBody(body);
+      const payload = parseJsonObject(body);
       const repository = request.provider === 'github' ? githubRepository(payload) : gitlabRepository(payload);
       if (!repository) {
         throw validationFailed([{ path: request.provider === 'github' ? 'repository.full_name' : 'project.path_with_namespace', message: 'required: svc takes repository webhooks' }]);

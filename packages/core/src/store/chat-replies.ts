@@ -1,7 +1,7 @@
-import { ConditionFailedError } from '../ports/table.ts';
 import { keys } from './keys.ts';
 import type { StoreContext } from './context.ts';
 import type { StoredSecret } from './secret-fields.ts';
+import { claimPending } from './claim.ts';
 
 /** What became of a reply: pending until its run ends, then delivered, failed (Slack's answer kept) or expired (the run outlived the response_url). */
 export type ChatReplyStatus = 'pending' | 'sending' | 'delivered' | 'failed' | 'expired';
@@ -52,15 +52,7 @@ export function chatRepliesRepo(ctx: StoreContext) {
     },
 
     /** Takes a pending reply for posting (or for marking expired); false: it was taken before. */
-    async claim(orgId: string, threadId: string): Promise<boolean> {
-      try {
-        await table.update({ key: keys.chatRunReply(orgId, threadId), set: { status: 'sending' }, condition: { kind: 'equals', attr: 'status', value: 'pending' } });
-        return true;
-      } catch (err) {
-        if (err instanceof ConditionFailedError) return false;
-        throw err;
-      }
-    },
+    claim: (orgId: string, threadId: string) => claimPending(table, keys.chatRunReply(orgId, threadId)),
 
     /** The response_url, opened (SECRET_UNREADABLE when it does not open). */
     async responseUrl(orgId: string, threadId: string): Promise<string | undefined> {

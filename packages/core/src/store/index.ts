@@ -28,6 +28,8 @@ import { vcsIntegrationsRepo } from './vcs-integrations.ts';
 import { vcsStatusesRepo } from './vcs-statuses.ts';
 import { chatIntegrationsRepo } from './chat-integrations.ts';
 import { chatRepliesRepo } from './chat-replies.ts';
+import { automationIntegrationsRepo } from './automation-integrations.ts';
+import { automationCallbacksRepo } from './automation-callbacks.ts';
 
 export interface StoreOptions {
   /** Seals and opens secret attributes (ports/secret-cipher.ts). Without one, writing a secret fails (NOT_CONFIGURED). */
@@ -66,6 +68,8 @@ export function createStore(table: Table, clock: Clock, options: StoreOptions = 
     vcsStatuses: vcsStatusesRepo(ctx),
     chatIntegrations: chatIntegrationsRepo(ctx),
     chatReplies: chatRepliesRepo(ctx),
+    automationIntegrations: automationIntegrationsRepo(ctx),
+    automationCallbacks: automationCallbacksRepo(ctx),
   };
 }
 

@@ -73,6 +73,11 @@ export const keys = {
   chatIntegrationsOfTeam: (provider: string, teamId: string | null) => `CHATTEAM#${provider}#${teamId ?? '*'}`,
   /** Where a chat command's run reports its outcome, by the run's thread (`chat-<integration>-<id>`): written before the run exists. */
   chatRunReply: (orgId: string, threadId: string) => ({ pk: `ORG#${orgId}#CHATRUN`, sk: threadId }),
+  automationIntegration: (orgId: string, integrationId: string) => ({ pk: `ORG#${orgId}`, sk: `AUTOINT#${integrationId}` }),
+  /** gsi2pk of an automation integration (gsi2sk: its organization): an event names only the integration's id (X-Svc-Integration). */
+  automationIntegrationById: (integrationId: string) => `AUTOINT#${integrationId}`,
+  /** Where an automation event's run posts its outcome, by the run's thread (`automation-<integration>-<delivery>`): written before the run exists. */
+  automationCallback: (orgId: string, threadId: string) => ({ pk: `ORG#${orgId}#AUTORUN`, sk: threadId }),
   /** gsi2pk of enabled schedules, with gsi2sk `<next_run_at>#<orgId>#<id>`: the sweeper reads what is due across organizations. */
   dueSchedules: 'SCHEDULES#DUE',
 } as const;

@@ -1,17 +1,9 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sameText as sameSecret } from '../auth/signed-request.ts';
 import type { VcsProvider } from '../contracts/vcs-integration.ts';
 
 /** GitHub's X-Hub-Signature-256 value for a body: `sha256=` and the HMAC-SHA256 hex digest. */
 export const githubSignature = (secret: string, body: Uint8Array) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-
-/**
- * Equal in constant time. Both sides are hashed first, so neither the time nor an early
- * length check tells an attacker how much of a guess was right.
- */
-function sameSecret(a: string, b: string): boolean {
-  const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(a), digest(b));
-}
 
 /**
  * Whether a delivery was made with this secret: GitHub signs the raw body (the bytes as

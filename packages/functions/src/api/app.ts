@@ -43,6 +43,8 @@ import { vcsIntegrationRoutes } from './routes/vcs-integrations.ts';
 import { vcsWebhookRoutes } from './routes/vcs-webhook.ts';
 import { chatIntegrationRoutes } from './routes/chat-integrations.ts';
 import { chatWebhookRoutes } from './routes/chat-webhook.ts';
+import { automationIntegrationRoutes } from './routes/automation-integrations.ts';
+import { automationWebhookRoutes } from './routes/automation-webhook.ts';
 
 /**
  * The one Hono app, wrapped by the Lambda handler on AWS and served by the local runtime.
@@ -87,6 +89,8 @@ export function createApp(deps: AppDeps) {
   vcsWebhookRoutes(app, deps, registry);
   chatIntegrationRoutes(app, deps, registry);
   chatWebhookRoutes(app, deps, registry);
+  automationIntegrationRoutes(app, deps, registry);
+  automationWebhookRoutes(app, deps, registry);
   runGraphRoutes(app, deps, registry);
   reportRoutes(app, deps, registry);
   generationRoutes(app, deps, registry);

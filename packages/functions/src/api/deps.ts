@@ -54,6 +54,8 @@ export interface AppDeps {
   metricsToken?: string;
   /** Named component checks for /api/v1/health/data-layer. */
   healthChecks: Record<string, HealthCheck>;
+  /** Where people reach this svc (SVC_PUBLIC_URL): links svc hands out (an automation event's run) are absolute there; absent → paths. */
+  publicUrl?: string;
   /** The run graph (runs, streams, approvals, time travel); absent → those routes answer 501. */
   runGraph?: RunManager;
   /** Stream limits; on Lambda maxStreamMs stays below the function's timeout. */

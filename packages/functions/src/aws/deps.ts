@@ -87,6 +87,7 @@ export async function buildAwsDeps(config: AwsConfig, env: Record<string, string
   } else {
     deps.healthChecks.browser_grid = async () => ({ status: 'not_configured', detail: 'no browser function (SVC_BROWSER_FUNCTION_NAME): discovery and audits answer 501' });
   }
+  deps.publicUrl = config.publicUrl;
   if (config.stateMachineArn) {
     deps.runGraph = createAwsRunGraph({
       store: deps.store,

@@ -1,4 +1,5 @@
-import type { TestDefinition } from '@svc/core/contracts/steps';
+import { TestDefinition } from '@svc/core/contracts/steps';
+import { AppError } from '@svc/core/errors';
 import type { TestExecutionResult } from '@svc/core/execution/types';
 import { createEvent } from '@svc/core/contracts/events';
 import { keys } from '@svc/core/store/keys';
@@ -62,6 +63,13 @@ export interface Finished {
   created_test: TestRecord | null;
   /** The failed run of the first version, when `retry` replaced the test. */
   first_attempt?: ExecutionReport;
+}
+
+/** A generator's output in the product format, or a 500: a generator that emits an invalid test is svc's bug, not the caller's. */
+export function checkedTest(test: TestDefinition): TestDefinition {
+  const checked = TestDefinition.safeParse(test);
+  if (!checked.success) throw new AppError('INTERNAL', `generated test is invalid: ${checked.error.message}`);
+  return checked.data;
 }
 
 const needsBaseUrl = (t: TestDefinition) => t.steps.some((s) => (s.type === 'goto' || s.type === 'request') && !/^https?:\/\//i.test(s.url));

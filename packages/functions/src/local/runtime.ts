@@ -109,6 +109,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
       publicUrl: config.publicUrl,
     });
     deps.runGraphStream = options.runGraph?.stream;
+    deps.publicUrl = config.publicUrl;
     const { createGenerationExecutor } = await import('../generation/execute-once.ts');
     deps.generation = createGenerationExecutor({ store: deps.store, dataDir: config.dataDir, browser: options.runGraph?.browser ?? (async (): Promise<UiDriver> => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath })) });
     deps.analyzeRoots = options.analyzeRoots ?? config.analyzeRoots;

@@ -11,6 +11,7 @@ import { showApiKeys } from './api-keys.js';
 import { notificationProjectsChanged, showNotifications } from './notifications.js';
 import { showVcs, vcsProjectsChanged } from './vcs.js';
 import { chatProjectsChanged, showChat } from './chat.js';
+import { automationProjectsChanged, showAutomation } from './automation.js';
 import { searchOrganizationChanged, searchProject, searchProjectsChanged, setupSearch } from './search.js';
 import { showRun } from './test-run.js';
 
@@ -213,11 +214,12 @@ function showOrganization() {
   const membership = currentMembership();
   el.orgName.textContent = membership ? `${membership.organization_name} · ${membership.role}` : '';
   el.newProject.hidden = !membership || !WRITE_ROLES.has(membership.role);
-  // Key management, notification channels, source control and chat commands are for admins (the API refuses others with 403).
+  // Key management, notification channels, source control, chat commands and automation are for admins (the API refuses others with 403).
   showApiKeys(membership?.role === 'admin');
   showNotifications(membership?.role === 'admin');
   showVcs(membership?.role === 'admin');
   showChat(membership?.role === 'admin');
+  showAutomation(membership?.role === 'admin');
   clearFormErrors();
 }
 
@@ -254,6 +256,7 @@ el.form.addEventListener('submit', async (event) => {
     notificationProjectsChanged();
     vcsProjectsChanged();
     chatProjectsChanged();
+    automationProjectsChanged();
     searchProjectsChanged();
     await loadProjects();
   } catch (err) {

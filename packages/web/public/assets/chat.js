@@ -1,5 +1,6 @@
 import { api } from './api.js';
-import { $, actionButton, clearFieldErrors, deleteButton, element, listLoader, listOf, setMessage, showFieldErrors, submitting } from './dom.js';
+import { $, clearFieldErrors, element, listLoader, listOf, setMessage, showFieldErrors, submitting } from './dom.js';
+import { integrationActions, rowStatus } from './integration-row.js';
 import { allProjects } from './projects.js';
 
 /**
@@ -80,41 +81,14 @@ function integrationRow(integration) {
     ' · ',
     element('span', { testid: 'chat-row-secret', text: integration.signing_secret_set ? `Signing secret ${integration.signing_secret_hint ?? 'set'}` : 'No signing secret' }),
   );
-  // What the last row action (a pause, a failed delete) came to.
-  const status = element('p', { className: 'vcs-status muted', testid: 'chat-row-status' });
-  status.setAttribute('role', 'status');
-  status.hidden = true;
+  const status = rowStatus('chat-row-status');
   const about = element('div', { className: 'vcs-about' });
   about.append(head, scope, status);
-
-  const path = `/api/integrations/chat/${encodeURIComponent(integration.id)}`;
-  const verb = integration.enabled ? 'Pause' : 'Resume';
-  const actions = element('span', { className: 'vcs-actions' });
-  actions.append(
-    actionButton({
-      text: verb,
-      testid: 'chat-toggle',
-      label: `${verb} ${name}`,
-      failure: `Could not ${verb.toLowerCase()} ${name}`,
-      status,
-      current,
-      work: async () => {
-        await api(path, { method: 'PATCH', body: { enabled: !integration.enabled } });
-        if (current()) await load();
-      },
-    }),
-    deleteButton({
-      verb: 'Delete',
-      testid: 'chat-delete',
-      item: name,
-      path,
-      status,
-      reload: async () => {
-        if (current()) await load();
-      },
-      confirm: `Delete ${name}? Its slash commands are refused from then on; its runs stay.`,
-    }),
-  );
+  const actions = integrationActions({
+    enabled: integration.enabled, name, item: name, prefix: 'chat', status, current, reload: load,
+    path: `/api/integrations/chat/${encodeURIComponent(integration.id)}`,
+    confirm: `Delete ${name}? Its slash commands are refused from then on; its runs stay.`,
+  });
   li.append(about, actions);
   return li;
 }

@@ -28,12 +28,12 @@ export function hideSetup() {
 }
 
 /**
- * A button that copies `text` and says whether it did.
+ * A button that copies `text` and says whether it did (also the automation section's, for its one-time secret).
  * @param {string} text
  * @param {string} what what it copies, for assistive technology
  * @param {string} testid
  */
-function copyButton(text, what, testid) {
+export function copyButton(text, what, testid) {
   const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid, text: 'Copy' }));
   button.type = 'button';
   button.setAttribute('aria-label', `Copy the ${what}`);

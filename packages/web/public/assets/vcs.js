@@ -1,5 +1,6 @@
 import { api } from './api.js';
-import { $, actionButton, deleteButton, element, listLoader, setMessage } from './dom.js';
+import { $, element, listLoader, setMessage } from './dom.js';
+import { integrationActions, rowStatus } from './integration-row.js';
 import { allProjects } from './projects.js';
 import { openTests } from './tests.js';
 import { showRun } from './test-run.js';
@@ -83,43 +84,16 @@ function integrationRow(integration) {
   scope.append(element('span', { testid: 'vcs-row-project', text: projectOf(integration) }), ' · ', element('span', { testid: 'vcs-row-tags', text: rules.tags }), ' · ', element('span', { testid: 'vcs-row-healing', text: rules.healing }));
   const on = element('span', { className: 'vcs-rules' });
   on.append(element('span', { testid: 'vcs-row-events', text: rules.events }), ' · ', element('span', { testid: 'vcs-row-branches', text: rules.branches }));
-  // What the last row action (a pause, a failed delete) came to.
-  const status = element('p', { className: 'vcs-status muted', testid: 'vcs-row-status' });
-  status.setAttribute('role', 'status');
-  status.hidden = true;
+  const status = rowStatus('vcs-row-status');
   const about = element('div', { className: 'vcs-about' });
   about.append(head, scope, on, status);
 
-  const path = `/api/integrations/vcs/${encodeURIComponent(integration.id)}`;
   const deliveries = deliveriesOf(integration, { current, openRun: (runId, what) => openRun(integration, runId, what) });
-  const verb = integration.enabled ? 'Pause' : 'Resume';
-  const actions = element('span', { className: 'vcs-actions' });
-  actions.append(
-    actionButton({
-      text: verb,
-      testid: 'vcs-toggle',
-      label: `${verb} ${name}`,
-      failure: `Could not ${verb.toLowerCase()} ${name}`,
-      status,
-      current,
-      work: async () => {
-        await api(path, { method: 'PATCH', body: { enabled: !integration.enabled } });
-        if (current()) await load();
-      },
-    }),
-    deliveries.button,
-    deleteButton({
-      verb: 'Delete',
-      testid: 'vcs-delete',
-      item: `the integration for ${name}`,
-      path,
-      status,
-      reload: async () => {
-        if (current()) await load();
-      },
-      confirm: `Delete the integration for “${name}”? Its webhooks are refused from then on; its runs stay.`,
-    }),
-  );
+  const actions = integrationActions({
+    enabled: integration.enabled, name, item: `the integration for ${name}`, prefix: 'vcs', status, current, reload: load, middle: [deliveries.button],
+    path: `/api/integrations/vcs/${encodeURIComponent(integration.id)}`,
+    confirm: `Delete the integration for “${name}”? Its webhooks are refused from then on; its runs stay.`,
+  });
   li.append(about, actions, deliveries.panel);
   return li;
 }

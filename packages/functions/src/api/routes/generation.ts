@@ -7,14 +7,14 @@ import { ListQuery } from '@svc/core/contracts/common';
 import { CreateFromStoryInput, CreateFromTextInput, ConvertRecordingInput, FromEventInput, GenerateBatchInput, GenerateInput, ReviewInput } from '@svc/core/intelligence/generation/contracts';
 import { parsePlainLanguage, toTestDefinition, type PlainLanguageResult } from '@svc/core/intelligence/generation/plain-language';
 import { convertRecording, MAX_RECORDING_BYTES, RecordingError } from '@svc/core/intelligence/generation/recording/index';
-import { consoleShowsError, reproduceEvent } from '@svc/core/intelligence/generation/from-event';
 import { generateFromFlow, generateFromSpec, FlowInput } from '@svc/core/intelligence/generation/suite';
 import { reviewTest } from '@svc/core/intelligence/generation/review';
 import type { GenerationSource } from '@svc/core/store/generated-tests';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
-import { finishGeneration } from '../../generation/finish.ts';
+import { checkedTest, finishGeneration } from '../../generation/finish.ts';
+import { generateFromFailureEvent } from '../../generation/from-event.ts';
 import { assistWithModel, repairWithModelAfterFailure } from '../../generation/model-assist.ts';
 import { rejectUnparsed } from '../../generation/reject-unparsed.ts';
 import type { ExecutionReport } from '../../generation/finish.ts';
@@ -44,9 +44,7 @@ export function generationRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Rou
   };
 
   const finish = async (c: Context<ApiEnv>, orgId: string, p: { id: string; app_url: string | null }, body: { base_url?: string; execute: boolean }, source: GenerationSource, test: TestDefinition, confidence: number, judge?: Parameters<typeof finishGeneration>[0]['judge'], batch?: string, retry?: Parameters<typeof finishGeneration>[0]['retry']) => {
-    const checked = TestDefinition.safeParse(test);
-    if (!checked.success) throw new AppError('INTERNAL', `generated test is invalid: ${checked.error.message}`);
-    return finishGeneration({ store, publisher: deps.publisher, executor: deps.generation, organizationId: orgId, projectId: p.id, appUrl: p.app_url, baseUrl: body.base_url, execute: body.execute, source, test: checked.data, generatorConfidence: confidence, requestId: c.get('requestId'), judge, batch, retry });
+    return finishGeneration({ store, publisher: deps.publisher, executor: deps.generation, organizationId: orgId, projectId: p.id, appUrl: p.app_url, baseUrl: body.base_url, execute: body.execute, source, test: checkedTest(test), generatorConfidence: confidence, requestId: c.get('requestId'), judge, batch, retry });
   };
 
   const fromText = async (c: Context<ApiEnv>, orgId: string, body: { project_id: string; name?: string; base_url?: string; execute: boolean; allow_partial: boolean }, text: string, field: string, source: GenerationSource) => {
@@ -124,15 +122,9 @@ export function generationRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Rou
     responses: { 201: { description: 'generated', schema: GenerationResponse }, 404: { description: 'no such project' } },
   }, async ({ c, body, access }) => {
     const p = await project(access.organizationId, body.project_id);
-    const repro = reproduceEvent(body.event, { name: body.name });
-    // The format has no console assertion: the run's console decides whether the error came back.
-    const judge = (r: { console_errors: string[] }) => (consoleShowsError(r.console_errors, body.event.message) ? `the production error showed up again in the console: ${repro.console_error}` : undefined);
-    const done = await finish(c, access.organizationId, p, body, 'event', repro.test, repro.confidence, judge);
+    const done = await generateFromFailureEvent({ store, publisher: deps.publisher, executor: deps.generation, organizationId: access.organizationId, requestId: c.get('requestId'), project: p, input: body });
     c.set('audit', { action: 'test.generate', resource: `generated_test:${done.generated_test.id}`, metadata: { source: 'event', project_id: p.id } });
-    // Reproduced: the error came back in the console, or the re-sent request still failed. A replay that broke earlier proves neither.
-    const statusStep = repro.failing_request ? repro.test.steps.length - 1 : -1;
-    const reproduced = done.execution.status === 'not_executed' ? null : done.execution.status === 'failed' && (/^the production error showed up/.test(done.execution.error ?? '') || done.execution.failed_step === statusStep);
-    return c.json({ ...done, test: repro.test, skipped: repro.skipped, console_error: repro.console_error, failing_request: repro.failing_request ?? null, reproduced }, 201);
+    return c.json(done, 201);
   });
 
   mountRoute(app, deps, registry, {

@@ -1,0 +1,106 @@
+import type { AutomationIntegration } from '../contracts/automation-integration.ts';
+import { ConditionFailedError, type Item } from '../ports/table.ts';
+import { dedupeKey, DEDUPE_TTL_SECONDS } from '../events/dedupe.ts';
+import { keys, stripLayout } from './keys.ts';
+import { queryAll, queryPage, type StoreContext } from './context.ts';
+import type { StoredSecret } from './secret-fields.ts';
+import { updateSealed } from './sealed-update.ts';
+
+/** An integration as stored: the contract's fields plus its signing secret, sealed (returned once, at creation). */
+export type StoredAutomationIntegration = AutomationIntegration & { secret: StoredSecret };
+export type NewAutomationIntegration = Omit<AutomationIntegration, 'id' | 'created_at' | 'updated_at'> & { secret: string };
+export type AutomationIntegrationPatch = Partial<Pick<AutomationIntegration, 'name' | 'project_ids' | 'enabled'>>;
+
+/** What a handled delivery answered, kept under its delivery id so a redelivery gets the same answer. */
+export interface HandledAutomationDelivery {
+  http_status: number;
+  answer: Record<string, unknown>;
+}
+
+/** The attributes sealed at rest (docs/decisions.md, Secrets at rest). */
+const SECRET_FIELDS = ['secret'] as const;
+
+const pick = (i: { secret?: unknown }): Record<string, string | null> => ({ secret: (i.secret ?? null) as string | null });
+const fromItem = (item: Item) => stripLayout<StoredAutomationIntegration & { organization_id: string }>(item);
+const withoutOrg = ({ organization_id: _o, ...i }: StoredAutomationIntegration & { organization_id?: string }): StoredAutomationIntegration => i;
+const consumer = (integrationId: string) => `automation-webhook:${integrationId}`;
+
+/**
+ * automation_integrations and the record of the deliveries they handled. An integration
+ * lives in its organization's partition and is found by id on gsi2 (an event names its
+ * integration, not an organization). A handled delivery is the events' de-duplication
+ * item (events/dedupe.ts: one key per consumer and id, 14 days) holding the first answer.
+ */
+export function automationIntegrationsRepo(ctx: StoreContext) {
+  const { table } = ctx;
+  return {
+    async create(orgId: string, input: NewAutomationIntegration): Promise<StoredAutomationIntegration> {
+      const now = ctx.clock.now().toISOString();
+      const id = ctx.newId();
+      const key = keys.automationIntegration(orgId, id);
+      const sealed = await ctx.secrets.seal(orgId, key, pick(input));
+      const integration = { ...input, ...sealed, id, created_at: now, updated_at: now } as StoredAutomationIntegration;
+      await table.put({ ...key, entity: 'automation_integration', organization_id: orgId, gsi2pk: keys.automationIntegrationById(id), gsi2sk: orgId, ...integration }, { kind: 'notExists' });
+      return integration;
+    },
+
+    async get(orgId: string, id: string): Promise<StoredAutomationIntegration | undefined> {
+      const item = await table.get(keys.automationIntegration(orgId, id));
+      return item ? withoutOrg(fromItem(item)) : undefined;
+    },
+
+    /** The integration an event names, in whichever organization it is (ids are unique: one at most). */
+    async byId(id: string): Promise<{ organizationId: string; integration: StoredAutomationIntegration } | undefined> {
+      const [item] = await queryAll(table, { index: 'gsi2', pk: keys.automationIntegrationById(id) });
+      if (!item) return undefined;
+      const found = fromItem(item);
+      return { organizationId: found.organization_id, integration: withoutOrg(found) };
+    },
+
+    async list(orgId: string, opts: { limit: number; cursor?: string }) {
+      const page = await queryPage<StoredAutomationIntegration & { organization_id?: string }>(table, { pk: `ORG#${orgId}`, skPrefix: 'AUTOINT#', limit: opts.limit, cursor: opts.cursor, descending: true });
+      return { ...page, items: page.items.map(withoutOrg) };
+    },
+
+    /** A secret still in plaintext (written by hand, or restored) is sealed by any update. */
+    async update(orgId: string, id: string, patch: AutomationIntegrationPatch): Promise<StoredAutomationIntegration | undefined> {
+      const set: Record<string, unknown> = { ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)), updated_at: ctx.clock.now().toISOString() };
+      const item = await updateSealed(ctx, orgId, keys.automationIntegration(orgId, id), SECRET_FIELDS, () => set);
+      return item && withoutOrg(fromItem(item));
+    },
+
+    /** The signing secret, opened (SECRET_UNREADABLE when it does not open). */
+    async secret(orgId: string, integration: StoredAutomationIntegration): Promise<string> {
+      const opened = await ctx.secrets.open(orgId, keys.automationIntegration(orgId, integration.id), pick(integration));
+      return opened.secret as string;
+    },
+
+    async delete(orgId: string, id: string): Promise<StoredAutomationIntegration | undefined> {
+      const current = await this.get(orgId, id);
+      if (!current) return undefined;
+      await table.delete(keys.automationIntegration(orgId, id));
+      return current;
+    },
+
+    /** The first answer to a delivery, if this integration handled it before. */
+    async handled(integrationId: string, deliveryId: string): Promise<HandledAutomationDelivery | undefined> {
+      const item = await table.get(dedupeKey(consumer(integrationId), deliveryId));
+      return item ? { http_status: item.http_status as number, answer: item.answer as Record<string, unknown> } : undefined;
+    },
+
+    /** Records a delivery's answer once; false: another request recorded one first. */
+    async markHandled(orgId: string, integrationId: string, deliveryId: string, handled: HandledAutomationDelivery): Promise<boolean> {
+      const now = ctx.clock.now();
+      try {
+        await table.put(
+          { ...dedupeKey(consumer(integrationId), deliveryId), entity: 'event_dedupe', consumer: consumer(integrationId), event_id: deliveryId, tenant_id: orgId, processed_at: now.toISOString(), expiresAt: Math.floor(now.getTime() / 1000) + DEDUPE_TTL_SECONDS, ...handled },
+          { kind: 'notExists' },
+        );
+        return true;
+      } catch (err) {
+        if (err instanceof ConditionFailedError) return false;
+        throw err;
+      }
+    },
+  };
+}
