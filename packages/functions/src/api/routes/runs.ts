@@ -16,6 +16,7 @@ import type { RunManager } from '../../run-graph/run-manager.ts';
 import { streamRoutes } from './stream.ts';
 import { approvalRoutes } from './approvals.ts';
 import { timeTravelRoutes } from './time-travel.ts';
+import { runArtifactRoutes } from './run-artifacts.ts';
 
 /** AppDeps plus the run graph (absent: every run endpoint answers 501 NOT_CONFIGURED). */
 export type RunGraphAppDeps = AppDeps & { runGraph?: RunManager };
@@ -45,6 +46,7 @@ export function runGraphRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registr
   streamRoutes(app, deps, registry);
   approvalRoutes(app, deps, registry);
   timeTravelRoutes(app, deps, registry);
+  runArtifactRoutes(app, deps, registry);
 }
 
 function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[]) {
