@@ -3,6 +3,7 @@ import type { QualityScoreResponse } from '../contracts/insights.ts';
 import type { TestRun } from '../contracts/test-run.ts';
 import type { FailedTest } from '../notifications/failed-tests.ts';
 import { escape } from '../notifications/messages.ts';
+import { blockingFailedTests } from '../execution/totals.ts';
 
 /**
  * What the slash commands say (docs/chatops.md). Everything a person or a test author
@@ -44,8 +45,9 @@ const VERDICT: Record<string, string> = { completed: 'passed', failed: 'failed',
  */
 export function runOutcomeMessage(o: { run: TestRun; project: string; failed: FailedTest[]; userId: string; reportUrl?: string }): SlackRunOutcomeMessage {
   const { run } = o;
-  const verdict = run.status === 'completed' && run.failed_tests > 0 ? 'failed' : (VERDICT[run.status] ?? run.status);
-  const counts = `${run.passed_tests} passed, ${run.failed_tests} failed of ${plural(run.total_tests, 'test')}`;
+  const verdict = run.status === 'completed' && blockingFailedTests(run) > 0 ? 'failed' : (VERDICT[run.status] ?? run.status);
+  const quarantined = run.failed_tests - blockingFailedTests(run);
+  const counts = `${run.passed_tests} passed, ${run.failed_tests} failed${quarantined ? ` (${quarantined} quarantined)` : ''} of ${plural(run.total_tests, 'test')}`;
   const text = `svc: ${o.project} run ${run.id} ${verdict} — ${counts}`;
   const blocks: Array<Record<string, unknown>> = [section(`*${escape(o.project)}* run \`${run.id}\` ${verdict} — ${counts} (started by <@${o.userId}>)`)];
   if (run.error) blocks.push(section(`Run error: ${escape(run.error.slice(0, 500))}`));

@@ -117,7 +117,7 @@ export const AutomationRunOutcome = z.object({
   project_id: Uuid,
   project: z.string(),
   status: z.string().describe('completed, failed or cancelled'),
-  totals: z.object({ total: z.number().int(), passed: z.number().int(), failed: z.number().int() }),
+  totals: z.object({ total: z.number().int(), passed: z.number().int(), failed: z.number().int(), quarantined: z.number().int().describe('Of the failed, tests in quarantine: their failure does not fail the run') }),
   failed_tests: z.array(z.object({ test_id: z.string(), name: z.string(), error: z.string().nullable() })).describe('At most 10'),
   error: z.string().nullable(),
   started_at: IsoDateTime.nullable(),

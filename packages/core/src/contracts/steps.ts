@@ -320,6 +320,7 @@ const TestDefinitionFields = z.strictObject({
   parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}).describe('Values for {{name}} variables (shared by every parameter set)'),
   parameter_sets: ParameterSets.default([]),
   browser: BrowserSettings.optional(),
+  quarantine: z.string().trim().min(1).max(500).optional().describe('Why the test is quarantined: it runs and is reported, but its failure does not fail the run (svc run exits 0)'),
   steps: z.array(Step).min(1).max(500),
   assertions: z.array(Assertion).max(500).default([]).describe('Checked after the steps'),
 });

@@ -35,6 +35,7 @@ export const TestSpecSchema = z.object({
     .describe('Per-test timeout in seconds, at most 600 (default 120)'),
   tags: z.array(z.string()).default([]).describe('Free-form tags'),
   browser: BrowserSettings.optional().describe('Device, viewport, locale, time zone and colour scheme of the test\'s browser context'),
+  quarantine: z.string().optional().describe('Set while the test is quarantined (why): it runs, but its failure does not fail the run'),
   parameter_set: ParameterCase.optional().describe('Set when this is one case of a parameterised test: which test and set, and the values of its {{name}} variables'),
 });
 export type TestSpec = z.output<typeof TestSpecSchema>;

@@ -32,7 +32,7 @@ describe('test', () => {
     expect(parseInput(TestUpdateInput, { priority: 'high' })).toEqual({ priority: 'high' });
   });
   it('resource rejects upper-case status', () => {
-    const base = { id: id(), project_id: id(), name: 't', description: null, type: 'api', steps: [], assertions: [], priority: 'low', tags: [], parameter_sets: [], created_at: now, updated_at: now };
+    const base = { id: id(), project_id: id(), name: 't', description: null, type: 'api', steps: [], assertions: [], priority: 'low', tags: [], parameter_sets: [], quarantine: null, created_at: now, updated_at: now };
     expect(TestSchema.safeParse({ ...base, status: 'pending' }).success).toBe(true);
     expect(TestSchema.safeParse({ ...base, status: 'PENDING' }).success).toBe(false);
   });

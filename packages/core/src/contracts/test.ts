@@ -31,6 +31,23 @@ export type TestAssertion = z.output<typeof TestAssertionInput>;
 
 const Tag = z.string().trim().min(1).max(100).describe('A tag');
 
+/**
+ * A quarantined test still runs and its results are kept, but its failure does not fail
+ * the run: commit statuses, notifications, automation callbacks, chat replies and `svc run`'s
+ * exit code go by the other tests (docs/quarantine.md).
+ */
+export const Quarantine = z.object({
+  reason: z.string().describe('Why it is quarantined (a known flake, a bug being fixed)'),
+  since: IsoDateTime.describe('When it was quarantined'),
+  by: z.string().nullable().describe('Who quarantined it (user id), or null'),
+});
+export type Quarantine = z.output<typeof Quarantine>;
+
+/** POST /api/tests/{id}/quarantine body. */
+export const QuarantineInput = z.strictObject({
+  reason: z.string().trim().min(1).max(500).describe('Why the test is quarantined, 1-500 characters (shown in reports and the dashboard)'),
+});
+
 /** A stored test. */
 export const TestSchema = z.object({
   id: Uuid.describe('Test id'),
@@ -45,6 +62,7 @@ export const TestSchema = z.object({
   tags: z.array(z.string()).describe('Free-form tags'),
   parameter_sets: ParameterSets.describe('Data sets the test runs once each, as cases with their own results (empty: it runs once)'),
   browser: BrowserSettings.optional(),
+  quarantine: Quarantine.nullable().describe('Set while the test is quarantined: it runs, but its failure does not fail the run; null otherwise'),
   created_at: IsoDateTime.describe('When the test was created'),
   updated_at: IsoDateTime.describe('When the test was last changed'),
 });
@@ -86,5 +104,6 @@ export const TestListQuery = ListQuery.extend({
   project_id: Uuid.optional().describe('Only tests of this project'),
   status: TestStatusValue.optional().describe('Only tests with this status'),
   type: TestType.optional().describe('Only tests of this type'),
+  quarantined: z.enum(['true', 'false']).transform((v) => v === 'true').optional().describe('true: only quarantined tests; false: only the others'),
 });
 export type TestListQuery = z.output<typeof TestListQuery>;

@@ -4,6 +4,7 @@ import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { base64, imageMime } from './bytes.ts';
 import { STEP_ICON, VISUAL_STATUS_LABEL, accessibilitySummary, failingStep, healedSelectors, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages, retriesOf } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
+import { quarantineOf } from '../execution/totals.ts';
 
 /**
  * The HTML report (`report.html`): one self-contained file that opens from disk, from an
@@ -133,9 +134,10 @@ function card(r: TestExecutionResult, i: number, options: HtmlReportOptions): st
   const assertions = r.assertions_passed + r.assertions_failed > 0 ? `<span class="assertions">${r.assertions_passed}/${r.assertions_passed + r.assertions_failed} assertions</span>` : '';
   return [
     `<details class="card ${r.status}" id="t-${i + 1}"${r.status === 'failed' || options.print ? ' open' : ''}>`,
-    `<summary><span class="badge ${r.status}">${STATUS_LABEL[r.status]}</span><span class="name">${esc(r.name)}</span><span class="type">${esc(r.type)}</span>${assertions}<span class="dur">${esc(humanDuration(r.duration_ms))}</span></summary>`,
+    `<summary><span class="badge ${r.status}">${STATUS_LABEL[r.status]}</span>${quarantineOf(r) === undefined ? '' : `<span class="badge skipped small" title="${esc(quarantineOf(r)!)}">quarantined</span>`}<span class="name">${esc(r.name)}</span><span class="type">${esc(r.type)}</span>${assertions}<span class="dur">${esc(humanDuration(r.duration_ms))}</span></summary>`,
     `<div class="body">`,
     `<p class="test-id">id <code>${esc(r.test_id)}</code> · ${esc(r.started_at)}</p>`,
+    ...(quarantineOf(r) === undefined ? [] : [`<p class="quarantine">Quarantined: ${esc(quarantineOf(r)!)} — ${r.status === 'failed' ? 'this failure does not fail the run' : 'a failure would not fail the run'}.</p>`]),
     ...parts,
     '</div>',
     '</details>',

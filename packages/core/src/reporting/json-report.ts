@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quarantineOf, quarantinedFailures } from '../execution/totals.ts';
 import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import { AccessibilityOutcome } from '../contracts/accessibility.ts';
@@ -8,8 +9,8 @@ import { failingStep, healedSelectors, screenshotKeys, stripControl, testError }
  * The JSON report (`report.json`): a stable, versioned document for machines — CI scripts,
  * dashboards, other tools. The schema below is the documentation; a breaking change bumps
  * `schema` to svc.report/v2. Keys are always present (null when unknown) so consumers need
- * no existence checks — except `visual` and `accessibility`, added within v1 and so optional:
- * each is present only for tests with such assertions. The element fingerprints recorded for healing are left out.
+ * no existence checks — except `visual`, `accessibility`, a test's `quarantine` and the run's
+ * `quarantined`, added within v1 and so optional: each is present only where it applies. The element fingerprints recorded for healing are left out.
  */
 
 export const REPORT_SCHEMA = 'svc.report/v1' as const;
@@ -80,6 +81,7 @@ export const JsonReportTest = z.strictObject({
   visual: z.array(JsonReportVisual).optional().describe('Each visual assertion’s outcome, in order; present only for tests with visual assertions'),
   accessibility: z.array(AccessibilityOutcome).optional().describe('Each accessibility assertion’s outcome (axe-core violations at or above min_impact), in order; present only for tests with accessibility assertions'),
   trace: z.string().nullable().describe('Artifact key of the Playwright trace (open with npx playwright show-trace)'),
+  quarantine: z.string().optional().describe('Why the test was in quarantine when it ran (its failure does not fail the run); present only then'),
   healed_selectors: z.array(JsonReportHealed),
   console_errors: z.array(z.string()),
   failed_requests: z.array(z.strictObject({ url: z.string(), method: z.string(), failure: z.string() })),
@@ -99,6 +101,7 @@ export const JsonReport = z.strictObject({
     total: z.number().int(),
     passed: z.number().int().describe('Passed without healing'),
     failed: z.number().int(),
+    quarantined: z.number().int().optional().describe('Of the failed, tests in quarantine (their failure does not fail the run); present only when there are some'),
     healed: z.number().int().describe('Passed after healing'),
     skipped: z.number().int(),
     pass_rate: z.number().nullable().describe('(passed + healed) / (total − skipped), 0..1; null when nothing ran'),
@@ -133,6 +136,7 @@ export function buildJsonReport(summary: RunSummary): JsonReport {
       total: summary.total,
       passed: summary.passed,
       failed: summary.failed,
+      ...(quarantinedFailures(summary.results) ? { quarantined: quarantinedFailures(summary.results) } : {}),
       healed: summary.healed,
       skipped: summary.skipped,
       pass_rate: ran > 0 ? round4((summary.passed + summary.healed) / ran) : null,
@@ -171,6 +175,7 @@ function testOf(r: TestExecutionResult): JsonReport['tests'][number] {
     ...(r.visual ? { visual: r.visual.map(visualOf) } : {}),
     ...(r.accessibility ? { accessibility: r.accessibility.map(accessibilityOf) } : {}),
     trace: r.trace ?? null,
+    ...(quarantineOf(r) === undefined ? {} : { quarantine: clean(quarantineOf(r)!) }),
     healed_selectors: healedSelectors(r).map((h) => ({ step: h.step, original: clean(h.original), healed: clean(h.healed), confidence: h.confidence })),
     console_errors: r.console_errors.map(clean),
     failed_requests: r.failed_requests.map((f) => ({ url: clean(f.url), method: f.method, failure: clean(f.failure) })),

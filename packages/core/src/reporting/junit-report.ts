@@ -1,6 +1,7 @@
 import type { RunSummary, StepResult, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
+import { quarantineOf } from '../execution/totals.ts';
 import { STEP_ICON, accessibilitySummary, failingStep, violationTargets, healedSelectors, percent, screenshotKeys, seconds, stripControl, testError, visualImages, visualSummary, retriesOf } from './format.ts';
 
 /**
@@ -79,6 +80,8 @@ function testcase(r: TestExecutionResult, classname: string): string[] {
   for (const v of r.visual ?? []) props.push(...visualProperties(v));
   (r.accessibility ?? []).forEach((o, i) => props.push(...accessibilityProperties(o, i + 1)));
   if (r.trace) props.push(['svc.trace', r.trace]);
+  // Kept a failure (what happened), marked so a CI dashboard can tell it does not fail the run.
+  if (quarantineOf(r) !== undefined) props.push(['svc.quarantined', quarantineOf(r)!]);
   out.push('      <properties>');
   for (const [k, v] of props) out.push(`        <property${attrs({ name: k, value: v })}/>`);
   out.push('      </properties>');

@@ -1,6 +1,7 @@
 import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
+import { quarantineOf } from '../execution/totals.ts';
 import { accessibilitySummary, failingStep, healedSelectors, violationTargets, humanDuration, percent, stripControl, testError, visualSummary, retriesOf } from './format.ts';
 
 /**
@@ -83,6 +84,8 @@ function failureSection(r: TestExecutionResult, maxMessage: number): string {
   const step = failingStep(r);
   out.push(`#### ❌ ${inline(r.name)}`, '');
   out.push(`- **Type:** ${r.type} · **Duration:** ${humanDuration(r.duration_ms)}`);
+  const quarantine = quarantineOf(r);
+  if (quarantine !== undefined) out.push(`- **Quarantined:** ${inline(quarantine)} — this failure does not fail the run`);
   if (step) out.push(`- **Failing step:** ${step.index + 1}. ${codeSpan(step.description)}${step.name ? ` (${inline(step.name)})` : ''}`);
   if (error) out.push(`- **Error:** \`${code(error.kind)}\``);
   const heals = healedSelectors(r);

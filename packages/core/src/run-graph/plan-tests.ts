@@ -91,5 +91,6 @@ export function specFromRecord(t: TestRecord): TestSpec {
     assertions: t.assertions,
     tags: t.tags,
     ...(t.browser && { browser: t.browser }),
+    ...(t.quarantine && { quarantine: t.quarantine.reason }),
   });
 }

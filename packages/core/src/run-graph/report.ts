@@ -98,6 +98,8 @@ export function summaryOf(state: RunGraphState, status: string): Record<string, 
     passed: state.passed_count - healed,
     healed,
     failed: state.failed_count,
+    // Of the failed, those of quarantined tests: they do not fail the run (blockingFailedTests).
+    quarantined_failed: state.test_results.filter((r) => r.status === 'FAILED' && state.test_plan.find((t) => t.id === r.test_id)?.quarantine).length,
     skipped: state.skipped_count,
     duration_ms: Number.isFinite(ended) ? Math.max(0, ended - started) : null,
     error: state.error,

@@ -58,7 +58,8 @@ export async function recordResult(deps: GraphDeps, state: RunGraphState, result
   const own = result.metadata.attempt;
   const attempt = typeof own === 'number' && own > 0 ? own : cfg.attempt_offset + Math.max(1, state.graph.attempts[result.test_id] ?? 0);
   // A parameter set's case is stored under its test, with the set it ran.
-  const set = state.test_plan.find((t) => t.id === result.test_id)?.parameter_set;
+  const spec = state.test_plan.find((t) => t.id === result.test_id);
+  const set = spec?.parameter_set;
   await deps.store.testRuns.recordResult(cfg.organization_id, {
     test_id: set?.test_id ?? result.test_id,
     ...(set ? { parameter_set: { index: set.index, name: set.name } } : {}),
@@ -67,7 +68,7 @@ export async function recordResult(deps: GraphDeps, state: RunGraphState, result
     duration_ms: result.duration_ms,
     error_message: result.error_message,
     screenshots: result.screenshots.slice(0, 100),
-    metadata: { ...result.metadata, thread_id: cfg.thread_id, assertions_passed: result.assertions_passed, assertions_failed: result.assertions_failed, ...(result.stack_trace ? { stack_trace: result.stack_trace } : {}) },
+    metadata: { ...result.metadata, ...(spec?.quarantine ? { quarantined: spec.quarantine } : {}), thread_id: cfg.thread_id, assertions_passed: result.assertions_passed, assertions_failed: result.assertions_failed, ...(result.stack_trace ? { stack_trace: result.stack_trace } : {}) },
     attempt,
   });
 }

@@ -70,6 +70,6 @@ export function executionResultOf(r: ResultLike): TestExecutionResult {
     fingerprints: {},
     ...(Array.isArray(m.visual) ? { visual: m.visual as NonNullable<TestExecutionResult['visual']> } : {}),
     ...(Array.isArray(m.accessibility) ? { accessibility: m.accessibility as NonNullable<TestExecutionResult['accessibility']> } : {}),
-    metadata: { attempt: r.attempt ?? m.attempt ?? 0, ...(Array.isArray(m.heals) ? { heals: m.heals } : {}), ...(typeof m.retries === 'number' ? { retries: m.retries, flaky: true } : {}) },
+    metadata: { attempt: r.attempt ?? m.attempt ?? 0, ...(Array.isArray(m.heals) ? { heals: m.heals } : {}), ...(typeof m.retries === 'number' ? { retries: m.retries, flaky: true } : {}), ...(typeof m.quarantined === 'string' ? { quarantined: m.quarantined } : {}) },
   };
 }

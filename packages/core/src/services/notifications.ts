@@ -5,6 +5,7 @@ import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../store/index.ts';
 import type { ChannelSecrets, StoredChannel } from '../store/notifications.ts';
 import { isTerminalRunStatus } from '../contracts/test-run.ts';
+import { blockingFailedTests } from '../execution/totals.ts';
 import type { NotificationChannel, NotificationChannelCreateInput, NotificationChannelUpdateInput, NotificationEvent } from '../contracts/notification.ts';
 import { deliver, type DeliveryOutcome, type Fetch } from '../notifications/deliver.ts';
 import { failedTestsOf } from '../notifications/failed-tests.ts';
@@ -61,12 +62,13 @@ export function notificationService({ store, clock, fetch = globalThis.fetch as 
   }
 
   /** Which event a finished run is: failed, recovered (its project's previous finished run failed) or passed. */
-  async function eventsOf(orgId: string, run: { id: string; project_id: string; status: string; failed_tests: number }): Promise<NotificationEvent[]> {
+  async function eventsOf(orgId: string, run: { id: string; project_id: string; status: string; failed_tests: number; results: Record<string, unknown> }): Promise<NotificationEvent[]> {
     if (run.status === 'cancelled') return [];
-    if (run.status === 'failed' || run.failed_tests > 0) return ['run_failed'];
+    // Failures of quarantined tests alone do not make a failed run (nor a recovery after one).
+    if (run.status === 'failed' || blockingFailedTests(run) > 0) return ['run_failed'];
     const page = await store.testRuns.listForProject(run.project_id, 50);
     const previous = page.items.find((r) => r.id < run.id && isTerminalRunStatus(r.status) && r.status !== 'cancelled');
-    const recovered = !!previous && (previous.status === 'failed' || previous.failed_tests > 0);
+    const recovered = !!previous && (previous.status === 'failed' || blockingFailedTests(previous) > 0);
     return recovered ? ['run_recovered', 'run_passed'] : ['run_passed'];
   }
 

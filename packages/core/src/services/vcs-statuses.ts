@@ -3,6 +3,7 @@ import type { Store } from '../store/index.ts';
 import type { VcsStatusPhase } from '../store/vcs-statuses.ts';
 import type { TestRun } from '../contracts/test-run.ts';
 import { isTerminalRunStatus } from '../contracts/test-run.ts';
+import { blockingFailedTests, quarantinedFailures } from '../execution/totals.ts';
 import { deliver, type Fetch } from '../notifications/deliver.ts';
 import { runSummaryOf } from '../run-graph/run-summary.ts';
 import { commitStatusRequest, shortDescription, stateFor, type RunVerdict } from '../vcs/commit-status.ts';
@@ -20,8 +21,10 @@ export interface VcsStatusServiceDeps {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** "12 passed, 1 failed, 2 healed": the report's counts (passed without the healed), zeros left out but passed. */
-function countsOf(t: { passed: number; failed: number; healed: number; skipped: number }): string {
-  return [`${t.passed} passed`, t.failed && `${t.failed} failed`, t.healed && `${t.healed} healed`, t.skipped && `${t.skipped} skipped`].filter(Boolean).join(', ');
+function countsOf(t: { passed: number; failed: number; healed: number; skipped: number; results: Array<{ status: string; metadata: Record<string, unknown> }> }): string {
+  const quarantined = quarantinedFailures(t.results);
+  const failed = t.failed && `${t.failed} failed${quarantined ? ` (${quarantined} quarantined)` : ''}`;
+  return [`${t.passed} passed`, failed, t.healed && `${t.healed} healed`, t.skipped && `${t.skipped} skipped`].filter(Boolean).join(', ');
 }
 
 /**
@@ -92,7 +95,8 @@ export function vcsStatusService({ store, fetch = globalThis.fetch as unknown as
         if (!run || !isTerminalRunStatus(run.status)) return;
         if (run.status === 'cancelled') return post(orgId, run, 'finished', 'cancelled', async () => 'the run was cancelled');
         if (run.status === 'failed') return post(orgId, run, 'finished', 'errored', async () => `the run failed: ${run.error ?? 'unknown error'}`);
-        const verdict: RunVerdict = run.failed_tests > 0 ? 'failed' : 'passed';
+        // A quarantined test's failure is in the counts but does not fail the commit.
+        const verdict: RunVerdict = blockingFailedTests(run) > 0 ? 'failed' : 'passed';
         await post(orgId, run, 'finished', verdict, async () => countsOf(await runSummaryOf(store, orgId, run)));
       });
     },

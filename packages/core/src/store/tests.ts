@@ -6,12 +6,12 @@ import { queryPage, type StoreContext } from './context.ts';
 
 export type TestRecord = z.output<typeof TestSchema>;
 /** A new test; `parameter_sets` defaults to none. */
-export type NewTest = Omit<TestRecord, 'id' | 'status' | 'created_at' | 'updated_at' | 'parameter_sets'> & Partial<Pick<TestRecord, 'parameter_sets'>>;
+export type NewTest = Omit<TestRecord, 'id' | 'status' | 'created_at' | 'updated_at' | 'parameter_sets' | 'quarantine'> & Partial<Pick<TestRecord, 'parameter_sets'>>;
 
-/** A stored test as read: tests stored before parameter sets existed have none. */
+/** A stored test as read: tests stored before parameter sets (or quarantine) existed have none. */
 function asTest(item: Record<string, unknown>): TestRecord {
   const { organization_id: _org, ...test } = stripLayout<TestRecord & { organization_id?: string }>(item);
-  return { ...test, parameter_sets: test.parameter_sets ?? [] };
+  return { ...test, parameter_sets: test.parameter_sets ?? [], quarantine: test.quarantine ?? null };
 }
 
 /**
@@ -23,12 +23,12 @@ export function testsRepo(ctx: StoreContext) {
   return {
     async create(orgId: string, input: NewTest): Promise<TestRecord> {
       const now = ctx.clock.now().toISOString();
-      const test: TestRecord = { ...input, parameter_sets: input.parameter_sets ?? [], id: ctx.newId(), status: 'pending', created_at: now, updated_at: now };
+      const { quarantine: _none, ...test }: TestRecord = { ...input, parameter_sets: input.parameter_sets ?? [], id: ctx.newId(), status: 'pending', quarantine: null, created_at: now, updated_at: now };
       await table.put(
         { ...keys.test(orgId, test.id), entity: 'test', organization_id: orgId, gsi1pk: keys.testsOfProject(test.project_id), gsi1sk: `TEST#${test.id}`, ...test },
         { kind: 'notExists' },
       );
-      return test;
+      return { ...test, quarantine: null };
     },
 
     async get(orgId: string, testId: string): Promise<TestRecord | undefined> {
@@ -46,6 +46,19 @@ export function testsRepo(ctx: StoreContext) {
       set.updated_at = ctx.clock.now().toISOString();
       try {
         return asTest(await table.update({ key: keys.test(orgId, testId), set, ...(remove.length && { remove }) }));
+      } catch (err) {
+        if (err instanceof ConditionFailedError) return undefined;
+        throw err;
+      }
+    },
+
+    /**
+     * Quarantines the test (or, with null, releases it); undefined if there is no such test.
+     * Not an edit of the test: `updated_at` stays (the flaky ranking reads it as the last change).
+     */
+    async setQuarantine(orgId: string, testId: string, quarantine: TestRecord['quarantine']): Promise<TestRecord | undefined> {
+      try {
+        return asTest(await table.update({ key: keys.test(orgId, testId), ...(quarantine ? { set: { quarantine } } : { remove: ['quarantine'] }) }));
       } catch (err) {
         if (err instanceof ConditionFailedError) return undefined;
         throw err;

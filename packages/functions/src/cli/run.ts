@@ -5,6 +5,7 @@ import type { ProgressEvent } from '@svc/core/execution/run-suite';
 import { httpExchange } from '@svc/core/execution/api/http-exchange';
 import type { SqlDriver } from '@svc/core/execution/types';
 import { StepHealer, defaultHealingPolicy } from '@svc/core/execution/step-healer';
+import { quarantinedFailures } from '@svc/core/execution/totals';
 import { loadTests, TestFileError } from '../execution/load-tests.ts';
 import { FsArtifacts } from '../execution/fs-artifacts.ts';
 import { FileFingerprintStore } from '../execution/file-fingerprints.ts';
@@ -285,14 +286,15 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     process.stdout.write(
       `\n${summary.passed + summary.healed}/${summary.total} passed` +
         (summary.healed ? ` (${summary.healed} healed)` : '') +
-        (summary.failed ? `, ${summary.failed} failed` : '') +
+        (summary.failed ? `, ${summary.failed} failed${quarantinedFailures(summary.results) ? ` (${quarantinedFailures(summary.results)} quarantined, not failing the run)` : ''}` : '') +
         (summary.skipped ? `, ${summary.skipped} skipped` : '') +
         ` in ${(summary.duration_ms / 1000).toFixed(1)}s — reports in ${out}\n`,
     );
     const aiUsage = models?.summary();
     if (aiUsage) process.stdout.write(`${aiUsage}\n`);
     // A report that was asked for and not written fails the command, as a failed test does.
-    return summary.failed === 0 && summary.skipped === 0 && !pdfFailed ? 0 : 1;
+    // A quarantined test's failure is reported but does not fail the command.
+    return summary.failed - quarantinedFailures(summary.results) === 0 && summary.skipped === 0 && !pdfFailed ? 0 : 1;
   } finally {
     await release();
   }

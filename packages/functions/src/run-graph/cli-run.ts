@@ -109,6 +109,7 @@ export async function runSuiteThroughGraph(o: GraphSuiteOptions): Promise<GraphS
     for (const t of o.tests) {
       const d = t.definition;
       const stored = await store.tests.create(manifest.organization_id, { project_id: project.id, name: d.name, description: d.description ?? null, type: d.type, steps: d.steps, assertions: d.assertions, priority: d.priority, tags: d.tags, parameter_sets: d.parameter_sets, ...(d.browser && { browser: d.browser }) });
+      if (d.quarantine) await store.tests.setQuarantine(manifest.organization_id, stored.id, { reason: d.quarantine, since: new Date().toISOString(), by: null });
       manifest.tests.push({ ...t, stored_id: stored.id });
     }
     if (dir) await writeFile(join(dir, MANIFEST), JSON.stringify(manifest));
@@ -329,7 +330,7 @@ function asExecution(c: Case, r: TestResult): TestExecutionResult {
     screenshots: r.screenshots,
     metadata: { ...r.metadata, assertions_passed: r.assertions_passed, assertions_failed: r.assertions_failed, ...(r.stack_trace ? { stack_trace: r.stack_trace } : {}) },
   });
-  return { ...base, name: c.name, type: t.definition.type, metadata: { ...t.metadata, ...base.metadata, priority: t.definition.priority, tags: t.definition.tags } };
+  return { ...base, name: c.name, type: t.definition.type, metadata: { ...t.metadata, ...base.metadata, priority: t.definition.priority, tags: t.definition.tags, ...(t.definition.quarantine ? { quarantined: t.definition.quarantine } : {}) } };
 }
 
 function summaryOf(state: RunGraphState, manifest: Manifest, notRun: string): RunSummary {

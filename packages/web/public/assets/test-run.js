@@ -18,7 +18,7 @@ import { artifactButtons, runArtifactsByCase } from './run-artifacts.js';
  * @typedef {{ id: string, status: string, total_tests: number, error: string | null }} Run
  * @typedef {{ run: Run, passed_count: number, failed_count: number, skipped_count: number, pending_approvals: unknown[] }} RunStatus
  * @typedef {{ index: number, name: string }} SetRef
- * @typedef {{ test_id: string, status: string, duration_ms: number | null, error_message: string | null, parameter_set?: SetRef, metadata: { name?: unknown }, attempt: number }} Result
+ * @typedef {{ test_id: string, status: string, duration_ms: number | null, error_message: string | null, parameter_set?: SetRef, metadata: { name?: unknown, quarantined?: unknown }, attempt: number }} Result
  * @typedef {{ canRetry: boolean, onFinished: () => void }} RunContext
  */
 
@@ -122,6 +122,11 @@ function resultRow(result, artifacts) {
     element('span', { className: badgeClass(result.status), testid: 'test-result-status', text: result.status }),
     element('span', { className: 'test-result-name', testid: 'test-result-name', text: name }),
   );
+  if (typeof result.metadata.quarantined === 'string') {
+    const badge = element('span', { className: 'badge badge-paused', testid: 'test-result-quarantined', text: 'quarantined' });
+    badge.title = `${result.metadata.quarantined} — this failure does not fail the run`;
+    head.append(badge);
+  }
   if (result.duration_ms !== null) head.append(element('span', { className: 'muted', testid: 'test-result-duration', text: `${result.duration_ms} ms` }));
   li.append(head);
   if (result.status !== 'passed' && result.error_message) li.append(element('p', { className: 'test-result-error', testid: 'test-result-error', text: result.error_message }));
@@ -160,7 +165,8 @@ function progressOf(s) {
 function totalsOf(run, cases) {
   const by = (/** @type {string} */ status) => cases.filter((r) => r.status === status).length;
   const healed = by('healed');
-  const parts = [`${by('passed')} passed`, ...(healed ? [`${healed} healed`] : []), `${by('failed')} failed`, `${by('skipped')} skipped`];
+  const quarantined = cases.filter((r) => r.status === 'failed' && typeof r.metadata.quarantined === 'string').length;
+  const parts = [`${by('passed')} passed`, ...(healed ? [`${healed} healed`] : []), `${by('failed')} failed${quarantined ? ` (${quarantined} quarantined)` : ''}`, `${by('skipped')} skipped`];
   return `Run ${run.status}: ${count(cases.length, 'case')}, ${parts.join(', ')}.`;
 }
 
@@ -251,8 +257,8 @@ async function follow(mine) {
   const cases = latestPerCase(results.items);
   const artifacts = cases.some((r) => r.status === 'failed') ? await runArtifactsByCase(runId) : new Map();
   if (mine !== shown) return;
-  // A run that completed with a failed case is not a green one.
-  if (cases.some((r) => r.status === 'failed')) el.state.className = badgeClass('failed');
+  // A run that completed with a failed case is not a green one (a quarantined case's failure does not count).
+  if (cases.some((r) => r.status === 'failed' && typeof r.metadata.quarantined !== 'string')) el.state.className = badgeClass('failed');
   setMessage(el.status, totalsOf(results.run, cases));
   if (results.run.error) setMessage(el.error, results.run.error);
   el.results.replaceChildren(...cases.map((r) => resultRow(r, artifacts)));

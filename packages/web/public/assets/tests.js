@@ -6,11 +6,13 @@ import { badgeClass, resetRuns, startRun } from './test-run.js';
  * The tests of one project: name, kind, priority, tags, the number of parameter sets of a
  * parameterised test, and the outcome of its latest run (the API keeps it in the test's
  * status). Everyone may look (the API lets viewers list tests and read runs); members and
- * admins also run one test or all of them, retry a failed case and delete a test (the API
- * enforces the same). The run started last is followed under the list (test-run.js).
+ * admins also run one test or all of them, retry a failed case, quarantine a test (it runs,
+ * but its failure no longer fails runs) or release it, and delete a test (the API enforces
+ * the same). The run started last is followed under the list (test-run.js).
  *
  * @typedef {{ name: string, values: Record<string, unknown> }} ParameterSet
- * @typedef {{ id: string, project_id: string, name: string, type: string, status: string, priority: string, tags: string[], parameter_sets: ParameterSet[] }} Test
+ * @typedef {{ reason: string, since: string, by: string | null }} Quarantine
+ * @typedef {{ id: string, project_id: string, name: string, type: string, status: string, priority: string, tags: string[], parameter_sets: ParameterSet[], quarantine: Quarantine | null }} Test
  * @typedef {{ id: string, name: string }} ProjectRef
  */
 
@@ -62,7 +64,13 @@ function testRow(test) {
   head.append(element('span', { className: 'test-name', testid: 'test-row-name', text: test.name }));
   const sets = test.parameter_sets.length;
   if (sets) head.append(element('span', { className: 'badge', testid: 'test-row-sets', text: `${sets} parameter set${sets === 1 ? '' : 's'}` }));
+  if (test.quarantine) {
+    const badge = element('span', { className: 'badge badge-paused', testid: 'test-row-quarantined', text: 'quarantined' });
+    badge.title = test.quarantine.reason;
+    head.append(badge);
+  }
   about.append(head, element('span', { className: 'muted test-detail', testid: 'test-row-detail', text: detailOf(test) }));
+  if (test.quarantine) about.append(element('span', { className: 'muted test-detail', testid: 'test-row-quarantine-reason', text: `Quarantined: ${test.quarantine.reason} — its failures do not fail runs` }));
 
   const status = element('span', { className: badgeClass(test.status), testid: 'test-row-status', text: STATUS_WORDS[test.status] ?? test.status });
   status.setAttribute('aria-label', `Latest run: ${STATUS_WORDS[test.status] ?? test.status}`);
@@ -75,6 +83,7 @@ function testRow(test) {
     run.addEventListener('click', () => void startRun(test.name, () => api('/api/v1/test/run', { method: 'POST', body: { project_id: test.project_id, test_ids: [test.id] } })));
     actions.append(
       run,
+      quarantineButton(test),
       deleteButton({
         verb: 'Delete',
         testid: 'test-delete',
@@ -88,6 +97,36 @@ function testRow(test) {
   }
   li.append(about, status, actions);
   return li;
+}
+
+/**
+ * Quarantine (asking why: the reason is shown wherever the test's failures are) or Release.
+ * A refusal is said in the panel's status line.
+ * @param {Test} test
+ */
+function quarantineButton(test) {
+  const quarantined = !!test.quarantine;
+  const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: quarantined ? 'test-row-release' : 'test-row-quarantine', text: quarantined ? 'Release' : 'Quarantine' }));
+  button.type = 'button';
+  button.setAttribute('aria-label', `${quarantined ? 'Release' : 'Quarantine'} ${test.name}`);
+  const reload = reloadFor(opened);
+  button.addEventListener('click', async () => {
+    /** @type {string | null} */
+    let reason = null;
+    if (!quarantined) {
+      reason = prompt(`Why quarantine “${test.name}”? It keeps running, but its failures will not fail runs.`);
+      if (reason === null) return;
+    }
+    button.disabled = true;
+    try {
+      await api(`/api/tests/${id(test.id)}/quarantine`, quarantined ? { method: 'DELETE' } : { method: 'POST', body: { reason } });
+      await reload();
+    } catch (err) {
+      button.disabled = false;
+      setMessage(el.status, `Could not ${quarantined ? 'release' : 'quarantine'} ${test.name}: ${err instanceof ApiError ? err.message : 'Something went wrong. Please try again.'}`);
+    }
+  });
+  return button;
 }
 
 /** @param {boolean} [append] load the next page under the rows shown */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Hono } from 'hono';
-import { TestSchema, TestCreateInput, TestListQuery, TestUpdateInput } from '@svc/core/contracts/test';
+import { QuarantineInput, TestSchema, TestCreateInput, TestListQuery, TestUpdateInput } from '@svc/core/contracts/test';
 import { listResponse } from '@svc/core/contracts/common';
 import { notFound, validationFailed } from '@svc/core/errors';
 import { browserSettingsIssues } from '../../execution/browser/device-check.ts';
@@ -27,7 +27,7 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
   }, async ({ c, query, access }) => {
     if (query.project_id && !(await store.projects.get(access.organizationId, query.project_id))) throw notFound('project');
     const page = await store.tests.list(access.organizationId, { projectId: query.project_id, limit: query.limit, cursor: query.cursor });
-    const items = page.items.filter((t) => (!query.status || t.status === query.status) && (!query.type || t.type === query.type));
+    const items = page.items.filter((t) => (!query.status || t.status === query.status) && (!query.type || t.type === query.type) && (query.quarantined === undefined || !!t.quarantine === query.quarantined));
     return c.json({ items, next_cursor: page.next_cursor });
   });
 
@@ -59,6 +59,26 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
     if (!test) throw notFound('test');
     c.set('audit', { action: 'test.delete', resource: `test:${test.id}`, metadata: { name: test.name, project_id: test.project_id } });
     return c.body(null, 204);
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'post', path: '/api/tests/:id/quarantine', summary: 'Quarantine a test: it keeps running, but its failure no longer fails the run (statuses, notifications, exit codes)', tags: ['tests'], auth: 'member', params: IdParams, body: QuarantineInput,
+    responses: { 200: { description: 'the test, quarantined (again: the reason and time are replaced)', schema: TestSchema }, 404: { description: 'no such test in this organization' } },
+  }, async ({ c, params, body, access, principal }) => {
+    const test = await store.tests.setQuarantine(access.organizationId, params.id, { reason: body.reason, since: deps.clock.now().toISOString(), by: principal.userId ?? null });
+    if (!test) throw notFound('test');
+    c.set('audit', { action: 'test.quarantine', resource: `test:${test.id}`, metadata: { reason: body.reason, project_id: test.project_id } });
+    return c.json(test);
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'delete', path: '/api/tests/:id/quarantine', summary: 'Release a test from quarantine: its failures fail runs again', tags: ['tests'], auth: 'member', params: IdParams,
+    responses: { 200: { description: 'the test, released (also when it was not quarantined)', schema: TestSchema }, 404: { description: 'no such test in this organization' } },
+  }, async ({ c, params, access }) => {
+    const test = await store.tests.setQuarantine(access.organizationId, params.id, null);
+    if (!test) throw notFound('test');
+    c.set('audit', { action: 'test.release', resource: `test:${test.id}`, metadata: { project_id: test.project_id } });
+    return c.json(test);
   });
 
   mountRoute(app, deps, registry, {

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+
+/**
+ * `svc run` with a quarantined test in the file, as a pipeline runs it: the test runs and
+ * fails for real (the fixture app has no such path), the reports say it is quarantined, and
+ * the command exits 0; without the quarantine the same file exits 1.
+ */
+const root = join(import.meta.dirname, '..', '..');
+const bin = join(root, 'node_modules', '.bin', 'svc');
+
+let app: FixtureApp;
+let out: string;
+const failing = { name: 'legacy endpoint answers', type: 'api', steps: [{ type: 'request', method: 'GET', url: '/api/no-such-thing' }], assertions: [{ type: 'status', equals: 200 }] };
+const passing = { name: 'items answer', type: 'api', steps: [{ type: 'request', method: 'GET', url: '/api/items' }], assertions: [{ type: 'status', equals: 200 }] };
+
+beforeAll(async () => {
+  app = await startFixtureApp();
+  out = await mkdtemp(join(tmpdir(), 'svc-quarantine-'));
+  await writeFile(join(out, 'quarantined.json'), JSON.stringify({ tests: [{ ...failing, quarantine: 'endpoint being removed' }, passing] }));
+  await writeFile(join(out, 'plain.json'), JSON.stringify({ tests: [failing, passing] }));
+});
+afterAll(async () => {
+  await app?.close();
+  if (out) await rm(out, { recursive: true, force: true });
+});
+
+const svc = (args: string[]) =>
+  new Promise<{ code: number; output: string }>((resolve) => {
+    execFile(bin, args, { cwd: out, timeout: 120_000 }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, output: stdout + stderr }));
+  });
+
+describe('svc run with a quarantined test', () => {
+  it('runs and reports its failure, and exits 0; the same file without the quarantine exits 1', async () => {
+    const res = await svc(['run', '--url', app.url, '--tests', join(out, 'quarantined.json'), '--out', join(out, 'report'), '--reporter', 'json,junit']);
+    expect(res.code, res.output).toBe(0);
+    expect(res.output).toContain('1 failed (1 quarantined, not failing the run)');
+    const json = JSON.parse(await readFile(join(out, 'report', 'report.json'), 'utf8')) as { run: Record<string, unknown>; tests: Array<{ name: string; status: string; quarantine?: string }> };
+    expect(json.run).toMatchObject({ failed: 1, quarantined: 1 });
+    expect(json.tests.find((t) => t.name === 'legacy endpoint answers')).toMatchObject({ status: 'failed', quarantine: 'endpoint being removed' });
+    expect(await readFile(join(out, 'report', 'junit.xml'), 'utf8')).toContain('name="svc.quarantined" value="endpoint being removed"');
+
+    const plain = await svc(['run', '--url', app.url, '--tests', join(out, 'plain.json'), '--out', join(out, 'report-2'), '--reporter', 'json']);
+    expect(plain.code, plain.output).toBe(1);
+  }, 180_000);
+
+  it('an empty quarantine reason is a usage error naming the field', async () => {
+    await writeFile(join(out, 'bad.json'), JSON.stringify({ ...failing, quarantine: '' }));
+    const bad = await svc(['run', '--url', app.url, '--tests', join(out, 'bad.json')]);
+    expect(bad.code).toBe(2);
+    expect(bad.output).toContain('quarantine');
+  }, 60_000);
+});
