@@ -315,13 +315,19 @@ export const ExtractField = z.strictObject({
 export type ExtractField = z.output<typeof ExtractField>;
 
 /** A JSON Schema for a model's answer: an object, so fields can be named in later steps. */
-const ObjectSchema = z.record(z.string(), z.unknown()).refine((s) => s.type === 'object', { message: 'the schema must describe an object: "type": "object"' });
+export const ExtractSchema = z.record(z.string(), z.unknown()).refine((s) => s.type === 'object', { message: 'the schema must describe an object: "type": "object"' });
+
+/** Field name → where to read it. */
+export const ExtractFields = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'letters, digits, _ and -, not starting with a digit or -').max(100), ExtractField);
+
+/** What to extract with a model, in plain language. */
+export const ExtractInstruction = z.string().trim().min(1).max(4_000);
 
 export const ExtractStep = z.strictObject({
   type: z.literal('extract'),
-  fields: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'letters, digits, _ and -, not starting with a digit or -').max(100), ExtractField).optional().describe('Deterministic extraction, no model: field name → where to read it'),
-  instruction: z.string().trim().min(1).max(4_000).optional().describe('What to extract, in plain language: a language model reads the page\'s visible text (accessibility snapshot) and answers JSON matching schema'),
-  schema: ObjectSchema.optional().describe('JSON Schema (draft 2020-12, "type": "object") the model\'s answer must satisfy; required with instruction'),
+  fields: ExtractFields.optional().describe('Deterministic extraction, no model: field name → where to read it'),
+  instruction: ExtractInstruction.optional().describe('What to extract, in plain language: a language model reads the page\'s visible text (accessibility snapshot) and answers JSON matching schema'),
+  schema: ExtractSchema.optional().describe('JSON Schema (draft 2020-12, "type": "object") the model\'s answer must satisfy; required with instruction'),
   save_as: VariableName.optional().describe('Keep the result as a variable: later steps read {{name}} (the object as JSON) or {{name.field}}'),
   ...common,
 })
