@@ -24,7 +24,7 @@ const EXTRACT_TIMEOUT_MS = 120_000;
 export function extractRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
   for (const path of ['/api/extract', '/api/v1/extract']) {
     mountRoute(app, deps, registry, {
-      method: 'post', path, summary: 'Extract structured data from a project\'s app in a fresh browser, after optional steps: fields by selectors, or an instruction answered by the model as JSON validated against a schema', tags: ['act'], auth: 'member', body: ExtractInput,
+      method: 'post', path, summary: 'Extract structured data from a project\'s app in a fresh browser, after optional steps', tags: ['act'], auth: 'member', body: ExtractInput,
       responses: {
         200: { description: 'the data (status passed), or which step or field failed (status failed)', schema: ExtractResult },
         400: { description: 'invalid input or a URL outside the allowed hosts (the error names the field)' },
