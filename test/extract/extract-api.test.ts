@@ -106,6 +106,14 @@ describe('POST /api/extract by fields', () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it('is in the OpenAPI document', async () => {
+    const openapi = await env.api.get('/api/openapi.json');
+    const schema = openapi.body.paths['/api/extract'].post.requestBody.content['application/json'].schema;
+    const body = schema.$ref ? openapi.body.components.schemas[schema.$ref.split('/').pop()] : schema;
+    expect(Object.keys(body.properties).sort()).toEqual(['fields', 'instruction', 'project_id', 'schema', 'steps', 'url']);
+    expect(openapi.body.paths['/api/v1/extract']).toBeDefined();
+  });
+
   it('svc_extract reads data through the MCP client, and names a missing field', async () => {
     const mcp = new McpClient({ name: 'svc-test-agent', version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${env.server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${env.server.admin.apiKey}` } } }));
@@ -163,6 +171,30 @@ describe('POST /api/extract with a model', () => {
     expect(prompt).toContain('heading "Welcome, Demo User!"');
     expect(prompt).toContain('who is signed in, and with which email');
   }, 60_000);
+
+  it('a stored test\'s extract step asks the server\'s model in a run, and the report carries the value', async () => {
+    llm.script.push({ body: openAiCompletion(JSON.stringify({ cheapest: 'Bolt' }), undefined, 'extract-model') });
+    const created = await api.post('/api/tests', { project_id: projectId, name: 'cheapest by model', type: 'ui', steps: [
+      { type: 'goto', url: '/table' },
+      { type: 'extract', save_as: 'deal', instruction: 'the cheapest product', schema: { type: 'object', required: ['cheapest'], properties: { cheapest: { type: 'string' } } } },
+      { type: 'fill', selector: { label: 'Filter' }, value: '{{deal.cheapest}}' },
+      { type: 'assert', assertion: { type: 'count', selector: { test_id: 'product-row' }, equals: 1 } },
+    ] });
+    expect(created.status, created.text).toBe(201);
+    const started = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [created.body.id] });
+    expect(started.status, started.text).toBe(201);
+    const runId: string = started.body.run.id;
+    const deadline = Date.now() + 60_000;
+    while (!['completed', 'failed', 'cancelled'].includes((await api.get(`/api/v1/test/status/${runId}`)).body.run.status)) {
+      if (Date.now() > deadline) throw new Error('the run did not finish');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const report = await api.get(`/api/reports/${runId}?format=json`);
+    expect(report.status, report.text).toBe(200);
+    const test = report.body.tests[0];
+    expect(test.status, JSON.stringify(test.error)).toBe('passed');
+    expect(test.steps[1]).toMatchObject({ type: 'extract', status: 'passed', extracted: { cheapest: 'Bolt' } });
+  }, 90_000);
 
   it('answers status failed with the validation errors when the model\'s answer breaks the schema', async () => {
     llm.script.push({ body: openAiCompletion(JSON.stringify({ user: 'Demo User', email: 'not an email', role: 'admin' }), undefined, 'extract-model') });

@@ -102,6 +102,16 @@ describe('the extract step, by selectors', () => {
     expect(several.error_message).toMatch(/extract field "name": "td\.name" matched 10 elements/);
   });
 
+  it('keeps a secret the page shows out of the step result, while a later step still gets the value', async () => {
+    const r = await run([
+      { type: 'fill', selector: { label: 'Filter' }, value: '{{secrets.FILTER}}' },
+      { type: 'extract', save_as: 'seen', fields: { filter: { selector: { label: 'Filter' }, attribute: 'id' }, first: { selector: 'td.name' } } },
+      { type: 'assert', assertion: { type: 'text', selector: 'td.name', equals: '{{seen.first}}' } },
+    ], { secrets: { FILTER: 'Kettle' } });
+    expect(r.error_message ?? '').toBe('');
+    expect(r.steps[2].extracted).toEqual({ filter: 'filter', first: '***' });
+  });
+
   it('save_as keeps the result for later steps: {{name.field}} and {{name.list.0}}', async () => {
     const r = await run([
       { type: 'extract', save_as: 'product', fields: { last: { selector: '#products tbody tr:last-child td.name' }, names: { selector: 'td.name', all: true } } },

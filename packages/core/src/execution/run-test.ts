@@ -87,7 +87,12 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   let failure: { kind: FailureKind; message: string; stack?: string; step?: number } | undefined;
   const redact = (s: string) => redactSecrets(s, deps.secrets);
   // A page may show a secret the test typed: the report keeps *** (a later step still gets the value).
-  const redactValue = (v: unknown): unknown => (v === undefined ? v : JSON.parse(redact(JSON.stringify(v))));
+  const redactValue = (v: unknown): unknown => {
+    if (typeof v === 'string') return redact(v);
+    if (Array.isArray(v)) return v.map(redactValue);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactValue(x)]));
+    return v;
+  };
   const log = deps.log ?? (() => {});
 
   const openSession = async () => {
