@@ -29,6 +29,7 @@ const allSettings = {
   SVC_PUBLIC_URL: 'https://svc.example.com',
   SVC_DISCOVERY_ALLOWED_HOSTS: 'staging.example.com, https://auth.example.com',
   SVC_VISUAL_PROPOSED_RETENTION_DAYS: '14',
+  SVC_RUN_ARTIFACT_RETENTION_DAYS: '90',
 };
 
 /** What the state machine's ARN output resolves to once deployed (the doubles' outputs are placeholders). */
@@ -245,6 +246,7 @@ describe('API function', () => {
       browserFunctionName: '{BrowserWork.name}',
       discoveryAllowedHosts: ['staging.example.com', 'https://auth.example.com'],
       visualProposedRetentionDays: 14,
+      runArtifactRetentionDays: 90,
       externalIdp: {
         jwksUrl: 'https://idp.example.com/.well-known/jwks.json',
         issuer: 'https://idp.example.com/',
@@ -936,8 +938,21 @@ describe('housekeeping function', () => {
     expect(loadAwsConfig({ ...resolvedEnvironment(named('Api').args.environment), ...deployedStateMachine, AWS_REGION: 'eu-west-1' }).visualProposedRetentionDays).toBe(7);
   });
 
+  it('reads the operator\'s run artifact retention', async () => {
+    const { loadAwsConfig } = await load('packages/functions/src/aws/config.ts');
+    const housekeeping = async (settings: Record<string, string>) => loadAwsConfig({ ...resolvedEnvironment((await evaluate('test', settings)).named('Housekeeping').args.function.environment), ...deployedStateMachine, AWS_REGION: 'eu-west-1' });
+    expect((await housekeeping({ SVC_RUN_ARTIFACT_RETENTION_DAYS: '90' })).runArtifactRetentionDays).toBe(90);
+  });
+
+  it('keeps run artifacts when no retention is set', async () => {
+    const { loadAwsConfig } = await load('packages/functions/src/aws/config.ts');
+    const config = loadAwsConfig({ ...resolvedEnvironment((await evaluate('test', {})).named('Housekeeping').args.function.environment), ...deployedStateMachine, AWS_REGION: 'eu-west-1' });
+    expect(config).not.toHaveProperty('runArtifactRetentionDays');
+  });
+
   it('stops a deploy whose retention is not a number of days, naming the variable', async () => {
     await expect(evaluate('test', { SVC_VISUAL_PROPOSED_RETENTION_DAYS: 'forever' })).rejects.toThrow(/SVC_VISUAL_PROPOSED_RETENTION_DAYS: must be a number of days/);
+    await expect(evaluate('test', { SVC_RUN_ARTIFACT_RETENTION_DAYS: '0' })).rejects.toThrow(/SVC_RUN_ARTIFACT_RETENTION_DAYS: must be more than 0 days/);
   });
 });
 

@@ -16,9 +16,10 @@ import { MetricsRegistry, type Counter } from '@svc/core/telemetry/metrics';
 import { AppError } from '@svc/core/errors';
 import { FileTable } from '../../packages/functions/src/local/file-table.ts';
 import { openAiProvider } from '../../packages/functions/src/llm/openai.ts';
+import { anthropicProvider } from '../../packages/functions/src/llm/anthropic.ts';
 import { useDynamoDbLocal } from '../support/dynamodb-local.ts';
 import { startWireDouble, type WireDouble } from './support/wire-double.ts';
-import { openAiCompletion, openAiError } from './support/formats.ts';
+import { anthropicMessage, openAiCompletion, openAiError } from './support/formats.ts';
 
 const ddb = useDynamoDbLocal('llm');
 let now = new Date('2026-11-21T10:00:00Z');
@@ -222,3 +223,31 @@ for (const [name, makeTable] of adapters) {
     });
   });
 }
+
+describe('prompt caching (Anthropic wire format)', () => {
+  let anthropic: WireDouble;
+  const turns = [
+    // First turn writes the long prefix to the cache, the second reads it.
+    anthropicMessage('{"tool":"svc_health"}', { input: 100, output: 100, cacheWrite: 800 }),
+    anthropicMessage('{"answer":"up"}', { input: 100, output: 100, cacheRead: 800 }),
+  ];
+  beforeAll(async () => {
+    anthropic = await startWireDouble(() => ({ body: turns.shift() }));
+  });
+  afterAll(() => anthropic.close());
+
+  it('an agent turn asks for the cache, and usage and cost count cached input as the provider bills it', async () => {
+    const store = createStore(new FileTable(), clock);
+    const org = (await store.organizations.create({ name: 'Cache org' }, { userId: 'u', email: 'u@example.com' })).organization.id;
+    const client = createLlmClient({ models: [{ provider: anthropicProvider({ apiKey: 'k', baseUrl: anthropic.url }), model: 'claude', tier: 'mid', costPer1kTokens: 0.01 }], store, clock });
+    const input = { system: 'tools…', json: true, cache: true } as const;
+    const first = await client.complete({ type: 'agent_step' }, { ...input, messages: [{ role: 'user', content: 'Goal' }] }, { organizationId: org });
+    const second = await client.complete({ type: 'agent_step' }, { ...input, messages: [{ role: 'user', content: 'Goal' }, { role: 'assistant', content: first.text }, { role: 'user', content: 'Result' }] }, { organizationId: org });
+    expect(anthropic.requests.map((r) => JSON.stringify(r.body).includes('"cache_control"'))).toEqual([true, true]);
+    // 100 + 800 written at 1.25 + 100 out = 1,200 weighted tokens; then 100 + 800 read at 0.1 + 100 = 280.
+    expect([first.inputTokens, first.costUsd]).toEqual([900, 0.012]);
+    expect([second.inputTokens, second.costUsd]).toEqual([900, 0.0028]);
+    const rows = (await store.aiUsage.list(org, 10)).items;
+    expect(rows.map((r) => [r.input_tokens, r.cost_usd]).sort()).toEqual([[900, 0.0028], [900, 0.012]]);
+  });
+});

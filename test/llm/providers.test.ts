@@ -54,6 +54,28 @@ describe('Anthropic Messages API', () => {
     });
   });
 
+  it('with cache, marks the system prompt and the conversation so far for the prompt cache, and counts cached input as input', async () => {
+    api.script.push({ body: anthropicMessage('{"tool":"svc_health"}', { input: 40, output: 9, cacheWrite: 0, cacheRead: 9_000 }) });
+    const res = await provider.complete({
+      model: 'claude-sonnet', system: 'You drive svc.', maxTokens: 50, cache: true,
+      messages: [{ role: 'user', content: 'Goal: x' }, { role: 'assistant', content: '{"tool":"a"}' }, { role: 'user', content: 'Result of step 1' }],
+    });
+    expect(res).toEqual({ text: '{"tool":"svc_health"}', inputTokens: 9_040, outputTokens: 9, cacheReadTokens: 9_000, model: 'claude-test' });
+    expect(api.requests.at(-1)!.body).toEqual({
+      model: 'claude-sonnet',
+      max_tokens: 50,
+      system: [{ type: 'text', text: 'You drive svc.', cache_control: { type: 'ephemeral' } }],
+      messages: [
+        { role: 'user', content: 'Goal: x' },
+        { role: 'assistant', content: '{"tool":"a"}' },
+        { role: 'user', content: [{ type: 'text', text: 'Result of step 1', cache_control: { type: 'ephemeral' } }] },
+      ],
+    });
+    // Without cache the request is as before: no marker anywhere.
+    await provider.complete({ model: 'm', system: 'S', messages: [{ role: 'user', content: 'x' }], maxTokens: 10 });
+    expect(JSON.stringify(api.requests.at(-1)!.body)).not.toContain('cache_control');
+  });
+
   it('asks for JSON through the system prompt (the API has no JSON switch)', async () => {
     await provider.complete({ model: 'm', messages: [{ role: 'user', content: 'x' }], maxTokens: 10, json: true });
     expect(api.requests.at(-1)!.body.system).toMatch(/JSON object/);

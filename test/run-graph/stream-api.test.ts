@@ -69,6 +69,10 @@ describe('SSE', () => {
     await again.done;
     expect(again.events.map((e) => Number(e.id))).toEqual(s.events.slice(k).map((e) => Number(e.id)));
     expect(again.events.map((e) => e.event)).toEqual(s.events.slice(k).map((e) => e.event));
+    // The spec's gateway family answers the same stream.
+    const viaApi = await openSse(`${server.url}/api/stream/${threadId}`, { headers: { authorization: `Bearer ${token}`, 'last-event-id': String(k) } });
+    await viaApi.done;
+    expect(viaApi.events.map((e) => [e.id, e.event])).toEqual(again.events.map((e) => [e.id, e.event]));
   });
 
   it('a client that drops mid-run and comes back with Last-Event-ID misses nothing and gets nothing twice; keep-alives flow while idle', async () => {

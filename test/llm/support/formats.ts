@@ -4,7 +4,7 @@
  */
 
 /** Anthropic Messages API response (POST /v1/messages). */
-export function anthropicMessage(text: string, usage = { input: 12, output: 7 }, model = 'claude-test') {
+export function anthropicMessage(text: string, usage: { input: number; output: number; cacheWrite?: number; cacheRead?: number } = { input: 12, output: 7 }, model = 'claude-test') {
   return {
     id: 'msg_01XFDUDYJgAACzvnptvVoYEL',
     type: 'message',
@@ -13,7 +13,12 @@ export function anthropicMessage(text: string, usage = { input: 12, output: 7 },
     content: [{ type: 'text', text }],
     stop_reason: 'end_turn',
     stop_sequence: null,
-    usage: { input_tokens: usage.input, output_tokens: usage.output },
+    // As the API reports a cached prompt: input_tokens is only what follows the last cache marker.
+    usage: {
+      input_tokens: usage.input,
+      output_tokens: usage.output,
+      ...(usage.cacheWrite !== undefined || usage.cacheRead !== undefined ? { cache_creation_input_tokens: usage.cacheWrite ?? 0, cache_read_input_tokens: usage.cacheRead ?? 0 } : {}),
+    },
   };
 }
 

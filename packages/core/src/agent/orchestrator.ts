@@ -52,7 +52,7 @@ export async function runAgent(deps: AgentDeps, input: AgentInvokeInput, signal?
   const system = systemPrompt(tools, input.max_steps);
 
   const ask = async (): Promise<Reply> => {
-    const res: LlmResult = await llm.complete({ type: 'agent_step', needsReasoning: true }, { system, messages, json: true, maxTokens: 2_000, temperature: 0 }, deps.context);
+    const res: LlmResult = await llm.complete({ type: 'agent_step', needsReasoning: true }, { system, messages, json: true, maxTokens: 2_000, temperature: 0, cache: true }, deps.context);
     usage.model_calls++;
     usage.input_tokens += res.inputTokens;
     usage.output_tokens += res.outputTokens;

@@ -79,10 +79,10 @@ export function createLlmClient(opts: LlmClientOptions): LlmClient {
           continue;
         }
         try {
-          const res = await choice.provider.complete({ model: choice.model, system: input.system, messages, maxTokens, temperature: input.temperature, json: input.json, images: input.images });
+          const res = await choice.provider.complete({ model: choice.model, system: input.system, messages, maxTokens, temperature: input.temperature, json: input.json, images: input.images, ...(input.cache ? { cache: true } : {}) });
           requests?.inc({ model: choice.model, outcome: 'ok' });
           tokens?.inc({ model: choice.model }, res.inputTokens + res.outputTokens);
-          const cost = costUsd(res.inputTokens, res.outputTokens, choice.costPer1kTokens);
+          const cost = costUsd(res.inputTokens, res.outputTokens, choice.costPer1kTokens, { read: res.cacheReadTokens, write: res.cacheWriteTokens });
           const { usage, daily } = await opts.store.aiUsage.record({
             organization_id: ctx.organizationId,
             run_id: ctx.runId ?? null,

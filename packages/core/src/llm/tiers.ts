@@ -30,9 +30,20 @@ export function richerTiers(tier: ModelTier): ModelTier[] {
 export const complexityRank = (c: TaskComplexity) => taskComplexities.indexOf(c);
 export const complexityAt = (rank: number): TaskComplexity => taskComplexities[Math.max(0, Math.min(taskComplexities.length - 1, rank))];
 
-/** Cost of a call: all tokens at the model's price per 1K, rounded to a millionth of a dollar. */
-export function costUsd(inputTokens: number, outputTokens: number, costPer1kTokens: number): number {
-  return Math.round(((inputTokens + outputTokens) / 1000) * costPer1kTokens * 1e6) / 1e6;
+/** Prompt-cache prices relative to plain input (Anthropic's: a read is a tenth, a write a quarter more). */
+export const CACHE_READ_FACTOR = 0.1;
+export const CACHE_WRITE_FACTOR = 1.25;
+
+/**
+ * Cost of a call: tokens at the model's price per 1K, rounded to a millionth of a dollar.
+ * Input read from or written to a prompt cache (part of inputTokens) is priced as the
+ * provider bills it.
+ */
+export function costUsd(inputTokens: number, outputTokens: number, costPer1kTokens: number, cache: { read?: number; write?: number } = {}): number {
+  const read = cache.read ?? 0;
+  const write = cache.write ?? 0;
+  const weighted = Math.max(0, inputTokens - read - write) + read * CACHE_READ_FACTOR + write * CACHE_WRITE_FACTOR + outputTokens;
+  return Math.round((weighted / 1000) * costPer1kTokens * 1e6) / 1e6;
 }
 
 /** A rough token count for budgeting before a call: ~4 characters per token. */

@@ -25,12 +25,19 @@ export interface LlmRequest {
   /** Ask for a single JSON object as the answer (native JSON mode where the provider has one). */
   json?: boolean;
   images?: LlmImage[];
+  /** The system prompt and this conversation will be sent again, longer (see LlmInput.cache). */
+  cache?: boolean;
 }
 
 export interface LlmResponse {
   text: string;
+  /** Every input token the model read, cached or not. */
   inputTokens: number;
   outputTokens: number;
+  /** Of inputTokens: read from the provider's prompt cache (billed at a tenth). */
+  cacheReadTokens?: number;
+  /** Of inputTokens: written to the provider's prompt cache (billed at 1.25 times). */
+  cacheWriteTokens?: number;
   /** The model that answered, as the provider reports it. */
   model: string;
 }
@@ -73,6 +80,13 @@ export interface LlmInput {
   temperature?: number;
   json?: boolean;
   images?: LlmImage[];
+  /**
+   * The same system prompt and conversation will be sent again with more turns (an agent's
+   * loop): a provider that caches prompts on request (Anthropic) is asked to, so later turns
+   * read the long prefix at a tenth of the price. Not for one-off calls: writing the cache
+   * costs a quarter more than plain input.
+   */
+  cache?: boolean;
 }
 
 /** Who pays and what the call belongs to (budgets are checked against these). */

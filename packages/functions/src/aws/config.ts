@@ -110,6 +110,10 @@ export const operatorEnvSchema = z.object({
     z.coerce.number({ error: 'must be a number of days' }).min(0.001, { error: 'must be more than 0 days' }).max(3650, { error: 'must be at most 3650 days' })
       .describe('days a proposed visual image (a failed comparison\'s screenshot) is kept for accepting; 30 when unset'),
   ),
+  SVC_RUN_ARTIFACT_RETENTION_DAYS: optional(
+    z.coerce.number({ error: 'must be a number of days' }).min(0.001, { error: 'must be more than 0 days' }).max(36500, { error: 'must be at most 36500 days' })
+      .describe('days run artifacts (traces, screenshots, comparison images) are kept; kept for good when unset'),
+  ),
 });
 
 /** Variable names an operator may set when deploying; infra passes them through. */
@@ -186,6 +190,8 @@ export interface AwsConfig {
   discoveryAllowedHosts: string[];
   /** Days the daily housekeeping keeps a proposed visual image (SVC_VISUAL_PROPOSED_RETENTION_DAYS). */
   visualProposedRetentionDays: number;
+  /** Days the daily housekeeping keeps run artifacts (SVC_RUN_ARTIFACT_RETENTION_DAYS); absent: for good. */
+  runArtifactRetentionDays?: number;
 }
 
 /** The environment does not describe a working deployment; `issues` names each variable. */
@@ -223,6 +229,7 @@ export function loadAwsConfig(env: Record<string, string | undefined>): AwsConfi
     corsOrigins: e.SVC_CORS_ORIGINS ?? [],
     discoveryAllowedHosts: e.SVC_DISCOVERY_ALLOWED_HOSTS ?? [],
     visualProposedRetentionDays: e.SVC_VISUAL_PROPOSED_RETENTION_DAYS ?? 30,
+    ...(e.SVC_RUN_ARTIFACT_RETENTION_DAYS !== undefined ? { runArtifactRetentionDays: e.SVC_RUN_ARTIFACT_RETENTION_DAYS } : {}),
     ...(e.SVC_BROWSER_FUNCTION_NAME ? { browserFunctionName: e.SVC_BROWSER_FUNCTION_NAME } : {}),
     ...(e.SVC_EVENT_BUS_NAME ? { eventBusName: e.SVC_EVENT_BUS_NAME } : {}),
     ...(e.SVC_METRICS_TOKEN ? { metricsToken: e.SVC_METRICS_TOKEN } : {}),

@@ -1,13 +1,13 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { AppDeps } from '../api/deps.ts';
-import { sweepImages } from '../shared/housekeeping.ts';
+import { housekeeping, type HousekeepingResult } from '../shared/housekeeping.ts';
 import { loadAwsConfig, type AwsConfig } from './config.ts';
 import { buildAwsDeps } from './deps.ts';
 
 /**
  * Daily housekeeping on AWS (infra/api.ts): visual images nobody can accept or read any
- * more leave the bucket (shared/housekeeping.ts). The local runtime runs the same sweep
- * on a timer.
+ * more, and run artifacts past the operator's retention, leave the bucket
+ * (shared/housekeeping.ts). The local runtime runs the same sweep on a timer.
  */
 
 const logger = new Logger({ serviceName: 'svc-housekeeping' });
@@ -25,10 +25,10 @@ function getDeps() {
   return built;
 }
 
-export async function handler(): Promise<{ organizations: number; deleted: number; kept: number }> {
+export async function handler(): Promise<HousekeepingResult> {
   const { deps, config } = await getDeps();
   if (!deps.blobs) throw new Error('housekeeping needs the artifacts bucket: SVC_BUCKET_NAME is not set');
-  const result = await sweepImages(deps, deps.blobs, config.visualProposedRetentionDays);
+  const result = await housekeeping(deps, deps.blobs, config);
   logger.info('housekeeping done', { ...result });
   return result;
 }

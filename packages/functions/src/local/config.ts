@@ -23,8 +23,9 @@ export const LocalConfigSchema = z.object({
   jwtAudience: z.string().optional().describe('Expected aud of the external provider (SVC_JWT_AUDIENCE)'),
   publicUrl: PublicUrl.optional().describe('Where people reach this svc, e.g. https://svc.example.com through a tunnel or proxy: commit statuses and slash-command run outcomes link to run reports there (SVC_PUBLIC_URL; none: no link)'),
   scheduleTickMs: z.coerce.number().int().min(100).max(3_600_000).default(30_000).describe('How often due scheduled runs are looked for, in ms (SVC_SCHEDULE_TICK_MS; default 30 s)'),
-  housekeepingIntervalMs: z.coerce.number().int().min(100).max(7 * 24 * 3_600_000).default(6 * 3_600_000).describe('How often old visual images are swept, in ms; the first sweep a minute after start (SVC_HOUSEKEEPING_INTERVAL_MS; default 6 h)'),
+  housekeepingIntervalMs: z.coerce.number().int().min(100).max(7 * 24 * 3_600_000).default(6 * 3_600_000).describe('How often old visual images and run artifacts are swept, in ms; the first sweep a minute after start (SVC_HOUSEKEEPING_INTERVAL_MS; default 6 h)'),
   visualProposedRetentionDays: z.coerce.number().min(0.001).max(3650).default(30).describe('Days a proposed visual image (a failed comparison\'s screenshot) is kept for accepting (SVC_VISUAL_PROPOSED_RETENTION_DAYS; default 30)'),
+  runArtifactRetentionDays: z.coerce.number().min(0.001).max(36500).optional().describe('Days run artifacts (traces, screenshots, comparison images) are kept (SVC_RUN_ARTIFACT_RETENTION_DAYS; unset: kept for good)'),
   // Absolute, like dataDir: a relative root means the folder where svc was started, not wherever a later read runs from.
   analyzeRoots: z
     .string()
@@ -54,6 +55,7 @@ export function parseLocalConfig(env: Record<string, string | undefined>, flags:
     scheduleTickMs: env.SVC_SCHEDULE_TICK_MS,
     housekeepingIntervalMs: env.SVC_HOUSEKEEPING_INTERVAL_MS,
     visualProposedRetentionDays: env.SVC_VISUAL_PROPOSED_RETENTION_DAYS,
+    runArtifactRetentionDays: env.SVC_RUN_ARTIFACT_RETENTION_DAYS,
     publicUrl: env.SVC_PUBLIC_URL,
   };
   // Unset values drop out before merging, so an absent flag never hides the environment.

@@ -21,7 +21,7 @@ import type { LocalEventBus } from '../events/local-bus.ts';
 import { scheduleService } from '@svc/core/services/schedules';
 import { ensureFirstAdmin, type FirstAdmin } from './bootstrap.ts';
 import { startTicker } from './schedule-ticker.ts';
-import { sweepImages } from '../shared/housekeeping.ts';
+import { housekeeping as sweepOld } from '../shared/housekeeping.ts';
 import { scheduledRunStarter } from '../run-graph/scheduled-runs.ts';
 import type { LocalConfig } from './config.ts';
 import { createLlmFromEnv } from '../llm/from-env.ts';
@@ -131,8 +131,8 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
     const schedules = scheduleService({ store: deps.store, clock: deps.clock });
     const startScheduled = scheduledRunStarter(deps.runGraph);
     const ticker = startTicker(config.scheduleTickMs, () => schedules.sweep(startScheduled, logger), logger);
-    // Old visual images: the daily sweep on AWS (aws/housekeeping-handler.ts), here every few hours from a minute after start.
-    const housekeeping = startTicker(config.housekeepingIntervalMs, () => sweepImages(deps, blobs, config.visualProposedRetentionDays), logger, Math.min(60_000, config.housekeepingIntervalMs));
+    // Old visual images and run artifacts: the daily sweep on AWS (aws/housekeeping-handler.ts), here every few hours from a minute after start.
+    const housekeeping = startTicker(config.housekeepingIntervalMs, () => sweepOld(deps, blobs, config), logger, Math.min(60_000, config.housekeepingIntervalMs));
     const port = (server.address() as AddressInfo).port;
     const host = config.host === '::1' ? '[::1]' : config.host;
     return {

@@ -1,12 +1,14 @@
 import { api } from './api.js';
 import { $, element, messageOf, setMessage } from './dom.js';
+import { artifactButtons, runArtifactsByCase } from './run-artifacts.js';
 
 /**
  * The run the Tests panel started last, under the list: its status while it goes (the
  * dashboard polls GET /api/v1/test/status/{id}: simpler than the SSE stream, and a missed
  * answer costs nothing), then its totals and one row per test, or per case of a
  * parameterised test ("test [set]"), with the error of each failure. Members may retry a
- * failed row, which starts and follows a run of just that test or case. A finished run's
+ * failed row, which starts and follows a run of just that test or case, and download its
+ * Playwright trace and failure screenshot (run-artifacts.js). A finished run's
  * report is offered as HTML and as PDF (POST /api/reports/generate; a server without a PDF
  * printer answers 501, said under the button). The HTML report is
  * downloaded rather than opened: a page made from a blob: URL inherits the dashboard's
@@ -106,8 +108,11 @@ function nameOf(r) {
   return r.parameter_set ? `test ${r.test_id} [${r.parameter_set.name}]` : `test ${r.test_id}`;
 }
 
-/** @param {Result} result */
-function resultRow(result) {
+/** The case a result is of, as the run's artifacts name it. @param {Result} r */
+const caseOf = (r) => (r.parameter_set ? `${r.test_id}[${r.parameter_set.index}]` : r.test_id);
+
+/** @param {Result} result @param {Map<string, import('./run-artifacts.js').RunArtifact[]>} artifacts the run's, by case */
+function resultRow(result, artifacts) {
   const name = nameOf(result);
   const li = element('li', { className: 'test-result-row', testid: 'test-result-row' });
   li.dataset.testId = result.test_id;
@@ -120,7 +125,14 @@ function resultRow(result) {
   if (result.duration_ms !== null) head.append(element('span', { className: 'muted', testid: 'test-result-duration', text: `${result.duration_ms} ms` }));
   li.append(head);
   if (result.status !== 'passed' && result.error_message) li.append(element('p', { className: 'test-result-error', testid: 'test-result-error', text: result.error_message }));
-  if (result.status === 'failed' && context?.canRetry) li.append(retryButton(result, name));
+  if (result.status === 'failed') {
+    const actions = element('div', { className: 'test-result-actions' });
+    if (context?.canRetry) actions.append(retryButton(result, name));
+    const status = element('p', { className: 'muted', testid: 'test-result-download-status' });
+    status.hidden = true;
+    actions.append(...artifactButtons(artifacts.get(caseOf(result)) ?? [], name, status, save));
+    if (actions.childElementCount) li.append(actions, status);
+  }
   return li;
 }
 
@@ -237,11 +249,13 @@ async function follow(mine) {
   const results = await api(`/api/v1/tests/${id(runId)}/results`);
   if (mine !== shown) return;
   const cases = latestPerCase(results.items);
+  const artifacts = cases.some((r) => r.status === 'failed') ? await runArtifactsByCase(runId) : new Map();
+  if (mine !== shown) return;
   // A run that completed with a failed case is not a green one.
   if (cases.some((r) => r.status === 'failed')) el.state.className = badgeClass('failed');
   setMessage(el.status, totalsOf(results.run, cases));
   if (results.run.error) setMessage(el.error, results.run.error);
-  el.results.replaceChildren(...cases.map(resultRow));
+  el.results.replaceChildren(...cases.map((r) => resultRow(r, artifacts)));
   el.report.hidden = false;
   el.report.disabled = false;
   // Only a finished run has a report to print (the API answers 409 before).

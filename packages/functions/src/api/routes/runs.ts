@@ -16,6 +16,7 @@ import type { RunManager } from '../../run-graph/run-manager.ts';
 import { streamRoutes } from './stream.ts';
 import { approvalRoutes } from './approvals.ts';
 import { timeTravelRoutes } from './time-travel.ts';
+import { runArtifactRoutes } from './run-artifacts.ts';
 
 /** AppDeps plus the run graph (absent: every run endpoint answers 501 NOT_CONFIGURED). */
 export type RunGraphAppDeps = AppDeps & { runGraph?: RunManager };
@@ -33,6 +34,12 @@ const ResultsResponse = z.object({ run: TestRunSchema, items: z.array(TestResult
 const RetryInput = RunStartInput.omit({ project_id: true, test_ids: true, trigger: true })
   .partial()
   .extend({ parameter_set: z.number().int().min(1).max(MAX_PARAMETER_SETS).optional().describe('Retry only this parameter set (1-based) of a parameterised test') });
+const ExecuteInput = RunStartInput.omit({ project_id: true, test_ids: true })
+  .partial()
+  .extend({
+    test_id: z.uuid().describe('The test to execute'),
+    parameter_set: z.number().int().min(1).max(MAX_PARAMETER_SETS).optional().describe('Only this parameter set (1-based) of a parameterised test; default all its cases'),
+  });
 const ReportQuery = z.strictObject({ format: z.enum(reportFormats).default('json').describe('json (default), html, md or junit') });
 
 /**
@@ -45,6 +52,7 @@ export function runGraphRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registr
   streamRoutes(app, deps, registry);
   approvalRoutes(app, deps, registry);
   timeTravelRoutes(app, deps, registry);
+  runArtifactRoutes(app, deps, registry);
 }
 
 function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[]) {
@@ -113,6 +121,20 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
     const input = RunStartInput.parse({ ...settings, project_id: test.project_id, test_ids: [set === undefined ? test.id : caseId(test.id, set)], trigger: 'retry' });
     const { run, threadId } = await runGraphOf(deps).start(access.organizationId, userOf(principal), input);
     c.set('audit', { action: 'test.retry', resource: `test:${test.id}`, metadata: { run_id: run.id } });
+    return c.json(started(run, threadId), 201);
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'post', path: '/api/execute', summary: 'Execute a single test (spec: svc_test\'s route): a run of that one test, as POST /api/v1/test/run starts it', tags: ['runs'], auth: 'member', body: ExecuteInput,
+    responses: { 201: { description: 'run started', schema: RunStartedSchema }, 400: { description: 'a bad field (named), or a parameter_set the test does not have' }, 404: { description: 'no such test' } },
+  }, async ({ c, body, access, principal }) => {
+    const { test_id: testId, parameter_set: set, ...settings } = body;
+    const test = await deps.store.tests.get(access.organizationId, testId);
+    if (!test) throw notFound('test');
+    if (set !== undefined && set > test.parameter_sets.length) throw validationFailed([{ path: 'parameter_set', message: test.parameter_sets.length ? `the test has ${test.parameter_sets.length} parameter sets` : 'the test has no parameter sets' }]);
+    const input = RunStartInput.parse({ ...settings, project_id: test.project_id, test_ids: [set === undefined ? test.id : caseId(test.id, set)] });
+    const { run, threadId } = await runGraphOf(deps).start(access.organizationId, userOf(principal), input);
+    c.set('audit', { action: 'test_run.start', resource: `test_run:${run.id}`, metadata: { project_id: run.project_id, thread_id: threadId, test_id: test.id } });
     return c.json(started(run, threadId), 201);
   });
 

@@ -51,8 +51,9 @@ export function streamRoutes(app: Hono<ApiEnv>, deps: StreamAppDeps, registry: R
     return sse(c, g, access.organizationId, threadId, 0, { 'X-Thread-ID': threadId, 'X-Run-ID': run.id });
   });
 
-  mountRoute(app, deps, registry, {
-    method: 'get', path: '/stream/:session_id', summary: 'Event stream of a run session (the thread), resumable with Last-Event-ID', tags: ['stream'], auth: 'user',
+  // The spec's gateway family (/api/stream/*) and the short path the run's stream_url gives.
+  for (const path of ['/stream/:session_id', '/api/stream/:session_id']) mountRoute(app, deps, registry, {
+    method: 'get', path, summary: 'Event stream of a run session (the thread), resumable with Last-Event-ID', tags: ['stream'], auth: 'user',
     params: z.strictObject({ session_id: z.string().min(1).max(200).describe('Session id: the run\'s thread id') }), query: LastEventQuery,
     responses: { 200: SseResponse, 404: { description: 'no such session' } },
   }, async ({ c, params, query, principal }) => {
