@@ -98,6 +98,7 @@ const byId = (): Array<{ name: string; minRole: Role; call: (c: Client) => Retur
   { name: 'POST discover for project', minRole: 'member', call: (c) => c.post('/api/discover', { project_id: b.projectId }) },
   { name: 'POST quality audit of project', minRole: 'member', call: (c) => c.post('/api/quality/audit', { project_id: b.projectId }) },
   { name: 'POST act on project', minRole: 'member', call: (c) => c.post('/api/act', { project_id: b.projectId, steps: [{ type: 'click', selector: '#x' }] }) },
+  { name: 'POST extract on project', minRole: 'member', call: (c) => c.post('/api/extract', { project_id: b.projectId, fields: { title: { selector: 'h1' } } }) },
   { name: 'GET semantic search of project', minRole: 'viewer', call: (c) => c.get(`/api/quality/semantic-search?q=secret&project_id=${b.projectId}`) },
   { name: 'POST suggest from discovery', minRole: 'viewer', call: (c) => c.post('/api/suggest', { discovery_session_id: b.discoveryId }) },
   { name: 'POST risk score from discovery', minRole: 'viewer', call: (c) => c.post('/api/risk/score', { discovery_session_id: b.discoveryId }) },

@@ -340,6 +340,26 @@ describe('Playwright export: accessibility assertions', () => {
   });
 });
 
+describe('Playwright export: extract steps', () => {
+  it('reads fields with the same locators into a constant named by save_as; a model\'s extraction is left as a note', () => {
+    const code = spec(
+      'extract',
+      ui(
+        { type: 'goto', url: '/table' },
+        { type: 'extract', save_as: 'product', fields: { first: { selector: 'td.name >> nth=0' }, names: { selector: { test_id: 'name' }, all: true }, link: { selector: 'a.next', attribute: 'href' }, links: { selector: 'nav a', attribute: 'href', all: true } } },
+        { type: 'extract', instruction: 'the cheapest product', schema: { type: 'object' } },
+      ),
+    );
+    const body = lines(code);
+    expect(body).toContain('const product = {');
+    expect(body).toContain('"first": (await page.locator("td.name >> nth=0").innerText()).trim(),');
+    expect(body).toContain('"names": (await page.getByTestId("name").allInnerTexts()).map((t) => t.trim()),');
+    expect(body).toContain('"link": await page.locator("a.next").getAttribute("href"),');
+    expect(body).toContain('"links": await Promise.all((await page.locator("nav a").all()).map((e) => e.getAttribute("href"))),');
+    expect(code).toContain('svc: an extract step answered by a model is not exported');
+  });
+});
+
 describe('Playwright export: API tests', () => {
   it('sends requests through the request fixture and asserts on the latest response', () => {
     const code = spec(

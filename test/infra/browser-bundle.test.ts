@@ -11,7 +11,8 @@
  * read back through the API; /api/discover and the quality audit are answered by it, a
  * page that never loads is still the request's 400 naming `url`; a generated UI test runs
  * its one run there, opening the project's secret with the KMS key; POST /api/act's actions
- * run there and their final page's PNG comes back inline; a finished run's PDF
+ * run there and their final page's PNG comes back inline; so do POST /api/extract's steps
+ * and fields, the data in the answer; a finished run's PDF
  * report is printed there through the bucket; the data-layer health
  * shows the function; and a function that cannot be invoked or fails is a 503 that says
  * so, with the session it could not start marked failed.
@@ -243,6 +244,18 @@ Then I should be redirected to "/dashboard"`;
     const png = Buffer.from(res.body.screenshot.base64, 'base64');
     expect([...png.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
     expect(png.length).toBe(res.body.screenshot.bytes);
+  });
+
+  it('performs POST /api/extract in the function: the steps sign in, then the fields are read from the dashboard', async () => {
+    const res = await api.post('/api/extract', { project_id: projectId, url: '/login', steps: [
+      { type: 'fill', selector: { label: 'Email' }, value: 'demo@example.com' },
+      { type: 'fill', selector: { label: 'Password' }, value: 's3cret!' },
+      { type: 'click', selector: { role: 'button', name: 'Sign in' } },
+    ], fields: { welcome: { selector: '#welcome' }, links: { selector: 'nav a', attribute: 'href', all: true } } });
+    expect(res.status, res.text).toBe(200);
+    expect(lambda!.invocations.at(-1)).toMatchObject({ type: 'RequestResponse', event: { kind: 'generation.run', project_id: projectId, final_page: { screenshot: false, snapshot: false } } });
+    expect(res.body).toMatchObject({ status: 'passed', url: `${fixture!.url}/dashboard`, data: { welcome: 'Welcome, Demo User!' } });
+    expect(res.body.data.links.slice(0, 2)).toEqual(['/', '/login']);
   });
 
   it("prints a finished run's PDF report in the function, through the bucket, and leaves nothing there", async () => {

@@ -48,6 +48,7 @@ export const ActFinalPage = z.object({
   title: z.string().nullable(),
   screenshot: ActScreenshot.nullable(),
   screenshot_note: z.string().optional().describe('Why there is no screenshot although one was asked for'),
+  snapshot: z.object({ text: z.string(), chars: z.number().int(), truncated: z.boolean() }).optional().describe('The page as text (accessibility snapshot), when asked for: what POST /api/extract gives a model'),
 });
 export type ActFinalPage = z.output<typeof ActFinalPage>;
 

@@ -293,14 +293,60 @@ export const DbQueryStep = z.strictObject({
 }).describe('Run SQL; later DB assertions check its result');
 export type DbQueryStep = z.output<typeof DbQueryStep>;
 
+// ---------------------------------------------------------------- extraction
+
+/** Caps of the extract step (docs/extract.md). */
+export const EXTRACT_MAX_FIELDS = 100;
+/** A field with `all: true` reads at most this many elements (a list past it fails the step: narrow the selector). */
+export const EXTRACT_MAX_ITEMS = 1_000;
+/** The extracted value as JSON, at most: it is kept in the step's result and the run report. */
+export const EXTRACT_MAX_RESULT_CHARS = 32_000;
+/** The page text a model reads, at most (the rest is cut, and the model is told so). */
+export const EXTRACT_MAX_SNAPSHOT_CHARS = 40_000;
+
+/** A name a later step reads as {{name}} or {{name.field}}; secrets and env are taken by {{secrets.X}} and {{env.X}}. */
+const VariableName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'letters, digits and _, not starting with a digit').refine((n) => n !== 'secrets' && n !== 'env', { message: 'secrets and env are reserved: {{secrets.X}} and {{env.X}} read the project environment' });
+
+export const ExtractField = z.strictObject({
+  selector: Locator.describe('Element to read (exactly one, unless all is true)'),
+  attribute: z.string().min(1).max(200).optional().describe('Read this attribute (e.g. href) instead of the visible text'),
+  all: z.boolean().optional().describe('Read every matching element into a list (at least one must match)'),
+}).describe('A value read from the page');
+export type ExtractField = z.output<typeof ExtractField>;
+
+/** A JSON Schema for a model's answer: an object, so fields can be named in later steps. */
+export const ExtractSchema = z.record(z.string(), z.unknown()).refine((s) => s.type === 'object', { message: 'the schema must describe an object: "type": "object"' });
+
+/** Field name → where to read it. */
+export const ExtractFields = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'letters, digits, _ and -, not starting with a digit or -').max(100), ExtractField);
+
+/** What to extract with a model, in plain language. */
+export const ExtractInstruction = z.string().trim().min(1).max(4_000);
+
+export const ExtractStep = z.strictObject({
+  type: z.literal('extract'),
+  fields: ExtractFields.optional().describe('Deterministic extraction, no model: field name → where to read it'),
+  instruction: ExtractInstruction.optional().describe('What to extract, in plain language: a language model reads the page\'s visible text (accessibility snapshot) and answers JSON matching schema'),
+  schema: ExtractSchema.optional().describe('JSON Schema (draft 2020-12, "type": "object") the model\'s answer must satisfy; required with instruction'),
+  save_as: VariableName.optional().describe('Keep the result as a variable: later steps read {{name}} (the object as JSON) or {{name.field}}'),
+  ...common,
+})
+  .refine((v) => (v.fields !== undefined) !== (v.instruction !== undefined), { message: 'give fields (read by selectors) or instruction with schema (read by a model), not both', path: ['fields'] })
+  .refine((v) => v.fields === undefined || Object.keys(v.fields).length >= 1, { message: 'give at least one field', path: ['fields'] })
+  .refine((v) => v.fields === undefined || Object.keys(v.fields).length <= EXTRACT_MAX_FIELDS, { message: `at most ${EXTRACT_MAX_FIELDS} fields`, path: ['fields'] })
+  .refine((v) => v.instruction === undefined || v.schema !== undefined, { message: 'an instruction needs a JSON Schema for the answer', path: ['schema'] })
+  .refine((v) => v.schema === undefined || v.instruction !== undefined, { message: 'schema goes with instruction (fields need none)', path: ['schema'] })
+  .describe('Read structured data from the page: fields by selectors, or an instruction answered by a model as JSON validated against a schema');
+export type ExtractStep = z.output<typeof ExtractStep>;
+
 /** An inline assertion at this point of the steps. */
 export const AssertStep = z.strictObject({ type: z.literal('assert'), assertion: Assertion, ...common }).describe('Check an assertion at this point');
 
 /** Any step. Parsing dispatches on `type`; an unknown type is a validation error naming it. */
-export const Step = z.discriminatedUnion('type', [UiStep, ApiRequestStep, DbQueryStep, AssertStep]);
+export const Step = z.discriminatedUnion('type', [UiStep, ApiRequestStep, DbQueryStep, AssertStep, ExtractStep]);
 export type Step = z.output<typeof Step>;
 
-export const stepTypes = ['goto', 'click', 'dblclick', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'upload', 'scroll', 'wait-for', 'screenshot', 'mock', 'request', 'sql', 'assert'] as const;
+export const stepTypes = ['goto', 'click', 'dblclick', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'upload', 'scroll', 'wait-for', 'screenshot', 'mock', 'request', 'sql', 'assert', 'extract'] as const;
 export type StepType = (typeof stepTypes)[number];
 
 // ---------------------------------------------------------------- a test file

@@ -81,6 +81,8 @@ export function describeStep(step: Step): string {
       return `sql ${step.statement.replace(/\s+/g, ' ').slice(0, 80)}`;
     case 'assert':
       return describeAssertion(step.assertion);
+    case 'extract':
+      return `extract ${step.fields ? Object.keys(step.fields).join(', ') : `with a model: ${step.instruction!.slice(0, 80)}`}${step.save_as ? ` as {{${step.save_as}}}` : ''}`;
     default:
       return `${step.type} ${describeLocator(step.selector)}`;
   }

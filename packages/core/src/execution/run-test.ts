@@ -13,6 +13,8 @@ import { StepHealer, type AppliedHeal, type HealableItem } from './step-healer.t
 import type { BaselineMode, BaselineStore, VisualOutcome } from '../visual/baseline-store.ts';
 import { checkVisual } from '../visual/check-visual.ts';
 import { fileSafe } from '../file-safe.ts';
+import { runExtract } from './extract/run-extract.ts';
+import type { ExtractModel } from './extract/ask-model.ts';
 
 /** What one test needs to run. The UI driver is opened lazily: API and DB tests never start Chromium. */
 export interface TestRunDeps {
@@ -37,6 +39,8 @@ export interface TestRunDeps {
   /** What the run does with baselines (default missing: record where none exists). */
   baselineMode?: BaselineMode;
   onStep?: (testId: string, step: StepResult) => void;
+  /** The model extract steps with an instruction ask (paid by the run's organization); without it they fail with NO_MODEL. */
+  extractModel?: ExtractModel;
 }
 
 const uiAssertionTypes = new Set(['visible', 'hidden', 'text', 'value', 'url', 'title', 'count', 'attribute', 'enabled', 'disabled']);
@@ -70,6 +74,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   let lastResponse: HttpResult | undefined;
   let lastQuery: SqlResult | undefined;
   const heals = new Map<number, AppliedHeal>();
+  const extracted = new Map<number, unknown>();
   // The fingerprints of earlier runs, read when a step first needs healing: most tests never
   // do, and this test's own fingerprints are saved only when it ends.
   let stored: Promise<Record<number, Fingerprint>> | undefined;
@@ -81,6 +86,13 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   let assertionsFailed = 0;
   let failure: { kind: FailureKind; message: string; stack?: string; step?: number } | undefined;
   const redact = (s: string) => redactSecrets(s, deps.secrets);
+  // A page may show a secret the test typed: the report keeps *** (a later step still gets the value).
+  const redactValue = (v: unknown): unknown => {
+    if (typeof v === 'string') return redact(v);
+    if (Array.isArray(v)) return v.map(redactValue);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactValue(x)]));
+    return v;
+  };
   const log = deps.log ?? (() => {});
 
   const openSession = async () => {
@@ -182,6 +194,12 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       await checkAssertion(step.assertion, ctx, index);
       return undefined;
     }
+    if (step.type === 'extract') {
+      const value = await runExtract(step, await openSession(), ctx, deps.extractModel);
+      extracted.set(index, value);
+      if (step.save_as) scope.saved[step.save_as] = value;
+      return undefined;
+    }
     throw new StepFailure('unsupported', `unknown step type ${(step as { type: string }).type}`);
   }
 
@@ -200,7 +218,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
         if (screenshot) screenshots.push(screenshot);
         if (step.type === 'assert') assertionsPassed++;
         const heal = heals.get(i);
-        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(step)), status: 'passed', duration_ms: now() - t0, ...(screenshot ? { screenshot } : {}), ...(heal ? { healed: { original: heal.original, healed: heal.healed, confidence: heal.confidence } } : {}) };
+        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(step)), status: 'passed', duration_ms: now() - t0, ...(screenshot ? { screenshot } : {}), ...(heal ? { healed: { original: heal.original, healed: heal.healed, confidence: heal.confidence } } : {}), ...(extracted.has(i) ? { extracted: redactValue(extracted.get(i)) } : {}) };
         steps.push(result);
         deps.onStep?.(testId, result);
       } catch (err) {

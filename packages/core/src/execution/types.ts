@@ -1,4 +1,4 @@
-import type { UiStep, UiAssertion, ApiRequestStep, DbQueryStep, DbConnection, TestDefinition, StepType, Locator } from '../contracts/steps.ts';
+import type { UiStep, UiAssertion, ApiRequestStep, DbQueryStep, DbConnection, TestDefinition, StepType, Locator, ExtractField } from '../contracts/steps.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome, AxeScan } from '../contracts/accessibility.ts';
 import type { BrowserSettings } from '../contracts/browser-settings.ts';
@@ -104,12 +104,31 @@ export interface UiSession {
   /** Fingerprints of every visible element on the current page (healing candidates). */
   pageFingerprints(): Promise<Fingerprint[]>;
   url(): string;
+  /**
+   * Reads an extract step's fields: each field's element's visible text (or `attribute`),
+   * a list with `all`. Throws StepFailure('locator') naming the field whose element is missing.
+   * Optional: a driver without it fails extract steps as unsupported.
+   */
+  extract?(fields: Record<string, ExtractField>, ctx: StepContext): Promise<Record<string, ExtractedValue>>;
+  /** The page's visible content as an accessibility snapshot (text), cut at maxChars; for a model extracting from it. */
+  snapshot?(maxChars: number, ctx: StepContext): Promise<PageSnapshot>;
   /** The page's title (optional: only callers that report the page's state, e.g. POST /api/act, need it). */
   title?(): Promise<string>;
   diagnostics(): UiDiagnostics;
   /** Stops tracing; returns the trace zip when keep is true. */
   stopTrace(keep: boolean): Promise<Uint8Array | undefined>;
   close(): Promise<void>;
+}
+
+/** One extracted field: text or an attribute (null: the element has no such attribute), or a list of them. */
+export type ExtractedValue = string | null | Array<string | null>;
+
+export interface PageSnapshot {
+  /** The accessibility snapshot (roles, names, visible text), cut at the cap. */
+  text: string;
+  /** Characters before the cut. */
+  chars: number;
+  truncated: boolean;
 }
 
 // ---------------------------------------------------------------- SQL port
@@ -163,6 +182,8 @@ export interface StepResult {
   screenshot?: string;
   /** Set when this step's locator was healed (issue: self-healing). */
   healed?: { original: string; healed: string; confidence: number };
+  /** An extract step's result (its JSON at most EXTRACT_MAX_RESULT_CHARS: a larger one fails the step). */
+  extracted?: unknown;
 }
 
 export interface TestExecutionResult {

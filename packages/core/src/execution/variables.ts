@@ -29,7 +29,24 @@ function lookup(name: string, scope: VariableScope): unknown {
   }
   if (name in scope.saved) return scope.saved[name];
   if (name in scope.parameters) return scope.parameters[name];
+  const dot = name.indexOf('.');
+  if (dot > 0 && name.slice(0, dot) in scope.saved) return member(name, dot, scope.saved[name.slice(0, dot)]);
   throw new StepFailure('configuration', `unknown variable {{${name}}}; saved: [${Object.keys(scope.saved).join(', ')}], parameters: [${Object.keys(scope.parameters).join(', ')}]`);
+}
+
+/**
+ * {{name.field}} (or {{name.items.0}}): a field of an object an earlier step saved, e.g.
+ * an extract step's result. A missing field fails the step naming it, as an unknown
+ * variable does: the app must not receive "undefined".
+ */
+function member(name: string, dot: number, root: unknown): unknown {
+  let value = root;
+  for (const key of name.slice(dot + 1).split('.')) {
+    const own = value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, key);
+    if (!own) throw new StepFailure('configuration', `unknown variable {{${name}}}: ${JSON.stringify(key)} is not a field of the saved value${value !== null && typeof value === 'object' ? ` (fields: ${Object.keys(value).slice(0, 20).join(', ')})` : ''}`);
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
 }
 
 function stringify(value: unknown): string {

@@ -226,7 +226,27 @@ class SpecWriter {
     if (s.type === 'assert') return this.assertion(s.assertion, s.timeout_ms);
     if (s.type === 'request') return this.request(s);
     if (s.type === 'sql') throw new Error('unreachable: database tests are exported as skipped');
-    if (UI_STEPS.has(s.type)) return this.ui(s);
+    if (s.type === 'extract') return this.extract(s);
+    if (UI_STEPS.has(s.type)) return this.ui(s as UiStep);
+  }
+
+  // -------------------------------------------------------------- extraction
+
+  /** Fields by selectors become the same reads in Playwright; a model's extraction has no equivalent and is left as a note. */
+  private extract(s: Extract<Step, { type: 'extract' }>): void {
+    if (!s.fields) {
+      this.lines.push(...comment('svc: an extract step answered by a model is not exported (Playwright has no equivalent); its variable is not set.'));
+      return;
+    }
+    const reads = Object.entries(s.fields).map(([name, f]) => {
+      const l = this.loc(f.selector);
+      const read = f.all
+        ? f.attribute !== undefined ? `await Promise.all((await ${l}.all()).map((e) => e.getAttribute(${lit(f.attribute)})))` : `(await ${l}.allInnerTexts()).map((t) => t.trim())`
+        : f.attribute !== undefined ? `await ${l}.getAttribute(${lit(f.attribute)})` : `(await ${l}.innerText()).trim()`;
+      return `  ${JSON.stringify(name)}: ${read},`;
+    });
+    const id = s.save_as ? this.vars.declare(s.save_as) : `extracted${this.position + 1}`;
+    this.emit(`const ${id} = {\n${reads.join('\n')}\n};`);
   }
 
   // -------------------------------------------------------------- UI steps

@@ -151,11 +151,20 @@ function errorBlock(error: { kind: string; message: string; stack?: string }, r:
   return `<section class="error"><p><span class="kind">${esc(error.kind)}</span></p>${where}<pre class="message">${esc(error.message)}</pre>${stack}</section>`;
 }
 
+/** An extract step's value, shown up to a screenful: the JSON report has all of it. */
+const EXTRACTED_SHOWN_CHARS = 2_000;
+function extractedBlock(value: unknown): string {
+  if (value === undefined) return '';
+  const json = JSON.stringify(value, null, 2);
+  const shown = json.length > EXTRACTED_SHOWN_CHARS ? `${json.slice(0, EXTRACTED_SHOWN_CHARS)}\n… (${json.length} characters; the JSON report has all of it)` : json;
+  return `<pre class="step-extracted">${esc(shown)}</pre>`;
+}
+
 function stepItem(s: StepResult): string {
   const name = s.name ? ` <span class="step-name">${esc(s.name)}</span>` : '';
   const healed = s.healed ? ` <span class="badge healed small" title="${esc(`${s.healed.original} → ${s.healed.healed}`)}">healed</span>` : '';
   const error = s.error ? `<div class="step-error"><span class="kind">${esc(s.error.kind)}</span> ${esc(s.error.message)}</div>` : '';
-  return `<li class="step ${s.status}"><span class="icon" aria-label="${s.status}">${STEP_ICON[s.status]}</span><span class="desc"><code>${esc(s.description)}</code>${name}${healed}</span><span class="dur">${esc(humanDuration(s.duration_ms))}</span>${error}</li>`;
+  return `<li class="step ${s.status}"><span class="icon" aria-label="${s.status}">${STEP_ICON[s.status]}</span><span class="desc"><code>${esc(s.description)}</code>${name}${healed}</span><span class="dur">${esc(humanDuration(s.duration_ms))}</span>${error}${extractedBlock(s.extracted)}</li>`;
 }
 
 /**

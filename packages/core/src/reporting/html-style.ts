@@ -76,6 +76,7 @@ header.run-failed { border-top-color: var(--failed); }
 .step .dur { color: var(--muted); font-size: 12px; white-space: nowrap; }
 .step-name { color: var(--muted); font-size: 13px; margin-left: 6px; }
 .step-error { grid-column: 2 / 4; color: var(--failed); font-size: 13px; white-space: pre-wrap; overflow-wrap: anywhere; }
+.step-extracted { grid-column: 2 / 4; margin: 4px 0 0; font-size: 12px; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 240px; overflow: auto; }
 table.heals { border-collapse: collapse; width: 100%; font-size: 13px; }
 table.heals th, table.heals td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 p.flaky { margin: 0 0 8px; padding: 6px 10px; border-left: 4px solid #d97706; background: #fffbeb; color: #78350f; font-size: 13px; }

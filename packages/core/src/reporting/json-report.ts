@@ -38,6 +38,7 @@ export const JsonReportStep = z.strictObject({
   error: ErrorInfo.nullable().describe('Why the step failed'),
   screenshot: z.string().nullable().describe('Artifact key of the screenshot taken at this step'),
   healed: JsonReportHealed.omit({ step: true }).nullable().describe('Set when this step’s locator was healed'),
+  extracted: z.unknown().optional().describe('An extract step’s result (its JSON at most 32,000 characters)'),
 });
 
 /**
@@ -170,6 +171,7 @@ function testOf(r: TestExecutionResult): JsonReport['tests'][number] {
       error: s.error ? { kind: s.error.kind, message: clean(s.error.message) } : null,
       screenshot: s.screenshot ?? null,
       healed: s.healed ? { original: clean(s.healed.original), healed: clean(s.healed.healed), confidence: s.healed.confidence } : null,
+      ...(s.extracted !== undefined && { extracted: s.extracted }),
     })),
     screenshots: screenshotKeys(r),
     ...(r.visual ? { visual: r.visual.map(visualOf) } : {}),

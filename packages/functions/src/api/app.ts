@@ -36,6 +36,7 @@ import { insightsRoutes } from './routes/insights.ts';
 import { semanticSearchRoutes } from './routes/semantic-search.ts';
 import { qualityAuditRoutes } from './routes/quality-audit.ts';
 import { actRoutes } from './routes/act.ts';
+import { extractRoutes } from './routes/extract.ts';
 import { autonomousLoopRoutes } from './routes/autonomous-loop.ts';
 import { scheduleRoutes } from './routes/schedules.ts';
 import { notificationRoutes } from './routes/notifications.ts';
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps) {
   semanticSearchRoutes(app, deps, registry);
   qualityAuditRoutes(app, deps, registry);
   actRoutes(app, deps, registry);
+  extractRoutes(app, deps, registry);
   autonomousLoopRoutes(app, deps, registry);
   scheduleRoutes(app, deps, registry);
   notificationRoutes(app, deps, registry);

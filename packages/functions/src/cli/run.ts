@@ -232,6 +232,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       artifacts,
       traceOnFailure: trace === 'on-failure',
       stepHealer: healer,
+      ...(models?.extract && { extractModel: models.extract }),
       fingerprints: new FileFingerprintStore(stateDir),
       baselines: new FileBaselineStore(resolve(values.baselines ?? 'svc-baselines')),
       baselineMode: baselineMode as BaselineMode,

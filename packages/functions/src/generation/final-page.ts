@@ -1,10 +1,16 @@
 import type { UiDriver, UiSession } from '@svc/core/execution/types';
 import { ACT_MAX_SCREENSHOT_BYTES, type ActFinalPage, type ActScreenshot } from '@svc/core/contracts/act';
+import { EXTRACT_MAX_SNAPSHOT_CHARS } from '@svc/core/contracts/steps';
 
 /** What a caller asks of the page a run ends on. */
 export interface FinalPageRequest {
   screenshot: boolean;
+  /** The page as text (accessibility snapshot, capped), for a model extracting data from it (POST /api/extract). */
+  snapshot?: boolean;
 }
+
+/** Reading the page's text must not hold the answer long. */
+const SNAPSHOT_MS = 10_000;
 
 /**
  * Records the page a test run ends on — URL, title and, when asked, a PNG — for POST
@@ -29,7 +35,9 @@ export function recordFinalPage(request: FinalPageRequest) {
         note = `the screenshot could not be taken: ${(err as Error).message.split('\n')[0]}`;
       }
     }
-    page = { url: s.url(), title, screenshot, ...(note && { screenshot_note: note }) };
+    const ctx = { signal: AbortSignal.timeout(SNAPSHOT_MS), deadline: Date.now() + SNAPSHOT_MS, log: () => undefined };
+    const snapshot = request.snapshot && s.snapshot ? await s.snapshot(EXTRACT_MAX_SNAPSHOT_CHARS, ctx).catch(() => undefined) : undefined;
+    page = { url: s.url(), title, screenshot, ...(note && { screenshot_note: note }), ...(snapshot && { snapshot }) };
   };
 
   // Every method but close goes to the session itself (bound, so its own state stays its own).

@@ -11,6 +11,7 @@ import { createStore } from '@svc/core/store/index';
 import { systemClock } from '@svc/core/ports/clock';
 import type { LlmCallContext, LlmClient } from '@svc/core/llm/types';
 import type { VisionLocator } from '../execution/browser/vision.ts';
+import type { ExtractModel } from '@svc/core/execution/extract/ask-model';
 import { FileTable } from '../local/file-table.ts';
 import { parseLlmConfig } from './config.ts';
 import { createLlmFromConfig } from './from-env.ts';
@@ -23,6 +24,8 @@ export interface CliModels {
   chooser: ModelChooser;
   /** Set only with SVC_LLM_VISION. */
   vision?: VisionLocator;
+  /** The model extract steps with an instruction ask. */
+  extract: ExtractModel;
   /** "AI usage: …" for the end of the run, or undefined when no call was made. */
   summary(): string | undefined;
   close(): Promise<void>;
@@ -39,6 +42,7 @@ export async function cliModels(env: Record<string, string | undefined>, stateDi
   return {
     chooser: new ModelChooser({ llm, organizationId: CLI_ORGANIZATION }),
     vision: config.vision ? llmVisionLocator({ llm, context }) : undefined,
+    extract: { llm, context },
     summary() {
       if (!llm.calls.size) return undefined;
       const parts = [...llm.calls].map(([task, n]) => `${task} ×${n}`).join(', ');

@@ -22,6 +22,7 @@ import { createExecutionEnvs } from './execution-env.ts';
 import { createRunManager, type RunManager } from './run-manager.ts';
 import { runTotals } from '@svc/core/execution/totals';
 import { caseId, caseName, parameterCases, splitCaseId } from '@svc/core/contracts/parameter-sets';
+import type { ExtractModel } from '@svc/core/execution/extract/ask-model';
 
 /** What a run needs from the machine it runs on (given again when a run is resumed). */
 export interface GraphSuiteRuntime {
@@ -38,6 +39,8 @@ export interface GraphSuiteRuntime {
   /** Fingerprints keyed by the files' test ids (FileFingerprintStore in --state-dir). */
   fingerprints?: FingerprintStore;
   traceOnFailure?: boolean;
+  /** The model extract steps with an instruction ask (SVC_LLM_*); absent → they fail with NO_MODEL. */
+  extractModel?: ExtractModel;
   /** Visual baselines keyed by the files' test ids (FileBaselineStore, --baselines) and what the run may write. */
   baselines?: BaselineStore;
   baselineMode?: BaselineMode;
@@ -202,6 +205,7 @@ function manager(store: Store, table: FileTable, manifest: Manifest, o: GraphSui
     fingerprints,
     ...(o.stepHealer ? { stepHealer: () => underFileIds(o.stepHealer!, fileId) } : {}),
     traceOnFailure: o.traceOnFailure,
+    ...(o.extractModel ? { extractModel: () => o.extractModel } : {}),
     ...(baselines ? { baselines: () => baselines } : {}),
   });
   const graph = createRunManager({

@@ -10,6 +10,8 @@ import type { FingerprintStore } from '@svc/core/execution/fingerprint-store';
 import type { StepHealer } from '@svc/core/execution/step-healer';
 import type { BaselineStore } from '@svc/core/visual/baseline-store';
 import { fileSafe } from '@svc/core/file-safe';
+import type { LlmClient } from '@svc/core/llm/types';
+import type { ExtractModel } from '@svc/core/execution/extract/ask-model';
 
 export interface ExecutionEnvOptions {
   store: Store;
@@ -40,7 +42,13 @@ export interface ExecutionEnvOptions {
   traceOnFailure?: boolean;
   /** Visual baselines of a run's organization (server: the store and blobs; svc run: files). Absent: visual assertions fail with 'configuration'. */
   baselines?: (run: { organizationId: string; projectId: string }) => BaselineStore;
+  /** The model a run's extract steps with an instruction ask (extractModelOf); absent → those steps fail with NO_MODEL. */
+  extractModel?: (run: { threadId: string; organizationId: string }) => ExtractModel | undefined;
 }
+
+/** A server's model for extract steps, each run's calls paid by its organization and counted against its run budget. */
+export const extractModelOf = (llm: LlmClient | undefined) => (run: { threadId: string; organizationId: string }): ExtractModel | undefined =>
+  llm?.configured ? { llm, context: { organizationId: run.organizationId, runId: run.threadId } } : undefined;
 
 /**
  * Execution resources per run: HTTP, SQL, a folder for artifacts and — lazily — one
@@ -70,6 +78,7 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
           ...(o.traceOnFailure !== undefined ? { traceOnFailure: o.traceOnFailure } : {}),
           // A parameter set's case keeps baselines of its own, under its test (visual/case-baselines.ts).
           ...(o.baselines ? { baselines: caseBaselines(o.baselines(run)) } : {}),
+          ...(o.extractModel?.(run) && { extractModel: o.extractModel(run) }),
         },
       };
       if (o.browser) {

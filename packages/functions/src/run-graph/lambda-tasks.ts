@@ -16,7 +16,7 @@ import { S3Blobs } from '../aws/s3-blobs.ts';
 import { createLogger } from '../shared/logger.ts';
 import { createPlaywrightDriver } from '../execution/browser/playwright-driver.ts';
 import { createSqlDriver } from '../execution/sql/sql-driver.ts';
-import { createExecutionEnvs, type ExecutionEnvs } from './execution-env.ts';
+import { createExecutionEnvs, extractModelOf, type ExecutionEnvs } from './execution-env.ts';
 import { createDomHealer } from './dom-healer.ts';
 import { blobArtifacts } from './blob-artifacts.ts';
 import { createSfnWorkflow } from './sfn-workflow.ts';
@@ -77,6 +77,8 @@ function build(): Promise<Built> {
       sql: createSqlDriver(),
       browser,
       stepHealer,
+      // Extract steps with an instruction (NO_MODEL without one).
+      extractModel: extractModelOf(llm),
       // Visual baselines: records in the table, images in the artifacts bucket (served by the API's /api/visual routes).
       baselines: (run) => storeBaselineStore(store, blobs, run.organizationId, run.projectId),
     });

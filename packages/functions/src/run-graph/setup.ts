@@ -9,7 +9,7 @@ import { storeBaselineStore } from '@svc/core/store/baseline-store';
 import type { Logger } from '@svc/core/ports/logger';
 import type { Healer } from '@svc/core/run-graph/healer';
 import type { HttpExchange, SqlDriver, UiDriver } from '@svc/core/execution/types';
-import { createExecutionEnvs } from './execution-env.ts';
+import { createExecutionEnvs, extractModelOf } from './execution-env.ts';
 import { createRunManager, type RunManager } from './run-manager.ts';
 import { createDomHealer } from './dom-healer.ts';
 import type { EventPublisher } from '@svc/core/ports/events';
@@ -66,6 +66,8 @@ export async function createLocalRunGraph(o: LocalRunGraphOptions): Promise<RunM
     sql: o.sql,
     browser: o.browser,
     stepHealer,
+    // Extract steps with an instruction ask the same model as healing does.
+    extractModel: extractModelOf(o.healingKnowledge?.llm),
     ...(o.blobs ? { baselines: (run: { organizationId: string; projectId: string }) => storeBaselineStore(o.store, o.blobs!, run.organizationId, run.projectId) } : {}),
   });
   const healer = o.healer ?? createDomHealer({ execution: (run) => envs.forRun(run) });

@@ -185,13 +185,22 @@ function describeError(e: ErrorObject): string {
 }
 
 function checkJsonSchema(a: Of<'json_schema'>, response: HttpResult): void {
-  const validate = validatorFor(a.schema);
   const body = requireJsonBody(response);
-  if (validate(body)) return;
+  const problems = schemaViolations(a.schema, body);
+  if (!problems) return;
+  throw new StepFailure('assertion', `response body does not match the JSON Schema: ${problems.summary}`, { errors: problems.errors });
+}
+
+/**
+ * Why a value does not satisfy a JSON Schema (undefined when it does): the first few
+ * errors in words, and up to 20 as data. Needs loadJsonSchemaSupport() first; an invalid
+ * schema is StepFailure('configuration'). Also used for a model's extraction answer.
+ */
+export function schemaViolations(schema: Record<string, unknown>, value: unknown): { summary: string; errors: Array<{ path: string; keyword: string; message?: string }> } | undefined {
+  const validate = validatorFor(schema);
+  if (validate(value)) return undefined;
   const errors = validate.errors ?? [];
   const shown = errors.slice(0, 3).map(describeError);
   const more = errors.length > shown.length ? ` (and ${errors.length - shown.length} more)` : '';
-  throw new StepFailure('assertion', `response body does not match the JSON Schema: ${shown.join('; ')}${more}`, {
-    errors: errors.slice(0, 20).map((e) => ({ path: e.instancePath, keyword: e.keyword, message: e.message })),
-  });
+  return { summary: `${shown.join('; ')}${more}`, errors: errors.slice(0, 20).map((e) => ({ path: e.instancePath, keyword: e.keyword, message: e.message })) };
 }

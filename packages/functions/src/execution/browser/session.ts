@@ -3,9 +3,9 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { UiStep, UiAssertion } from '@svc/core/contracts/steps';
+import type { UiStep, UiAssertion, ExtractField } from '@svc/core/contracts/steps';
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
-import { StepFailure, type AccessibilityScanRequest, type StepContext, type UiDiagnostics, type UiSession, type UiSessionOptions, type VisualCapture } from '@svc/core/execution/types';
+import { StepFailure, type AccessibilityScanRequest, type ExtractedValue, type PageSnapshot, type StepContext, type UiDiagnostics, type UiSession, type UiSessionOptions, type VisualCapture } from '@svc/core/execution/types';
 import type { AxeScan } from '@svc/core/contracts/accessibility';
 import { performStep, type StepEnv } from './perform-step.ts';
 import { contextOptionsFor, DEFAULT_VIEWPORT } from './context-options.ts';
@@ -13,6 +13,7 @@ import { checkAssertion } from './check-assertion.ts';
 import { pageFingerprints } from './fingerprint.ts';
 import { captureForComparison } from './capture.ts';
 import { scanAccessibility } from './accessibility.ts';
+import { extractFields, pageSnapshot } from './extract.ts';
 import type { ScreenshotBudget } from './screenshot-budget.ts';
 import type { VisionLocator } from './vision.ts';
 
@@ -140,6 +141,14 @@ export class PlaywrightUiSession implements UiSession {
   async screenshot(options?: { fullPage?: boolean }): Promise<Uint8Array> {
     if (!this.config.budget.take()) throw new StepFailure('configuration', `screenshot skipped: the cap of ${this.config.budget.max} screenshots per run is reached`);
     return new Uint8Array(await this.page.screenshot({ fullPage: options?.fullPage, type: 'png' }));
+  }
+
+  extract(fields: Record<string, ExtractField>, ctx: StepContext): Promise<Record<string, ExtractedValue>> {
+    return extractFields(this.page, fields, ctx, this.config.locateTimeoutMs);
+  }
+
+  snapshot(maxChars: number, ctx: StepContext): Promise<PageSnapshot> {
+    return pageSnapshot(this.page, maxChars, ctx);
   }
 
   pageFingerprints(): Promise<Fingerprint[]> {
