@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+import { runSvc } from './support/run-svc.ts';
 
 /**
  * `svc run` with a quarantined test in the file, as a pipeline runs it: the test runs and
  * fails for real (the fixture app has no such path), the reports say it is quarantined, and
  * the command exits 0; without the quarantine the same file exits 1.
  */
-const root = join(import.meta.dirname, '..', '..');
-const bin = join(root, 'node_modules', '.bin', 'svc');
 
 let app: FixtureApp;
 let out: string;
@@ -29,10 +27,7 @@ afterAll(async () => {
   if (out) await rm(out, { recursive: true, force: true });
 });
 
-const svc = (args: string[]) =>
-  new Promise<{ code: number; output: string }>((resolve) => {
-    execFile(bin, args, { cwd: out, timeout: 120_000 }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, output: stdout + stderr }));
-  });
+const svc = (args: string[]) => runSvc(args, { cwd: out });
 
 describe('svc run with a quarantined test', () => {
   it('runs and reports its failure, and exits 0; the same file without the quarantine exits 1', async () => {

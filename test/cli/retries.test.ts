@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+import { runSvc } from './support/run-svc.ts';
 
 /** `svc run --retries` as a user runs it, against the fixture app's flaky endpoint (every even call fails). */
-const root = join(import.meta.dirname, '..', '..');
-const bin = join(root, 'node_modules', '.bin', 'svc');
 
 let app: FixtureApp;
 let out: string;
@@ -22,10 +20,7 @@ afterAll(async () => {
   if (out) await rm(out, { recursive: true, force: true });
 });
 
-const svc = (args: string[]) =>
-  new Promise<{ code: number; output: string }>((resolve) => {
-    execFile(bin, args, { cwd: out, timeout: 120_000 }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, output: stdout + stderr }));
-  });
+const svc = (args: string[]) => runSvc(args, { cwd: out });
 
 describe('svc run --retries', () => {
   it('a test that fails once passes on its retry: exit 0, and the reports call it flaky', async () => {

@@ -3,7 +3,7 @@ import type { QualityScoreResponse } from '../contracts/insights.ts';
 import type { TestRun } from '../contracts/test-run.ts';
 import type { FailedTest } from '../notifications/failed-tests.ts';
 import { escape } from '../notifications/messages.ts';
-import { blockingFailedTests } from '../execution/totals.ts';
+import { blockingFailedTests, quarantinedFailedTests } from '../execution/totals.ts';
 
 /**
  * What the slash commands say (docs/chatops.md). Everything a person or a test author
@@ -46,7 +46,7 @@ const VERDICT: Record<string, string> = { completed: 'passed', failed: 'failed',
 export function runOutcomeMessage(o: { run: TestRun; project: string; failed: FailedTest[]; userId: string; reportUrl?: string }): SlackRunOutcomeMessage {
   const { run } = o;
   const verdict = run.status === 'completed' && blockingFailedTests(run) > 0 ? 'failed' : (VERDICT[run.status] ?? run.status);
-  const quarantined = run.failed_tests - blockingFailedTests(run);
+  const quarantined = quarantinedFailedTests(run);
   const counts = `${run.passed_tests} passed, ${run.failed_tests} failed${quarantined ? ` (${quarantined} quarantined)` : ''} of ${plural(run.total_tests, 'test')}`;
   const text = `svc: ${o.project} run ${run.id} ${verdict} — ${counts}`;
   const blocks: Array<Record<string, unknown>> = [section(`*${escape(o.project)}* run \`${run.id}\` ${verdict} — ${counts} (started by <@${o.userId}>)`)];

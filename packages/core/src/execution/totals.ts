@@ -22,6 +22,11 @@ export function quarantinedFailures(results: Array<{ status: string; metadata: R
  * notifications, automation callbacks and chat replies judge a run by.
  */
 export function blockingFailedTests(run: { failed_tests: number; results?: Record<string, unknown> | null }): number {
+  return run.failed_tests - quarantinedFailedTests(run);
+}
+
+/** Of a stored run's failed tests, those in quarantine (0 for runs recorded before quarantine existed). */
+export function quarantinedFailedTests(run: { failed_tests: number; results?: Record<string, unknown> | null }): number {
   const quarantined = run.results?.quarantined_failed;
-  return Math.max(0, run.failed_tests - (typeof quarantined === 'number' ? quarantined : 0));
+  return typeof quarantined === 'number' ? Math.min(run.failed_tests, Math.max(0, quarantined)) : 0;
 }

@@ -131,13 +131,14 @@ function card(r: TestExecutionResult, i: number, options: HtmlReportOptions): st
     parts.push(`<h3>Failed requests</h3>\n<ul class="log">${items.join('')}</ul>`);
   }
   if (r.trace) parts.push(`<p class="trace">Trace: <code>${esc(r.trace)}</code> — open trace.zip with <code>npx playwright show-trace &lt;path&gt;</code></p>`);
+  const quarantine = quarantineOf(r);
   const assertions = r.assertions_passed + r.assertions_failed > 0 ? `<span class="assertions">${r.assertions_passed}/${r.assertions_passed + r.assertions_failed} assertions</span>` : '';
   return [
     `<details class="card ${r.status}" id="t-${i + 1}"${r.status === 'failed' || options.print ? ' open' : ''}>`,
-    `<summary><span class="badge ${r.status}">${STATUS_LABEL[r.status]}</span>${quarantineOf(r) === undefined ? '' : `<span class="badge skipped small" title="${esc(quarantineOf(r)!)}">quarantined</span>`}<span class="name">${esc(r.name)}</span><span class="type">${esc(r.type)}</span>${assertions}<span class="dur">${esc(humanDuration(r.duration_ms))}</span></summary>`,
+    `<summary><span class="badge ${r.status}">${STATUS_LABEL[r.status]}</span>${quarantine === undefined ? '' : `<span class="badge skipped small" title="${esc(quarantine)}">quarantined</span>`}<span class="name">${esc(r.name)}</span><span class="type">${esc(r.type)}</span>${assertions}<span class="dur">${esc(humanDuration(r.duration_ms))}</span></summary>`,
     `<div class="body">`,
     `<p class="test-id">id <code>${esc(r.test_id)}</code> · ${esc(r.started_at)}</p>`,
-    ...(quarantineOf(r) === undefined ? [] : [`<p class="quarantine">Quarantined: ${esc(quarantineOf(r)!)} — ${r.status === 'failed' ? 'this failure does not fail the run' : 'a failure would not fail the run'}.</p>`]),
+    ...(quarantine === undefined ? [] : [`<p class="quarantine">Quarantined: ${esc(quarantine)} — ${r.status === 'failed' ? 'this failure does not fail the run' : 'a failure would not fail the run'}.</p>`]),
     ...parts,
     '</div>',
     '</details>',

@@ -124,6 +124,7 @@ export function renderJsonReport(summary: RunSummary): string {
 /** The report as an object (what renderJsonReport serializes). */
 export function buildJsonReport(summary: RunSummary): JsonReport {
   const ran = summary.total - summary.skipped;
+  const quarantined = quarantinedFailures(summary.results);
   return {
     schema: REPORT_SCHEMA,
     run: {
@@ -137,7 +138,7 @@ export function buildJsonReport(summary: RunSummary): JsonReport {
       total: summary.total,
       passed: summary.passed,
       failed: summary.failed,
-      ...(quarantinedFailures(summary.results) ? { quarantined: quarantinedFailures(summary.results) } : {}),
+      ...(quarantined ? { quarantined } : {}),
       healed: summary.healed,
       skipped: summary.skipped,
       pass_rate: ran > 0 ? round4((summary.passed + summary.healed) / ran) : null,
@@ -149,6 +150,7 @@ export function buildJsonReport(summary: RunSummary): JsonReport {
 function testOf(r: TestExecutionResult): JsonReport['tests'][number] {
   const error = r.status === 'passed' || r.status === 'healed' ? undefined : testError(r);
   const step = error ? failingStep(r) : undefined;
+  const quarantine = quarantineOf(r);
   return {
     id: clean(r.test_id),
     name: clean(r.name),
@@ -177,7 +179,7 @@ function testOf(r: TestExecutionResult): JsonReport['tests'][number] {
     ...(r.visual ? { visual: r.visual.map(visualOf) } : {}),
     ...(r.accessibility ? { accessibility: r.accessibility.map(accessibilityOf) } : {}),
     trace: r.trace ?? null,
-    ...(quarantineOf(r) === undefined ? {} : { quarantine: clean(quarantineOf(r)!) }),
+    ...(quarantine === undefined ? {} : { quarantine: clean(quarantine) }),
     healed_selectors: healedSelectors(r).map((h) => ({ step: h.step, original: clean(h.original), healed: clean(h.healed), confidence: h.confidence })),
     console_errors: r.console_errors.map(clean),
     failed_requests: r.failed_requests.map((f) => ({ url: clean(f.url), method: f.method, failure: clean(f.failure) })),
@@ -241,3 +243,4 @@ function jsonSafe(value: unknown, seen: WeakSet<object>): unknown {
     seen.delete(value);
   }
 }
+

@@ -81,7 +81,8 @@ function testcase(r: TestExecutionResult, classname: string): string[] {
   (r.accessibility ?? []).forEach((o, i) => props.push(...accessibilityProperties(o, i + 1)));
   if (r.trace) props.push(['svc.trace', r.trace]);
   // Kept a failure (what happened), marked so a CI dashboard can tell it does not fail the run.
-  if (quarantineOf(r) !== undefined) props.push(['svc.quarantined', quarantineOf(r)!]);
+  const quarantine = quarantineOf(r);
+  if (quarantine !== undefined) props.push(['svc.quarantined', quarantine]);
   out.push('      <properties>');
   for (const [k, v] of props) out.push(`        <property${attrs({ name: k, value: v })}/>`);
   out.push('      </properties>');

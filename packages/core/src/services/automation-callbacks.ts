@@ -2,7 +2,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../store/index.ts';
 import { isTerminalRunStatus } from '../contracts/test-run.ts';
-import { blockingFailedTests } from '../execution/totals.ts';
+import { quarantinedFailedTests } from '../execution/totals.ts';
 import type { AutomationRunOutcome } from '../contracts/automation-integration.ts';
 import { deliver, type Fetch } from '../notifications/deliver.ts';
 import { failedTestsOf } from '../notifications/failed-tests.ts';
@@ -41,7 +41,7 @@ export function automationCallbackService({ store, clock, fetch = globalThis.fet
       project_id: run.project_id,
       project: project?.name ?? run.project_id,
       status: run.status,
-      totals: { total: run.total_tests, passed: run.passed_tests, failed: run.failed_tests, quarantined: run.failed_tests - blockingFailedTests(run) },
+      totals: { total: run.total_tests, passed: run.passed_tests, failed: run.failed_tests, quarantined: quarantinedFailedTests(run) },
       failed_tests: await failedTestsOf(store, orgId, run.id, MAX_FAILED_LISTED),
       error: run.error,
       started_at: run.started_at,

@@ -284,10 +284,11 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
         await printerBrowser.close();
       }
     }
+    const quarantined = quarantinedFailures(summary.results);
     process.stdout.write(
       `\n${summary.passed + summary.healed}/${summary.total} passed` +
         (summary.healed ? ` (${summary.healed} healed)` : '') +
-        (summary.failed ? `, ${summary.failed} failed${quarantinedFailures(summary.results) ? ` (${quarantinedFailures(summary.results)} quarantined, not failing the run)` : ''}` : '') +
+        (summary.failed ? `, ${summary.failed} failed${quarantined ? ` (${quarantined} quarantined, not failing the run)` : ''}` : '') +
         (summary.skipped ? `, ${summary.skipped} skipped` : '') +
         ` in ${(summary.duration_ms / 1000).toFixed(1)}s — reports in ${out}\n`,
     );
@@ -295,7 +296,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     if (aiUsage) process.stdout.write(`${aiUsage}\n`);
     // A report that was asked for and not written fails the command, as a failed test does.
     // A quarantined test's failure is reported but does not fail the command.
-    return summary.failed - quarantinedFailures(summary.results) === 0 && summary.skipped === 0 && !pdfFailed ? 0 : 1;
+    return summary.failed - quarantined === 0 && summary.skipped === 0 && !pdfFailed ? 0 : 1;
   } finally {
     await release();
   }

@@ -1,5 +1,5 @@
 import { api, ApiError } from './api.js';
-import { $, deleteButton, element, listLoader, setMessage } from './dom.js';
+import { $, deleteButton, element, listLoader, messageOf, setMessage } from './dom.js';
 import { badgeClass, resetRuns, startRun } from './test-run.js';
 
 /**
@@ -123,7 +123,7 @@ function quarantineButton(test) {
       await reload();
     } catch (err) {
       button.disabled = false;
-      setMessage(el.status, `Could not ${quarantined ? 'release' : 'quarantine'} ${test.name}: ${err instanceof ApiError ? err.message : 'Something went wrong. Please try again.'}`);
+      setMessage(el.status, `Could not ${quarantined ? 'release' : 'quarantine'} ${test.name}: ${messageOf(err)}`);
     }
   });
   return button;

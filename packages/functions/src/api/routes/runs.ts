@@ -58,6 +58,15 @@ export function runGraphRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registr
 function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[]) {
   const started = (run: z.output<typeof TestRunSchema>, threadId: string) => ({ run, thread_id: threadId, job_id: run.id, stream_url: `/stream/${encodeURIComponent(threadId)}` });
 
+  /** A run of one stored test, or of one case of it (`set`, 1-based): retry and execute start runs this way. */
+  async function startOneTest(orgId: string, userId: string | null, testId: string, set: number | undefined, settings: Record<string, unknown>) {
+    const test = await deps.store.tests.get(orgId, testId);
+    if (!test) throw notFound('test');
+    if (set !== undefined && set > test.parameter_sets.length) throw validationFailed([{ path: 'parameter_set', message: test.parameter_sets.length ? `the test has ${test.parameter_sets.length} parameter sets` : 'the test has no parameter sets' }]);
+    const input = RunStartInput.parse({ ...settings, project_id: test.project_id, test_ids: [set === undefined ? test.id : caseId(test.id, set)] });
+    return { test, ...(await runGraphOf(deps).start(orgId, userId, input)) };
+  }
+
   for (const [path, summary] of [
     ['/api/v1/test/run', 'Start test execution (the run graph)'],
     ['/api/v1/tests/run', 'Start a test run (dashboard flow)'],
@@ -114,12 +123,8 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
     method: 'post', path: '/api/tests/:id/retry', summary: 'Retry a test: a new run of that test (trigger retry)', tags: ['runs'], auth: 'member', params: TestIdParams, body: RetryInput,
     responses: { 201: { description: 'run started', schema: RunStartedSchema }, 404: { description: 'no such test' } },
   }, async ({ c, params, body, access, principal }) => {
-    const test = await deps.store.tests.get(access.organizationId, params.id);
-    if (!test) throw notFound('test');
     const { parameter_set: set, ...settings } = body;
-    if (set !== undefined && set > test.parameter_sets.length) throw validationFailed([{ path: 'parameter_set', message: test.parameter_sets.length ? `the test has ${test.parameter_sets.length} parameter sets` : 'the test has no parameter sets' }]);
-    const input = RunStartInput.parse({ ...settings, project_id: test.project_id, test_ids: [set === undefined ? test.id : caseId(test.id, set)], trigger: 'retry' });
-    const { run, threadId } = await runGraphOf(deps).start(access.organizationId, userOf(principal), input);
+    const { test, run, threadId } = await startOneTest(access.organizationId, userOf(principal), params.id, set, { ...settings, trigger: 'retry' });
     c.set('audit', { action: 'test.retry', resource: `test:${test.id}`, metadata: { run_id: run.id } });
     return c.json(started(run, threadId), 201);
   });
@@ -129,11 +134,7 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
     responses: { 201: { description: 'run started', schema: RunStartedSchema }, 400: { description: 'a bad field (named), or a parameter_set the test does not have' }, 404: { description: 'no such test' } },
   }, async ({ c, body, access, principal }) => {
     const { test_id: testId, parameter_set: set, ...settings } = body;
-    const test = await deps.store.tests.get(access.organizationId, testId);
-    if (!test) throw notFound('test');
-    if (set !== undefined && set > test.parameter_sets.length) throw validationFailed([{ path: 'parameter_set', message: test.parameter_sets.length ? `the test has ${test.parameter_sets.length} parameter sets` : 'the test has no parameter sets' }]);
-    const input = RunStartInput.parse({ ...settings, project_id: test.project_id, test_ids: [set === undefined ? test.id : caseId(test.id, set)] });
-    const { run, threadId } = await runGraphOf(deps).start(access.organizationId, userOf(principal), input);
+    const { test, run, threadId } = await startOneTest(access.organizationId, userOf(principal), testId, set, settings);
     c.set('audit', { action: 'test_run.start', resource: `test_run:${run.id}`, metadata: { project_id: run.project_id, thread_id: threadId, test_id: test.id } });
     return c.json(started(run, threadId), 201);
   });
