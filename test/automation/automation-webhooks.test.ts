@@ -293,3 +293,32 @@ describe('the record and who may', () => {
     expect((await api.get('/api/audit-logs?limit=200')).body.items.map((a: { action: string }) => a.action)).toContain('automation_integration.delete');
   });
 });
+
+describe('rotating the secret', () => {
+  it('during the grace period an event signed with the previous secret runs, and the callback is signed with both', async () => {
+    const created = await api.post('/api/integrations/automation', { name: 'zap', project_ids: [shop] });
+    expect(created.status, created.text).toBe(201);
+    const rotated = await api.post(`/api/integrations/automation/${created.body.id}/rotate-secret`, { grace_hours: 1 });
+    expect(rotated.status, rotated.text).toBe(200);
+    const [previous, current] = [created.body.secret, rotated.body.secret];
+
+    // The tool has not been updated yet: it still signs with the previous secret.
+    const res = await sendEvent(server.url, { id: created.body.id, secret: previous }, { event: 'run.requested', project_id: shop, grep: '^lists', callback_url: `${receiver.url}/hooks/rotated` });
+    expect(res.status, res.text).toBe(202);
+    const posted = await receiver.delivered('/hooks/rotated');
+    const stamp = Number(posted.headers['x-svc-timestamp']);
+    // X-Svc-Signature is the new secret's; a receiver still holding the previous one checks X-Svc-Signature-Previous.
+    expect(posted.headers['x-svc-signature']).toBe(sign(current, stamp, posted.raw));
+    expect(posted.headers['x-svc-signature-previous']).toBe(sign(previous, stamp, posted.raw));
+    expect(posted.body).toMatchObject({ event: 'run.finished', run_id: res.body.run_id, status: 'completed' });
+
+    // Once the previous secret stops (a rotation with no grace), only the new one signs.
+    const again = await api.post(`/api/integrations/automation/${created.body.id}/rotate-secret`, { grace_hours: 0 });
+    expect((await sendEvent(server.url, { id: created.body.id, secret: current }, { event: 'run.requested', project_id: shop })).status).toBe(401);
+    const next = await sendEvent(server.url, { id: created.body.id, secret: again.body.secret }, { event: 'run.requested', project_id: shop, grep: '^lists', callback_url: `${receiver.url}/hooks/rotated-2` });
+    expect(next.status, next.text).toBe(202);
+    const second = await receiver.delivered('/hooks/rotated-2');
+    expect(second.headers['x-svc-signature']).toBe(sign(again.body.secret, Number(second.headers['x-svc-timestamp']), second.raw));
+    expect(second.headers['x-svc-signature-previous']).toBeUndefined();
+  });
+});

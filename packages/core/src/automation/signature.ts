@@ -14,13 +14,19 @@ export const automationSignature = (secret: string, timestamp: number | string, 
 export const verifyAutomationSignature = (secret: string, timestamp: number, body: Uint8Array, presented: string) =>
   sameText(automationSignature(secret, timestamp, body), presented.trim().toLowerCase());
 
-/** The headers of a signed request (svc's callbacks; the docs' examples build the same). */
-export function automationHeaders(o: { integrationId: string; secret: string; body: string; now: Date; deliveryId: string }): Record<string, string> {
+/**
+ * The headers of a signed request (svc's callbacks; the docs' examples build the same).
+ * Within a rotation's grace period the previous secret also signs, in its own header, so a
+ * receiver still holding it can verify until it is updated (X-Svc-Signature keeps its one
+ * format: a receiver comparing it exactly is not broken).
+ */
+export function automationHeaders(o: { integrationId: string; secret: string; previousSecret?: string | null; body: string; now: Date; deliveryId: string }): Record<string, string> {
   const timestamp = Math.floor(o.now.getTime() / 1000);
   return {
     'x-svc-integration': o.integrationId,
     'x-svc-timestamp': String(timestamp),
     'x-svc-signature': automationSignature(o.secret, timestamp, o.body),
+    ...(o.previousSecret ? { 'x-svc-signature-previous': automationSignature(o.previousSecret, timestamp, o.body) } : {}),
     'x-svc-delivery': o.deliveryId,
   };
 }

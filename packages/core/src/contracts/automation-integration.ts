@@ -5,6 +5,7 @@ import { TestOrCaseId } from './parameter-sets.ts';
 import { limits } from './limits.ts';
 import { FailureEvent } from '../intelligence/generation/from-event.ts';
 import { DELIVERY_ID } from '../automation/signature.ts';
+import { rotatedSecretFields, secretRotationFields } from './secret-rotation.ts';
 
 /**
  * Automation integrations (spec: inbound webhooks, POST /webhooks/automation,
@@ -26,6 +27,7 @@ export const AutomationIntegrationSchema = z.object({
   project_ids: z.array(Uuid).describe("The projects its events may act on; empty: every project of the organization"),
   enabled: z.boolean().describe('false: its events are refused (401, as for an unknown integration)'),
   secret_hint: z.string().describe("The secret's last four characters (…a1b2), to tell secrets apart"),
+  ...secretRotationFields,
   created_by: z.string().nullable(),
   created_at: IsoDateTime,
   updated_at: IsoDateTime,
@@ -37,6 +39,9 @@ export const AutomationIntegrationCreated = AutomationIntegrationSchema.extend({
   secret: z.string().describe('The signing secret: shown only now (kept sealed); sign events with it and verify callbacks with it'),
   webhook_path: z.literal('/webhooks/automation').describe('Where the tool POSTs events on this server (prefix the address it reaches svc by)'),
 });
+
+/** An integration whose secret was just rotated: the new secret, shown this once. */
+export const AutomationIntegrationRotated = AutomationIntegrationSchema.extend(rotatedSecretFields);
 
 export const AutomationIntegrationCreateInput = z.strictObject({
   name: Name,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { atLeastOneField, atLeastOneFieldParams, IsoDateTime, ListQuery, Uuid } from './common.ts';
 import { HttpUrl } from './project.ts';
+import { rotatedSecretFields, secretRotationFields } from './secret-rotation.ts';
 
 /**
  * Source-control integrations (spec: inbound webhooks, POST /webhooks/vcs; "webhook
@@ -56,6 +57,7 @@ export const VcsIntegrationSchema = z.object({
   status_context: z.string().describe('The name of svc\'s commit status on the host (GitHub: context; GitLab: name)'),
   status_token_set: z.boolean().describe('Whether a token for commit statuses is set (the token itself is never returned)'),
   status_token_hint: z.string().nullable().describe('The token\'s kind and last four characters (ghp_…a1b2), to tell tokens apart'),
+  ...secretRotationFields,
   created_by: z.string().nullable(),
   created_at: IsoDateTime,
   updated_at: IsoDateTime,
@@ -67,6 +69,9 @@ export const VcsIntegrationCreated = VcsIntegrationSchema.extend({
   secret: z.string().describe('The webhook secret to paste into the host (GitHub: Secret; GitLab: Secret token); shown only now'),
   webhook_path: z.literal('/webhooks/vcs').describe('Where the host sends its webhooks, on this server'),
 });
+
+/** An integration whose secret was just rotated: the new secret, shown this once. */
+export const VcsIntegrationRotated = VcsIntegrationSchema.extend(rotatedSecretFields);
 
 /** GitHub names a repository owner/name: one slash. */
 function githubHasOneSlash(value: { provider?: string; repository?: string }, ctx: z.RefinementCtx) {

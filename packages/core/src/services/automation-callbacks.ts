@@ -31,7 +31,7 @@ export function automationCallbackService({ store, clock, fetch = globalThis.fet
       return;
     }
     // Sealed at rest: opened only here, where the receiver needs them.
-    const [url, secret] = await Promise.all([store.automationCallbacks.url(orgId, run.thread_id), store.automationIntegrations.secret(orgId, integration)]);
+    const [url, { secret, previous_secret: previousSecret }] = await Promise.all([store.automationCallbacks.url(orgId, run.thread_id), store.automationIntegrations.signingSecrets(orgId, integration)]);
     if (!url) return;
     const project = await store.projects.get(orgId, run.project_id);
     const outcome: AutomationRunOutcome = {
@@ -50,7 +50,7 @@ export function automationCallbackService({ store, clock, fetch = globalThis.fet
     };
     const body = JSON.stringify(outcome);
     // One delivery id per run, for every attempt: a receiver can drop a retry it already took.
-    const headers = automationHeaders({ integrationId: integration.id, secret, body, now: clock.now(), deliveryId: `run-finished-${run.id}` });
+    const headers = automationHeaders({ integrationId: integration.id, secret, previousSecret, body, now: clock.now(), deliveryId: `run-finished-${run.id}` });
     const result = await deliver(fetch, url, body, headers);
     await store.automationCallbacks.finish(orgId, run.thread_id, result);
     if (result.status === 'failed') logger?.warn("an automation event's run outcome was not delivered to its callback_url", { run_id: run.id, integration_id: integration.id, http_status: result.http_status, error: result.error });

@@ -1,12 +1,12 @@
 import { notFound } from '../errors.ts';
 import type { Store } from '../store/index.ts';
-import type { StoredAutomationIntegration } from '../store/automation-integrations.ts';
+import { hintOf, type StoredAutomationIntegration } from '../store/automation-integrations.ts';
 import type { AutomationIntegration, AutomationIntegrationCreateInput, AutomationIntegrationUpdateInput } from '../contracts/automation-integration.ts';
 import { newWebhookSecret } from '../auth/webhook-secret.ts';
 
-/** An integration as the API shows it: never the secret, only its hint. */
+/** An integration as the API shows it: never a secret (current or previous), only the current one's hint. */
 export function publicAutomationIntegration(i: StoredAutomationIntegration): AutomationIntegration {
-  const { secret: _s, ...rest } = i;
+  const { secret: _s, previous_secret: _p, secret_id: _i, ...rest } = i;
   return rest;
 }
 
@@ -22,7 +22,7 @@ export function automationIntegrationService({ store }: { store: Store }) {
       await checkProjects(orgId, input.project_ids);
       // Kept here to be shown once: the store keeps it sealed.
       const secret = newWebhookSecret();
-      const integration = await store.automationIntegrations.create(orgId, { ...input, secret, secret_hint: `…${secret.slice(-4)}`, created_by: createdBy });
+      const integration = await store.automationIntegrations.create(orgId, { ...input, secret, secret_hint: hintOf(secret), created_by: createdBy });
       return { ...publicAutomationIntegration(integration), secret, webhook_path: '/webhooks/automation' as const };
     },
 
@@ -38,6 +38,18 @@ export function automationIntegrationService({ store }: { store: Store }) {
       const updated = await store.automationIntegrations.update(orgId, id, patch);
       if (!updated) throw notFound('automation integration');
       return publicAutomationIntegration(updated);
+    },
+
+    /**
+     * A new signing secret, shown this once; the current one keeps verifying for
+     * `graceHours` so the tool can be updated without a refused event.
+     */
+    async rotateSecret(orgId: string, id: string, graceHours: number) {
+      // Kept here to be shown once: the store keeps it sealed.
+      const secret = newWebhookSecret();
+      const rotated = await store.automationIntegrations.rotateSecret(orgId, id, secret, graceHours);
+      if (!rotated) throw notFound('automation integration');
+      return { ...publicAutomationIntegration(rotated), secret };
     },
 
     async delete(orgId: string, id: string): Promise<AutomationIntegration> {

@@ -56,10 +56,14 @@ function grepOf(source: string | undefined): RegExp | undefined {
  * generates a test — each at most once per delivery id: a redelivery gets the first answer.
  */
 export function automationWebhookService({ store, clock, logger, publicUrl }: { store: Store; clock: Clock; logger?: Logger; publicUrl?: string }) {
-  /** A secret that does not open verifies nothing (logged, never the value). */
+  /**
+   * The current secret or, within its grace period, the one a rotation replaced (both are
+   * checked, no early exit). A secret that does not open verifies nothing (logged, never the value).
+   */
   async function verifies(orgId: string, integration: StoredAutomationIntegration, timestamp: number, body: Uint8Array, signature: string): Promise<boolean> {
     try {
-      return verifyAutomationSignature(await store.automationIntegrations.secret(orgId, integration), timestamp, body, signature);
+      const { secret, previous_secret: previous } = await store.automationIntegrations.signingSecrets(orgId, integration);
+      return [secret, previous].filter((s) => s !== null).map((s) => verifyAutomationSignature(s, timestamp, body, signature)).includes(true);
     } catch (err) {
       logger?.error("an automation integration's secret could not be opened", { organization_id: orgId, integration_id: integration.id, error: (err as Error).message });
       return false;

@@ -4,9 +4,9 @@ import type { StoredVcsIntegration } from '../store/vcs-integrations.ts';
 import type { VcsIntegration, VcsIntegrationCreateInput, VcsIntegrationUpdateInput } from '../contracts/vcs-integration.ts';
 import { newWebhookSecret } from '../auth/webhook-secret.ts';
 
-/** An integration as the API shows it: no secret, no token — only whether one is set. */
+/** An integration as the API shows it: no secret (current or previous), no token — only whether one is set. */
 export function publicIntegration(i: StoredVcsIntegration): VcsIntegration {
-  const { secret: _s, status_token: token, ...rest } = i;
+  const { secret: _s, previous_secret: _p, secret_id: _i, status_token: token, ...rest } = i;
   return { ...rest, status_token_set: !!token };
 }
 
@@ -60,6 +60,18 @@ export function vcsIntegrationService({ store }: { store: Store }) {
       const updated = await store.vcsIntegrations.update(orgId, id, { ...fields, ...tokenFields(token), ...(apiUrl !== undefined ? { api_url: apiUrlOf(apiUrl) } : {}) });
       if (!updated) throw notFound('VCS integration');
       return publicIntegration(updated);
+    },
+
+    /**
+     * A new webhook secret, shown this once; the current one keeps verifying for
+     * `graceHours` so the host's webhook can be updated without a refused delivery.
+     */
+    async rotateSecret(orgId: string, id: string, graceHours: number) {
+      // Kept here to be shown once: the store keeps it sealed.
+      const secret = newWebhookSecret();
+      const rotated = await store.vcsIntegrations.rotateSecret(orgId, id, secret, graceHours);
+      if (!rotated) throw notFound('VCS integration');
+      return { ...publicIntegration(rotated), secret };
     },
 
     async delete(orgId: string, id: string): Promise<VcsIntegration> {

@@ -69,14 +69,16 @@ export function vcsWebhookService({ store, publisher, logger }: VcsWebhookDeps) 
   }
 
   /**
-   * Whether a candidate's secret verifies the delivery. A secret that does not open is
+   * Whether a candidate's secret — or, within its grace period, the one a rotation replaced
+   * — verifies the delivery (both are checked, no early exit). A secret that does not open is
    * logged (naming the integration, never a value) and verifies nothing, so another
    * organization's integration of the same repository still works.
    */
   async function verifies(c: { organizationId: string; integration: StoredVcsIntegration }, request: VcsRequest, body: Uint8Array): Promise<boolean> {
     try {
-      const { secret } = await store.vcsIntegrations.secrets(c.organizationId, c.integration);
-      return verifySignature(request.provider, secret, body, request.signature);
+      const { secret, previous_secret: previous } = await store.vcsIntegrations.signingSecrets(c.organizationId, c.integration);
+      const results = [secret, previous].filter((s) => s !== null).map((s) => verifySignature(request.provider, s, body, request.signature));
+      return results.includes(true);
     } catch (err) {
       logger?.error('a VCS integration\'s secret could not be opened', { organization_id: c.organizationId, integration_id: c.integration.id, error: (err as Error).message });
       return false;

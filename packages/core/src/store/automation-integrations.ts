@@ -3,12 +3,15 @@ import { ConditionFailedError, type Item } from '../ports/table.ts';
 import { dedupeKey, DEDUPE_TTL_SECONDS } from '../events/dedupe.ts';
 import { keys, stripLayout } from './keys.ts';
 import { queryAll, queryPage, type StoreContext } from './context.ts';
-import type { StoredSecret } from './secret-fields.ts';
 import { updateSealed } from './sealed-update.ts';
+import { newRotation, rotateSealed, rotationDefaults, signingSecrets, type RotatableSecret } from './secret-rotation.ts';
 
-/** An integration as stored: the contract's fields plus its signing secret, sealed (returned once, at creation). */
-export type StoredAutomationIntegration = AutomationIntegration & { secret: StoredSecret };
-export type NewAutomationIntegration = Omit<AutomationIntegration, 'id' | 'created_at' | 'updated_at'> & { secret: string };
+/**
+ * An integration as stored: the contract's fields plus its signing secret, sealed (returned
+ * once, at creation or rotation), and the one a rotation replaced while it still verifies.
+ */
+export type StoredAutomationIntegration = AutomationIntegration & RotatableSecret;
+export type NewAutomationIntegration = Omit<AutomationIntegration, 'id' | 'created_at' | 'updated_at' | 'secret_rotated_at' | 'previous_secret_expires_at'> & { secret: string };
 export type AutomationIntegrationPatch = Partial<Pick<AutomationIntegration, 'name' | 'project_ids' | 'enabled'>>;
 
 /** What a handled delivery answered, kept under its delivery id so a redelivery gets the same answer. */
@@ -18,11 +21,13 @@ export interface HandledAutomationDelivery {
 }
 
 /** The attributes sealed at rest (docs/decisions.md, Secrets at rest). */
-const SECRET_FIELDS = ['secret'] as const;
+const SECRET_FIELDS = ['secret', 'previous_secret'] as const;
 
 const pick = (i: { secret?: unknown }): Record<string, string | null> => ({ secret: (i.secret ?? null) as string | null });
-const fromItem = (item: Item) => stripLayout<StoredAutomationIntegration & { organization_id: string }>(item);
+const fromItem = (item: Item): StoredAutomationIntegration & { organization_id: string } => ({ ...rotationDefaults, ...stripLayout<StoredAutomationIntegration & { organization_id: string }>(item) });
 const withoutOrg = ({ organization_id: _o, ...i }: StoredAutomationIntegration & { organization_id?: string }): StoredAutomationIntegration => i;
+/** The secret's last four characters, shown to tell secrets apart. */
+export const hintOf = (secret: string) => `…${secret.slice(-4)}`;
 const consumer = (integrationId: string) => `automation-webhook:${integrationId}`;
 
 /**
@@ -39,7 +44,7 @@ export function automationIntegrationsRepo(ctx: StoreContext) {
       const id = ctx.newId();
       const key = keys.automationIntegration(orgId, id);
       const sealed = await ctx.secrets.seal(orgId, key, pick(input));
-      const integration = { ...input, ...sealed, id, created_at: now, updated_at: now } as StoredAutomationIntegration;
+      const integration = { ...input, ...sealed, ...newRotation(), id, created_at: now, updated_at: now } as StoredAutomationIntegration;
       await table.put({ ...key, entity: 'automation_integration', organization_id: orgId, gsi2pk: keys.automationIntegrationById(id), gsi2sk: orgId, ...integration }, { kind: 'notExists' });
       return integration;
     },
@@ -69,10 +74,18 @@ export function automationIntegrationsRepo(ctx: StoreContext) {
       return item && withoutOrg(fromItem(item));
     },
 
-    /** The signing secret, opened (SECRET_UNREADABLE when it does not open). */
-    async secret(orgId: string, integration: StoredAutomationIntegration): Promise<string> {
-      const opened = await ctx.secrets.open(orgId, keys.automationIntegration(orgId, integration.id), pick(integration));
-      return opened.secret as string;
+    /**
+     * A new signing secret (and its hint); the current one keeps verifying for `graceHours`
+     * (0: not kept), replacing any previous one (docs/automation.md, rotating the secret).
+     */
+    async rotateSecret(orgId: string, id: string, secret: string, graceHours: number): Promise<StoredAutomationIntegration | undefined> {
+      const item = await rotateSealed(ctx, orgId, keys.automationIntegration(orgId, id), SECRET_FIELDS, { secret, graceHours, set: { secret_hint: hintOf(secret) } });
+      return item && withoutOrg(fromItem(item));
+    },
+
+    /** The secrets an event may be signed with now, opened: the current one, and the previous one within its grace period. */
+    signingSecrets(orgId: string, integration: StoredAutomationIntegration) {
+      return signingSecrets(ctx, orgId, keys.automationIntegration(orgId, integration.id), integration);
     },
 
     async delete(orgId: string, id: string): Promise<StoredAutomationIntegration | undefined> {

@@ -5,19 +5,21 @@ import { keys, stripLayout } from './keys.ts';
 import { queryAll, queryPage, type StoreContext } from './context.ts';
 import type { StoredSecret } from './secret-fields.ts';
 import { updateSealed } from './sealed-update.ts';
+import { newRotation, rotateSealed, rotationDefaults, signingSecrets, type RotatableSecret } from './secret-rotation.ts';
 
 /**
- * An integration as stored: the contract's fields plus its two credentials, sealed — the
- * webhook secret (never returned after creation) and the token for commit statuses (never
+ * An integration as stored: the contract's fields plus its credentials, sealed — the
+ * webhook secret (never returned after creation or rotation), the one a rotation replaced
+ * while it still verifies (never returned), and the token for commit statuses (never
  * returned at all; `status_token_set` is derived from it).
  */
-export type StoredVcsIntegration = Omit<VcsIntegration, 'status_token_set'> & { secret: StoredSecret; status_token: StoredSecret | null };
+export type StoredVcsIntegration = Omit<VcsIntegration, 'status_token_set'> & RotatableSecret & { status_token: StoredSecret | null };
 /** An integration's secrets, opened. */
 export interface VcsIntegrationSecrets {
   secret: string;
   status_token: string | null;
 }
-export type NewVcsIntegration = Omit<VcsIntegration, 'id' | 'created_at' | 'updated_at' | 'status_token_set'> & VcsIntegrationSecrets;
+export type NewVcsIntegration = Omit<VcsIntegration, 'id' | 'created_at' | 'updated_at' | 'status_token_set' | 'secret_rotated_at' | 'previous_secret_expires_at'> & VcsIntegrationSecrets;
 
 /**
  * The attributes sealed at rest. A new secret attribute (a status token) is added here and
@@ -25,6 +27,8 @@ export type NewVcsIntegration = Omit<VcsIntegration, 'id' | 'created_at' | 'upda
  * it and `secrets` opens it.
  */
 const SECRET_FIELDS = ['secret', 'status_token'] as const satisfies readonly (keyof VcsIntegrationSecrets)[];
+/** Every sealed attribute, for writes: the above and the previous webhook secret kept by a rotation (opened only to verify a delivery). */
+const SEALED_FIELDS = [...SECRET_FIELDS, 'previous_secret'] as const;
 export type VcsIntegrationPatch = Partial<Pick<VcsIntegration, 'repository' | 'events' | 'branches' | 'tags' | 'healing_enabled' | 'enabled' | 'status_token_hint' | 'api_url' | 'status_context'>> & { status_token?: string | null };
 export type NewVcsDelivery = Omit<VcsDelivery, 'id' | 'created_at'>;
 
@@ -43,7 +47,7 @@ const pick = (i: object): Record<string, string | null> => Object.fromEntries(SE
 
 /** Integrations stored before commit statuses existed have none of their fields: no token, the host's public API, context svc. */
 const statusDefaults = { status_token: null, status_token_hint: null, api_url: null, status_context: 'svc' };
-const fromItem = (item: Item): StoredVcsIntegration & { organization_id: string } => ({ ...statusDefaults, ...stripLayout<StoredVcsIntegration & { organization_id: string }>(item) });
+const fromItem = (item: Item): StoredVcsIntegration & { organization_id: string } => ({ ...statusDefaults, ...rotationDefaults, ...stripLayout<StoredVcsIntegration & { organization_id: string }>(item) });
 const withoutOrg = ({ organization_id: _o, ...i }: StoredVcsIntegration & { organization_id?: string }): StoredVcsIntegration => i;
 const repositoryIndex = (orgId: string, i: Pick<VcsIntegration, 'id' | 'provider' | 'repository'>) => ({ gsi2pk: keys.vcsIntegrationsOfRepository(i.provider, i.repository), gsi2sk: `${orgId}#${i.id}` });
 
@@ -62,7 +66,7 @@ export function vcsIntegrationsRepo(ctx: StoreContext) {
       const id = ctx.newId();
       const key = keys.vcsIntegration(orgId, id);
       const sealed = await ctx.secrets.seal(orgId, key, pick(input));
-      const integration = { ...input, ...sealed, id, created_at: now, updated_at: now } as StoredVcsIntegration;
+      const integration = { ...input, ...sealed, ...newRotation(), id, created_at: now, updated_at: now } as StoredVcsIntegration;
       await table.put(
         { ...key, entity: 'vcs_integration', organization_id: orgId, gsi1pk: keys.vcsIntegrationsOfProject(integration.project_id), gsi1sk: integration.id, ...repositoryIndex(orgId, integration), ...integration },
         { kind: 'notExists' },
@@ -91,10 +95,24 @@ export function vcsIntegrationsRepo(ctx: StoreContext) {
     /** A secret still in plaintext from before encryption at rest is sealed by any update. */
     async update(orgId: string, id: string, patch: VcsIntegrationPatch): Promise<StoredVcsIntegration | undefined> {
       const set: Record<string, unknown> = { ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)), updated_at: ctx.clock.now().toISOString() };
-      const item = await updateSealed(ctx, orgId, keys.vcsIntegration(orgId, id), SECRET_FIELDS, (current) =>
+      const item = await updateSealed(ctx, orgId, keys.vcsIntegration(orgId, id), SEALED_FIELDS, (current) =>
         patch.repository ? { ...set, ...repositoryIndex(orgId, { ...fromItem(current), repository: patch.repository }) } : set,
       );
       return item && withoutOrg(fromItem(item));
+    },
+
+    /**
+     * A new webhook secret; the current one keeps verifying for `graceHours` (0: not kept),
+     * replacing any previous one (docs/vcs-webhooks.md, rotating the secret).
+     */
+    async rotateSecret(orgId: string, id: string, secret: string, graceHours: number): Promise<StoredVcsIntegration | undefined> {
+      const item = await rotateSealed(ctx, orgId, keys.vcsIntegration(orgId, id), SEALED_FIELDS, { secret, graceHours });
+      return item && withoutOrg(fromItem(item));
+    },
+
+    /** The secrets a delivery may be signed with now, opened: the current one, and the previous one within its grace period. */
+    signingSecrets(orgId: string, integration: StoredVcsIntegration) {
+      return signingSecrets(ctx, orgId, keys.vcsIntegration(orgId, integration.id), integration);
     },
 
     /** An integration's secrets, opened (SECRET_UNREADABLE when one does not open). */

@@ -98,7 +98,7 @@ describe('GitLab payloads', () => {
 });
 
 describe('what a delivery does', () => {
-  const integration: VcsIntegration = { id: '01900000-0000-7000-8000-000000000001', project_id: '01900000-0000-7000-8000-000000000002', provider: 'github', repository: 'acme/shop', events: ['push', 'pull_request'], branches: [], tags: [], healing_enabled: null, enabled: true, api_url: null, status_context: 'svc', status_token_set: false, status_token_hint: null, created_by: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
+  const integration: VcsIntegration = { id: '01900000-0000-7000-8000-000000000001', project_id: '01900000-0000-7000-8000-000000000002', provider: 'github', repository: 'acme/shop', events: ['push', 'pull_request'], branches: [], tags: [], healing_enabled: null, enabled: true, api_url: null, status_context: 'svc', status_token_set: false, status_token_hint: null, secret_rotated_at: null, previous_secret_expires_at: null, created_by: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
   const push = (ref: string, extra: Record<string, unknown> = {}) => githubEvent('push', { ref, commits: [commit({ added: ['a.ts'] })], repository: repo, ...extra });
   const pr = (action: string, base = 'main') => githubEvent('pull_request', { action, number: 9, pull_request: { head: { ref: 'feat' }, base: { ref: base } }, repository: repo });
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Hono } from 'hono';
 import { listResponse } from '@svc/core/contracts/common';
-import { AutomationIntegrationCreated, AutomationIntegrationCreateInput, AutomationIntegrationListQuery, AutomationIntegrationSchema, AutomationIntegrationUpdateInput } from '@svc/core/contracts/automation-integration';
+import { RotateSecretInput } from '@svc/core/contracts/secret-rotation';
+import { AutomationIntegrationCreated, AutomationIntegrationRotated, AutomationIntegrationCreateInput, AutomationIntegrationListQuery, AutomationIntegrationSchema, AutomationIntegrationUpdateInput } from '@svc/core/contracts/automation-integration';
 import { automationIntegrationService, publicAutomationIntegration } from '@svc/core/services/automation-integrations';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
@@ -49,6 +50,16 @@ export function automationIntegrationRoutes(app: Hono<ApiEnv>, deps: AppDeps, re
     const integration = await integrations.update(access.organizationId, params.id, body);
     c.set('audit', { action: 'automation_integration.update', resource: `automation_integration:${integration.id}`, metadata: { fields: Object.keys(body).sort() } });
     return c.json(AutomationIntegrationSchema.parse(integration));
+  });
+
+  mountRoute(app, deps, registry, {
+    ...base, method: 'post', path: '/api/integrations/automation/:id/rotate-secret', summary: "Rotate an automation integration's signing secret: a new secret, shown only in this answer; the current one keeps verifying (and co-signs callbacks) for grace_hours (default 24) while the tool is updated", params: IdParams, body: RotateSecretInput,
+    responses: { 200: { description: 'rotated; the new secret is shown only now', schema: AutomationIntegrationRotated }, 400: { description: 'invalid body (grace_hours: whole hours, 0..168)' }, ...notFoundHere },
+  }, async ({ c, params, body, access }) => {
+    const integration = await integrations.rotateSecret(access.organizationId, params.id, body.grace_hours);
+    // What was done and until when the old secret works; never a secret or its hint.
+    c.set('audit', { action: 'automation_integration.rotate_secret', resource: `automation_integration:${integration.id}`, metadata: { name: integration.name, grace_hours: body.grace_hours, previous_secret_expires_at: integration.previous_secret_expires_at } });
+    return c.json(AutomationIntegrationRotated.parse(integration));
   });
 
   mountRoute(app, deps, registry, {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Hono } from 'hono';
 import { listResponse, ListQuery } from '@svc/core/contracts/common';
-import { VcsDeliverySchema, VcsIntegrationCreated, VcsStatusLogSchema, VcsIntegrationCreateInput, VcsIntegrationListQuery, VcsIntegrationSchema, VcsIntegrationUpdateInput } from '@svc/core/contracts/vcs-integration';
+import { RotateSecretInput } from '@svc/core/contracts/secret-rotation';
+import { VcsDeliverySchema, VcsIntegrationCreated, VcsIntegrationRotated, VcsStatusLogSchema, VcsIntegrationCreateInput, VcsIntegrationListQuery, VcsIntegrationSchema, VcsIntegrationUpdateInput } from '@svc/core/contracts/vcs-integration';
 import { notFound } from '@svc/core/errors';
 import { publicIntegration, vcsIntegrationService } from '@svc/core/services/vcs-integrations';
 import type { AppDeps } from '../deps.ts';
@@ -51,6 +52,16 @@ export function vcsIntegrationRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry:
     const integration = await integrations.update(access.organizationId, params.id, body);
     c.set('audit', { action: 'vcs_integration.update', resource: `vcs_integration:${integration.id}`, metadata: { fields: Object.keys(body).sort() } });
     return c.json(VcsIntegrationSchema.parse(integration));
+  });
+
+  mountRoute(app, deps, registry, {
+    ...base, method: 'post', path: '/api/integrations/vcs/:id/rotate-secret', summary: "Rotate an integration's webhook secret: a new secret, shown only in this answer; the current one keeps verifying for grace_hours (default 24) while the host's webhook is updated", params: IdParams, body: RotateSecretInput,
+    responses: { 200: { description: 'rotated; the new secret is shown only now', schema: VcsIntegrationRotated }, 400: { description: 'invalid body (grace_hours: whole hours, 0..168)' }, ...notFoundHere },
+  }, async ({ c, params, body, access }) => {
+    const integration = await integrations.rotateSecret(access.organizationId, params.id, body.grace_hours);
+    // What was done and until when the old secret works; never a secret or its hint.
+    c.set('audit', { action: 'vcs_integration.rotate_secret', resource: `vcs_integration:${integration.id}`, metadata: { provider: integration.provider, repository: integration.repository, grace_hours: body.grace_hours, previous_secret_expires_at: integration.previous_secret_expires_at } });
+    return c.json(VcsIntegrationRotated.parse(integration));
   });
 
   mountRoute(app, deps, registry, {
