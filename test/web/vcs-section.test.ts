@@ -3,12 +3,13 @@
 // the values GitHub's webhook form asks for, and real signed push deliveries to
 // /webhooks/vcs (GitHub's payload and headers, signed with that secret over the raw bytes)
 // start a real run against the fixture app or are ignored; the delivery log shows them and
-// opens the run in the Tests panel. Pause, delete after a confirm, and a member who never
-// sees the section.
+// opens the run in the Tests panel. Pause, rotating the secret after a confirm (the new one
+// shown once; real deliveries signed with it and with the previous one are both taken),
+// delete after a confirm, and a member who never sees the section.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../support/server.ts';
-import { deliverGithub, githubPush } from '../vcs/support/hosts.ts';
+import { deliverGithub, githubPing, githubPush } from '../vcs/support/hosts.ts';
 import { joinAs, signInAs, startPanelWorld } from './browser.ts';
 
 type World = Awaited<ReturnType<typeof startPanelWorld>>;
@@ -195,6 +196,42 @@ describe('source control section', () => {
     await expect.poll(outcomes).toEqual(['ignored', 'ignored', 'started']);
     expect(await deliveries().first().getByTestId('vcs-delivery-reason').textContent()).toBe('the integration is paused');
     expect(await deliveries().first().getByTestId('vcs-delivery-id').textContent()).toBe(delivered.deliveryId);
+  });
+
+  it('rotates the secret after a confirm: the new one is shown once under the row, and both it and the previous one are taken meanwhile', async () => {
+    const ping = (with_: string) => deliverGithub(server.url, 'ping', githubPing(REPOSITORY, `${server.url}/webhooks/vcs`), { secret: with_ });
+    tab.once('dialog', (dialog) => void dialog.dismiss());
+    await row().getByTestId('vcs-rotate').click();
+    expect((await api.get(`/api/integrations/vcs/${integrationId}`)).body.secret_rotated_at).toBeNull();
+    expect(await row().getByTestId('vcs-rotated').isVisible()).toBe(false);
+
+    let question = '';
+    tab.once('dialog', (dialog) => {
+      question = dialog.message();
+      void dialog.accept();
+    });
+    await row().getByTestId('vcs-rotate').click();
+    await row().getByTestId('vcs-rotated').waitFor({ state: 'visible' });
+    expect(question).toBe(`Rotate the secret of the integration for ${REPOSITORY}? A new secret is made and shown once; the current one keeps working for 24 hours, until you have put the new one into the repository's webhook on GitHub (Secret).`);
+    const rotated = (await row().getByTestId('vcs-rotated-secret').textContent())!;
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+    const now = (await api.get(`/api/integrations/vcs/${integrationId}`)).body;
+    expect(now.secret_rotated_at).toEqual(expect.any(String));
+    expect(await row().getByTestId('vcs-rotated-until').getAttribute('datetime')).toBe(now.previous_secret_expires_at);
+    await row().getByTestId('vcs-rotated-copy').click();
+    await expect.poll(() => row().getByTestId('vcs-rotated-copy').textContent()).toBe('Copied');
+    expect(await tab.evaluate(() => navigator.clipboard.readText())).toBe(rotated);
+
+    // Real signed pings: the host still holding the previous secret and one already updated are both taken (the integration is paused: answered, nothing runs).
+    for (const with_ of [secret, rotated]) expect((await ping(with_)).status).toBe(202);
+    expect((await ping('whsec_not-the-secret')).status).toBe(401);
+
+    // Done drops the new secret from the page: nothing shows it again.
+    await row().getByTestId('vcs-rotated-done').click();
+    expect(await row().getByTestId('vcs-rotated').isVisible()).toBe(false);
+    expect(await tab.content()).not.toContain(rotated);
+    secret = rotated;
   });
 
   it('deletes the integration only once the confirm is accepted; its webhooks are refused from then on', async () => {

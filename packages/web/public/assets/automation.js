@@ -2,13 +2,14 @@ import { api } from './api.js';
 import { $, clearFieldErrors, element, listLoader, setMessage, showFieldErrors, submitting } from './dom.js';
 import { integrationActions, rowStatus } from './integration-row.js';
 import { allProjects } from './projects.js';
+import { rotateSecret } from './secret-rotation.js';
 import { copyButton } from './vcs-setup.js';
 
 /**
  * The organization's automation integrations, for admins (the API refuses others): the
  * n8n, Zapier, Make or cron jobs whose signed events run tests and turn failures into tests
- * (docs/automation.md). Each row shows its name, projects and secret hint, pause or resume
- * and delete; the form adds one, and the new integration's id and secret are shown once
+ * (docs/automation.md). Each row shows its name, projects and secret hint, pause or resume,
+ * rotate secret (the new one shown once under the row) and delete; the form adds one, and the new integration's id and secret are shown once
  * below it (the API never returns the secret again: nothing here keeps it).
  *
  * @typedef {{ id: string, name: string, project_ids: string[], enabled: boolean, secret_hint: string, created_at: string, updated_at: string }} AutomationIntegration
@@ -53,7 +54,7 @@ function hideCreated() {
 function showCreated(created) {
   const url = `${location.origin}${created.webhook_path}`;
   const intro = element('p');
-  intro.append(element('strong', { text: 'Copy the secret now:' }), ' it is not shown again. To change it, add another integration and delete this one.');
+  intro.append(element('strong', { text: 'Copy the secret now:' }), ' it is not shown again. To change it later, rotate it from the integration\'s row.');
   const list = element('dl', { className: 'vcs-setup', testid: 'automation-created-values' });
   for (const [label, value, testid] of [['URL', url, 'automation-created-url'], ['X-Svc-Integration', created.id, 'automation-created-id'], ['Secret', created.secret, 'automation-created-secret']]) {
     const dd = element('dd');
@@ -88,22 +89,21 @@ function integrationRow(integration) {
     element('span', { className: integration.enabled ? 'badge badge-enabled' : 'badge badge-paused', testid: 'automation-row-state', text: integration.enabled ? 'enabled' : 'paused' }),
   );
   const scope = element('span', { className: 'vcs-scope muted' });
-  scope.append(
-    element('span', { testid: 'automation-row-projects', text: scopeOf(integration) }),
-    ' · ',
-    element('span', { testid: 'automation-row-id', text: `Id ${integration.id}` }),
-    ' · ',
-    element('span', { testid: 'automation-row-secret', text: `Secret ${integration.secret_hint}` }),
-  );
+  const hint = element('span', { testid: 'automation-row-secret', text: `Secret ${integration.secret_hint}` });
+  scope.append(element('span', { testid: 'automation-row-projects', text: scopeOf(integration) }), ' · ', element('span', { testid: 'automation-row-id', text: `Id ${integration.id}` }), ' · ', hint);
   const status = rowStatus('automation-row-status');
   const about = element('div', { className: 'vcs-about' });
   about.append(head, scope, status);
+  const path = `/api/integrations/automation/${encodeURIComponent(integration.id)}`;
+  const rotation = rotateSecret({
+    path, name, prefix: 'automation', status, current, where: "the tool's credentials (it signs events and checks callbacks with it)",
+    rotated: (answer) => (hint.textContent = `Secret …${answer.secret.slice(-4)}`),
+  });
   const actions = integrationActions({
-    enabled: integration.enabled, name, item: name, prefix: 'automation', status, current, reload: load,
-    path: `/api/integrations/automation/${encodeURIComponent(integration.id)}`,
+    enabled: integration.enabled, name, item: name, prefix: 'automation', status, current, reload: load, middle: [rotation.button], path,
     confirm: `Delete ${name}? Its events are refused from then on; its runs stay.`,
   });
-  li.append(about, actions);
+  li.append(about, actions, rotation.panel);
   return li;
 }
 

@@ -2,6 +2,7 @@ import { api } from './api.js';
 import { $, element, listLoader, setMessage } from './dom.js';
 import { integrationActions, rowStatus } from './integration-row.js';
 import { allProjects } from './projects.js';
+import { rotateSecret } from './secret-rotation.js';
 import { openTests } from './tests.js';
 import { showRun } from './test-run.js';
 import { deliveriesOf } from './vcs-deliveries.js';
@@ -11,7 +12,8 @@ import { onVcsCreated, resetVcsForm, setVcsProjects } from './vcs-form.js';
  * The organization's source-control integrations, for admins (the API refuses others): a
  * GitHub or GitLab repository linked to a project, whose signed push and pull-request
  * webhooks start runs of the project's tests (docs/vcs-webhooks.md). Each row says what
- * runs when and offers pause or resume, the delivery log and delete; the form adds one
+ * runs when and offers pause or resume, the delivery log, rotate secret (the new one shown
+ * once under the row) and delete; the form adds one
  * (vcs-form.js) and shows its secret once (vcs-setup.js).
  *
  * @typedef {'github' | 'gitlab'} Provider
@@ -89,12 +91,14 @@ function integrationRow(integration) {
   about.append(head, scope, on, status);
 
   const deliveries = deliveriesOf(integration, { current, openRun: (runId, what) => openRun(integration, runId, what) });
+  const path = `/api/integrations/vcs/${encodeURIComponent(integration.id)}`;
+  const host = PROVIDERS[integration.provider] ?? integration.provider;
+  const rotation = rotateSecret({ path, name: `the integration for ${name}`, prefix: 'vcs', status, current, where: `the repository's webhook on ${host} (${integration.provider === 'gitlab' ? 'Secret token' : 'Secret'})` });
   const actions = integrationActions({
-    enabled: integration.enabled, name, item: `the integration for ${name}`, prefix: 'vcs', status, current, reload: load, middle: [deliveries.button],
-    path: `/api/integrations/vcs/${encodeURIComponent(integration.id)}`,
+    enabled: integration.enabled, name, item: `the integration for ${name}`, prefix: 'vcs', status, current, reload: load, middle: [deliveries.button, rotation.button], path,
     confirm: `Delete the integration for “${name}”? Its webhooks are refused from then on; its runs stay.`,
   });
-  li.append(about, actions, deliveries.panel);
+  li.append(about, actions, rotation.panel, deliveries.panel);
   return li;
 }
 
