@@ -137,6 +137,7 @@ const byId = (): Array<{ name: string; minRole: Role; call: (c: Client) => Retur
   { name: 'POST VCS integration into project', minRole: 'admin', call: (c) => c.post('/api/integrations/vcs', { project_id: b.projectId, provider: 'github', repository: 'evil/repo' }) },
   { name: 'PATCH VCS integration', minRole: 'admin', call: (c) => c.patch(`/api/integrations/vcs/${b.vcsIntegrationId}`, { enabled: false }) },
   { name: 'DELETE VCS integration', minRole: 'admin', call: (c) => c.delete(`/api/integrations/vcs/${b.vcsIntegrationId}`) },
+  { name: 'POST VCS integration rotate-secret', minRole: 'admin', call: (c) => c.post(`/api/integrations/vcs/${b.vcsIntegrationId}/rotate-secret`, { grace_hours: 0 }) },
   { name: 'GET chat integration', minRole: 'admin', call: (c) => c.get(`/api/integrations/chat/${b.chatIntegrationId}`) },
   { name: 'POST chat integration into project', minRole: 'admin', call: (c) => c.post('/api/integrations/chat', { provider: 'slack', project_id: b.projectId, signing_secret: 'e0e1e2e3e4e5e6e7e8e9f0f1f2f3f4f5' }) },
   { name: 'PATCH chat integration', minRole: 'admin', call: (c) => c.patch(`/api/integrations/chat/${b.chatIntegrationId}`, { enabled: false }) },
@@ -247,7 +248,7 @@ describe('tenant isolation: nothing of B changed or leaked', () => {
 
   it("B's VCS integration is intact and A lists none", async () => {
     const integration = await bAdmin.get(`/api/integrations/vcs/${b.vcsIntegrationId}`);
-    expect(integration.body).toMatchObject({ repository: 'b-org/secret-repo', enabled: true });
+    expect(integration.body).toMatchObject({ repository: 'b-org/secret-repo', enabled: true, secret_rotated_at: null });
     expect((await A.admin.get('/api/integrations/vcs')).body.items).toEqual([]);
   });
 
