@@ -1,5 +1,6 @@
 /**
- * Rotating a webhook secret in the store, over the local file table with the local
+ * Rotating a webhook secret in the store, over both table adapters (the local file table
+ * and DynamoDB Local, whose condition expressions the race relies on) with the local
  * runtime's real envelope cipher and a clock the test moves: the previous secret verifies
  * until its grace period ends and not a millisecond after; two rotations racing keep the
  * winner's secret as the previous one (none is lost); a secret still in plaintext from
@@ -8,30 +9,38 @@
  */
 import { randomBytes } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { Table } from '@svc/core/ports/table';
 import { createStore, type Store } from '@svc/core/store/index';
 import { keys } from '@svc/core/store/keys';
 import { envelopeCipher } from '@svc/core/secrets/envelope';
 import type { Clock } from '@svc/core/ports/clock';
 import { FileTable } from '../../packages/functions/src/local/file-table.ts';
 import { localDataKeys } from '../../packages/functions/src/secrets/local-data-keys.ts';
+import { useDynamoDbLocal } from '../support/dynamodb-local.ts';
 
 const ORG = '01900000-0000-7000-8000-00000000000a';
 const HOUR = 3_600_000;
 let now = Date.parse('2026-11-27T08:00:00.000Z');
 const clock: Clock = { now: () => new Date(now) };
 
-let table: FileTable;
-let store: Store;
+const ddb = useDynamoDbLocal('rotation');
+const adapters: Array<[string, () => Promise<Table>]> = [
+  ['FileTable', async () => new FileTable()],
+  ['DynamoDbTable', () => ddb.freshTable()],
+];
 
-beforeEach(() => {
-  table = new FileTable();
-  store = createStore(table, clock, { cipher: envelopeCipher(localDataKeys(randomBytes(32))) });
-});
+let table: Table;
+let store: Store;
 
 const automation = (secret: string) => store.automationIntegrations.create(ORG, { name: 'n8n', project_ids: [], enabled: true, secret, secret_hint: `…${secret.slice(-4)}`, created_by: null });
 const signing = async (id: string) => store.automationIntegrations.signingSecrets(ORG, (await store.automationIntegrations.get(ORG, id))!);
 
-describe('rotating a secret in the store', () => {
+describe.each(adapters)('rotating a secret in the store on %s', (_name, makeTable) => {
+  beforeEach(async () => {
+    table = await makeTable();
+    store = createStore(table, clock, { cipher: envelopeCipher(localDataKeys(randomBytes(32))) });
+  });
+
   it('keeps the previous secret verifying until the grace period ends, then only the new one', async () => {
     const { id } = await automation('whsec_first');
     const rotated = await store.automationIntegrations.rotateSecret(ORG, id, 'whsec_second', 2);
