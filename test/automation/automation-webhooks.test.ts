@@ -251,6 +251,25 @@ describe('failure.reported', () => {
     expect(again.body).toMatchObject({ duplicate: true, generated_test: { id: res.body.generated_test.id } });
     expect((await api.get(`/api/generated-tests?project_id=${shop}`)).body.items.filter((g: { source: string }) => g.source === 'event')).toHaveLength(1);
   });
+
+  it('two copies of one failure.reported at once generate one test: the later copy is told to come back (409, Retry-After) or gets the same answer', async () => {
+    const event = { event: 'failure.reported', id: 'sentry-evt-8', project: 'Shop', failure: { message: 'Error: item not found again', url: `${app.url}/table`, breadcrumbs: [{ category: 'fetch', data: { method: 'GET', url: `${app.url}/api/items/998`, status_code: 404 } }] } };
+    const eventTests = async () => (await api.get(`/api/generated-tests?project_id=${shop}`)).body.items.filter((g: { source: string }) => g.source === 'event').length;
+    const before = await eventTests();
+    const answers = await Promise.all([send(event), send(event)]);
+    const made = answers.filter((r) => r.status === 201 && !r.body.duplicate);
+    expect(made, answers.map((r) => r.text).join('\n')).toHaveLength(1);
+    for (const other of answers.filter((r) => r !== made[0])) {
+      if (other.status === 409) {
+        expect(other.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('sentry-evt-8') });
+        expect(other.retryAfter).toBe('60');
+      } else expect(other.body).toMatchObject({ duplicate: true, generated_test: { id: made[0].body.generated_test.id } });
+    }
+    expect(await eventTests()).toBe(before + 1);
+    const later = await send(event);
+    expect(later.status).toBe(201);
+    expect(later.body).toMatchObject({ duplicate: true, generated_test: { id: made[0].body.generated_test.id } });
+  });
 });
 
 describe('the record and who may', () => {
@@ -259,7 +278,10 @@ describe('the record and who may', () => {
     const started = audit.filter((a) => a.action === 'test_run.start' && a.metadata.trigger === 'automation');
     expect(started).toHaveLength(3);
     expect(started.find((a) => a.metadata.delivery_id === 'n8n-exec-1')).toMatchObject({ user_id: `automation:${integration.id}`, metadata: { integration_id: integration.id, project_id: shop, callback: true } });
-    expect(audit.find((a) => a.action === 'test.generate' && a.user_id === `automation:${integration.id}`)).toMatchObject({ metadata: { source: 'event', delivery_id: 'sentry-evt-7' } });
+    const generated = audit.filter((a) => a.action === 'test.generate' && a.user_id === `automation:${integration.id}`);
+    // One entry per delivery: a redelivery or a concurrent copy generated nothing.
+    expect(generated.map((a) => a.metadata.delivery_id).sort()).toEqual(['sentry-evt-7', 'sentry-evt-8']);
+    expect(generated[0]).toMatchObject({ metadata: { source: 'event', integration_id: integration.id } });
     for (const action of ['automation_integration.create', 'automation_integration.update']) expect(audit.map((a) => a.action)).toContain(action);
     expect(JSON.stringify(audit)).not.toContain(integration.secret);
   });

@@ -37,7 +37,7 @@ describe('chat without a model', () => {
     expect(reply.intent).toBe('failed');
     expect(reply.answer).toContain(`In the last run (${seeded.runs[2]}, completed) 1 test failed: "Login"`);
     expect(reply.answer).toContain('Across the last 3 runs, 2 tests failed at least once');
-    expect(reply.data.rows).toEqual([{ run_id: seeded.runs[2], test_id: seeded.tests.login, test_name: 'Login', status: 'failed', duration_ms: 2000, error_message: 'expected heading "Welcome"' }]);
+    expect(reply.data.rows).toEqual([{ run_id: seeded.runs[2], test_id: seeded.tests.login, test_name: 'Login', status: 'failed', duration_ms: 2000, error_message: 'expected heading "Welcome"', quarantined: false }]);
     expect(reply.data.runs_considered).toEqual([...seeded.runs].reverse());
   });
 
@@ -103,6 +103,27 @@ describe('chat without a model', () => {
     const otherApi = client(server.url, { token: other.token, org: other.orgId });
     expect((await otherApi.get(`/api/v1/chat/history/${first.conversation_id}`)).status).toBe(404);
     expect((await otherApi.post('/api/v1/chat', { message: 'what failed?', conversation_id: first.conversation_id })).status).toBe(404);
+  });
+
+  it('a failure of a quarantined test is said to be in quarantine, in what failed and in the last run', async () => {
+    const project = (await api.post('/api/v1/projects', { name: 'Quarantine corner', app_url: 'http://127.0.0.1:1' })).body.id as string;
+    const make = async (name: string) => (await api.post('/api/tests', { project_id: project, name, type: 'ui' })).body.id as string;
+    const [shaky, broken] = [await make('Shaky banner'), await make('Broken cart')];
+    const store = server.runtime.deps.store;
+    const run = await store.testRuns.create(orgId, { project_id: project, trigger: 'api', total_tests: 2 });
+    await store.testRuns.setStatus(orgId, run.id, 'running', { started_at: new Date().toISOString() });
+    await store.testRuns.recordResult(orgId, { test_id: shaky, test_run_id: run.id, status: 'failed', duration_ms: 900, error_message: 'banner late', screenshots: [], metadata: { quarantined: 'flaky banner, SHOP-12' } });
+    await store.testRuns.recordResult(orgId, { test_id: broken, test_run_id: run.id, status: 'failed', duration_ms: 800, error_message: 'no #cart', screenshots: [], metadata: {} });
+    await store.testRuns.setStatus(orgId, run.id, 'failed', { completed_at: new Date().toISOString(), passed_tests: 0, failed_tests: 2, results: { quarantined_failed: 1 } });
+
+    const failed = await ask('What failed in the last run?', { project_id: project });
+    expect(failed.answer).toContain(`In the last run (${run.id}, failed) 2 tests failed (1 in quarantine): `);
+    expect(failed.data.quarantined_failures).toBe(1);
+    expect(Object.fromEntries(failed.data.rows.map((r: { test_name: string; quarantined: boolean }) => [r.test_name, r.quarantined]))).toEqual({ 'Shaky banner': true, 'Broken cart': false });
+
+    const last = await ask('status of the latest run', { project_id: project });
+    expect(last.answer).toMatch(/is failed: 0 passed, 2 failed \(1 in quarantine\) of 2\.$/);
+    expect(last.data.rows[0]).toMatchObject({ failed_tests: 2, quarantined_failed_tests: 1 });
   });
 
   it('bad input: a clear error naming the field', async () => {

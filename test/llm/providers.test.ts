@@ -144,6 +144,22 @@ describe('OpenAI-compatible chat completions', () => {
     });
   });
 
+  it('reads the prompt cache from prompt_tokens_details.cached_tokens (part of prompt_tokens); `cache` changes nothing on the wire', async () => {
+    const provider = openAiProvider({ apiKey: KEY, baseUrl: `${api.url}/v1`, timeoutMs: 500 });
+    const messages = [{ role: 'user' as const, content: 'Goal' }, { role: 'assistant' as const, content: '{"tool":"a"}' }, { role: 'user' as const, content: 'Result' }];
+    api.script.push({ body: openAiCompletion('{"answer":"up"}', { prompt: 2_048, completion: 12, cached: 1_792 }, 'gpt-4o-2024-08-06') });
+    const res = await provider.complete({ model: 'gpt-4o', system: 'tools', messages, maxTokens: 64, cache: true });
+    expect(res).toEqual({ text: '{"answer":"up"}', inputTokens: 2_048, outputTokens: 12, cacheReadTokens: 1_792, model: 'gpt-4o-2024-08-06' });
+    const cachedBody = api.requests.at(-1)!.body;
+    // OpenAI caches long prompts by itself: the request is the same with and without `cache`.
+    api.script.push({ body: openAiCompletion('{"answer":"up"}', { prompt: 2_048, completion: 12 }, 'gpt-4o-2024-08-06') });
+    const uncached = await provider.complete({ model: 'gpt-4o', system: 'tools', messages, maxTokens: 64 });
+    expect(api.requests.at(-1)!.body).toEqual(cachedBody);
+    expect(cachedBody).toEqual({ model: 'gpt-4o', max_tokens: 64, messages: [{ role: 'system', content: 'tools' }, ...messages] });
+    // cached_tokens 0 (a miss) is no cache read.
+    expect(uncached).toEqual({ text: '{"answer":"up"}', inputTokens: 2_048, outputTokens: 12, model: 'gpt-4o-2024-08-06' });
+  });
+
   it('a local model server needs no key (no Authorization header) and a usage-less answer is estimated', async () => {
     const local = openAiProvider({ baseUrl: `${api.url}/v1`, name: 'local' });
     api.script.push({ body: { choices: [{ message: { content: 'twelve chars' } }] } });
@@ -186,6 +202,60 @@ describe('Amazon Bedrock Converse', () => {
     expect(String(req.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-east-1\/bedrock\/aws4_request/);
     expect(req.body).toEqual({ messages: [{ role: 'user', content: [{ text: 'Hi' }] }], system: [{ text: 'sys' }], inferenceConfig: { maxTokens: 64, temperature: 0 } });
   });
+
+  const CACHE_POINT = { cachePoint: { type: 'default' } };
+  const turns = [{ role: 'user' as const, content: 'Goal: x' }, { role: 'assistant' as const, content: '{"tool":"a"}' }, { role: 'user' as const, content: 'Result of step 1' }];
+
+  it('with cache and a model that caches, sends a cache point after the system prompt and at the end of the last message, and counts cached input as input', async () => {
+    const claude = 'us.anthropic.claude-3-7-sonnet-20250219-v1:0';
+    // Bedrock's inputTokens (40) leaves the cache's tokens out: 40 + 9,000 read + 300 written were read.
+    api.script.push({ body: bedrockConverse('{"tool":"svc_health"}', { input: 40, output: 9, cacheRead: 9_000, cacheWrite: 300 }) });
+    const res = await provider.complete({ model: claude, system: 'You drive svc.', messages: turns, maxTokens: 50, cache: true });
+    expect(res).toEqual({ text: '{"tool":"svc_health"}', inputTokens: 9_340, outputTokens: 9, cacheReadTokens: 9_000, cacheWriteTokens: 300, model: claude });
+    const req = api.requests.at(-1)!;
+    expect(decodeURIComponent(req.path)).toBe(`/model/${claude}/converse`);
+    expect(req.body).toEqual({
+      messages: [
+        { role: 'user', content: [{ text: 'Goal: x' }] },
+        { role: 'assistant', content: [{ text: '{"tool":"a"}' }] },
+        { role: 'user', content: [{ text: 'Result of step 1' }, CACHE_POINT] },
+      ],
+      system: [{ text: 'You drive svc.' }, CACHE_POINT],
+      inferenceConfig: { maxTokens: 50 },
+    });
+    // The same call without cache: no cache point anywhere, and a usage without cache fields counts as before.
+    await provider.complete({ model: claude, system: 'You drive svc.', messages: turns, maxTokens: 50 });
+    expect(api.requests.at(-1)!.body).toEqual({ messages: turns.map((m) => ({ role: m.role, content: [{ text: m.content }] })), system: [{ text: 'You drive svc.' }], inferenceConfig: { maxTokens: 50 } });
+  });
+
+  it.each(['anthropic.claude-3-5-haiku-20241022-v1:0', 'global.anthropic.claude-sonnet-4-5-20250929-v1:0', 'anthropic.claude-opus-4-1-20250805-v1:0', 'amazon.nova-pro-v1:0', 'eu.amazon.nova-lite-v1:0'])(
+    '%s takes cache points (after the JSON instruction when there is no system prompt of the caller)',
+    async (model) => {
+      await provider.complete({ model, messages: [{ role: 'user', content: 'x' }], maxTokens: 10, json: true, cache: true });
+      const body = api.requests.at(-1)!.body;
+      expect(body.system).toEqual([{ text: expect.stringMatching(/JSON object/) }, CACHE_POINT]);
+      expect(body.messages).toEqual([{ role: 'user', content: [{ text: 'x' }, CACHE_POINT] }]);
+    },
+  );
+
+  it('without a system prompt only the last message carries a cache point', async () => {
+    await provider.complete({ model: 'amazon.nova-micro-v1:0', messages: turns, maxTokens: 10, cache: true });
+    const body = api.requests.at(-1)!.body;
+    expect(body.system).toBeUndefined();
+    expect(body.messages.map((m: { content: unknown[] }) => m.content.length)).toEqual([1, 1, 2]);
+    expect(body.messages.at(-1).content[1]).toEqual(CACHE_POINT);
+  });
+
+  it.each([modelId, 'anthropic.claude-3-5-sonnet-20240620-v1:0', 'anthropic.claude-3-opus-20240229-v1:0', 'meta.llama3-1-70b-instruct-v1:0', 'mistral.mistral-large-2407-v1:0'])(
+    '%s has no prompt caching on Bedrock: with cache the request carries no cache point (Bedrock would reject it)',
+    async (model) => {
+      await provider.complete({ model, system: 'S', messages: turns, maxTokens: 10, cache: true });
+      const cached = api.requests.at(-1)!.body;
+      await provider.complete({ model, system: 'S', messages: turns, maxTokens: 10 });
+      expect(cached).toEqual(api.requests.at(-1)!.body);
+      expect(JSON.stringify(cached)).not.toContain('cachePoint');
+    },
+  );
 
   it.each([
     [429, 'ThrottlingException', 'PROVIDER_RATE_LIMITED', true],

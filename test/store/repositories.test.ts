@@ -45,6 +45,30 @@ for (const [name, makeTable] of adapters) {
       expect(await code(store.users.create({ email: 'same@example.com', passwordHash: 'h' }))).toBe('CONFLICT');
     });
 
+    it('an automation delivery is claimed once, answered by its claimant only, released on failure, and a lapsed claim can be taken over', async () => {
+      const deliveries = store.automationIntegrations;
+      expect(await deliveries.claim('org-1', 'int-1', 'd-1', 'tok-a')).toBe(true);
+      expect(await deliveries.claim('org-1', 'int-1', 'd-1', 'tok-b')).toBe(false);
+      expect(await deliveries.handled('int-1', 'd-1')).toBe('pending');
+      expect(await deliveries.markHandled('org-1', 'int-1', 'd-1', { http_status: 201, answer: { by: 'b' } }, 'tok-b')).toBe(false);
+      expect(await deliveries.markHandled('org-1', 'int-1', 'd-1', { http_status: 201, answer: { by: 'a' } }, 'tok-a')).toBe(true);
+      expect(await deliveries.handled('int-1', 'd-1')).toEqual({ http_status: 201, answer: { by: 'a' } });
+      expect(await deliveries.claim('org-1', 'int-1', 'd-1', 'tok-c')).toBe(false);
+
+      expect(await deliveries.claim('org-1', 'int-1', 'd-2', 'tok-a')).toBe(true);
+      await deliveries.release('int-1', 'd-2', 'tok-other');
+      expect(await deliveries.handled('int-1', 'd-2')).toBe('pending');
+      await deliveries.release('int-1', 'd-2', 'tok-a');
+      expect(await deliveries.handled('int-1', 'd-2')).toBeUndefined();
+
+      // A claim taken 20 minutes ago (its request died) has lapsed: the next copy takes it over, and the old claimant can no longer answer.
+      const past = createStore(store.table, { now: () => new Date(Date.now() - 20 * 60_000) });
+      expect(await past.automationIntegrations.claim('org-1', 'int-1', 'd-3', 'tok-dead')).toBe(true);
+      expect(await deliveries.handled('int-1', 'd-3')).toBeUndefined();
+      expect(await deliveries.claim('org-1', 'int-1', 'd-3', 'tok-next')).toBe(true);
+      expect(await deliveries.markHandled('org-1', 'int-1', 'd-3', { http_status: 201, answer: {} }, 'tok-dead')).toBe(false);
+    });
+
     it('a revoked API key is gone from the auth lookup at once', async () => {
       const key = await store.apiKeys.create({ organizationId: 'org-1', name: 'k', prefix: 'svc_sk_abcd', hash: `hash-${name}`, permissions: ['read'], createdBy: 'u-1' });
       expect((await store.apiKeys.findByHash(`hash-${name}`))?.id).toBe(key.id);

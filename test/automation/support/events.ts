@@ -22,5 +22,5 @@ export async function sendEvent(baseUrl: string, integration: { id: string; secr
   if (as.delivery) headers['x-svc-delivery'] = as.delivery;
   const res = await fetch(`${baseUrl}/webhooks/automation`, { method: 'POST', headers, body });
   const text = await res.text();
-  return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
+  return { status: res.status, text, body: text ? JSON.parse(text) : undefined, retryAfter: res.headers.get('retry-after') };
 }

@@ -27,15 +27,24 @@ export function anthropicError(type: string, message: string) {
   return { type: 'error', error: { type, message } };
 }
 
-/** OpenAI chat completion response (POST /v1/chat/completions). */
-export function openAiCompletion(text: string, usage = { prompt: 20, completion: 9 }, model = 'gpt-test') {
+/**
+ * OpenAI chat completion response (POST /v1/chat/completions). `cached`: the part of the
+ * prompt OpenAI read from its prompt cache, which prompt_tokens includes.
+ */
+export function openAiCompletion(text: string, usage: { prompt: number; completion: number; cached?: number } = { prompt: 20, completion: 9 }, model = 'gpt-test') {
   return {
     id: 'chatcmpl-abc123',
     object: 'chat.completion',
     created: 1_700_000_000,
     model,
     choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
+    usage: {
+      prompt_tokens: usage.prompt,
+      completion_tokens: usage.completion,
+      total_tokens: usage.prompt + usage.completion,
+      prompt_tokens_details: { cached_tokens: usage.cached ?? 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    },
   };
 }
 
@@ -43,12 +52,21 @@ export function openAiError(message: string, type = 'invalid_request_error', cod
   return { error: { message, type, param: null, code } };
 }
 
-/** Bedrock Converse response (POST /model/{modelId}/converse). */
-export function bedrockConverse(text: string, usage = { input: 30, output: 11 }) {
+/**
+ * Bedrock Converse response (POST /model/{modelId}/converse). As Bedrock reports a cached
+ * prompt: inputTokens leaves out the cache's tokens, which totalTokens includes.
+ */
+export function bedrockConverse(text: string, usage: { input: number; output: number; cacheRead?: number; cacheWrite?: number } = { input: 30, output: 11 }) {
+  const cached = (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0);
   return {
     output: { message: { role: 'assistant', content: [{ text }] } },
     stopReason: 'end_turn',
-    usage: { inputTokens: usage.input, outputTokens: usage.output, totalTokens: usage.input + usage.output },
+    usage: {
+      inputTokens: usage.input,
+      outputTokens: usage.output,
+      totalTokens: usage.input + cached + usage.output,
+      ...(usage.cacheRead !== undefined || usage.cacheWrite !== undefined ? { cacheReadInputTokens: usage.cacheRead ?? 0, cacheWriteInputTokens: usage.cacheWrite ?? 0 } : {}),
+    },
     metrics: { latencyMs: 120 },
   };
 }

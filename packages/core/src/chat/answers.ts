@@ -1,5 +1,6 @@
 import type { ChatData, ResultRow } from './retrieve.ts';
 import { capabilities, type BuiltInIntent } from './intents.ts';
+import { quarantineOf, quarantinedFailedTests } from '../execution/totals.ts';
 
 export interface BuiltInAnswer {
   intent: BuiltInIntent;
@@ -9,10 +10,12 @@ export interface BuiltInAnswer {
 }
 
 const MAX_ROWS = 20;
-const row = (r: ResultRow) => ({ run_id: r.run_id, test_id: r.test_id, test_name: r.test_name, status: r.status, duration_ms: r.duration_ms, error_message: r.error_message });
+const row = (r: ResultRow) => ({ run_id: r.run_id, test_id: r.test_id, test_name: r.test_name, status: r.status, duration_ms: r.duration_ms, error_message: r.error_message, quarantined: quarantineOf(r) !== undefined });
 const names = (rows: Array<{ test_name: string }>, n = 5) => rows.slice(0, n).map((r) => `"${r.test_name}"`).join(', ') + (rows.length > n ? ` and ${rows.length - n} more` : '');
 const runsLooked = (d: ChatData) => d.runs.map((r) => r.id);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** " (2 in quarantine)": failures that do not fail the run (docs/quarantine.md) are said to be so. */
+const inQuarantine = (n: number) => (n ? ` (${n} in quarantine)` : '');
 
 /** Healing data beyond run results (the healing patterns store), when the store has it. */
 export interface HealingSource {
@@ -34,10 +37,11 @@ export function builtInAnswer(intent: BuiltInIntent, d: ChatData, healing: Heali
       const lastFailed = d.results.filter((r) => r.run_id === latest.id && r.status === 'failed');
       const recentFailed = d.results.filter((r) => r.status === 'failed');
       const distinct = new Set(recentFailed.map((r) => r.test_id)).size;
+      const quarantined = lastFailed.filter((r) => quarantineOf(r) !== undefined).length;
       const answer = lastFailed.length
-        ? `In the last run (${latest.id}, ${latest.status}) ${plural(lastFailed.length, 'test')} failed: ${names(lastFailed)}. Across the last ${plural(d.runs.length, 'run')}, ${plural(distinct, 'test')} failed at least once.`
+        ? `In the last run (${latest.id}, ${latest.status}) ${plural(lastFailed.length, 'test')} failed${inQuarantine(quarantined)}: ${names(lastFailed)}. Across the last ${plural(d.runs.length, 'run')}, ${plural(distinct, 'test')} failed at least once.`
         : `Nothing failed in the last run (${latest.id}, ${latest.status}). Across the last ${plural(d.runs.length, 'run')}, ${plural(distinct, 'test')} failed at least once${distinct ? `: ${names(uniqueByTest(recentFailed))}` : ''}.`;
-      return { intent, answer, data: { ...base, last_run_id: latest.id, rows: (lastFailed.length ? lastFailed : recentFailed).slice(0, MAX_ROWS).map(row), recent_failures: recentFailed.length } };
+      return { intent, answer, data: { ...base, last_run_id: latest.id, rows: (lastFailed.length ? lastFailed : recentFailed).slice(0, MAX_ROWS).map(row), quarantined_failures: quarantined, recent_failures: recentFailed.length } };
     }
     case 'healed': {
       const healed = d.results.filter((r) => r.status === 'healed' || r.metadata.healed === true || typeof r.metadata.healed_selector === 'string');
@@ -67,8 +71,9 @@ export function builtInAnswer(intent: BuiltInIntent, d: ChatData, healing: Heali
     case 'last_run': {
       if (noRuns) return { intent, answer: 'There are no runs yet.', data: { ...base, rows: [] } };
       const r = d.runs[0];
-      const answer = `The last run (${r.id}, started by ${r.trigger} at ${r.created_at}) is ${r.status}: ${r.passed_tests} passed, ${r.failed_tests} failed of ${r.total_tests}.${r.error ? ` Error: ${r.error}` : ''}`;
-      return { intent, answer, data: { ...base, rows: [{ run_id: r.id, status: r.status, trigger: r.trigger, total_tests: r.total_tests, passed_tests: r.passed_tests, failed_tests: r.failed_tests, created_at: r.created_at, completed_at: r.completed_at, error: r.error }] } };
+      const quarantined = quarantinedFailedTests(r);
+      const answer = `The last run (${r.id}, started by ${r.trigger} at ${r.created_at}) is ${r.status}: ${r.passed_tests} passed, ${r.failed_tests} failed${inQuarantine(quarantined)} of ${r.total_tests}.${r.error ? ` Error: ${r.error}` : ''}`;
+      return { intent, answer, data: { ...base, rows: [{ run_id: r.id, status: r.status, trigger: r.trigger, total_tests: r.total_tests, passed_tests: r.passed_tests, failed_tests: r.failed_tests, quarantined_failed_tests: quarantined, created_at: r.created_at, completed_at: r.completed_at, error: r.error }] } };
     }
     case 'slowest': {
       const timed = d.results.filter((r) => r.duration_ms !== null).sort((a, b) => (b.duration_ms ?? 0) - (a.duration_ms ?? 0));

@@ -7,6 +7,7 @@ import type { AiUsageRepo } from '../store/ai-usage.ts';
 import type { Organization } from '../store/organizations.ts';
 import type { MetricsRegistry } from '../telemetry/metrics.ts';
 import { assertWithinBudget, budgetLimits, budgetPolicy, crossedAlertThreshold, scopeCrossed, wouldExceed, type BudgetPolicy } from './budget.ts';
+import { cacheRatesFor } from './cache-pricing.ts';
 import { classifyTask } from './classify.ts';
 import { LlmError, noModel } from './errors.ts';
 import { candidatesFor } from './router.ts';
@@ -82,7 +83,8 @@ export function createLlmClient(opts: LlmClientOptions): LlmClient {
           const res = await choice.provider.complete({ model: choice.model, system: input.system, messages, maxTokens, temperature: input.temperature, json: input.json, images: input.images, ...(input.cache ? { cache: true } : {}) });
           requests?.inc({ model: choice.model, outcome: 'ok' });
           tokens?.inc({ model: choice.model }, res.inputTokens + res.outputTokens);
-          const cost = costUsd(res.inputTokens, res.outputTokens, choice.costPer1kTokens, { read: res.cacheReadTokens, write: res.cacheWriteTokens });
+          const rates = cacheRatesFor(choice.provider.name, choice.model);
+          const cost = costUsd(res.inputTokens, res.outputTokens, choice.costPer1kTokens, { read: res.cacheReadTokens, write: res.cacheWriteTokens, rates });
           const { usage, daily } = await opts.store.aiUsage.record({
             organization_id: ctx.organizationId,
             run_id: ctx.runId ?? null,

@@ -1,4 +1,5 @@
 import { indicativeCostPer1kTokens, taskComplexities, type TaskComplexity } from '../contracts/ai-usage.ts';
+import { ANTHROPIC_CACHE_RATES, type CacheRates } from './cache-pricing.ts';
 import { modelTiers, type ModelTier } from './types.ts';
 
 /** Spec rule 4: TRIVIAL and SIMPLE → cheapest, MODERATE and COMPLEX → mid, EXPERT → most capable. */
@@ -30,19 +31,21 @@ export function richerTiers(tier: ModelTier): ModelTier[] {
 export const complexityRank = (c: TaskComplexity) => taskComplexities.indexOf(c);
 export const complexityAt = (rank: number): TaskComplexity => taskComplexities[Math.max(0, Math.min(taskComplexities.length - 1, rank))];
 
-/** Prompt-cache prices relative to plain input (Anthropic's: a read is a tenth, a write a quarter more). */
-export const CACHE_READ_FACTOR = 0.1;
-export const CACHE_WRITE_FACTOR = 1.25;
-
 /**
  * Cost of a call: tokens at the model's price per 1K, rounded to a millionth of a dollar.
- * Input read from or written to a prompt cache (part of inputTokens) is priced as the
- * provider bills it.
+ * Input read from or written to a prompt cache (part of inputTokens) is weighed by the
+ * answering provider's cache rates (cache-pricing.ts); without rates, Anthropic's.
  */
-export function costUsd(inputTokens: number, outputTokens: number, costPer1kTokens: number, cache: { read?: number; write?: number } = {}): number {
+export function costUsd(
+  inputTokens: number,
+  outputTokens: number,
+  costPer1kTokens: number,
+  cache: { read?: number; write?: number; rates?: CacheRates } = {},
+): number {
   const read = cache.read ?? 0;
   const write = cache.write ?? 0;
-  const weighted = Math.max(0, inputTokens - read - write) + read * CACHE_READ_FACTOR + write * CACHE_WRITE_FACTOR + outputTokens;
+  const rates = cache.rates ?? ANTHROPIC_CACHE_RATES;
+  const weighted = Math.max(0, inputTokens - read - write) + read * rates.read + write * rates.write + outputTokens;
   return Math.round((weighted / 1000) * costPer1kTokens * 1e6) / 1e6;
 }
 

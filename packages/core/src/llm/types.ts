@@ -34,9 +34,9 @@ export interface LlmResponse {
   /** Every input token the model read, cached or not. */
   inputTokens: number;
   outputTokens: number;
-  /** Of inputTokens: read from the provider's prompt cache (billed at a tenth). */
+  /** Of inputTokens: read from the provider's prompt cache (billed at a discount, cache-pricing.ts). */
   cacheReadTokens?: number;
-  /** Of inputTokens: written to the provider's prompt cache (billed at 1.25 times). */
+  /** Of inputTokens: written to the provider's prompt cache (priced per provider: Anthropic bills 1.25 times input). */
   cacheWriteTokens?: number;
   /** The model that answered, as the provider reports it. */
   model: string;
@@ -82,9 +82,10 @@ export interface LlmInput {
   images?: LlmImage[];
   /**
    * The same system prompt and conversation will be sent again with more turns (an agent's
-   * loop): a provider that caches prompts on request (Anthropic) is asked to, so later turns
-   * read the long prefix at a tenth of the price. Not for one-off calls: writing the cache
-   * costs a quarter more than plain input.
+   * loop): a provider that caches prompts on request (Anthropic, Claude and Nova on Bedrock)
+   * is asked to, so later turns read the long prefix at a fraction of the price. Not for
+   * one-off calls: writing Anthropic's cache costs a quarter more than plain input.
+   * OpenAI caches long prompts whether asked or not.
    */
   cache?: boolean;
 }

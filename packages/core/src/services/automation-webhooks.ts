@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, notFound, validationFailed } from '../errors.ts';
+import { AppError, conflict, notFound, validationFailed } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Logger } from '../ports/logger.ts';
 import type { Store } from '../store/index.ts';
@@ -38,6 +38,9 @@ export interface AutomationReceipt {
 
 /** A redelivery's answer: the first one, marked. */
 const again = (first: HandledAutomationDelivery): AutomationReceipt => ({ status: first.http_status as AutomationReceipt['status'], answer: { ...first.answer, duplicate: true } });
+
+/** A copy of a delivery that another request is still working on: the sender retries later and gets that answer. */
+const inProgress = (deliveryId: string) => conflict(`delivery ${deliveryId} is being handled by an earlier request: send it again in a minute to get its answer`, { delivery_id: deliveryId, retry_after_seconds: 60 });
 
 /** A grep is a case-insensitive regular expression; one that does not compile is the caller's error, named. */
 function grepOf(source: string | undefined): RegExp | undefined {
@@ -110,6 +113,34 @@ export function automationWebhookService({ store, clock, logger, publicUrl }: { 
     };
   }
 
+  /**
+   * Work whose result has no natural key (a generated test), done once per delivery: the
+   * delivery is claimed first, so a copy arriving meanwhile is told to come back (409)
+   * rather than generating a second test; a failure gives the claim up for the retry.
+   */
+  async function onceClaimed(orgId: string, integrationId: string, deliveryId: string, work: () => Promise<AutomationReceipt>): Promise<AutomationReceipt> {
+    const token = randomUUID();
+    if (!(await store.automationIntegrations.claim(orgId, integrationId, deliveryId, token))) {
+      const recorded = await store.automationIntegrations.handled(integrationId, deliveryId);
+      if (recorded && recorded !== 'pending') return again(recorded);
+      throw inProgress(deliveryId);
+    }
+    let receipt: AutomationReceipt;
+    try {
+      receipt = await work();
+    } catch (err) {
+      await store.automationIntegrations.release(integrationId, deliveryId, token);
+      throw err;
+    }
+    if (!(await store.automationIntegrations.markHandled(orgId, integrationId, deliveryId, { http_status: receipt.status, answer: receipt.answer }, token))) {
+      // The claim lapsed mid-work and another request answered meanwhile: that answer stands.
+      logger?.warn("a delivery outlived its claim; the other request's answer stands", { integration_id: integrationId, delivery_id: deliveryId });
+      const recorded = await store.automationIntegrations.handled(integrationId, deliveryId);
+      if (recorded && recorded !== 'pending') return again(recorded);
+    }
+    return receipt;
+  }
+
   return {
     /**
      * Handles one event. Throws the project's errors: no or a bad signature, a stale
@@ -131,15 +162,20 @@ export function automationWebhookService({ store, clock, logger, publicUrl }: { 
       const event = parseInput(AutomationEvent, payload, 'body');
       const deliveryId = deliveryIdOf(request, event.id);
       const first = deliveryId ? await store.automationIntegrations.handled(integration.id, deliveryId) : undefined;
+      if (first === 'pending') throw inProgress(deliveryId!);
       if (first) return again(first);
 
-      const receipt = event.event === 'run.requested' ? await runRequested(orgId, integration, event, deliveryId, handlers.startRun) : await failureReported(orgId, integration, event, deliveryId, handlers.generate);
-      if (deliveryId && !(await store.automationIntegrations.markHandled(orgId, integration.id, deliveryId, { http_status: receipt.status, answer: receipt.answer }))) {
-        // A concurrent redelivery recorded its answer first: that one is the answer (for a run, the same run: one thread).
-        const recorded = await store.automationIntegrations.handled(integration.id, deliveryId);
-        if (recorded) return again(recorded);
+      if (event.event === 'run.requested') {
+        // One delivery is one thread, which the run graph claims once: a concurrent copy gets the same run.
+        const receipt = await runRequested(orgId, integration, event, deliveryId, handlers.startRun);
+        if (deliveryId && !(await store.automationIntegrations.markHandled(orgId, integration.id, deliveryId, { http_status: receipt.status, answer: receipt.answer }))) {
+          const recorded = await store.automationIntegrations.handled(integration.id, deliveryId);
+          if (recorded && recorded !== 'pending') return again(recorded);
+        }
+        return receipt;
       }
-      return receipt;
+      const work = () => failureReported(orgId, integration, event, deliveryId, handlers.generate);
+      return deliveryId ? onceClaimed(orgId, integration.id, deliveryId, work) : work();
     },
   };
 }

@@ -30,6 +30,9 @@ const withoutOrg = ({ organization_id: _o, ...i }: StoredAutomationIntegration &
 export const hintOf = (secret: string) => `…${secret.slice(-4)}`;
 const consumer = (integrationId: string) => `automation-webhook:${integrationId}`;
 
+/** How long a claim on a delivery holds: past the longest test execution (10 minutes), with room. */
+export const CLAIM_LEASE_SECONDS = 15 * 60;
+
 /**
  * automation_integrations and the record of the deliveries they handled. An integration
  * lives in its organization's partition and is found by id on gsi2 (an event names its
@@ -95,19 +98,56 @@ export function automationIntegrationsRepo(ctx: StoreContext) {
       return current;
     },
 
-    /** The first answer to a delivery, if this integration handled it before. */
-    async handled(integrationId: string, deliveryId: string): Promise<HandledAutomationDelivery | undefined> {
+    /**
+     * The first answer to a delivery, if this integration handled it before; `pending`
+     * while a request holds the delivery's claim (see claim).
+     */
+    async handled(integrationId: string, deliveryId: string): Promise<HandledAutomationDelivery | 'pending' | undefined> {
       const item = await table.get(dedupeKey(consumer(integrationId), deliveryId));
-      return item ? { http_status: item.http_status as number, answer: item.answer as Record<string, unknown> } : undefined;
+      if (!item) return undefined;
+      if (item.claim !== undefined && item.answer === undefined) return 'pending';
+      return { http_status: item.http_status as number, answer: item.answer as Record<string, unknown> };
     },
 
-    /** Records a delivery's answer once; false: another request recorded one first. */
-    async markHandled(orgId: string, integrationId: string, deliveryId: string, handled: HandledAutomationDelivery): Promise<boolean> {
+    /**
+     * Claims a delivery before the work its answer needs (a generated test), so two
+     * requests carrying it at once do the work once; false: another request holds it or
+     * answered it. The claim lapses after CLAIM_LEASE_SECONDS (an expired item counts as
+     * absent), so a request that died mid-work does not block the sender's next retry.
+     */
+    async claim(orgId: string, integrationId: string, deliveryId: string, token: string): Promise<boolean> {
+      const now = ctx.clock.now();
+      try {
+        await table.put(
+          { ...dedupeKey(consumer(integrationId), deliveryId), entity: 'event_dedupe', consumer: consumer(integrationId), event_id: deliveryId, tenant_id: orgId, claim: token, claimed_at: now.toISOString(), expiresAt: Math.floor(now.getTime() / 1000) + CLAIM_LEASE_SECONDS },
+          { kind: 'notExists' },
+        );
+        return true;
+      } catch (err) {
+        if (err instanceof ConditionFailedError) return false;
+        throw err;
+      }
+    },
+
+    /** Gives a claim up (the work failed): the sender's retry may try again at once. */
+    async release(integrationId: string, deliveryId: string, token: string): Promise<void> {
+      try {
+        await table.delete(dedupeKey(consumer(integrationId), deliveryId), { kind: 'equals', attr: 'claim', value: token });
+      } catch (err) {
+        if (!(err instanceof ConditionFailedError)) throw err;
+      }
+    },
+
+    /**
+     * Records a delivery's answer once; false: another request recorded one first. With
+     * `token`, the answer replaces this request's own claim, and only while it holds it.
+     */
+    async markHandled(orgId: string, integrationId: string, deliveryId: string, handled: HandledAutomationDelivery, token?: string): Promise<boolean> {
       const now = ctx.clock.now();
       try {
         await table.put(
           { ...dedupeKey(consumer(integrationId), deliveryId), entity: 'event_dedupe', consumer: consumer(integrationId), event_id: deliveryId, tenant_id: orgId, processed_at: now.toISOString(), expiresAt: Math.floor(now.getTime() / 1000) + DEDUPE_TTL_SECONDS, ...handled },
-          { kind: 'notExists' },
+          token ? { kind: 'equals', attr: 'claim', value: token } : { kind: 'notExists' },
         );
         return true;
       } catch (err) {

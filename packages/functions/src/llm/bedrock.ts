@@ -1,6 +1,7 @@
 import { BedrockRuntimeClient, ConverseCommand, type ContentBlock, type Message } from '@aws-sdk/client-bedrock-runtime';
 import type { LlmProvider, LlmRequest, LlmResponse } from '@svc/core/llm/types';
 import { LlmError, reasonForStatus, type LlmErrorReason } from '@svc/core/llm/errors';
+import { CACHE_POINT, supportsCachePoints } from './bedrock-cache.ts';
 
 export interface BedrockOptions {
   region: string;
@@ -13,7 +14,12 @@ export interface BedrockOptions {
 
 const JSON_INSTRUCTION = 'Answer with one JSON object and nothing else.';
 
-/** Amazon Bedrock through the Converse API (one request shape for every model family). */
+/**
+ * Amazon Bedrock through the Converse API (one request shape for every model family).
+ * With `cache`, and a model that caches (bedrock-cache.ts), a cache point follows the
+ * system prompt and ends the last message: the next turn repeats both and reads them from
+ * the cache. Prompts below the model's minimum (1,000–4,096 tokens) are not cached.
+ */
 export function bedrockProvider(o: BedrockOptions): LlmProvider {
   const client = new BedrockRuntimeClient({ region: o.region, endpoint: o.endpoint, credentials: o.credentials, maxAttempts: 1 });
   const timeoutMs = o.timeoutMs ?? 60_000;
@@ -21,12 +27,14 @@ export function bedrockProvider(o: BedrockOptions): LlmProvider {
     name: 'bedrock',
     async complete(req: LlmRequest): Promise<LlmResponse> {
       const system = [req.system, req.json ? JSON_INSTRUCTION : undefined].filter(Boolean).join('\n\n');
+      const cache = req.cache === true && supportsCachePoints(req.model);
       const messages: Message[] = req.messages.map((m, i) => {
         const content: ContentBlock[] = [];
         if (i === req.messages.length - 1 && m.role === 'user') {
           for (const img of req.images ?? []) content.push({ image: { format: img.mediaType.slice('image/'.length) as 'png', source: { bytes: Buffer.from(img.base64, 'base64') } } });
         }
         content.push({ text: m.content });
+        if (cache && i === req.messages.length - 1) content.push(CACHE_POINT);
         return { role: m.role, content };
       });
       let out;
@@ -35,7 +43,7 @@ export function bedrockProvider(o: BedrockOptions): LlmProvider {
           new ConverseCommand({
             modelId: req.model,
             messages,
-            ...(system ? { system: [{ text: system }] } : {}),
+            ...(system ? { system: cache ? [{ text: system }, CACHE_POINT] : [{ text: system }] } : {}),
             inferenceConfig: { maxTokens: req.maxTokens, ...(req.temperature !== undefined ? { temperature: req.temperature } : {}) },
           }),
           { abortSignal: AbortSignal.timeout(timeoutMs) },
@@ -45,10 +53,17 @@ export function bedrockProvider(o: BedrockOptions): LlmProvider {
       }
       const blocks = out.output?.message?.content;
       if (!blocks) throw new LlmError('PROVIDER_BAD_RESPONSE', 'bedrock: the answer has no output.message.content', { provider: 'bedrock' });
+      // Bedrock's inputTokens leaves out what was read from or written to the cache (those
+      // are cacheReadInputTokens and cacheWriteInputTokens; totalTokens has all three): they
+      // are added back, so inputTokens is every input token read, as for the other providers.
+      const read = out.usage?.cacheReadInputTokens ?? 0;
+      const write = out.usage?.cacheWriteInputTokens ?? 0;
       return {
         text: blocks.map((b) => b.text ?? '').join(''),
-        inputTokens: out.usage?.inputTokens ?? 0,
+        inputTokens: (out.usage?.inputTokens ?? 0) + read + write,
         outputTokens: out.usage?.outputTokens ?? 0,
+        ...(read ? { cacheReadTokens: read } : {}),
+        ...(write ? { cacheWriteTokens: write } : {}),
         model: req.model,
       };
     },

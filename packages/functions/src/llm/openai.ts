@@ -41,14 +41,20 @@ export function openAiProvider(o: OpenAiOptions): LlmProvider {
       const json = (await postJson(name, `${base}/chat/completions`, headers, body, o.timeoutMs ?? 60_000)) as {
         model?: string;
         choices?: Array<{ message?: { content?: string | null } }>;
-        usage?: { prompt_tokens?: number; completion_tokens?: number };
+        usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number | null } | null };
       };
       const choice = need(name, json.choices?.[0]?.message, 'choices[0].message');
+      // Some local servers omit usage: estimate, so budgets still bind.
+      const inputTokens = json.usage?.prompt_tokens ?? estimateTokens(messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n'));
+      // OpenAI caches prompts of 1024+ tokens by itself (`cache` is not needed, nor sent) and
+      // counts the cached part inside prompt_tokens: it is already in inputTokens, and only
+      // named here so it is priced at the cache rate. Servers that do not cache omit it.
+      const cached = Math.min(json.usage?.prompt_tokens_details?.cached_tokens ?? 0, inputTokens);
       return {
         text: choice.content ?? '',
-        // Some local servers omit usage: estimate, so budgets still bind.
-        inputTokens: json.usage?.prompt_tokens ?? estimateTokens(messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n')),
+        inputTokens,
         outputTokens: json.usage?.completion_tokens ?? estimateTokens(choice.content ?? ''),
+        ...(cached > 0 ? { cacheReadTokens: cached } : {}),
         model: json.model ?? req.model,
       };
     },

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { Hono } from 'hono';
-import { notFound } from '@svc/core/errors';
+import { AppError, notFound } from '@svc/core/errors';
 import { RunRequestedEvent, FailureReportedEvent, RunRequestedAnswer } from '@svc/core/contracts/automation-integration';
 import { automationWebhookService, type GenerateFromFailure, type StartAutomationRun } from '@svc/core/services/automation-webhooks';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
+import { errorResponse } from '../errors.ts';
 import { runGraphOf, type RunGraphAppDeps } from './runs.ts';
 import { automationRunStarter } from '../../run-graph/automation-runs.ts';
 import { generateFromFailureEvent } from '../../generation/from-event.ts';
@@ -32,6 +33,7 @@ export function automationWebhookRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps
       401: { description: 'no or a bad signature, a timestamp more than 5 minutes off, or an unknown integration (one answer for all)' },
       403: { description: 'the integration is paused (enabled: false)' },
       404: { description: 'no such project in the organization, or one outside the integration\'s projects' },
+      409: { description: 'failure.reported: a copy of this delivery is still being handled by an earlier request (Retry-After: 60); sent again later it answers that request\'s answer' },
       413: { description: 'body above 1 MB' },
     },
   }, async ({ c }) => {
@@ -43,7 +45,15 @@ export function automationWebhookRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps
       if (!project) throw notFound('project');
       return generateFromFailureEvent({ store: deps.store, publisher: deps.publisher, executor: deps.generation, organizationId: orgId, requestId: c.get('requestId'), project, input });
     };
-    const { status, answer, audit } = await events.receive((name) => c.req.header(name), body, { startRun, generate });
+    let receipt;
+    try {
+      receipt = await events.receive((name) => c.req.header(name), body, { startRun, generate });
+    } catch (err) {
+      // A copy of a delivery still being handled: come back for the first request's answer.
+      if (err instanceof AppError && err.code === 'CONFLICT') return errorResponse(c, err, { 'Retry-After': '60' });
+      throw err;
+    }
+    const { status, answer, audit } = receipt;
     if (audit) c.set('audit', audit);
     return c.json(answer, status);
   });
