@@ -1,33 +1,114 @@
 import type { z } from 'zod';
 import type { TestSchema } from '../contracts/test.ts';
-import { ConditionFailedError } from '../ports/table.ts';
+import { ConditionFailedError, type WriteOp } from '../ports/table.ts';
+import { AppError } from '../errors.ts';
+import { definitionFields } from '../contracts/test-revision.ts';
 import { keys, stripLayout } from './keys.ts';
+import { changedFields, definitionOf, REVISIONS_KEPT, revisionPut, testRevisionsRepo, type RevisionAuthor } from './test-revisions.ts';
 import { queryPage, type StoreContext } from './context.ts';
 
 export type TestRecord = z.output<typeof TestSchema>;
 /** A new test; `parameter_sets` defaults to none. */
-export type NewTest = Omit<TestRecord, 'id' | 'status' | 'created_at' | 'updated_at' | 'parameter_sets' | 'quarantine'> & Partial<Pick<TestRecord, 'parameter_sets'>>;
+export type NewTest = Omit<TestRecord, 'id' | 'status' | 'created_at' | 'updated_at' | 'parameter_sets' | 'quarantine' | 'revision'> & Partial<Pick<TestRecord, 'parameter_sets'>>;
+/** A change of a test's definition: the fields given; `browser: null` goes back to the default context. */
+export type TestPatch = Partial<Pick<TestRecord, 'name' | 'description' | 'type' | 'steps' | 'assertions' | 'priority' | 'tags' | 'parameter_sets'>> & { browser?: TestRecord['browser'] | null };
 
-/** A stored test as read: tests stored before parameter sets (or quarantine) existed have none. */
+/**
+ * A stored test as read: tests stored before parameter sets (or quarantine) existed have
+ * none, and tests stored before revisions are at revision 1.
+ */
 function asTest(item: Record<string, unknown>): TestRecord {
   const { organization_id: _org, ...test } = stripLayout<TestRecord & { organization_id?: string }>(item);
-  return { ...test, parameter_sets: test.parameter_sets ?? [], quarantine: test.quarantine ?? null };
+  return { ...test, parameter_sets: test.parameter_sets ?? [], quarantine: test.quarantine ?? null, revision: typeof test.revision === 'number' ? test.revision : 1 };
 }
+
+const systemAuthor: RevisionAuthor = { changed_by: 'system', source: 'edited' };
 
 /**
  * Tests are keyed by organization (so a test id from another tenant resolves to
- * nothing) and indexed by project on gsi1 in creation order.
+ * nothing) and indexed by project on gsi1 in creation order. Every change of a test's
+ * definition writes a revision (store/test-revisions.ts) in the same transaction.
  */
 export function testsRepo(ctx: StoreContext) {
   const { table } = ctx;
-  return {
-    async create(orgId: string, input: NewTest): Promise<TestRecord> {
+  const revisions = testRevisionsRepo(table);
+
+  /** 412 naming the revision the test is at, and who wrote it when. */
+  async function stale(orgId: string, current: TestRecord, expected: number | undefined): Promise<AppError> {
+    const latest = await revisions.get(orgId, current.id, current.revision);
+    const by = latest?.changed_by ?? 'unknown';
+    const at = latest?.created_at ?? current.updated_at;
+    const against = expected === undefined ? 'it changed while your change was being written' : `your change was made against revision ${expected}`;
+    return new AppError('PRECONDITION_FAILED', `test ${current.id} is at revision ${current.revision}, changed by ${by} at ${at}; ${against}: reload it and apply your change again`, {
+      current_revision: current.revision,
+      changed_by: by,
+      changed_at: at,
+    });
+  }
+
+  /**
+   * Applies a change to the definition the test has now, conditioned on its revision.
+   * A writer that raced us between the read and the transaction fails the condition:
+   * with an expected revision that is a 412; without one (last write wins) the change
+   * is read and applied once more, then a 412 if it races again.
+   */
+  async function change(orgId: string, testId: string, patchOf: (current: TestRecord) => TestPatch, author: RevisionAuthor, expectedRevision?: number): Promise<TestRecord | undefined> {
+    const key = keys.test(orgId, testId);
+    let current: TestRecord | undefined;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const item = await table.get(key);
+      if (!item) return undefined;
+      current = asTest(item);
+      if (expectedRevision !== undefined && expectedRevision !== current.revision) throw await stale(orgId, current, expectedRevision);
+      const { browser, ...rest } = patchOf(current);
+      const set: Record<string, unknown> = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+      if (browser) set.browser = browser;
+      const next: TestRecord = { ...current, ...set } as TestRecord;
+      if (browser === null) delete next.browser;
+      const changed = changedFields(current, next);
+      if (!changed.length) return current; // nothing differs: no revision, nothing written
+      const revision = current.revision + 1;
       const now = ctx.clock.now().toISOString();
-      const { quarantine: _none, ...test }: TestRecord = { ...input, parameter_sets: input.parameter_sets ?? [], id: ctx.newId(), status: 'pending', quarantine: null, created_at: now, updated_at: now };
-      await table.put(
-        { ...keys.test(orgId, test.id), entity: 'test', organization_id: orgId, gsi1pk: keys.testsOfProject(test.project_id), gsi1sk: `TEST#${test.id}`, ...test },
-        { kind: 'notExists' },
-      );
+      const legacy = typeof item.revision !== 'number';
+      const ops: WriteOp[] = [
+        {
+          type: 'update',
+          update: {
+            key,
+            set: { ...Object.fromEntries(changed.filter((f) => f in set).map((f) => [f, set[f]])), revision, updated_at: now },
+            ...(browser === null && current.browser && { remove: ['browser'] }),
+            // A test from before revisions has no attribute to compare: the notExists put of its revision 1 below guards it instead.
+            condition: legacy ? { kind: 'exists' } : { kind: 'equals', attr: 'revision', value: current.revision },
+          },
+        },
+        revisionPut(orgId, testId, revision, definitionOf(next), author, changed, now),
+        ...(legacy ? [revisionPut(orgId, testId, 1, definitionOf(current), { changed_by: 'unknown', source: 'before_history' }, definitionFields.filter((f) => current![f] !== undefined), current.updated_at)] : []),
+        ...(revision > REVISIONS_KEPT ? [{ type: 'delete' as const, key: keys.testRevision(orgId, testId, revision - REVISIONS_KEPT) }] : []),
+      ];
+      try {
+        await table.transact(ops);
+        return { ...next, revision, updated_at: now };
+      } catch (err) {
+        if (!(err instanceof ConditionFailedError)) throw err;
+      }
+    }
+    const item = await table.get(key);
+    if (!item) return undefined; // deleted meanwhile
+    throw await stale(orgId, asTest(item), expectedRevision);
+  }
+
+  return {
+    revisions,
+
+    /** Writes the test at revision 1 with its first revision, in one transaction. */
+    async create(orgId: string, input: NewTest, author: Omit<RevisionAuthor, 'source'> = { changed_by: 'system' }): Promise<TestRecord> {
+      const now = ctx.clock.now().toISOString();
+      const { quarantine: _none, ...test }: TestRecord = { ...input, parameter_sets: input.parameter_sets ?? [], id: ctx.newId(), status: 'pending', quarantine: null, revision: 1, created_at: now, updated_at: now };
+      const definition = definitionOf(test);
+      await table.transact([
+        { type: 'put', item: { ...keys.test(orgId, test.id), entity: 'test', organization_id: orgId, gsi1pk: keys.testsOfProject(test.project_id), gsi1sk: `TEST#${test.id}`, ...test }, condition: { kind: 'notExists' } },
+        revisionPut(orgId, test.id, 1, definition, { ...author, source: 'created' }, Object.keys(definition), now),
+      ]);
       return { ...test, quarantine: null };
     },
 
@@ -36,20 +117,25 @@ export function testsRepo(ctx: StoreContext) {
       return item ? asTest(item) : undefined;
     },
 
-    /** Changes the given fields; undefined if there is no such test in the organization. */
-    async update(orgId: string, testId: string, patch: Partial<Pick<TestRecord, 'name' | 'description' | 'type' | 'steps' | 'assertions' | 'priority' | 'tags' | 'parameter_sets'>> & { browser?: TestRecord['browser'] | null }): Promise<TestRecord | undefined> {
-      // browser: null goes back to the default context (the attribute goes; description keeps its null).
-      const { browser, ...rest } = patch;
-      const set: Record<string, unknown> = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
-      if (browser) set.browser = browser;
-      const remove = browser === null ? ['browser'] : [];
-      set.updated_at = ctx.clock.now().toISOString();
-      try {
-        return asTest(await table.update({ key: keys.test(orgId, testId), set, ...(remove.length && { remove }) }));
-      } catch (err) {
-        if (err instanceof ConditionFailedError) return undefined;
-        throw err;
-      }
+    /**
+     * Changes the given fields as a new revision; undefined if there is no such test in the
+     * organization. With `expectedRevision`, a test at another revision is a 412
+     * PRECONDITION_FAILED; a change that alters nothing writes nothing.
+     */
+    async update(orgId: string, testId: string, patch: TestPatch, author: RevisionAuthor = systemAuthor, expectedRevision?: number): Promise<TestRecord | undefined> {
+      return change(orgId, testId, () => patch, author, expectedRevision);
+    },
+
+    /**
+     * Makes a kept revision's definition current, as a new revision with source `restored`.
+     * undefined if there is no such test; throws NOT_FOUND for an unknown revision.
+     */
+    async restore(orgId: string, testId: string, revision: number, author: Omit<RevisionAuthor, 'source' | 'restored_from'>, expectedRevision?: number): Promise<TestRecord | undefined> {
+      if (!(await table.get(keys.test(orgId, testId)))) return undefined;
+      const kept = await revisions.get(orgId, testId, revision);
+      if (!kept) throw new AppError('NOT_FOUND', `revision ${revision} of test ${testId} not found (the newest ${REVISIONS_KEPT} are kept)`);
+      const { browser, ...definition } = kept.definition;
+      return change(orgId, testId, () => ({ ...definition, browser: browser ?? null }), { ...author, source: 'restored', restored_from: revision }, expectedRevision);
     },
 
     /**
@@ -78,11 +164,13 @@ export function testsRepo(ctx: StoreContext) {
       }
     },
 
-    /** Removes a test (its past results stay with their runs); undefined if there was none. */
+    /** Removes a test and its revisions (its past results stay with their runs); undefined if there was none. */
     async delete(orgId: string, testId: string): Promise<TestRecord | undefined> {
       const test = await this.get(orgId, testId);
       if (!test) return undefined;
       await table.delete(keys.test(orgId, testId));
+      // After the test: a revision left by a failure here is unreachable (every read checks the test first).
+      await revisions.deleteAll(orgId, testId);
       return test;
     },
 
