@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BrowserSettings } from './browser-settings.ts';
 import { ParameterSets } from './parameter-sets.ts';
 import { IsoDateTime, ListQuery, Uuid } from './common.ts';
-import { ExpectedRevision, TestAssertionInput, TestPriority, TestStepInput, TestType } from './test.ts';
+import { TestAssertionInput, TestPriority, TestStepInput, TestType } from './test.ts';
 
 /** The fields of a test that are its definition: what a revision keeps and a restore brings back. */
 export const definitionFields = ['name', 'description', 'type', 'steps', 'assertions', 'priority', 'tags', 'parameter_sets', 'browser'] as const;
@@ -51,10 +51,5 @@ export const TestRevisionListQuery = ListQuery;
 /** Path of one revision. */
 export const TestRevisionParams = z.strictObject({
   id: Uuid.describe('Test id'),
-  revision: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).describe('Revision number, a whole number from 1'),
-});
-
-/** POST /api/tests/{id}/revisions/{revision}/restore body (optional). */
-export const TestRestoreInput = z.strictObject({
-  expected_revision: ExpectedRevision.optional(),
+  revision: z.coerce.number().int().min(1).describe('Revision number'),
 });

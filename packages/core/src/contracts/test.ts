@@ -73,7 +73,7 @@ export type Test = z.output<typeof TestSchema>;
  * The revision the caller last read, for clients that cannot send If-Match: a change
  * to a test that has moved on since is refused with 412 (docs/test-revisions.md).
  */
-export const ExpectedRevision = z.int().min(1).describe('Only change the test if it is still at this revision (as If-Match does); otherwise 412 PRECONDITION_FAILED');
+export const ExpectedRevision = z.int().min(1).describe('Refuse (412) unless at this revision');
 
 /** POST /api/tests body. */
 export const TestCreateInput = z.strictObject({

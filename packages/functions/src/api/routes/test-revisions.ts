@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Hono } from 'hono';
 import { TestSchema } from '@svc/core/contracts/test';
-import { TestRestoreInput, TestRevision, TestRevisionListQuery, TestRevisionParams, TestRevisionSummary } from '@svc/core/contracts/test-revision';
+import { TestRevision, TestRevisionListQuery, TestRevisionParams, TestRevisionSummary } from '@svc/core/contracts/test-revision';
 import { listResponse } from '@svc/core/contracts/common';
 import { notFound } from '@svc/core/errors';
 import type { AppDeps } from '../deps.ts';
@@ -18,7 +18,7 @@ export function testRevisionRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: R
   const { store } = deps;
 
   mountRoute(app, deps, registry, {
-    method: 'get', path: '/api/tests/:id/revisions', summary: "List a test's revisions, newest first (who, when, why, which fields; not the definitions)", tags: ['tests'], auth: 'viewer', params: IdParams, query: TestRevisionListQuery,
+    method: 'get', path: '/api/tests/:id/revisions', summary: 'Revisions, newest first', tags: ['tests'], auth: 'viewer', params: IdParams, query: TestRevisionListQuery,
     responses: { 200: { description: 'revisions', schema: listResponse(TestRevisionSummary) }, 404: { description: 'no such test in this organization' } },
   }, async ({ c, params, query, access }) => {
     if (!(await store.tests.get(access.organizationId, params.id))) throw notFound('test');
@@ -36,14 +36,15 @@ export function testRevisionRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: R
   });
 
   mountRoute(app, deps, registry, {
-    method: 'post', path: '/api/tests/:id/revisions/:revision/restore', summary: "Make a revision's definition current again, as a new revision (source restored); If-Match (or expected_revision) refuses a stale restore with 412", tags: ['tests'], auth: 'member', params: TestRevisionParams, body: TestRestoreInput,
+    method: 'post', path: '/api/tests/:id/revisions/:revision/restore', summary: 'Restore a revision', tags: ['tests'], auth: 'member', params: TestRevisionParams,
     responses: {
       200: { description: 'the test as restored (ETag: its new revision); unchanged when it already had that definition', schema: TestSchema },
       404: missing,
-      412: { description: 'the test is no longer at the revision in If-Match or expected_revision' },
+      412: { description: 'the test is no longer at the revision in If-Match' },
     },
-  }, async ({ c, params, body, access, principal }) => {
-    const expected = expectedRevision(c, body.expected_revision);
+  }, async ({ c, params, access, principal }) => {
+    // If-Match only: a restore has no body (kept out of the MCP tool's schema, whose list has a size budget).
+    const expected = expectedRevision(c, undefined);
     const test = await store.tests.restore(access.organizationId, params.id, params.revision, { changed_by: actorOf(principal) }, expected);
     if (!test) throw notFound('test');
     c.set('audit', { action: 'test.restore', resource: `test:${test.id}`, metadata: { restored_from: params.revision, revision: test.revision, project_id: test.project_id } });

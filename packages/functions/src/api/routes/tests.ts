@@ -45,7 +45,7 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
   });
 
   mountRoute(app, deps, registry, {
-    method: 'patch', path: '/api/tests/:id', summary: 'Change a test: any of name, description, type, steps, assertions, priority, tags, parameter_sets (lists are replaced whole), as a new revision; If-Match (or expected_revision) refuses a stale edit with 412', tags: ['tests'], auth: 'member', params: IdParams, body: TestUpdateInput,
+    method: 'patch', path: '/api/tests/:id', summary: 'Change a test: any of name, description, type, steps, assertions, priority, tags, parameter_sets (lists are replaced whole)', tags: ['tests'], auth: 'member', params: IdParams, body: TestUpdateInput,
     responses: {
       200: { description: 'the test as changed (ETag: its revision)', schema: TestSchema },
       404: { description: 'no such test in this organization' },
