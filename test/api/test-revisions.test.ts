@@ -142,6 +142,19 @@ describe('test revisions', () => {
     expect((await viewer.post(`/api/tests/${test.id}/revisions/1/restore`, {})).status).toBe(403);
   });
 
+  it('a listed browser origin may send If-Match and read the ETag', async () => {
+    const origin = 'https://editor.example';
+    const other = await startTestServer({ env: { SVC_CORS_ORIGINS: origin } });
+    try {
+      const preflight = await fetch(`${other.url}/api/tests/x`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'if-match' } });
+      expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('if-match');
+      const get = await fetch(`${other.url}/health`, { headers: { origin } });
+      expect(get.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('etag');
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('deleting a test deletes its revisions', async () => {
     const test = await newTest('gone');
     await member.patch(`/api/tests/${test.id}`, { name: 'gone 2' });
