@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { TestSchema } from '../contracts/test.ts';
-import { ConditionFailedError, type WriteOp } from '../ports/table.ts';
+import { ConditionFailedError } from '../ports/table.ts';
 import { AppError } from '../errors.ts';
-import { definitionFields } from '../contracts/test-revision.ts';
 import { keys, stripLayout } from './keys.ts';
-import { changedFields, definitionOf, REVISIONS_KEPT, revisionPut, testRevisionsRepo, type RevisionAuthor } from './test-revisions.ts';
+import { definitionOf, REVISIONS_KEPT, revisionPut, testRevisionsRepo, type RevisionAuthor } from './test-revisions.ts';
+import { testChanger } from './test-change.ts';
 import { queryPage, type StoreContext } from './context.ts';
 
 export type TestRecord = z.output<typeof TestSchema>;
@@ -22,8 +22,6 @@ function asTest(item: Record<string, unknown>): TestRecord {
   return { ...test, parameter_sets: test.parameter_sets ?? [], quarantine: test.quarantine ?? null, revision: typeof test.revision === 'number' ? test.revision : 1 };
 }
 
-const systemAuthor: RevisionAuthor = { changed_by: 'system', source: 'edited' };
-
 /**
  * Tests are keyed by organization (so a test id from another tenant resolves to
  * nothing) and indexed by project on gsi1 in creation order. Every change of a test's
@@ -33,75 +31,13 @@ export function testsRepo(ctx: StoreContext) {
   const { table } = ctx;
   const revisions = testRevisionsRepo(table);
 
-  /** 412 naming the revision the test is at, and who wrote it when. */
-  async function stale(orgId: string, current: TestRecord, expected: number | undefined): Promise<AppError> {
-    const latest = await revisions.get(orgId, current.id, current.revision);
-    const by = latest?.changed_by ?? 'unknown';
-    const at = latest?.created_at ?? current.updated_at;
-    const against = expected === undefined ? 'it changed while your change was being written' : `your change was made against revision ${expected}`;
-    return new AppError('PRECONDITION_FAILED', `test ${current.id} is at revision ${current.revision}, changed by ${by} at ${at}; ${against}: reload it and apply your change again`, {
-      current_revision: current.revision,
-      changed_by: by,
-      changed_at: at,
-    });
-  }
-
-  /**
-   * Applies a change to the definition the test has now, conditioned on its revision.
-   * A writer that raced us between the read and the transaction fails the condition:
-   * with an expected revision that is a 412; without one (last write wins) the change
-   * is read and applied once more, then a 412 if it races again.
-   */
-  async function change(orgId: string, testId: string, patchOf: (current: TestRecord) => TestPatch, author: RevisionAuthor, expectedRevision?: number): Promise<TestRecord | undefined> {
-    const key = keys.test(orgId, testId);
-    let current: TestRecord | undefined;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const item = await table.get(key);
-      if (!item) return undefined;
-      current = asTest(item);
-      if (expectedRevision !== undefined && expectedRevision !== current.revision) throw await stale(orgId, current, expectedRevision);
-      const { browser, ...rest } = patchOf(current);
-      const set: Record<string, unknown> = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
-      if (browser) set.browser = browser;
-      const next: TestRecord = { ...current, ...set } as TestRecord;
-      if (browser === null) delete next.browser;
-      const changed = changedFields(current, next);
-      if (!changed.length) return current; // nothing differs: no revision, nothing written
-      const revision = current.revision + 1;
-      const now = ctx.clock.now().toISOString();
-      const legacy = typeof item.revision !== 'number';
-      const ops: WriteOp[] = [
-        {
-          type: 'update',
-          update: {
-            key,
-            set: { ...Object.fromEntries(changed.filter((f) => f in set).map((f) => [f, set[f]])), revision, updated_at: now },
-            ...(browser === null && current.browser && { remove: ['browser'] }),
-            // A test from before revisions has no attribute to compare: the notExists put of its revision 1 below guards it instead.
-            condition: legacy ? { kind: 'exists' } : { kind: 'equals', attr: 'revision', value: current.revision },
-          },
-        },
-        revisionPut(orgId, testId, revision, definitionOf(next), author, changed, now),
-        ...(legacy ? [revisionPut(orgId, testId, 1, definitionOf(current), { changed_by: 'unknown', source: 'before_history' }, definitionFields.filter((f) => current![f] !== undefined), current.updated_at)] : []),
-        ...(revision > REVISIONS_KEPT ? [{ type: 'delete' as const, key: keys.testRevision(orgId, testId, revision - REVISIONS_KEPT) }] : []),
-      ];
-      try {
-        await table.transact(ops);
-        return { ...next, revision, updated_at: now };
-      } catch (err) {
-        if (!(err instanceof ConditionFailedError)) throw err;
-      }
-    }
-    const item = await table.get(key);
-    if (!item) return undefined; // deleted meanwhile
-    throw await stale(orgId, asTest(item), expectedRevision);
-  }
+  const change = testChanger(ctx, revisions, asTest);
 
   return {
     revisions,
 
     /** Writes the test at revision 1 with its first revision, in one transaction. */
-    async create(orgId: string, input: NewTest, author: Omit<RevisionAuthor, 'source'> = { changed_by: 'system' }): Promise<TestRecord> {
+    async create(orgId: string, input: NewTest, author: Omit<RevisionAuthor, 'source'> = { changed_by: 'system:unknown' }): Promise<TestRecord> {
       const now = ctx.clock.now().toISOString();
       const { quarantine: _none, ...test }: TestRecord = { ...input, parameter_sets: input.parameter_sets ?? [], id: ctx.newId(), status: 'pending', quarantine: null, revision: 1, created_at: now, updated_at: now };
       const definition = definitionOf(test);
@@ -122,7 +58,7 @@ export function testsRepo(ctx: StoreContext) {
      * organization. With `expectedRevision`, a test at another revision is a 412
      * PRECONDITION_FAILED; a change that alters nothing writes nothing.
      */
-    async update(orgId: string, testId: string, patch: TestPatch, author: RevisionAuthor = systemAuthor, expectedRevision?: number): Promise<TestRecord | undefined> {
+    async update(orgId: string, testId: string, patch: TestPatch, author: RevisionAuthor, expectedRevision?: number): Promise<TestRecord | undefined> {
       return change(orgId, testId, () => patch, author, expectedRevision);
     },
 
