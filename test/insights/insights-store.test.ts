@@ -321,7 +321,7 @@ for (const [adapter, makeTable] of adapters) {
     });
 
     it('a change of outcome across an edit of the test is not a flip', async () => {
-      await store.tests.update(org, ids.broken, { steps: [{ type: 'goto', url: '/fixed' }] as never });
+      await store.tests.update(org, ids.broken, { steps: [{ type: 'goto', url: '/fixed' }] as never }, { changed_by: 'user:u-1', source: 'edited' });
       hours(1);
       await run({ checkout: 'passed', login: 'passed', search: 'passed', broken: 'passed', 'api health': 'passed' });
       const ranking = await insights.flakyRanking(org, FlakyRankingQuery.parse({ project_id: project }));

@@ -74,10 +74,19 @@ describe('POST /api/quality/autonomous-loop', () => {
   it('a second loop updates its earlier tests instead of duplicating them, and signs in once the project has the account', async () => {
     expect((await api.put(`/api/v1/projects/${projectId}/environment/USERNAME`, { value: DEMO_USER.email, secret: true })).status).toBe(200);
     expect((await api.put(`/api/v1/projects/${projectId}/environment/PASSWORD`, { value: DEMO_USER.password, secret: true })).status).toBe(200);
+    // A person's edit of a loop test, which the loop writes over: both are in the test's history.
+    const edited = firstTests[0].id;
+    const tags = (await api.get(`/api/tests/${edited}`)).body.tags as string[];
+    expect((await api.patch(`/api/tests/${edited}`, { tags: [...tags, 'mine'] })).status).toBe(200);
     const res = await loop({ max_pages: 4 });
     expect(res.status, res.text).toBe(201);
     const again = res.body.tests.filter((t: { created: boolean }) => !t.created).map((t: { id: string }) => t.id).sort();
     expect(again).toEqual(firstTests.map((t) => t.id).sort());
+    const history = (await api.get(`/api/tests/${edited}/revisions`)).body.items as Array<{ source: string; changed_by: string; changed_fields: string[] }>;
+    expect(history[0]).toMatchObject({ source: 'autonomous_loop', changed_by: 'system:autonomous_loop' });
+    expect(history[0].changed_fields).toContain('tags');
+    expect(history[1]).toMatchObject({ source: 'edited', changed_fields: ['tags'] });
+    expect(history.at(-1)).toMatchObject({ source: 'created', changed_by: 'system:autonomous_loop' });
     const signIn = res.body.tests.find((t: { kind: string }) => t.kind === 'authentication');
     expect(signIn, JSON.stringify(res.body.tests)).toMatchObject({ created: true });
     await server.graph.settled(res.body.thread_id);

@@ -30,10 +30,15 @@ describe('test', () => {
   it('update: at least one field', () => {
     expect(issues(TestUpdateInput, {})[0]?.message).toBe('at least one field is required');
     expect(parseInput(TestUpdateInput, { priority: 'high' })).toEqual({ priority: 'high' });
+    // expected_revision says which revision the change is for; it is not a change itself.
+    expect(issues(TestUpdateInput, { expected_revision: 2 })[0]?.message).toBe('at least one field is required');
+    expect(parseInput(TestUpdateInput, { priority: 'high', expected_revision: 2 })).toEqual({ priority: 'high', expected_revision: 2 });
+    expect(paths(TestUpdateInput, { priority: 'high', expected_revision: 0 })).toEqual(['expected_revision']);
   });
   it('resource rejects upper-case status', () => {
-    const base = { id: id(), project_id: id(), name: 't', description: null, type: 'api', steps: [], assertions: [], priority: 'low', tags: [], parameter_sets: [], quarantine: null, created_at: now, updated_at: now };
+    const base = { id: id(), project_id: id(), name: 't', description: null, type: 'api', steps: [], assertions: [], priority: 'low', tags: [], parameter_sets: [], quarantine: null, revision: 1, created_at: now, updated_at: now };
     expect(TestSchema.safeParse({ ...base, status: 'pending' }).success).toBe(true);
     expect(TestSchema.safeParse({ ...base, status: 'PENDING' }).success).toBe(false);
+    expect(TestSchema.safeParse({ ...base, status: 'pending', revision: 0 }).success).toBe(false);
   });
 });

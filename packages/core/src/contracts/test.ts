@@ -63,10 +63,17 @@ export const TestSchema = z.object({
   parameter_sets: ParameterSets.describe('Data sets the test runs once each, as cases with their own results (empty: it runs once)'),
   browser: BrowserSettings.optional(),
   quarantine: Quarantine.nullable().describe('Set while the test is quarantined: it runs, but its failure does not fail the run; null otherwise'),
+  revision: z.int().min(1).describe('Revision of the definition, from 1; each change adds one (GET answers it as the ETag; PATCH takes it in If-Match or expected_revision)'),
   created_at: IsoDateTime.describe('When the test was created'),
   updated_at: IsoDateTime.describe('When the test was last changed'),
 });
 export type Test = z.output<typeof TestSchema>;
+
+/**
+ * The revision the caller last read, for clients that cannot send If-Match: a change
+ * to a test that has moved on since is refused with 412 (docs/test-revisions.md).
+ */
+export const ExpectedRevision = z.int().min(1).describe('Refuse (412) unless at this revision');
 
 /** POST /api/tests body. */
 export const TestCreateInput = z.strictObject({
@@ -95,8 +102,10 @@ export const TestUpdateInput = z
     tags: z.array(Tag).max(50).optional().describe('Tags, replaced as a whole'),
     parameter_sets: ParameterSets.optional().describe('Data sets, replaced as a whole ([] makes it an ordinary test again)'),
     browser: BrowserSettings.nullable().optional().describe('Device, viewport, locale…, replaced as a whole; null for the default browser'),
+    expected_revision: ExpectedRevision.optional(),
   })
-  .refine(atLeastOneField, atLeastOneFieldParams);
+  // expected_revision alone changes nothing: at least one definition field is still required.
+  .refine(({ expected_revision: _r, ...fields }) => atLeastOneField(fields), atLeastOneFieldParams);
 export type TestUpdateInput = z.output<typeof TestUpdateInput>;
 
 /** GET /api/tests query. */

@@ -39,6 +39,8 @@ export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_update_test', 'Change a test', 'patch', '/api/tests/:id', false, 'Change a stored test: its name, steps, assertions, priority or tags (a list given replaces the old one whole). Use it to accept a heal into the test or fix a test that broke.'),
   tool('svc_quarantine_test', 'Quarantine a test', 'post', '/api/tests/:id/quarantine', false, 'Quarantine a test that fails for a known reason (a flake, a bug being fixed): it keeps running and reporting, but its failure no longer fails runs, commit statuses or notifications. Give the reason.'),
   tool('svc_release_test', 'Release a test', 'delete', '/api/tests/:id/quarantine', false, 'Take a test out of quarantine: its failures fail runs again.'),
+  tool('svc_test_revisions', 'Test history', 'get', '/api/tests/:id/revisions', true, 'Who changed a test, when, and which fields.'),
+  tool('svc_restore_test_revision', 'Restore revision', 'post', '/api/tests/:id/revisions/:revision/restore', false, 'Undo a test to a revision.'),
   tool('svc_test', 'Run tests', 'post', '/api/v1/test/run', false, 'Run tests in a real browser, over HTTP or against a database. Without wait_seconds it returns the run id at once (follow it with svc_run_status); with wait_seconds it answers with the run\'s final status and totals, or its status so far.', { follow: { statusPath: '/api/v1/test/status/:id', idField: 'run.id' } }),
   tool('svc_run_status', 'Run status', 'get', '/api/v1/test/status/:id', true, 'Status and totals of a run (running, passed, failed, ...).'),
   tool('svc_results', 'Run results', 'get', '/api/v1/tests/:id/results', true, 'Per-test results of a run: status, failed step, error, heals.'),

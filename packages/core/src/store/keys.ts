@@ -19,6 +19,9 @@ export const keys = {
   environmentVariable: (orgId: string, projectId: string, name: string) => ({ pk: `ORG#${orgId}#PROJECT#${projectId}#ENV`, sk: `VAR#${name}` }),
   test: (orgId: string, testId: string) => ({ pk: `ORG#${orgId}`, sk: `TEST#${testId}` }),
   testsOfProject: (projectId: string) => `PROJECT#${projectId}#TESTS`, // gsi1pk of test items
+  /** One revision of a test's definition; the zero-padded number sorts the history in order. */
+  testRevision: (orgId: string, testId: string, revision: number) => ({ pk: `ORG#${orgId}`, sk: `TESTREV#${testId}#${String(revision).padStart(10, '0')}` }),
+  testRevisionsOf: (testId: string) => `TESTREV#${testId}#`, // sk prefix of one test's revisions (in its organization's partition)
   testRun: (orgId: string, runId: string) => ({ pk: `ORG#${orgId}`, sk: `RUN#${runId}` }),
   runsOfProject: (projectId: string) => `PROJECT#${projectId}#RUNS`, // gsi1pk of run items
   threadClaim: (threadId: string) => ({ pk: `THREAD#${threadId}`, sk: 'THREAD' }),

@@ -1,33 +1,50 @@
 import type { z } from 'zod';
 import type { TestSchema } from '../contracts/test.ts';
 import { ConditionFailedError } from '../ports/table.ts';
+import { AppError } from '../errors.ts';
 import { keys, stripLayout } from './keys.ts';
+import { definitionOf, REVISIONS_KEPT, revisionPut, testRevisionsRepo, type RevisionAuthor } from './test-revisions.ts';
+import { testChanger } from './test-change.ts';
 import { queryPage, type StoreContext } from './context.ts';
 
 export type TestRecord = z.output<typeof TestSchema>;
 /** A new test; `parameter_sets` defaults to none. */
-export type NewTest = Omit<TestRecord, 'id' | 'status' | 'created_at' | 'updated_at' | 'parameter_sets' | 'quarantine'> & Partial<Pick<TestRecord, 'parameter_sets'>>;
+export type NewTest = Omit<TestRecord, 'id' | 'status' | 'created_at' | 'updated_at' | 'parameter_sets' | 'quarantine' | 'revision'> & Partial<Pick<TestRecord, 'parameter_sets'>>;
+/** A change of a test's definition: the fields given; `browser: null` goes back to the default context. */
+export type TestPatch = Partial<Pick<TestRecord, 'name' | 'description' | 'type' | 'steps' | 'assertions' | 'priority' | 'tags' | 'parameter_sets'>> & { browser?: TestRecord['browser'] | null };
 
-/** A stored test as read: tests stored before parameter sets (or quarantine) existed have none. */
+/**
+ * A stored test as read: tests stored before parameter sets (or quarantine) existed have
+ * none, and tests stored before revisions are at revision 1.
+ */
 function asTest(item: Record<string, unknown>): TestRecord {
   const { organization_id: _org, ...test } = stripLayout<TestRecord & { organization_id?: string }>(item);
-  return { ...test, parameter_sets: test.parameter_sets ?? [], quarantine: test.quarantine ?? null };
+  return { ...test, parameter_sets: test.parameter_sets ?? [], quarantine: test.quarantine ?? null, revision: typeof test.revision === 'number' ? test.revision : 1 };
 }
 
 /**
  * Tests are keyed by organization (so a test id from another tenant resolves to
- * nothing) and indexed by project on gsi1 in creation order.
+ * nothing) and indexed by project on gsi1 in creation order. Every change of a test's
+ * definition writes a revision (store/test-revisions.ts) in the same transaction.
  */
 export function testsRepo(ctx: StoreContext) {
   const { table } = ctx;
+  const revisions = testRevisionsRepo(table);
+
+  const change = testChanger(ctx, revisions, asTest);
+
   return {
-    async create(orgId: string, input: NewTest): Promise<TestRecord> {
+    revisions,
+
+    /** Writes the test at revision 1 with its first revision, in one transaction. */
+    async create(orgId: string, input: NewTest, author: Omit<RevisionAuthor, 'source'> = { changed_by: 'system:unknown' }): Promise<TestRecord> {
       const now = ctx.clock.now().toISOString();
-      const { quarantine: _none, ...test }: TestRecord = { ...input, parameter_sets: input.parameter_sets ?? [], id: ctx.newId(), status: 'pending', quarantine: null, created_at: now, updated_at: now };
-      await table.put(
-        { ...keys.test(orgId, test.id), entity: 'test', organization_id: orgId, gsi1pk: keys.testsOfProject(test.project_id), gsi1sk: `TEST#${test.id}`, ...test },
-        { kind: 'notExists' },
-      );
+      const { quarantine: _none, ...test }: TestRecord = { ...input, parameter_sets: input.parameter_sets ?? [], id: ctx.newId(), status: 'pending', quarantine: null, revision: 1, created_at: now, updated_at: now };
+      const definition = definitionOf(test);
+      await table.transact([
+        { type: 'put', item: { ...keys.test(orgId, test.id), entity: 'test', organization_id: orgId, gsi1pk: keys.testsOfProject(test.project_id), gsi1sk: `TEST#${test.id}`, ...test }, condition: { kind: 'notExists' } },
+        revisionPut(orgId, test.id, 1, definition, { ...author, source: 'created' }, Object.keys(definition), now),
+      ]);
       return { ...test, quarantine: null };
     },
 
@@ -36,20 +53,25 @@ export function testsRepo(ctx: StoreContext) {
       return item ? asTest(item) : undefined;
     },
 
-    /** Changes the given fields; undefined if there is no such test in the organization. */
-    async update(orgId: string, testId: string, patch: Partial<Pick<TestRecord, 'name' | 'description' | 'type' | 'steps' | 'assertions' | 'priority' | 'tags' | 'parameter_sets'>> & { browser?: TestRecord['browser'] | null }): Promise<TestRecord | undefined> {
-      // browser: null goes back to the default context (the attribute goes; description keeps its null).
-      const { browser, ...rest } = patch;
-      const set: Record<string, unknown> = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
-      if (browser) set.browser = browser;
-      const remove = browser === null ? ['browser'] : [];
-      set.updated_at = ctx.clock.now().toISOString();
-      try {
-        return asTest(await table.update({ key: keys.test(orgId, testId), set, ...(remove.length && { remove }) }));
-      } catch (err) {
-        if (err instanceof ConditionFailedError) return undefined;
-        throw err;
-      }
+    /**
+     * Changes the given fields as a new revision; undefined if there is no such test in the
+     * organization. With `expectedRevision`, a test at another revision is a 412
+     * PRECONDITION_FAILED; a change that alters nothing writes nothing.
+     */
+    async update(orgId: string, testId: string, patch: TestPatch, author: RevisionAuthor, expectedRevision?: number): Promise<TestRecord | undefined> {
+      return change(orgId, testId, () => patch, author, expectedRevision);
+    },
+
+    /**
+     * Makes a kept revision's definition current, as a new revision with source `restored`.
+     * undefined if there is no such test; throws NOT_FOUND for an unknown revision.
+     */
+    async restore(orgId: string, testId: string, revision: number, author: Omit<RevisionAuthor, 'source' | 'restored_from'>, expectedRevision?: number): Promise<TestRecord | undefined> {
+      if (!(await table.get(keys.test(orgId, testId)))) return undefined;
+      const kept = await revisions.get(orgId, testId, revision);
+      if (!kept) throw new AppError('NOT_FOUND', `revision ${revision} of test ${testId} not found (the newest ${REVISIONS_KEPT} are kept)`);
+      const { browser, ...definition } = kept.definition;
+      return change(orgId, testId, () => ({ ...definition, browser: browser ?? null }), { ...author, source: 'restored', restored_from: revision }, expectedRevision);
     },
 
     /**
@@ -78,11 +100,13 @@ export function testsRepo(ctx: StoreContext) {
       }
     },
 
-    /** Removes a test (its past results stay with their runs); undefined if there was none. */
+    /** Removes a test and its revisions (its past results stay with their runs); undefined if there was none. */
     async delete(orgId: string, testId: string): Promise<TestRecord | undefined> {
       const test = await this.get(orgId, testId);
       if (!test) return undefined;
       await table.delete(keys.test(orgId, testId));
+      // After the test: a revision left by a failure here is unreachable (every read checks the test first).
+      await revisions.deleteAll(orgId, testId);
       return test;
     },
 

@@ -7,8 +7,8 @@ import type { AppDeps } from './deps.ts';
  * Stores a test and publishes test.created (spec: emission rule 1): POST /api/tests and
  * POST /api/act's save_as_test create tests the same way.
  */
-export async function createTest(deps: Pick<AppDeps, 'store' | 'publisher'>, organizationId: string, requestId: string, input: TestCreateInput): Promise<TestRecord> {
-  const test = await deps.store.tests.create(organizationId, { ...input, description: input.description ?? null });
+export async function createTest(deps: Pick<AppDeps, 'store' | 'publisher'>, organizationId: string, requestId: string, input: TestCreateInput, changedBy: string): Promise<TestRecord> {
+  const test = await deps.store.tests.create(organizationId, { ...input, description: input.description ?? null }, { changed_by: changedBy });
   await deps.publisher.publish(
     createEvent({
       type: 'test.created',

@@ -72,7 +72,10 @@ export async function runAutonomousLoop(
   return outcome;
 }
 
-/** Creates the generated tests, or updates the loop's earlier test of the same name. */
+/** The loop's changes show in a test's history as its own (docs/test-revisions.md). */
+const LOOP_AUTHOR = { changed_by: 'system:autonomous_loop', source: 'autonomous_loop' } as const;
+
+/** Creates the generated tests, or updates the loop's earlier test of the same name (a new revision when it differs). */
 async function writeTests(store: Store, orgId: string, projectId: string, generated: Array<{ definition: TestDefinition; kind: string }>) {
   const earlier = new Map<string, TestRecord>();
   for (const t of await allTests(store, orgId, projectId)) if (t.tags.includes(AUTONOMOUS_TAG) && !earlier.has(t.name)) earlier.set(t.name, t);
@@ -91,11 +94,11 @@ async function writeTests(store: Store, orgId: string, projectId: string, genera
     };
     const before = earlier.get(definition.name);
     if (before) {
-      const updated = await store.tests.update(orgId, before.id, fields);
+      const updated = await store.tests.update(orgId, before.id, fields, LOOP_AUTHOR);
       if (!updated) throw new AppError('CONFLICT', `test ${before.id} was deleted while the loop wrote it; run the loop again`);
       written.push({ id: updated.id, name: updated.name, kind, created: false });
     } else {
-      const created = await store.tests.create(orgId, { project_id: projectId, priority: 'medium', ...fields } as Parameters<Store['tests']['create']>[1]);
+      const created = await store.tests.create(orgId, { project_id: projectId, priority: 'medium', ...fields } as Parameters<Store['tests']['create']>[1], LOOP_AUTHOR);
       written.push({ id: created.id, name: created.name, kind, created: true });
     }
   }

@@ -109,7 +109,7 @@ export async function finishGeneration(i: FinishInput): Promise<Finished> {
       priority: i.test.priority,
       tags: i.test.tags,
       parameter_sets: i.test.parameter_sets,
-    });
+    }, { changed_by: 'system:generation' });
     // It ran and passed just now: that is its latest status.
     await i.store.table.update({ key: keys.test(i.organizationId, test.id), set: { status: 'passed', updated_at: new Date().toISOString() } });
     await i.store.table.update({ key: keys.generatedTest(i.organizationId, generated.id), set: { test_id: test.id } });

@@ -76,11 +76,12 @@ function refreshSession() {
  * @param {boolean} [options.organization] send X-Organization-ID (default true)
  * @param {boolean} [options.redirectOn401] go to sign-in on 401 (default true)
  * @param {'json' | 'blob' | 'file'} [options.as] what a successful response is read as (default json; blob for images; file: `{ blob, filename }`, the name from Content-Disposition)
+ * @param {Record<string, string>} [options.headers] more request headers (If-Match)
  * @returns {Promise<any>}
  */
-export async function api(path, { method = 'GET', body, organization = true, redirectOn401 = true, as = 'json' } = {}) {
+export async function api(path, { method = 'GET', body, organization = true, redirectOn401 = true, as = 'json', headers: extra = {} } = {}) {
   /** @type {Record<string, string>} */
-  const headers = { Accept: as === 'json' ? 'application/json' : '*/*' };
+  const headers = { ...extra, Accept: as === 'json' ? 'application/json' : '*/*' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const orgId = organization ? getOrganizationId() : null;
   if (orgId) headers['X-Organization-ID'] = orgId;

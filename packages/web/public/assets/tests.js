@@ -1,14 +1,17 @@
 import { api, ApiError } from './api.js';
 import { $, deleteButton, element, listLoader, messageOf, setMessage } from './dom.js';
 import { badgeClass, resetRuns, startRun } from './test-run.js';
+import { closeEditor, openEditor } from './test-editor.js';
+import { closeHistory, openHistory } from './test-history.js';
 
 /**
  * The tests of one project: name, kind, priority, tags, the number of parameter sets of a
  * parameterised test, and the outcome of its latest run (the API keeps it in the test's
  * status). Everyone may look (the API lets viewers list tests and read runs); members and
  * admins also run one test or all of them, retry a failed case, quarantine a test (it runs,
- * but its failure no longer fails runs) or release it, and delete a test (the API enforces
- * the same). The run started last is followed under the list (test-run.js).
+ * but its failure no longer fails runs) or release it, edit a test (test-editor.js), restore
+ * an earlier revision from its history (test-history.js; everyone may read it), and delete
+ * a test (the API enforces the same). The run started last is followed under the list (test-run.js).
  *
  * @typedef {{ name: string, values: Record<string, unknown> }} ParameterSet
  * @typedef {{ reason: string, since: string, by: string | null }} Quarantine
@@ -76,7 +79,11 @@ function testRow(test) {
   status.setAttribute('aria-label', `Latest run: ${STATUS_WORDS[test.status] ?? test.status}`);
 
   const actions = element('span', { className: 'test-actions' });
+  const reload = reloadFor(opened);
+  const history = rowButton('History', 'test-row-history', test, () => openHistory(test, { canRestore: !!current?.canRun, onRestored: () => void reload() }));
+  actions.append(history);
   if (current?.canRun) {
+    actions.append(rowButton('Edit', 'test-row-edit', test, () => void openEditor(test.id, { onSaved: () => void reload() })));
     const run = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-row-run', text: 'Run' }));
     run.type = 'button';
     run.setAttribute('aria-label', `Run ${test.name}`);
@@ -97,6 +104,21 @@ function testRow(test) {
   }
   li.append(about, status, actions);
   return li;
+}
+
+/**
+ * A small row button named for its test.
+ * @param {string} verb
+ * @param {string} testid
+ * @param {Test} test
+ * @param {() => void} onClick
+ */
+function rowButton(verb, testid, test, onClick) {
+  const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid, text: verb }));
+  button.type = 'button';
+  button.setAttribute('aria-label', `${verb} ${test.name}`);
+  button.addEventListener('click', onClick);
+  return button;
 }
 
 /**
@@ -196,6 +218,8 @@ export function openTests(project, { canRun }) {
   el.runAll.hidden = !canRun;
   el.list.replaceChildren();
   nextCursor = null;
+  closeEditor();
+  closeHistory();
   // A finished run changed the latest statuses: the list is read again.
   resetRuns({ canRetry: canRun, onFinished: () => void reloadFor(mine)() });
   el.panel.hidden = false;
@@ -208,6 +232,8 @@ export function closeTests() {
   current = undefined;
   tests.cancel();
   resetRuns();
+  closeEditor();
+  closeHistory();
   el.list.replaceChildren();
   setMessage(el.status);
   el.more.hidden = true;

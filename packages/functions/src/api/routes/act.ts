@@ -12,6 +12,7 @@ import { createTest } from '../create-test.ts';
 import { stepsFromInstruction, type InstructionSteps } from '../../act/instruction-steps.ts';
 import { planActions } from '../../act/plan.ts';
 import { actReport } from '../../act/report.ts';
+import { actorOf } from '../actor.ts';
 
 /** An interactive call should not hold a browser (or the caller) for the 10 minutes a test may take. */
 const ACT_TIMEOUT_MS = 120_000;
@@ -35,7 +36,7 @@ export function actRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]
         409: { description: 'save_as_test was asked for but a step failed: nothing was saved (details.result is the outcome)' },
         501: { description: 'this deployment runs no browser, or the instruction needs a language model and none is configured (NO_MODEL)' },
       },
-    }, async ({ c, body, access }) => {
+    }, async ({ c, body, access, principal }) => {
       const project = await deps.store.projects.get(access.organizationId, body.project_id);
       if (!project) throw notFound('project');
       const executor = deps.generation;
@@ -48,7 +49,7 @@ export function actRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]
       const test = TestDefinition.parse({ name: body.save_as_test?.name ?? 'act', type: 'ui', timeout_ms: ACT_TIMEOUT_MS, steps: plan.steps });
       const run = await executor.run(test, { organizationId: access.organizationId, projectId: project.id, ...(appUrl && { baseUrl: appUrl }), finalPage: { screenshot: body.screenshot } });
       const report = { ...actReport(plan.steps, plan.startUrl, run), ...(instruction && { instruction: instructionNotes(instruction) }) };
-      const saved = body.save_as_test ? await saveAsTest(deps, c.get('requestId'), access.organizationId, project, body.save_as_test, report) : null;
+      const saved = body.save_as_test ? await saveAsTest(deps, c.get('requestId'), access.organizationId, actorOf(principal), project, body.save_as_test, report) : null;
       if (saved) c.set('audit', { action: 'browser.act', resource: `project:${project.id}`, metadata: { url: plan.startUrl, steps: plan.steps.length, status: report.status, saved_test: saved.id } });
       return c.json({ ...report, saved_test: saved } satisfies ActResult);
     });
@@ -65,12 +66,12 @@ const instructionNotes = (i: InstructionSteps) => ({ understood: i.understood, .
  * first run. That is a 409 carrying the outcome (without the screenshot), so the caller
  * sees why and nothing half-done is stored.
  */
-async function saveAsTest(deps: AppDeps, requestId: string, orgId: string, project: Project, save: NonNullable<ActBody['save_as_test']>, report: Omit<ActResult, 'saved_test'>) {
+async function saveAsTest(deps: AppDeps, requestId: string, orgId: string, changedBy: string, project: Project, save: NonNullable<ActBody['save_as_test']>, report: Omit<ActResult, 'saved_test'>) {
   if (report.status !== 'passed') {
     const { screenshot: _omitted, ...result } = report;
     throw new AppError('CONFLICT', `not saved as a test: the actions failed — ${report.error}`, { reason: 'actions_failed', result });
   }
   const input = TestCreateInput.parse({ project_id: project.id, name: save.name, type: 'ui', steps: report.steps, tags: save.tags ?? ['act'], ...(save.priority && { priority: save.priority }) });
-  const test = await createTest(deps, orgId, requestId, input);
+  const test = await createTest(deps, orgId, requestId, input, changedBy);
   return { id: test.id, name: test.name };
 }

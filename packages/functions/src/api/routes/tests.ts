@@ -8,6 +8,9 @@ import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { createTest } from '../create-test.ts';
+import { actorOf } from '../actor.ts';
+import { expectedRevision, revisionEtag } from '../if-match.ts';
+import { testRevisionRoutes } from './test-revisions.ts';
 
 const IdParams = z.strictObject({ id: z.uuid().describe('Test id') });
 
@@ -37,17 +40,25 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
   }, async ({ c, params, access }) => {
     const test = await store.tests.get(access.organizationId, params.id);
     if (!test) throw notFound('test');
+    c.header('ETag', revisionEtag(test.revision));
     return c.json(test);
   });
 
   mountRoute(app, deps, registry, {
     method: 'patch', path: '/api/tests/:id', summary: 'Change a test: any of name, description, type, steps, assertions, priority, tags, parameter_sets (lists are replaced whole)', tags: ['tests'], auth: 'member', params: IdParams, body: TestUpdateInput,
-    responses: { 200: { description: 'the test as changed', schema: TestSchema }, 404: { description: 'no such test in this organization' } },
-  }, async ({ c, params, body, access }) => {
+    responses: {
+      200: { description: 'the test as changed (ETag: its revision)', schema: TestSchema },
+      404: { description: 'no such test in this organization' },
+      412: { description: 'the test is no longer at the revision in If-Match or expected_revision (PRECONDITION_FAILED names the current one, who changed it and when)' },
+    },
+  }, async ({ c, params, body, access, principal }) => {
     checkBrowserSettings(body.browser);
-    const test = await store.tests.update(access.organizationId, params.id, body);
+    const { expected_revision, ...patch } = body;
+    const expected = expectedRevision(c, expected_revision);
+    const test = await store.tests.update(access.organizationId, params.id, patch, { changed_by: actorOf(principal), source: 'edited' }, expected);
     if (!test) throw notFound('test');
-    c.set('audit', { action: 'test.update', resource: `test:${test.id}`, metadata: { fields: Object.keys(body).sort(), project_id: test.project_id } });
+    c.set('audit', { action: 'test.update', resource: `test:${test.id}`, metadata: { fields: Object.keys(patch).sort(), project_id: test.project_id, revision: test.revision } });
+    c.header('ETag', revisionEtag(test.revision));
     return c.json(test);
   });
 
@@ -84,11 +95,14 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
   mountRoute(app, deps, registry, {
     method: 'post', path: '/api/tests', summary: 'Create a test; publishes test.created', tags: ['tests'], auth: 'member', body: TestCreateInput,
     responses: { 201: { description: 'created', schema: TestSchema }, 404: { description: 'no such project in this organization' } },
-  }, async ({ c, body, access }) => {
+  }, async ({ c, body, access, principal }) => {
     checkBrowserSettings(body.browser);
     if (!(await store.projects.get(access.organizationId, body.project_id))) throw notFound('project');
-    const test = await createTest(deps, access.organizationId, c.get('requestId'), body);
+    const test = await createTest(deps, access.organizationId, c.get('requestId'), body, actorOf(principal));
     c.set('audit', { action: 'test.create', resource: `test:${test.id}`, metadata: { name: test.name, project_id: test.project_id } });
+    c.header('ETag', revisionEtag(test.revision));
     return c.json(test, 201);
   });
+
+  testRevisionRoutes(app, deps, registry);
 }

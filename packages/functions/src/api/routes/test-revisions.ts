@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import type { Hono } from 'hono';
+import { TestSchema } from '@svc/core/contracts/test';
+import { TestRevision, TestRevisionListQuery, TestRevisionParams, TestRevisionSummary } from '@svc/core/contracts/test-revision';
+import { listResponse } from '@svc/core/contracts/common';
+import { notFound } from '@svc/core/errors';
+import type { AppDeps } from '../deps.ts';
+import type { ApiEnv } from '../env.ts';
+import { mountRoute, type RouteDef } from '../route.ts';
+import { actorOf } from '../actor.ts';
+import { expectedRevision, revisionEtag } from '../if-match.ts';
+
+const IdParams = z.strictObject({ id: z.uuid().describe('Test id') });
+const missing = { description: 'no such test in this organization, or no such revision of it (the newest 100 are kept)' };
+
+/** A test's history: the revisions every definition change writes (docs/test-revisions.md). */
+export function testRevisionRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
+  const { store } = deps;
+
+  mountRoute(app, deps, registry, {
+    method: 'get', path: '/api/tests/:id/revisions', summary: 'Revisions, newest first', tags: ['tests'], auth: 'viewer', params: IdParams, query: TestRevisionListQuery,
+    responses: { 200: { description: 'revisions', schema: listResponse(TestRevisionSummary) }, 404: { description: 'no such test in this organization' } },
+  }, async ({ c, params, query, access }) => {
+    if (!(await store.tests.get(access.organizationId, params.id))) throw notFound('test');
+    return c.json(await store.tests.revisions.list(access.organizationId, params.id, { limit: query.limit, cursor: query.cursor }));
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'get', path: '/api/tests/:id/revisions/:revision', summary: 'Get one revision of a test with the definition it kept', tags: ['tests'], auth: 'viewer', params: TestRevisionParams,
+    responses: { 200: { description: 'the revision', schema: TestRevision }, 404: missing },
+  }, async ({ c, params, access }) => {
+    if (!(await store.tests.get(access.organizationId, params.id))) throw notFound('test');
+    const revision = await store.tests.revisions.get(access.organizationId, params.id, params.revision);
+    if (!revision) throw notFound(`revision ${params.revision} of the test`);
+    return c.json(revision);
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'post', path: '/api/tests/:id/revisions/:revision/restore', summary: 'Restore a revision', tags: ['tests'], auth: 'member', params: TestRevisionParams,
+    responses: {
+      200: { description: 'the test as restored (ETag: its new revision); unchanged when it already had that definition', schema: TestSchema },
+      404: missing,
+      412: { description: 'the test is no longer at the revision in If-Match' },
+    },
+  }, async ({ c, params, access, principal }) => {
+    // If-Match only: a restore has no body (kept out of the MCP tool's schema, whose list has a size budget).
+    const expected = expectedRevision(c, undefined);
+    const test = await store.tests.restore(access.organizationId, params.id, params.revision, { changed_by: actorOf(principal) }, expected);
+    if (!test) throw notFound('test');
+    c.set('audit', { action: 'test.restore', resource: `test:${test.id}`, metadata: { restored_from: params.revision, revision: test.revision, project_id: test.project_id } });
+    c.header('ETag', revisionEtag(test.revision));
+    return c.json(test);
+  });
+}
