@@ -24,9 +24,9 @@ import { patternType } from '@svc/core/healing/service/pattern-type';
 import type { HealQuery } from '@svc/core/healing/service/knowledge';
 import { healingSettings } from '@svc/core/healing/service/settings';
 import { ModelChooser } from '@svc/core/healing/service/model-chooser';
-import type { Principal } from '@svc/core/services/identity';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
+import { actorOf } from '../actor.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 
 const IdParams = z.strictObject({ id: z.uuid().describe('Healing pattern id') });
@@ -48,7 +48,6 @@ export function healingRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
     return project;
   };
   const knowledgeFor = (orgId: string, projectId: string) => storeHealingKnowledge({ store, organizationId: orgId, projectId, embedder });
-  const who = (p: Principal) => (p.kind === 'apiKey' ? `api_key:${p.keyId}` : `user:${p.userId}`);
   // Model choice among ambiguous candidates, paid by the caller's organization; none without a configured model.
   const chooserFor = (orgId: string) => (deps.llm?.configured ? new ModelChooser({ llm: deps.llm, organizationId: orgId }) : undefined);
 
@@ -125,7 +124,7 @@ export function healingRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
       method: 'manual',
       git_commit: body.git_commit ?? null,
       git_context: body.git_context ?? null,
-      applied_by: who(principal),
+      applied_by: actorOf(principal),
     });
     suggestions.inc({ method: 'manual', applied: 'true' });
     c.set('audit', { action: 'healing.apply_fix', resource: `healing_pattern:${pattern.id}`, metadata: { project_id: body.project_id, original_selector: body.original_selector, healed_selector: body.healed_selector } });
@@ -148,7 +147,7 @@ export function healingRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
     method: 'post', path: '/api/healing/patterns/:id/revert', summary: 'Revert a healing pattern: it is kept but never applied again', tags: ['healing'], auth: 'member', params: IdParams,
     responses: { 200: { description: 'the reverted pattern', schema: HealingPatternSchema }, 404: { description: 'no such pattern in this organization' } },
   }, async ({ c, params, access, principal }) => {
-    const pattern = await store.healingPatterns.revert(access.organizationId, params.id, who(principal));
+    const pattern = await store.healingPatterns.revert(access.organizationId, params.id, actorOf(principal));
     if (!pattern) throw notFound('healing pattern');
     // The cache would otherwise keep applying the fix for up to 7 days.
     if (pattern.project_id) await store.healingCache.invalidate(access.organizationId, pattern.project_id, pattern.original_selector, pattern.healed_selector);
@@ -252,7 +251,7 @@ export function healingRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
 
     const event = healingRequested(
       { source: eventSources.api, tenant_id: access.organizationId, correlation_id: c.get('requestId') },
-      { test_id: test.id, project_id: test.project_id, original_selector: original, error_message: errorMessage, requested_by: who(principal), ...(body.step_index !== undefined ? { step_index: body.step_index } : {}), ...(body.run_id ? { run_id: body.run_id } : {}) },
+      { test_id: test.id, project_id: test.project_id, original_selector: original, error_message: errorMessage, requested_by: actorOf(principal), ...(body.step_index !== undefined ? { step_index: body.step_index } : {}), ...(body.run_id ? { run_id: body.run_id } : {}) },
     );
     await deps.publisher.publish(event);
 

@@ -5,9 +5,9 @@ import { ScreenshotHash, VisualBaselineAcceptInput, VisualBaselineQuery, VisualB
 import { VisualCompareInput, VisualCompareResponse } from '@svc/core/contracts/visual-compare';
 import { notFound } from '@svc/core/errors';
 import { visualBaselineService } from '@svc/core/services/visual-baselines';
-import type { Principal } from '@svc/core/services/identity';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
+import { actorOf } from '../actor.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 
 const IdParams = z.strictObject({ id: z.uuid().describe('Visual baseline id') });
@@ -23,7 +23,6 @@ const noBlobs = { 501: { description: 'no blob store is configured on this serve
 export function visualRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
   const { store } = deps;
   const visual = visualBaselineService({ store, clock: deps.clock, blobs: deps.blobs });
-  const who = (p: Principal) => (p.kind === 'apiKey' ? `api_key:${p.keyId}` : `user:${p.userId}`);
   const png = (c: Context<ApiEnv>, bytes: Uint8Array, cache: string) => c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'content-type': 'image/png', 'cache-control': cache });
 
   mountRoute(app, deps, registry, {
@@ -73,7 +72,7 @@ export function visualRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDe
       ...noBlobs,
     },
   }, async ({ c, body, access, principal }) => {
-    const { record, source } = await visual.accept(access.organizationId, body, who(principal));
+    const { record, source } = await visual.accept(access.organizationId, body, actorOf(principal));
     c.set('audit', { action: 'visual.baseline_accepted', resource: `visual_baseline:${record.id}`, metadata: { test_id: record.test_id, name: record.name, screenshot_hash: record.screenshot_hash, source } });
     return c.json(VisualBaselineRecordSchema.parse(record), 201);
   });
