@@ -43,7 +43,7 @@ export function renderMarkdownReport(summary: RunSummary, options: MarkdownRepor
   if (heals.length > 0) {
     tail.push(`### 🩹 Healed selectors (${heals.length})`, '');
     tail.push('| Test | Step | Before | After | Confidence |', '| --- | ---: | --- | --- | ---: |');
-    for (const h of heals) tail.push(`| ${cell(h.test)} | ${h.step + 1} | ${cellCode(h.original)} | ${cellCode(h.healed)} | ${percent(h.confidence)} |`);
+    for (const h of heals) tail.push(`| ${cell(h.test)} | ${h.step + 1}${h.field === undefined ? '' : ` (${cell(h.field)})`} | ${cellCode(h.original)} | ${cellCode(h.healed)} | ${percent(h.confidence)} |`);
     tail.push('', 'Review healed selectors before merging: a heal changes how an element is found, never what is asserted.', '');
   }
   const flaky = summary.results.filter((r) => retriesOf(r) > 0);
@@ -89,7 +89,7 @@ function failureSection(r: TestExecutionResult, maxMessage: number): string {
   if (step) out.push(`- **Failing step:** ${step.index + 1}. ${codeSpan(step.description)}${step.name ? ` (${inline(step.name)})` : ''}`);
   if (error) out.push(`- **Error:** \`${code(error.kind)}\``);
   const heals = healedSelectors(r);
-  if (heals.length > 0) out.push(`- **Healed:** ${heals.map((h) => `${codeSpan(h.original)} → ${codeSpan(h.healed)} (${percent(h.confidence)})`).join('; ')}`);
+  if (heals.length > 0) out.push(`- **Healed:** ${heals.map((h) => `${h.field === undefined ? '' : `${inline(h.field)}: `}${codeSpan(h.original)} → ${codeSpan(h.healed)} (${percent(h.confidence)})`).join('; ')}`);
   if (r.trace) out.push(`- **Trace:** ${codeSpan(r.trace)} — open with \`npx playwright show-trace <path>\``);
   for (const v of r.visual ?? []) out.push(visualLine(v));
   for (const o of r.accessibility ?? []) out.push(...accessibilityLines(o));
