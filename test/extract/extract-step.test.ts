@@ -112,6 +112,17 @@ describe('the extract step, by selectors', () => {
     expect(r.steps[2].extracted).toEqual({ filter: 'filter', first: '***' });
   });
 
+  it('masks what is kept of a field named like a credential, whatever it holds, while a later step still gets the value', async () => {
+    const r = await run([
+      { type: 'extract', save_as: 'seen', fields: { session_token: { selector: 'h1' }, apiKeys: { selector: 'td.price', all: true }, heading: { selector: 'h1' }, author: { selector: '#page-info' } } },
+      { type: 'assert', assertion: { type: 'text', selector: 'h1', equals: '{{seen.session_token}}' } },
+      { type: 'assert', assertion: { type: 'text', selector: 'td.price >> nth=1', equals: '{{seen.apiKeys.1}}' } },
+    ]);
+    expect(r.error_message ?? '').toBe('');
+    // The shape stays (a list is a list of ***); names that only contain a word (author) are not masked.
+    expect(r.steps[1].extracted).toEqual({ session_token: '***', apiKeys: Array(10).fill('***'), heading: 'Products', author: 'Page 1 of 2' });
+  });
+
   it('save_as keeps the result for later steps: {{name.field}} and {{name.list.0}}', async () => {
     const r = await run([
       { type: 'extract', save_as: 'product', fields: { last: { selector: '#products tbody tr:last-child td.name' }, names: { selector: 'td.name', all: true } } },

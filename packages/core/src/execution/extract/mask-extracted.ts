@@ -5,7 +5,7 @@ export const MASK = '***';
 
 /** Words of a field name that say it holds a credential. */
 const SECRET_WORDS = new Set(['password', 'passwd', 'passphrase', 'pwd', 'secret', 'secrets', 'token', 'tokens', 'credential', 'credentials', 'cookie', 'cookies', 'session', 'otp', 'cvv', 'cvc', 'ssn', 'pin', 'csrf', 'xsrf', 'authorization', 'apikey', 'privatekey']);
-/** Two words that do together: api_key, private-key, accessKey, card_number. */
+/** Two words that do together: api_key, private-key, accessKeys, card_number. */
 const SECRET_PAIRS = new Set(['api key', 'private key', 'access key', 'secret key', 'card number']);
 
 /**
@@ -15,7 +15,7 @@ const SECRET_PAIRS = new Set(['api key', 'private key', 'access key', 'secret ke
  */
 export function looksSecret(name: string): boolean {
   const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
-  return words.some((w, i) => SECRET_WORDS.has(w) || (i > 0 && SECRET_PAIRS.has(`${words[i - 1]} ${w}`)));
+  return words.some((w, i) => SECRET_WORDS.has(w) || (i > 0 && SECRET_PAIRS.has(`${words[i - 1]} ${w.replace(/s$/, '')}`)));
 }
 
 /**
