@@ -232,7 +232,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
         const screenshot = await withDeadline(performStep(step, ctx, i), controller.signal, ctx.deadline + ABANDON_GRACE_MS);
         if (screenshot) screenshots.push(screenshot);
         if (step.type === 'assert') assertionsPassed++;
-        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(step)), status: 'passed', duration_ms: now() - t0, ...(screenshot ? { screenshot } : {}), ...healsOf(i), ...(extracted.has(i) ? { extracted: maskExtracted(extracted.get(i), deps.secrets) } : {}) };
+        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(step)), status: 'passed', duration_ms: now() - t0, ...(screenshot ? { screenshot } : {}), ...healsOf(i), ...(extracted.has(i) ? { extracted: maskExtracted(extracted.get(i), deps.secrets), ...(step.type === 'extract' && step.save_as ? { save_as: step.save_as } : {}) } : {}) };
         steps.push(result);
         deps.onStep?.(testId, result);
       } catch (err) {

@@ -193,6 +193,8 @@ export interface StepResult {
    * The one record of what was extracted: reports, the dashboard and act's answer read it.
    */
   extracted?: unknown;
+  /** The variable an extract step saved its value as (`save_as`), for readers of `extracted`. */
+  save_as?: string;
 }
 
 export interface TestExecutionResult {

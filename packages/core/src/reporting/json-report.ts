@@ -40,7 +40,8 @@ export const JsonReportStep = z.strictObject({
   screenshot: z.string().nullable().describe('Artifact key of the screenshot taken at this step'),
   healed: JsonReportHealed.omit({ step: true, field: true }).nullable().describe('Set when this step’s locator was healed'),
   healed_fields: z.array(JsonReportHealed.omit({ step: true }).required({ field: true })).optional().describe('An extract step’s fields whose locators were healed (an extract step reads one element per field); present only then'),
-  extracted: z.unknown().optional().describe('An extract step’s result (its JSON at most 32,000 characters)'),
+  extracted: z.unknown().optional().describe('An extract step’s result (its JSON at most 32,000 characters; secret values and fields named like credentials masked as ***)'),
+  save_as: z.string().optional().describe('The variable an extract step saved its result as; present only then'),
 });
 
 /**
@@ -177,6 +178,7 @@ function testOf(r: TestExecutionResult): JsonReport['tests'][number] {
       healed: s.healed ? { original: clean(s.healed.original), healed: clean(s.healed.healed), confidence: s.healed.confidence } : null,
       ...(s.healed_fields?.length && { healed_fields: s.healed_fields.map((h) => ({ field: clean(h.field), original: clean(h.original), healed: clean(h.healed), confidence: h.confidence })) }),
       ...(s.extracted !== undefined && { extracted: s.extracted }),
+      ...(s.save_as !== undefined && { save_as: clean(s.save_as) }),
     })),
     screenshots: screenshotKeys(r),
     ...(r.visual ? { visual: r.visual.map(visualOf) } : {}),
