@@ -101,7 +101,19 @@ function failureSection(r: TestExecutionResult, maxMessage: number): string {
     const lines = r.failed_requests.map((f) => `${f.method} ${f.url} — ${f.failure}`).join('\n');
     out.push(`<details><summary>Failed requests (${r.failed_requests.length})</summary>`, '', fence(truncate(lines, maxMessage)), '', '</details>', '');
   }
+  out.push(...extractedLines(r, maxMessage));
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * What the failed test's extract steps read before it failed (as recorded: masked), folded
+ * away: it often says why a later step failed. Each step's value is cut like a message.
+ */
+function extractedLines(r: TestExecutionResult, maxMessage: number): string[] {
+  const read = r.steps.filter((s) => s.extracted !== undefined);
+  if (read.length === 0) return [];
+  const text = read.map((s) => `step ${s.index + 1}${s.save_as ? ` {{${s.save_as}}}` : ''}: ${truncate(JSON.stringify(s.extracted, null, 2), maxMessage)}`).join('\n');
+  return [`<details><summary>Extracted (${read.length} step${read.length === 1 ? '' : 's'})</summary>`, '', fence(text), '', '</details>', ''];
 }
 
 /**
