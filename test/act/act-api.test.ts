@@ -49,6 +49,18 @@ describe('POST /api/act', () => {
     expect(r.screenshot!.bytes).toBe(Buffer.from(r.screenshot!.base64, 'base64').length);
   });
 
+  it('answers what an extract step among the steps read, with its outcome (a field named like a credential masked)', async () => {
+    const extract = { type: 'extract', save_as: 'me', fields: { welcome: { selector: '#welcome' }, email: { selector: '#user-email-display' }, session_link: { selector: '#logout', attribute: 'href' } } };
+    const res = await env.api.post('/api/act', { project_id: env.projectId, url: '/login', screenshot: false, steps: [...signIn, extract, { type: 'assert', assertion: { type: 'text', selector: '#welcome', equals: '{{me.welcome}}' } }] });
+    expect(res.status, res.text).toBe(200);
+    const r = ActResult.parse(res.body);
+    expect(r.status, r.error ?? '').toBe('passed');
+    expect(r.outcomes[4]).toMatchObject({ type: 'extract', status: 'passed', extracted: { welcome: 'Welcome, Demo User!', email: 'demo@example.com', session_link: '***' } });
+    // Only extract steps carry a value; the steps come back as given.
+    expect(r.outcomes.filter((o) => 'extracted' in o).map((o) => o.index)).toEqual([4]);
+    expect(r.steps[4]).toEqual(extract);
+  });
+
   it('continues statelessly: the earlier steps passed again with one more, and screenshot: false leaves the picture out', async () => {
     const first = await env.api.post('/api/v1/act', { project_id: env.projectId, url: '/login', steps: signIn, screenshot: false });
     expect(first.status, first.text).toBe(200);

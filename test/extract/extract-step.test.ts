@@ -16,6 +16,7 @@ import { runTest, type TestRunDeps } from '../../packages/core/src/execution/run
 import { httpExchange } from '../../packages/core/src/execution/api/http-exchange.ts';
 import { renderJsonReport } from '../../packages/core/src/reporting/json-report.ts';
 import { renderHtmlReport } from '../../packages/core/src/reporting/html-report.ts';
+import { renderMarkdownReport } from '../../packages/core/src/reporting/markdown-report.ts';
 import { createPlaywrightDriver, type PlaywrightDriver } from '../../packages/functions/src/execution/browser/playwright-driver.ts';
 import { FsArtifacts } from '../../packages/functions/src/execution/fs-artifacts.ts';
 import { cliModels, type CliModels } from '../../packages/functions/src/llm/cli-models.ts';
@@ -110,6 +111,31 @@ describe('the extract step, by selectors', () => {
     ], { secrets: { FILTER: 'Kettle' } });
     expect(r.error_message ?? '').toBe('');
     expect(r.steps[2].extracted).toEqual({ filter: 'filter', first: '***' });
+  });
+
+  it('masks what is kept of a field named like a credential, whatever it holds, while a later step still gets the value', async () => {
+    const r = await run([
+      { type: 'extract', save_as: 'seen', fields: { session_token: { selector: 'h1' }, apiKeys: { selector: 'td.price', all: true }, heading: { selector: 'h1' }, author: { selector: '#page-info' } } },
+      { type: 'assert', assertion: { type: 'text', selector: 'h1', equals: '{{seen.session_token}}' } },
+      { type: 'assert', assertion: { type: 'text', selector: 'td.price >> nth=1', equals: '{{seen.apiKeys.1}}' } },
+    ]);
+    expect(r.error_message ?? '').toBe('');
+    // The shape stays (a list is a list of ***); names that only contain a word (author) are not masked.
+    expect(r.steps[1].extracted).toEqual({ session_token: '***', apiKeys: Array(10).fill('***'), heading: 'Products', author: 'Page 1 of 2' });
+  });
+
+  it('keeps what was read when a later step fails: the step result, and the Markdown report\'s failure section', async () => {
+    const r = await run([
+      { type: 'extract', save_as: 'paging', fields: { info: { selector: '#page-info' }, password: { selector: 'h1' } } },
+      { type: 'click', selector: '#no-such-button', timeout_ms: 1_000 },
+    ]);
+    expect(r.status).toBe('failed');
+    expect(r.steps[1]).toMatchObject({ status: 'passed', save_as: 'paging', extracted: { info: 'Page 1 of 2', password: '***' } });
+    const summary = { run_id: 'r2', name: 'extract', started_at: r.started_at, finished_at: r.finished_at, duration_ms: r.duration_ms, workers: 1, total: 1, passed: 0, failed: 1, skipped: 0, healed: 0, results: [r] };
+    const md = renderMarkdownReport(summary);
+    expect(md).toContain('<details><summary>Extracted (1 step)</summary>');
+    expect(md).toContain('step 2 {{paging}}: {\n  "info": "Page 1 of 2",\n  "password": "***"\n}');
+    expect(JSON.parse(renderJsonReport(summary)).tests[0].steps[1]).toMatchObject({ save_as: 'paging', extracted: { info: 'Page 1 of 2', password: '***' } });
   });
 
   it('save_as keeps the result for later steps: {{name.field}} and {{name.list.0}}', async () => {

@@ -119,6 +119,10 @@ for (const [name, makeTable] of adapters) {
       await a.save('t1', { 2: { tag: 'button', text: 'Go now' } });
       expect(await a.get('t1')).toEqual({ 0: { tag: 'input', id: 'email' }, 2: { tag: 'button', text: 'Go now' } });
       expect(await tableFingerprintStore(store.table, 'org-fb').get('t1')).toEqual({});
+      // An extract step's fields each have their own, under `<step>.<field>`, beside the step's.
+      await a.save('t1', { '3.total': { tag: 'td', text: '12.50' }, '3.order_id': { tag: 'span', id: 'order' } });
+      await a.save('t1', { '3.total': { tag: 'td', text: '13.00' } });
+      expect(await a.get('t1')).toEqual({ 0: { tag: 'input', id: 'email' }, 2: { tag: 'button', text: 'Go now' }, '3.total': { tag: 'td', text: '13.00' }, '3.order_id': { tag: 'span', id: 'order' } });
     });
 
     it('projects and tests list newest first and never cross organizations', async () => {

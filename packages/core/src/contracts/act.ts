@@ -60,6 +60,8 @@ export const ActStepOutcome = z.object({
   duration_ms: z.number().int(),
   error: z.string().optional().describe('Why the step failed, naming it'),
   healed: z.object({ original: z.string(), healed: z.string(), confidence: z.number() }).optional(),
+  healed_fields: z.array(z.object({ field: z.string(), original: z.string(), healed: z.string(), confidence: z.number() })).optional().describe('An extract step\'s fields whose locators were healed'),
+  extracted: z.unknown().optional().describe('What a passed extract step read (its save_as name is in the step): the fields as an object, or the model\'s answer; secret values and fields named like credentials masked (***)'),
 });
 
 export const ActResult = z.object({

@@ -1,4 +1,4 @@
-import type { TestDefinition, Step, Assertion, UiAssertion, ApiAssertion, DbAssertion, UiStep, VisualAssertion, AccessibilityAssertion } from '../contracts/steps.ts';
+import type { TestDefinition, Step, Assertion, UiAssertion, ApiAssertion, DbAssertion, UiStep, VisualAssertion, AccessibilityAssertion, ExtractField } from '../contracts/steps.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { checkAccessibility } from '../accessibility/check-accessibility.ts';
 import type { Fingerprint } from '../contracts/fingerprint.ts';
@@ -8,13 +8,14 @@ import { describeStep, describeAssertion } from './describe-step.ts';
 import { checkApiAssertion, loadJsonSchemaSupport } from './api/check-api-assertion.ts';
 import { checkDbAssertion } from './db/check-db-assertion.ts';
 import { saveVariables } from './save-variables.ts';
-import type { FingerprintStore } from './fingerprint-store.ts';
-import { StepHealer, type AppliedHeal, type HealableItem } from './step-healer.ts';
+import { fieldKey, type FingerprintStore, type StepFingerprints } from './fingerprint-store.ts';
+import { StepHealer, type AppliedHeal, type ExtractFieldItem, type HealableItem } from './step-healer.ts';
 import type { BaselineMode, BaselineStore, VisualOutcome } from '../visual/baseline-store.ts';
 import { checkVisual } from '../visual/check-visual.ts';
 import { fileSafe } from '../file-safe.ts';
 import { runExtract } from './extract/run-extract.ts';
 import type { ExtractModel } from './extract/ask-model.ts';
+import { maskExtracted } from './extract/mask-extracted.ts';
 
 /** What one test needs to run. The UI driver is opened lazily: API and DB tests never start Chromium. */
 export interface TestRunDeps {
@@ -66,33 +67,27 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
 
   const scope: VariableScope = { saved: {}, parameters: test.parameters, secrets: deps.secrets, environment: deps.environment };
   const steps: StepResult[] = [];
-  const fingerprints: Record<number, Fingerprint> = {};
+  const fingerprints: StepFingerprints = {};
   const screenshots: string[] = [];
   const visual: VisualOutcome[] = [];
   const accessibility: AccessibilityOutcome[] = [];
   let session: UiSession | undefined;
   let lastResponse: HttpResult | undefined;
   let lastQuery: SqlResult | undefined;
-  const heals = new Map<number, AppliedHeal>();
+  // Each heal, in the order made: a step's, or (with `field`) one of an extract step's fields.
+  const heals: Array<{ index: number; field?: string; heal: AppliedHeal }> = [];
   const extracted = new Map<number, unknown>();
   // The fingerprints of earlier runs, read when a step first needs healing: most tests never
   // do, and this test's own fingerprints are saved only when it ends.
-  let stored: Promise<Record<number, Fingerprint>> | undefined;
-  const storedFingerprint = async (index: number): Promise<Fingerprint | undefined> => {
+  let stored: Promise<StepFingerprints> | undefined;
+  const storedFingerprint = async (key: number | string): Promise<Fingerprint | undefined> => {
     stored ??= deps.fingerprints && deps.healer?.policy.enabled ? deps.fingerprints.get(testId).catch(() => ({})) : Promise.resolve({});
-    return (await stored)[index];
+    return (await stored)[key];
   };
   let assertionsPassed = 0;
   let assertionsFailed = 0;
   let failure: { kind: FailureKind; message: string; stack?: string; step?: number } | undefined;
   const redact = (s: string) => redactSecrets(s, deps.secrets);
-  // A page may show a secret the test typed: the report keeps *** (a later step still gets the value).
-  const redactValue = (v: unknown): unknown => {
-    if (typeof v === 'string') return redact(v);
-    if (Array.isArray(v)) return v.map(redactValue);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactValue(x)]));
-    return v;
-  };
   const log = deps.log ?? (() => {});
 
   const openSession = async () => {
@@ -152,20 +147,39 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   }
 
   /**
-   * Runs a UI step or assertion; when its locator finds nothing and a healer is set, tries
-   * a healed locator (and only that: a timeout or a failed expectation is never healed).
+   * Runs a UI step or assertion — or one field of an extract step (`field`) — and when its
+   * locator finds nothing and a healer is set, tries a healed locator (and only that: a
+   * timeout or a failed expectation is never healed).
    */
-  async function withHealing<T>(index: number, item: HealableItem, s: UiSession, ctx: StepContext, run: (item: HealableItem) => Promise<T>): Promise<T> {
+  async function withHealing<T>(index: number, item: HealableItem, s: UiSession, ctx: StepContext, run: (item: HealableItem) => Promise<T>, field?: string): Promise<T> {
     try {
       return await run(item);
     } catch (err) {
       if (!(err instanceof StepFailure) || err.kind !== 'locator' || !deps.healer || controller.signal.aborted) throw err;
-      const attempt = await deps.healer.heal({ item, stored: await storedFingerprint(index), session: s, ctx, rerun: run, error: { message: err.message, details: err.details }, testId, stepIndex: index });
+      const stored = await storedFingerprint(field === undefined ? index : fieldKey(index, field));
+      const attempt = await deps.healer.heal({ item, stored, session: s, ctx, rerun: run, error: { message: err.message, details: err.details }, testId, stepIndex: index });
       if (!attempt.healed) throw new StepFailure('locator', `${err.message}; not healed: ${attempt.reason}`, err.details);
-      heals.set(index, attempt.heal);
-      log('info', `healed ${attempt.heal.original} → ${attempt.heal.healed} (confidence ${attempt.heal.confidence.toFixed(2)})`);
+      heals.push({ index, ...(field !== undefined && { field }), heal: attempt.heal });
+      log('info', `healed ${field === undefined ? '' : `field ${JSON.stringify(field)}: `}${attempt.heal.original} → ${attempt.heal.healed} (confidence ${attempt.heal.confidence.toFixed(2)})`);
       return attempt.result;
     }
+  }
+
+  /** One field of an extract step: its element located, fingerprinted and healed as a step's is. */
+  async function readField(index: number, name: string, field: ExtractField, s: UiSession, ctx: StepContext) {
+    const item: ExtractFieldItem = { type: 'extract', field: name, ...field };
+    const out = await withHealing(index, item, s, ctx, (healed) => s.extractField!(name, { ...field, selector: (healed as ExtractFieldItem).selector }, ctx), name);
+    if (out.fingerprint) fingerprints[fieldKey(index, name)] = out.fingerprint;
+    return out.value;
+  }
+
+  /** A passed step's heals as its result shows them: `healed` for a step's one locator, `healed_fields` for an extract step's fields. */
+  function healsOf(index: number): Pick<StepResult, 'healed' | 'healed_fields'> {
+    const note = (h: AppliedHeal) => ({ original: h.original, healed: h.healed, confidence: h.confidence });
+    const mine = heals.filter((h) => h.index === index);
+    const own = mine.find((h) => h.field === undefined);
+    const fields = mine.flatMap((h) => (h.field === undefined ? [] : [{ field: h.field, ...note(h.heal) }]));
+    return { ...(own && { healed: note(own.heal) }), ...(fields.length && { healed_fields: fields }) };
   }
 
   async function performStep(step: Step, ctx: StepContext, index: number): Promise<string | undefined> {
@@ -195,7 +209,8 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       return undefined;
     }
     if (step.type === 'extract') {
-      const value = await runExtract(step, await openSession(), ctx, deps.extractModel);
+      const s = await openSession();
+      const value = await runExtract(step, s, ctx, deps.extractModel, (name, field) => readField(index, name, field, s, ctx));
       extracted.set(index, value);
       if (step.save_as) scope.saved[step.save_as] = value;
       return undefined;
@@ -217,8 +232,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
         const screenshot = await withDeadline(performStep(step, ctx, i), controller.signal, ctx.deadline + ABANDON_GRACE_MS);
         if (screenshot) screenshots.push(screenshot);
         if (step.type === 'assert') assertionsPassed++;
-        const heal = heals.get(i);
-        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(step)), status: 'passed', duration_ms: now() - t0, ...(screenshot ? { screenshot } : {}), ...(heal ? { healed: { original: heal.original, healed: heal.healed, confidence: heal.confidence } } : {}), ...(extracted.has(i) ? { extracted: redactValue(extracted.get(i)) } : {}) };
+        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(step)), status: 'passed', duration_ms: now() - t0, ...(screenshot ? { screenshot } : {}), ...healsOf(i), ...(extracted.has(i) ? { extracted: maskExtracted(extracted.get(i), deps.secrets), ...(step.type === 'extract' && step.save_as ? { save_as: step.save_as } : {}) } : {}) };
         steps.push(result);
         deps.onStep?.(testId, result);
       } catch (err) {
@@ -272,7 +286,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     test_id: testId,
     name: test.name,
     type: test.type,
-    status: failure ? 'failed' : heals.size ? 'healed' : 'passed',
+    status: failure ? 'failed' : heals.length ? 'healed' : 'passed',
     started_at: new Date(startedMs).toISOString(),
     finished_at: new Date(finishedMs).toISOString(),
     duration_ms: finishedMs - startedMs,
@@ -291,7 +305,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     metadata: {
       priority: test.priority,
       tags: test.tags,
-      ...(heals.size ? { heals: [...heals].map(([index, h]) => ({ index, original: h.original, healed: h.healed, confidence: h.confidence, strategy: h.strategy })) } : {}),
+      ...(heals.length ? { heals: heals.map(({ index, field, heal: h }) => ({ index, ...(field !== undefined && { field }), original: h.original, healed: h.healed, confidence: h.confidence, strategy: h.strategy })) } : {}),
     },
   };
 }

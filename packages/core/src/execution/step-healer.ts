@@ -31,10 +31,24 @@ export type HealAttempt<T> = { healed: true; heal: AppliedHeal; result: T } | { 
 /** UI assertions whose locator may be healed: ones that need the element to exist. `hidden` and `count` are about absence or number, so a missing element is their answer, not a broken locator. */
 const healableAssertions = new Set<UiAssertion['type']>(['visible', 'text', 'value', 'attribute', 'enabled', 'disabled']);
 
-/** What in-step healing can fix the locator of: a UI step, a UI assertion, a visual or accessibility assertion of one element. */
-export type HealableItem = UiStep | UiAssertion | VisualAssertion | AccessibilityAssertion;
+/**
+ * One field of an extract step, healed on its own: each field reads one element, found by
+ * its own locator, so a broken field selector is healed like a click's (docs/healing.md).
+ */
+export interface ExtractFieldItem {
+  type: 'extract';
+  field: string;
+  selector: Locator;
+  attribute?: string;
+  all?: boolean;
+}
+
+/** What in-step healing can fix the locator of: a UI step, a UI assertion, a visual or accessibility assertion of one element, an extract step's field. */
+export type HealableItem = UiStep | UiAssertion | VisualAssertion | AccessibilityAssertion | ExtractFieldItem;
 
 export function healableSelector(item: HealableItem): Locator | undefined {
+  // A field read with `all` is a list: a fingerprint of one element cannot say what the list was.
+  if (item.type === 'extract') return 'field' in item && !item.all ? item.selector : undefined;
   if ('selector' in item && item.selector !== undefined) {
     if (['visible', 'hidden', 'text', 'value', 'url', 'title', 'count', 'attribute', 'enabled', 'disabled'].includes(item.type)) {
       return healableAssertions.has(item.type as UiAssertion['type']) ? (item.selector as Locator) : undefined;
@@ -80,7 +94,7 @@ export class StepHealer {
   }): Promise<HealAttempt<T>> {
     const selector = healableSelector(input.item);
     if (!this.policy.enabled) return { healed: false, reason: 'healing is disabled' };
-    if (!selector) return { healed: false, reason: `a ${input.item.type} step is not healed` };
+    if (!selector) return { healed: false, reason: input.item.type === 'extract' ? 'a field read with all: true (a list) is not healed' : `a ${input.item.type} step is not healed` };
     const original = describeLocator(selector);
     const url = input.session.url();
     const urlPattern = urlPathPattern(url);

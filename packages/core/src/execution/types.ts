@@ -105,11 +105,14 @@ export interface UiSession {
   pageFingerprints(): Promise<Fingerprint[]>;
   url(): string;
   /**
-   * Reads an extract step's fields: each field's element's visible text (or `attribute`),
-   * a list with `all`. Throws StepFailure('locator') naming the field whose element is missing.
-   * Optional: a driver without it fails extract steps as unsupported.
+   * Reads one field of an extract step: its element's visible text (or `attribute`), with
+   * the element's fingerprint (for healing) — or, with `all`, every match as a list (no
+   * fingerprint: a list is not one element). Throws StepFailure('locator') naming the
+   * field when its element is missing. One field per call, so the runner can heal each
+   * field's locator as it heals a step's. Optional: a driver without it fails extract
+   * steps as unsupported.
    */
-  extract?(fields: Record<string, ExtractField>, ctx: StepContext): Promise<Record<string, ExtractedValue>>;
+  extractField?(name: string, field: ExtractField, ctx: StepContext): Promise<{ value: ExtractedValue; fingerprint?: Fingerprint }>;
   /** The page's visible content as an accessibility snapshot (text), cut at maxChars; for a model extracting from it. */
   snapshot?(maxChars: number, ctx: StepContext): Promise<PageSnapshot>;
   /** The page's title (optional: only callers that report the page's state, e.g. POST /api/act, need it). */
@@ -182,8 +185,16 @@ export interface StepResult {
   screenshot?: string;
   /** Set when this step's locator was healed (issue: self-healing). */
   healed?: { original: string; healed: string; confidence: number };
-  /** An extract step's result (its JSON at most EXTRACT_MAX_RESULT_CHARS: a larger one fails the step). */
+  /** An extract step's fields whose locators were healed, in field order (an extract step reads one element per field, so it has these instead of `healed`). */
+  healed_fields?: Array<{ field: string; original: string; healed: string; confidence: number }>;
+  /**
+   * An extract step's result (its JSON at most EXTRACT_MAX_RESULT_CHARS: a larger one fails
+   * the step), as kept: secret values and fields named like credentials masked (mask-extracted.ts).
+   * The one record of what was extracted: reports, the dashboard and act's answer read it.
+   */
   extracted?: unknown;
+  /** The variable an extract step saved its value as (`save_as`), for readers of `extracted`. */
+  save_as?: string;
 }
 
 export interface TestExecutionResult {
@@ -207,8 +218,8 @@ export interface TestExecutionResult {
   failed_requests: UiDiagnostics['failedRequests'];
   /** UI tests: pages the browser was on (coverage reads them). */
   pages_visited?: string[];
-  /** Latest fingerprint per step index, for healing. */
-  fingerprints: Record<number, Fingerprint>;
+  /** Latest fingerprint per step index (an extract step's fields: `<index>.<field>`), for healing. */
+  fingerprints: Record<string, Fingerprint>;
   /** Each visual assertion's outcome, in order (absent when the test has none). */
   visual?: VisualOutcome[];
   /** Each accessibility assertion's outcome, in order (absent when the test has none). */

@@ -37,17 +37,27 @@ export function stripControl(text: string): string {
 
 export interface HealedSelector {
   step: number;
+  /** The field, when the locator healed is one of an extract step's fields. */
+  field?: string;
   description: string;
   original: string;
   healed: string;
   confidence: number;
 }
 
-/** Every healed locator of a test, in step order. */
+/** A step's healed locators: its own, or its fields' (an extract step's). */
+export function stepHeals(s: StepResult): Array<{ field?: string; original: string; healed: string; confidence: number }> {
+  return [...(s.healed ? [s.healed] : []), ...(s.healed_fields ?? [])];
+}
+
+/** Every healed locator of a test, in step order (an extract step's fields in field order). */
 export function healedSelectors(result: TestExecutionResult): HealedSelector[] {
-  return result.steps
-    .filter((s): s is StepResult & { healed: NonNullable<StepResult['healed']> } => s.healed !== undefined)
-    .map((s) => ({ step: s.index, description: s.description, original: s.healed.original, healed: s.healed.healed, confidence: s.healed.confidence }));
+  return result.steps.flatMap((s) => stepHeals(s).map((h) => ({ step: s.index, ...(h.field !== undefined && { field: h.field }), description: s.description, original: h.original, healed: h.healed, confidence: h.confidence })));
+}
+
+/** Where a heal was, in words: "step 3", or "step 3, field total". */
+export function healPlace(h: Pick<HealedSelector, 'step' | 'field'>): string {
+  return `step ${h.step + 1}${h.field === undefined ? '' : `, field ${h.field}`}`;
 }
 
 /** Failed executions before this one passed in the same run (the run's retries); 0 when it passed at once. */

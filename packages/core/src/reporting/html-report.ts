@@ -2,7 +2,7 @@ import type { RunSummary, StepResult, TestExecutionResult } from '../execution/t
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { base64, imageMime } from './bytes.ts';
-import { STEP_ICON, VISUAL_STATUS_LABEL, accessibilitySummary, failingStep, healedSelectors, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages, retriesOf } from './format.ts';
+import { STEP_ICON, VISUAL_STATUS_LABEL, accessibilitySummary, failingStep, healedSelectors, stepHeals, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages, retriesOf } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
 import { quarantineOf } from '../execution/totals.ts';
 
@@ -118,7 +118,7 @@ function card(r: TestExecutionResult, i: number, options: HtmlReportOptions): st
   if (r.steps.length > 0) parts.push(`<h3>Steps</h3>\n<ol class="steps">\n${r.steps.map(stepItem).join('\n')}\n</ol>`);
   const heals = healedSelectors(r);
   if (heals.length > 0) {
-    const rows = heals.map((h) => `<tr><td>${h.step + 1}</td><td><code class="before">${esc(h.original)}</code></td><td><code class="after">${esc(h.healed)}</code></td><td>${percent(h.confidence)}</td></tr>`);
+    const rows = heals.map((h) => `<tr><td>${h.step + 1}${h.field === undefined ? '' : ` <span class="field">${esc(h.field)}</span>`}</td><td><code class="before">${esc(h.original)}</code></td><td><code class="after">${esc(h.healed)}</code></td><td>${percent(h.confidence)}</td></tr>`);
     parts.push(`<h3>Healed selectors</h3>\n<table class="heals"><thead><tr><th>Step</th><th>Before</th><th>After</th><th>Confidence</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`);
   }
   if (r.visual && r.visual.length > 0) parts.push(visualSection(r.visual, options, error?.message));
@@ -163,7 +163,8 @@ function extractedBlock(value: unknown): string {
 
 function stepItem(s: StepResult): string {
   const name = s.name ? ` <span class="step-name">${esc(s.name)}</span>` : '';
-  const healed = s.healed ? ` <span class="badge healed small" title="${esc(`${s.healed.original} → ${s.healed.healed}`)}">healed</span>` : '';
+  const heals = stepHeals(s);
+  const healed = heals.length ? ` <span class="badge healed small" title="${esc(heals.map((h) => `${h.field === undefined ? '' : `${h.field}: `}${h.original} → ${h.healed}`).join('; '))}">healed</span>` : '';
   const error = s.error ? `<div class="step-error"><span class="kind">${esc(s.error.kind)}</span> ${esc(s.error.message)}</div>` : '';
   return `<li class="step ${s.status}"><span class="icon" aria-label="${s.status}">${STEP_ICON[s.status]}</span><span class="desc"><code>${esc(s.description)}</code>${name}${healed}</span><span class="dur">${esc(humanDuration(s.duration_ms))}</span>${error}${extractedBlock(s.extracted)}</li>`;
 }

@@ -23,6 +23,7 @@ const ErrorInfo = z.strictObject({
 
 export const JsonReportHealed = z.strictObject({
   step: z.number().int().describe('Index of the healed step'),
+  field: z.string().optional().describe('The extract step’s field whose locator was healed; present only for those'),
   original: z.string().describe('Selector before healing'),
   healed: z.string().describe('Selector after healing'),
   confidence: z.number().describe('Confidence of the heal, 0..1'),
@@ -37,8 +38,10 @@ export const JsonReportStep = z.strictObject({
   duration_ms: z.number(),
   error: ErrorInfo.nullable().describe('Why the step failed'),
   screenshot: z.string().nullable().describe('Artifact key of the screenshot taken at this step'),
-  healed: JsonReportHealed.omit({ step: true }).nullable().describe('Set when this step’s locator was healed'),
-  extracted: z.unknown().optional().describe('An extract step’s result (its JSON at most 32,000 characters)'),
+  healed: JsonReportHealed.omit({ step: true, field: true }).nullable().describe('Set when this step’s locator was healed'),
+  healed_fields: z.array(JsonReportHealed.omit({ step: true }).required({ field: true })).optional().describe('An extract step’s fields whose locators were healed (an extract step reads one element per field); present only then'),
+  extracted: z.unknown().optional().describe('An extract step’s result (its JSON at most 32,000 characters; secret values and fields named like credentials masked as ***)'),
+  save_as: z.string().optional().describe('The variable an extract step saved its result as; present only then'),
 });
 
 /**
@@ -173,14 +176,16 @@ function testOf(r: TestExecutionResult): JsonReport['tests'][number] {
       error: s.error ? { kind: s.error.kind, message: clean(s.error.message) } : null,
       screenshot: s.screenshot ?? null,
       healed: s.healed ? { original: clean(s.healed.original), healed: clean(s.healed.healed), confidence: s.healed.confidence } : null,
+      ...(s.healed_fields?.length && { healed_fields: s.healed_fields.map((h) => ({ field: clean(h.field), original: clean(h.original), healed: clean(h.healed), confidence: h.confidence })) }),
       ...(s.extracted !== undefined && { extracted: s.extracted }),
+      ...(s.save_as !== undefined && { save_as: clean(s.save_as) }),
     })),
     screenshots: screenshotKeys(r),
     ...(r.visual ? { visual: r.visual.map(visualOf) } : {}),
     ...(r.accessibility ? { accessibility: r.accessibility.map(accessibilityOf) } : {}),
     trace: r.trace ?? null,
     ...(quarantine === undefined ? {} : { quarantine: clean(quarantine) }),
-    healed_selectors: healedSelectors(r).map((h) => ({ step: h.step, original: clean(h.original), healed: clean(h.healed), confidence: h.confidence })),
+    healed_selectors: healedSelectors(r).map((h) => ({ step: h.step, ...(h.field !== undefined && { field: clean(h.field) }), original: clean(h.original), healed: clean(h.healed), confidence: h.confidence })),
     console_errors: r.console_errors.map(clean),
     failed_requests: r.failed_requests.map((f) => ({ url: clean(f.url), method: f.method, failure: clean(f.failure) })),
     metadata: jsonSafe(r.metadata, new WeakSet()) as Record<string, unknown>,

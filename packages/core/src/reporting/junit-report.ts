@@ -2,7 +2,7 @@ import type { RunSummary, StepResult, TestExecutionResult } from '../execution/t
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { quarantineOf } from '../execution/totals.ts';
-import { STEP_ICON, accessibilitySummary, failingStep, violationTargets, healedSelectors, percent, screenshotKeys, seconds, stripControl, testError, visualImages, visualSummary, retriesOf } from './format.ts';
+import { STEP_ICON, accessibilitySummary, failingStep, violationTargets, healedSelectors, healPlace, stepHeals, percent, screenshotKeys, seconds, stripControl, testError, visualImages, visualSummary, retriesOf } from './format.ts';
 
 /**
  * The JUnit XML report (`junit.xml`) in the dialect CI tools read (Jenkins, GitLab, GitHub
@@ -74,7 +74,7 @@ function testcase(r: TestExecutionResult, classname: string): string[] {
   out.push(`    <testcase${attrs({ classname, name: r.name, time: seconds(r.duration_ms) })}>`);
 
   const props: Array<[string, string]> = [['svc.test_id', r.test_id], ['svc.type', r.type], ['svc.status', r.status]];
-  for (const h of healedSelectors(r)) props.push([`svc.healed.step.${h.step + 1}`, `${h.original} → ${h.healed} (confidence ${h.confidence})`]);
+  for (const h of healedSelectors(r)) props.push([`svc.healed.step.${h.step + 1}${h.field === undefined ? '' : `.${h.field}`}`, `${h.original} → ${h.healed} (confidence ${h.confidence})`]);
   if (retriesOf(r)) props.push(['svc.flaky', `passed after ${retriesOf(r)} failed attempt${retriesOf(r) === 1 ? '' : 's'}`]);
   for (const key of screenshotKeys(r)) props.push(['svc.screenshot', key]);
   for (const v of r.visual ?? []) props.push(...visualProperties(v));
@@ -102,7 +102,7 @@ function testcase(r: TestExecutionResult, classname: string): string[] {
   const heals = healedSelectors(r);
   if (heals.length > 0) {
     log.push('', 'Healed selectors:');
-    for (const h of heals) log.push(`  step ${h.step + 1}: ${h.original} → ${h.healed} (confidence ${percent(h.confidence)})`);
+    for (const h of heals) log.push(`  ${healPlace(h)}: ${h.original} → ${h.healed} (confidence ${percent(h.confidence)})`);
   }
   const shots = screenshotKeys(r);
   if (shots.length > 0) log.push('', 'Screenshots:', ...shots.map((k) => `  ${k}`));
@@ -135,7 +135,7 @@ function visualLog(v: VisualOutcome): string[] {
 
 function stepLine(s: StepResult): string {
   const name = s.name ? ` [${s.name}]` : '';
-  const healed = s.healed ? ` (healed: ${s.healed.original} → ${s.healed.healed})` : '';
+  const healed = stepHeals(s).map((h) => ` (healed${h.field === undefined ? '' : ` ${h.field}`}: ${h.original} → ${h.healed})`).join('');
   const error = s.error ? ` — ${s.error.kind}: ${s.error.message}` : '';
   return `${STEP_ICON[s.status]} ${s.index + 1}. ${s.description}${name} (${seconds(s.duration_ms)} s)${healed}${error}`;
 }

@@ -43,7 +43,7 @@ export function renderMarkdownReport(summary: RunSummary, options: MarkdownRepor
   if (heals.length > 0) {
     tail.push(`### 🩹 Healed selectors (${heals.length})`, '');
     tail.push('| Test | Step | Before | After | Confidence |', '| --- | ---: | --- | --- | ---: |');
-    for (const h of heals) tail.push(`| ${cell(h.test)} | ${h.step + 1} | ${cellCode(h.original)} | ${cellCode(h.healed)} | ${percent(h.confidence)} |`);
+    for (const h of heals) tail.push(`| ${cell(h.test)} | ${h.step + 1}${h.field === undefined ? '' : ` (${cell(h.field)})`} | ${cellCode(h.original)} | ${cellCode(h.healed)} | ${percent(h.confidence)} |`);
     tail.push('', 'Review healed selectors before merging: a heal changes how an element is found, never what is asserted.', '');
   }
   const flaky = summary.results.filter((r) => retriesOf(r) > 0);
@@ -89,7 +89,7 @@ function failureSection(r: TestExecutionResult, maxMessage: number): string {
   if (step) out.push(`- **Failing step:** ${step.index + 1}. ${codeSpan(step.description)}${step.name ? ` (${inline(step.name)})` : ''}`);
   if (error) out.push(`- **Error:** \`${code(error.kind)}\``);
   const heals = healedSelectors(r);
-  if (heals.length > 0) out.push(`- **Healed:** ${heals.map((h) => `${codeSpan(h.original)} → ${codeSpan(h.healed)} (${percent(h.confidence)})`).join('; ')}`);
+  if (heals.length > 0) out.push(`- **Healed:** ${heals.map((h) => `${h.field === undefined ? '' : `${inline(h.field)}: `}${codeSpan(h.original)} → ${codeSpan(h.healed)} (${percent(h.confidence)})`).join('; ')}`);
   if (r.trace) out.push(`- **Trace:** ${codeSpan(r.trace)} — open with \`npx playwright show-trace <path>\``);
   for (const v of r.visual ?? []) out.push(visualLine(v));
   for (const o of r.accessibility ?? []) out.push(...accessibilityLines(o));
@@ -101,7 +101,19 @@ function failureSection(r: TestExecutionResult, maxMessage: number): string {
     const lines = r.failed_requests.map((f) => `${f.method} ${f.url} — ${f.failure}`).join('\n');
     out.push(`<details><summary>Failed requests (${r.failed_requests.length})</summary>`, '', fence(truncate(lines, maxMessage)), '', '</details>', '');
   }
+  out.push(...extractedLines(r, maxMessage));
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * What the failed test's extract steps read before it failed (as recorded: masked), folded
+ * away: it often says why a later step failed. Each step's value is cut like a message.
+ */
+function extractedLines(r: TestExecutionResult, maxMessage: number): string[] {
+  const read = r.steps.filter((s) => s.extracted !== undefined);
+  if (read.length === 0) return [];
+  const text = read.map((s) => `step ${s.index + 1}${s.save_as ? ` {{${s.save_as}}}` : ''}: ${truncate(JSON.stringify(s.extracted, null, 2), maxMessage)}`).join('\n');
+  return [`<details><summary>Extracted (${read.length} step${read.length === 1 ? '' : 's'})</summary>`, '', fence(text), '', '</details>', ''];
 }
 
 /**

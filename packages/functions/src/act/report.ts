@@ -17,6 +17,9 @@ export function actReport(steps: Step[], startUrl: string, run: GenerationRunRes
     duration_ms: s.duration_ms,
     ...(s.error && { error: `step ${s.index + 1} (${s.description}): ${s.error.message}` }),
     ...(s.healed && { healed: s.healed }),
+    ...(s.healed_fields && { healed_fields: s.healed_fields }),
+    // What an extract step read comes back with its outcome, as the run recorded it (masked).
+    ...(s.extracted !== undefined && { extracted: s.extracted }),
   }));
   const page = run.final_page;
   return {
@@ -36,9 +39,15 @@ export function actReport(steps: Step[], startUrl: string, run: GenerationRunRes
   };
 }
 
-/** A step whose locator was healed carries the healed selector (a Playwright selector string). */
+/** A step whose locator was healed carries the healed selector (a Playwright selector string); an extract step, each healed field's. */
 function withHeals(steps: Step[], run: GenerationRunResult): Step[] {
   return steps.map((step, i) => {
+    const fields = run.steps[i]?.healed_fields;
+    if (step.type === 'extract' && step.fields && fields?.length) {
+      const patched = { ...step.fields };
+      for (const h of fields) if (patched[h.field]) patched[h.field] = { ...patched[h.field], selector: h.healed };
+      return { ...step, fields: patched };
+    }
     const healed = run.steps[i]?.healed?.healed;
     if (!healed) return step;
     if (step.type === 'assert' && 'selector' in step.assertion) return { ...step, assertion: { ...step.assertion, selector: healed } } as Step;

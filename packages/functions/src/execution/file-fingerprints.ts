@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile, rename } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
-import type { FingerprintStore } from '@svc/core/execution/fingerprint-store';
+import type { FingerprintStore, StepFingerprints } from '@svc/core/execution/fingerprint-store';
 
 /**
  * Fingerprints for `svc run`: one JSON file per test under <stateDir>/fingerprints, so a
@@ -18,16 +18,17 @@ export class FileFingerprintStore implements FingerprintStore {
     return join(this.dir, `${createHash('sha256').update(testId).digest('hex').slice(0, 32)}.json`);
   }
 
-  async get(testId: string): Promise<Record<number, Fingerprint>> {
+  /** By step index, or `<index>.<field>` for an extract step's field (fieldKey). */
+  async get(testId: string): Promise<StepFingerprints> {
     try {
       const data = JSON.parse(await readFile(this.file(testId), 'utf8')) as { test_id: string; steps: Record<string, Fingerprint> };
-      return data.test_id === testId ? Object.fromEntries(Object.entries(data.steps).map(([k, v]) => [Number(k), v])) : {};
+      return data.test_id === testId ? { ...data.steps } : {};
     } catch {
       return {}; // none yet, or unreadable: healing then has nothing to compare with
     }
   }
 
-  async save(testId: string, fingerprints: Record<number, Fingerprint>): Promise<void> {
+  async save(testId: string, fingerprints: StepFingerprints): Promise<void> {
     if (Object.keys(fingerprints).length === 0) return;
     const merged = { ...(await this.get(testId)), ...fingerprints };
     await mkdir(this.dir, { recursive: true });

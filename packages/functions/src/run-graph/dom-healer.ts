@@ -44,7 +44,7 @@ export function createDomHealer(o: DomHealerOptions): Healer {
       if (!selector) return { healed: false, reason: `step ${index + 1} has no locator that can be healed` };
       const env = await o.execution({ threadId: f.thread_id, organizationId: f.organization_id, projectId: f.project_id });
       if (!env.fingerprints) return { healed: false, reason: 'no fingerprint store is configured' };
-      const stored = (await env.fingerprints.get(f.test.id).catch(() => ({}) as Record<number, Fingerprint>))[index];
+      const stored = (await env.fingerprints.get(f.test.id).catch(() => ({}) as Record<string, Fingerprint>))[index];
       if (!stored) return { healed: false, reason: `no fingerprint of the element of step ${index + 1} (${describeLocator(selector)}) was recorded by an earlier passing run` };
       const def = definitionOf(f.test, f.extras);
       if (!def.ok) return { healed: false, reason: def.message };

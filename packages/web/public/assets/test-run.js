@@ -1,6 +1,7 @@
 import { api } from './api.js';
 import { $, element, messageOf, setMessage } from './dom.js';
 import { artifactButtons, runArtifactsByCase } from './run-artifacts.js';
+import { extractedBlock } from './extracted.js';
 
 /**
  * The run the Tests panel started last, under the list: its status while it goes (the
@@ -13,12 +14,13 @@ import { artifactButtons, runArtifactsByCase } from './run-artifacts.js';
  * printer answers 501, said under the button). The HTML report is
  * downloaded rather than opened: a page made from a blob: URL inherits the dashboard's
  * Content-Security-Policy, which refuses the report's inline styles, while the saved file
- * opens under the report's own policy.
+ * opens under the report's own policy. What a test's extract steps read is shown under its
+ * row (extracted.js), passed or not.
  *
  * @typedef {{ id: string, status: string, total_tests: number, error: string | null }} Run
  * @typedef {{ run: Run, passed_count: number, failed_count: number, skipped_count: number, pending_approvals: unknown[] }} RunStatus
  * @typedef {{ index: number, name: string }} SetRef
- * @typedef {{ test_id: string, status: string, duration_ms: number | null, error_message: string | null, parameter_set?: SetRef, metadata: { name?: unknown, quarantined?: unknown }, attempt: number }} Result
+ * @typedef {{ test_id: string, status: string, duration_ms: number | null, error_message: string | null, parameter_set?: SetRef, metadata: { name?: unknown, quarantined?: unknown, steps?: unknown }, attempt: number }} Result
  * @typedef {{ canRetry: boolean, onFinished: () => void }} RunContext
  */
 
@@ -130,6 +132,8 @@ function resultRow(result, artifacts) {
   if (result.duration_ms !== null) head.append(element('span', { className: 'muted', testid: 'test-result-duration', text: `${result.duration_ms} ms` }));
   li.append(head);
   if (result.status !== 'passed' && result.error_message) li.append(element('p', { className: 'test-result-error', testid: 'test-result-error', text: result.error_message }));
+  const extracted = extractedBlock(result.metadata);
+  if (extracted) li.append(extracted);
   if (result.status === 'failed') {
     const actions = element('div', { className: 'test-result-actions' });
     if (context?.canRetry) actions.append(retryButton(result, name));

@@ -1,39 +1,44 @@
 import type { Page } from 'playwright-core';
 import { EXTRACT_MAX_ITEMS, type ExtractField } from '@svc/core/contracts/steps';
+import type { Fingerprint } from '@svc/core/contracts/fingerprint';
 import { StepFailure, type ExtractedValue, type PageSnapshot, type StepContext } from '@svc/core/execution/types';
 import { actionFailure, isTimeout, msLeft, throwIfAborted } from './failures.ts';
-import { countOf, locateOne } from './locate.ts';
+import { countOf, locateAndRead } from './locate.ts';
 import { describeLocator, resolveLocator } from './locators.ts';
+import { captureFingerprint, FOLLOW_UP_MS } from './fingerprint.ts';
 
 /**
- * An extract step's fields read from the page, in order: each field's element located as
- * strictly as an action's (exactly one; it may appear within the locate window), then its
- * visible text (innerText, trimmed) or the attribute asked for — null when the element has
- * no such attribute. With `all`, every match in document order, at least one. Every
- * failure names the field: `extract field "price": "#price" matched 0 elements`.
+ * One field of an extract step read from the page: its element located as strictly as an
+ * action's (exactly one; it may appear within the locate window), then its visible text
+ * (innerText, trimmed) or the attribute asked for — null when the element has no such
+ * attribute — read with the element's fingerprint in the same round trip, so a later run
+ * whose selector breaks can heal it. With `all`, every match in document order, at least
+ * one (no fingerprint). Every failure names the field:
+ * `extract field "price": "#price" matched 0 elements`.
  */
-export async function extractFields(page: Page, fields: Record<string, ExtractField>, ctx: StepContext, locateTimeoutMs: number): Promise<Record<string, ExtractedValue>> {
-  const out: Record<string, ExtractedValue> = {};
-  for (const [name, field] of Object.entries(fields)) {
-    throwIfAborted(ctx.signal, 'extract');
-    try {
-      out[name] = field.all ? await readAll(page, name, field, ctx, locateTimeoutMs) : await readOne(page, name, field, ctx, locateTimeoutMs);
-    } catch (e) {
-      if (e instanceof StepFailure) throw new StepFailure(e.kind, e.message, { ...e.details, field: name });
-      throw e;
-    }
+export async function extractField(page: Page, name: string, field: ExtractField, ctx: StepContext, locateTimeoutMs: number): Promise<{ value: ExtractedValue; fingerprint?: Fingerprint }> {
+  throwIfAborted(ctx.signal, 'extract');
+  try {
+    return field.all ? { value: await readAll(page, name, field, ctx, locateTimeoutMs) } : await readOne(page, name, field, ctx, locateTimeoutMs);
+  } catch (e) {
+    if (e instanceof StepFailure) throw new StepFailure(e.kind, e.message, { ...e.details, field: name });
+    throw e;
   }
-  return out;
 }
 
 const what = (name: string) => `extract field ${JSON.stringify(name)}`;
 const clean = (text: string) => text.trim();
 
-async function readOne(page: Page, name: string, field: ExtractField, ctx: StepContext, locateTimeoutMs: number): Promise<string | null> {
-  const { locator, desc } = await locateOne(page, field.selector, what(name), ctx.deadline, locateTimeoutMs);
+async function readOne(page: Page, name: string, field: ExtractField, ctx: StepContext, locateTimeoutMs: number): Promise<{ value: string | null; fingerprint?: Fingerprint }> {
+  const { locator, desc, read } = await locateAndRead(page, field.selector, what(name), ctx.deadline, locateTimeoutMs, field.attribute);
+  const text = (v: string | null) => (field.attribute !== undefined ? v : clean(v ?? ''));
+  if (read) return { value: text(read.value), ...(read.fingerprint && { fingerprint: read.fingerprint }) };
+  // Not an (X)HTML element (an SVG <text>, say): Playwright's own read, and the fingerprint apart.
   const t = msLeft(ctx.deadline);
   try {
-    return field.attribute !== undefined ? await locator.getAttribute(field.attribute, { timeout: t }) : clean(await locator.innerText({ timeout: t }));
+    const value = field.attribute !== undefined ? await locator.getAttribute(field.attribute, { timeout: t }) : clean(await locator.innerText({ timeout: t }));
+    const fingerprint = await captureFingerprint(locator, Math.min(FOLLOW_UP_MS, msLeft(ctx.deadline)));
+    return { value, ...(fingerprint && { fingerprint }) };
   } catch (e) {
     throw actionFailure(e, `${what(name)}: ${desc}`, t, ctx.signal);
   }

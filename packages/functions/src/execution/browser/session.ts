@@ -13,7 +13,7 @@ import { checkAssertion } from './check-assertion.ts';
 import { pageFingerprints } from './fingerprint.ts';
 import { captureForComparison } from './capture.ts';
 import { scanAccessibility } from './accessibility.ts';
-import { extractFields, pageSnapshot } from './extract.ts';
+import { extractField, pageSnapshot } from './extract.ts';
 import type { ScreenshotBudget } from './screenshot-budget.ts';
 import type { VisionLocator } from './vision.ts';
 
@@ -143,8 +143,8 @@ export class PlaywrightUiSession implements UiSession {
     return new Uint8Array(await this.page.screenshot({ fullPage: options?.fullPage, type: 'png' }));
   }
 
-  extract(fields: Record<string, ExtractField>, ctx: StepContext): Promise<Record<string, ExtractedValue>> {
-    return extractFields(this.page, fields, ctx, this.config.locateTimeoutMs);
+  extractField(name: string, field: ExtractField, ctx: StepContext): Promise<{ value: ExtractedValue; fingerprint?: Fingerprint }> {
+    return extractField(this.page, name, field, ctx, this.config.locateTimeoutMs);
   }
 
   snapshot(maxChars: number, ctx: StepContext): Promise<PageSnapshot> {
