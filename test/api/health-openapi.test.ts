@@ -70,5 +70,12 @@ describe('OpenAPI', () => {
     expect(JSON.stringify(schema)).toContain('app_url');
     // Slack posts its slash commands form-encoded, and the document says so.
     expect(Object.keys(doc.paths['/webhooks/chat'].post.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
+    // Headers a client acts on are documented: If-Match as a header parameter, ETag and Retry-After as response headers.
+    const patchTest = doc.paths['/api/tests/{id}'].patch;
+    expect(patchTest.parameters).toContainEqual({ name: 'If-Match', in: 'header', required: false, description: expect.stringContaining('412'), schema: { type: 'string' } });
+    expect(patchTest.responses['200'].headers.ETag).toEqual({ description: expect.stringContaining('If-Match'), schema: { type: 'string' } });
+    expect(doc.paths['/api/tests/{id}'].get.responses['200'].headers).toHaveProperty('ETag');
+    expect(doc.paths['/api/tests/{id}/revisions/{revision}/restore'].post.parameters.map((p: { name?: string }) => p.name)).toContain('If-Match');
+    expect(doc.paths['/webhooks/automation'].post.responses['409'].headers).toHaveProperty('Retry-After');
   });
 });

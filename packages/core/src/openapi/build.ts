@@ -262,6 +262,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], options: Open
     const parameters = [
       ...parametersFrom(route.params, 'path', pathParamNames(route.path)),
       ...parametersFrom(route.query, 'query', []),
+      ...(route.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: h.required ?? false, description: h.description, schema: { type: 'string' } })),
       ...(route.auth === 'public' || route.auth === 'user' ? [] : [{ $ref: '#/components/parameters/OrganizationId' }]),
     ];
 
@@ -295,6 +296,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], options: Open
       } else {
         responses[status] = { description: res.description };
       }
+      if (res.headers) (responses[status] as Json).headers = Object.fromEntries(Object.entries(res.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
     }
     const hasInput = Boolean(route.body || route.query || route.params);
     if (hasInput && !responses['400']) responses['400'] = { $ref: '#/components/responses/ValidationFailed' };

@@ -14,6 +14,15 @@ export interface RouteResponse {
   description: string;
   /** JSON body schema; omit for empty bodies (204) or to use the standard error body (status ≥ 400). */
   schema?: z.ZodType;
+  /** Response headers a client acts on (ETag, Retry-After …): name → what it carries. */
+  headers?: Record<string, string>;
+}
+
+/** A request header a route reads (beyond authentication and X-Organization-ID). */
+export interface RouteHeader {
+  name: string;
+  description: string;
+  required?: boolean;
 }
 
 /** One HTTP route as data: enough to validate requests and to document it. */
@@ -38,6 +47,8 @@ export interface RouteSpec {
   bodyMediaType?: string;
   query?: z.ZodType;
   params?: z.ZodType;
+  /** Request headers the route reads, documented as header parameters. */
+  headers?: RouteHeader[];
   responses: Record<number, RouteResponse>;
 }
 

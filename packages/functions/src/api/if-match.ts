@@ -1,5 +1,11 @@
 import type { Context } from 'hono';
 import { validationFailed } from '@svc/core/errors';
+import type { RouteHeader } from '@svc/core/openapi/route';
+
+/** If-Match as the OpenAPI document shows it on the routes that change a test. */
+export const IF_MATCH_HEADER: RouteHeader = { name: 'If-Match', description: 'the ETag of the test as you read it ("3"), or *: a test changed since answers 412 PRECONDITION_FAILED' };
+/** The ETag response header as the OpenAPI document shows it. */
+export const ETAG_HEADER = { ETag: 'the test\'s revision, quoted ("3"): send it back in If-Match' };
 
 /** The ETag of a test: its revision, quoted (a strong validator). */
 export const revisionEtag = (revision: number) => `"${revision}"`;

@@ -6,6 +6,7 @@ import { AppError } from '@svc/core/errors';
 import { parseInput } from '@svc/core/contracts/parse';
 import { roleAtLeast, type Role } from '@svc/core/auth/index';
 import type { Principal, OrganizationAccess } from '@svc/core/services/identity';
+import type { RouteHeader, RouteResponse } from '@svc/core/openapi/route';
 import type { AppDeps } from './deps.ts';
 import type { ApiEnv } from './env.ts';
 import { SESSION_COOKIE } from './cookies.ts';
@@ -35,7 +36,9 @@ export interface RouteDef {
   maxBodyBytes?: number;
   query?: z.ZodType;
   params?: z.ZodType;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** Request headers the route reads, documented in OpenAPI (If-Match …). */
+  headers?: RouteHeader[];
+  responses: Record<number, RouteResponse>;
 }
 
 export interface RouteInput<D extends RouteDef> {

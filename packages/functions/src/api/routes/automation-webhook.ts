@@ -33,7 +33,7 @@ export function automationWebhookRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps
       401: { description: 'no or a bad signature, a timestamp more than 5 minutes off, or an unknown integration (one answer for all)' },
       403: { description: 'the integration is paused (enabled: false)' },
       404: { description: 'no such project in the organization, or one outside the integration\'s projects' },
-      409: { description: 'failure.reported: a copy of this delivery is still being handled by an earlier request (Retry-After: 60); sent again later it answers that request\'s answer' },
+      409: { description: 'failure.reported: a copy of this delivery is still being handled by an earlier request; sent again later it answers that request\'s answer', headers: { 'Retry-After': 'seconds to wait before sending it again' } },
       413: { description: 'body above 1 MB' },
     },
   }, async ({ c }) => {

@@ -8,7 +8,7 @@ import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { actorOf } from '../actor.ts';
-import { expectedRevision, revisionEtag } from '../if-match.ts';
+import { ETAG_HEADER, IF_MATCH_HEADER, expectedRevision, revisionEtag } from '../if-match.ts';
 
 const IdParams = z.strictObject({ id: z.uuid().describe('Test id') });
 const missing = { description: 'no such test in this organization, or no such revision of it (the newest 100 are kept)' };
@@ -36,9 +36,9 @@ export function testRevisionRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: R
   });
 
   mountRoute(app, deps, registry, {
-    method: 'post', path: '/api/tests/:id/revisions/:revision/restore', summary: 'Restore a revision', tags: ['tests'], auth: 'member', params: TestRevisionParams,
+    method: 'post', path: '/api/tests/:id/revisions/:revision/restore', summary: 'Restore a revision', tags: ['tests'], auth: 'member', params: TestRevisionParams, headers: [IF_MATCH_HEADER],
     responses: {
-      200: { description: 'the test as restored (ETag: its new revision); unchanged when it already had that definition', schema: TestSchema },
+      200: { description: 'the test as restored (ETag: its new revision); unchanged when it already had that definition', schema: TestSchema, headers: ETAG_HEADER },
       404: missing,
       412: { description: 'the test is no longer at the revision in If-Match' },
     },

@@ -9,7 +9,7 @@ import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { createTest } from '../create-test.ts';
 import { actorOf } from '../actor.ts';
-import { expectedRevision, revisionEtag } from '../if-match.ts';
+import { ETAG_HEADER, IF_MATCH_HEADER, expectedRevision, revisionEtag } from '../if-match.ts';
 import { testRevisionRoutes } from './test-revisions.ts';
 
 const IdParams = z.strictObject({ id: z.uuid().describe('Test id') });
@@ -36,7 +36,7 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
 
   mountRoute(app, deps, registry, {
     method: 'get', path: '/api/tests/:id', summary: 'Get a test', tags: ['tests'], auth: 'viewer', params: IdParams,
-    responses: { 200: { description: 'test', schema: TestSchema }, 404: { description: 'no such test in this organization' } },
+    responses: { 200: { description: 'test', schema: TestSchema, headers: ETAG_HEADER }, 404: { description: 'no such test in this organization' } },
   }, async ({ c, params, access }) => {
     const test = await store.tests.get(access.organizationId, params.id);
     if (!test) throw notFound('test');
@@ -45,9 +45,9 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
   });
 
   mountRoute(app, deps, registry, {
-    method: 'patch', path: '/api/tests/:id', summary: 'Change a test: any of name, description, type, steps, assertions, priority, tags, parameter_sets (lists are replaced whole)', tags: ['tests'], auth: 'member', params: IdParams, body: TestUpdateInput,
+    method: 'patch', path: '/api/tests/:id', summary: 'Change a test: any of name, description, type, steps, assertions, priority, tags, parameter_sets (lists are replaced whole)', tags: ['tests'], auth: 'member', params: IdParams, body: TestUpdateInput, headers: [IF_MATCH_HEADER],
     responses: {
-      200: { description: 'the test as changed (ETag: its revision)', schema: TestSchema },
+      200: { description: 'the test as changed (ETag: its revision)', schema: TestSchema, headers: ETAG_HEADER },
       404: { description: 'no such test in this organization' },
       412: { description: 'the test is no longer at the revision in If-Match or expected_revision (PRECONDITION_FAILED names the current one, who changed it and when)' },
     },
@@ -94,7 +94,7 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
 
   mountRoute(app, deps, registry, {
     method: 'post', path: '/api/tests', summary: 'Create a test; publishes test.created', tags: ['tests'], auth: 'member', body: TestCreateInput,
-    responses: { 201: { description: 'created', schema: TestSchema }, 404: { description: 'no such project in this organization' } },
+    responses: { 201: { description: 'created', schema: TestSchema, headers: ETAG_HEADER }, 404: { description: 'no such project in this organization' } },
   }, async ({ c, body, access, principal }) => {
     checkBrowserSettings(body.browser);
     if (!(await store.projects.get(access.organizationId, body.project_id))) throw notFound('project');
