@@ -1,7 +1,8 @@
 // Editing a test in the dashboard with revisions, over the real API in real Chromium: the
 // editor sends If-Match with the revision it loaded, so a change someone made meanwhile is
 // a 412 that says who and when and keeps the edit in the editor; reloading and saving again
-// writes the next revision; History lists the revisions and Restore brings one back. A
+// writes the next revision; History lists the revisions, Changes shows the lines one
+// changed, and Restore brings one back. A
 // viewer sees the history but can neither edit nor restore.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +83,16 @@ describe('test editor and history', () => {
     expect(texts[2]).toMatch(/^Revision 1 · created · .+ · name, description, type, steps, assertions, priority, tags, parameter_sets$/);
     // The newest is what the test is: nothing to restore there.
     expect(await tab.getByTestId('test-history-row').first().getByTestId('test-history-restore').count()).toBe(0);
+    // Changes: the lines revision 3 changed against revision 2, folded; revision 1 has nothing before it.
+    const newestRow = tab.getByTestId('test-history-row').first();
+    await newestRow.getByTestId('test-history-changes').click();
+    const diff = newestRow.getByTestId('test-history-diff');
+    await expect.poll(() => diff.getByTestId('diff-add').allTextContents()).toEqual(['+   "name": "items are listed, merged",\n', '+   "priority": "high",\n']);
+    expect(await diff.getByTestId('diff-del').allTextContents()).toEqual(['-   "name": "items are listed, their edit",\n', '-   "priority": "medium",\n']);
+    expect(await diff.getByTestId('diff-skip').count()).toBeGreaterThan(0);
+    await newestRow.getByTestId('test-history-changes').click();
+    expect(await diff.count()).toBe(0);
+    expect(await tab.getByTestId('test-history-row').filter({ hasText: 'Revision 1 ·' }).getByTestId('test-history-changes').count()).toBe(0);
 
     await tab.getByTestId('test-history-row').filter({ hasText: 'Revision 1 ·' }).getByTestId('test-history-restore').click();
     await expect.poll(() => tab.getByTestId('test-history-status').textContent()).toBe('Restored revision 1 as revision 4.');

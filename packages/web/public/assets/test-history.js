@@ -1,10 +1,11 @@
 import { api, ApiError } from './api.js';
 import { $, element, messageOf, setMessage } from './dom.js';
 import { peopleNamer, when } from './revision-people.js';
+import { foldUnchanged, lineDiff } from './line-diff.js';
 
 /**
- * A test's revisions, newest first: who, when, why and which fields. Members restore an
- * earlier one; the restore is conditioned (If-Match) on the newest revision shown, so it
+ * A test's revisions, newest first: who, when, why and which fields, and on request the
+ * lines of the definition a revision changed (Changes). Members restore an earlier one; the restore is conditioned (If-Match) on the newest revision shown, so it
  * never undoes a change this list has not shown (docs/test-revisions.md).
  *
  * @typedef {{ revision: number, created_at: string, changed_by: string, source: string, changed_fields: string[], restored_from: number | null }} Revision
@@ -39,6 +40,7 @@ function revisionRow(r, name, newest) {
   const from = r.restored_from ? ` revision ${r.restored_from}` : '';
   const fields = r.changed_fields.length ? ` · ${r.changed_fields.join(', ')}` : '';
   li.append(element('span', { testid: 'test-history-text', text: `Revision ${r.revision} · ${why}${from} · ${name(r.changed_by)} · ${when(r.created_at)}${fields}` }));
+  if (r.revision > 1) li.append(changesButton(r.revision, li));
   if (shown?.canRestore && r.revision !== newest) {
     const restore = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-history-restore', text: 'Restore' }));
     restore.type = 'button';
@@ -47,6 +49,73 @@ function revisionRow(r, name, newest) {
     li.append(restore);
   }
   return li;
+}
+
+/**
+ * A definition as lines to compare: keys in one order at every depth (`type` and `name`
+ * first, then alphabetical), so two revisions written by different code never differ by
+ * key order alone.
+ * @param {unknown} value
+ * @returns {unknown}
+ */
+function canonical(value) {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (!value || typeof value !== 'object') return value;
+  const rank = (/** @type {string} */ k) => (k === 'type' ? 0 : k === 'name' ? 1 : 2);
+  const keys = Object.keys(value).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  return Object.fromEntries(keys.map((k) => [k, canonical(/** @type {Record<string, unknown>} */ (value)[k])]));
+}
+
+/** @param {unknown} definition */
+const linesOf = (definition) => JSON.stringify(canonical(definition), null, 2).split('\n');
+
+/**
+ * "Changes": the lines of the definition this revision changed against the one before,
+ * folded to three lines of context; shown under the row, and hidden by a second click.
+ * @param {number} revision
+ * @param {HTMLElement} row
+ */
+function changesButton(revision, row) {
+  const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-history-changes', text: 'Changes' }));
+  button.type = 'button';
+  button.setAttribute('aria-label', `What revision ${revision} changed`);
+  button.setAttribute('aria-expanded', 'false');
+  /** @type {HTMLElement | undefined} */
+  let shownDiff;
+  button.addEventListener('click', async () => {
+    if (shownDiff) {
+      shownDiff.remove();
+      shownDiff = undefined;
+      button.setAttribute('aria-expanded', 'false');
+      return;
+    }
+    const target = shown;
+    if (!target) return;
+    button.disabled = true;
+    const pre = element('pre', { className: 'line-diff', testid: 'test-history-diff' });
+    try {
+      const at = (/** @type {number} */ n) => api(`/api/tests/${encodeURIComponent(target.id)}/revisions/${n}`);
+      const [before, after] = await Promise.all([at(revision - 1).catch((err) => (err instanceof ApiError && err.status === 404 ? undefined : Promise.reject(err))), at(revision)]);
+      if (target !== shown) return;
+      if (!before) pre.textContent = `Revision ${revision - 1} is no longer kept (the newest 100 are), so there is nothing to compare with.`;
+      else {
+        for (const line of foldUnchanged(lineDiff(linesOf(before.definition), linesOf(after.definition)))) {
+          const kind = line.op === '+' ? 'diff-add' : line.op === '-' ? 'diff-del' : line.op === ' ' ? 'diff-same' : 'diff-skip';
+          const text = line.op === '…' ? `… ${line.skipped} unchanged line${line.skipped === 1 ? '' : 's'}` : `${line.op} ${line.text}`;
+          pre.append(element('span', { className: kind, testid: kind, text: `${text}\n` }));
+        }
+      }
+    } catch (err) {
+      if (target !== shown) return;
+      pre.textContent = `Could not load the changes: ${messageOf(err)}`;
+    } finally {
+      button.disabled = false;
+    }
+    shownDiff = pre;
+    row.append(pre);
+    button.setAttribute('aria-expanded', 'true');
+  });
+  return button;
 }
 
 /**
