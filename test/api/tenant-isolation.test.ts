@@ -130,6 +130,8 @@ const byId = (): Array<{ name: string; minRole: Role; call: (c: Client) => Retur
   { name: 'GET report of run', minRole: 'viewer', call: (c) => c.get(`/api/reports/${bRunId}`) },
   { name: 'POST generate report of run', minRole: 'viewer', call: (c) => c.post('/api/reports/generate', { run_id: bRunId, format: 'json' }) },
   { name: 'POST download report of run', minRole: 'viewer', call: (c) => c.post(`/api/reports/${bRunId}/download`, { format: 'pdf' }) },
+  { name: 'GET compare run', minRole: 'viewer', call: (c) => c.get(`/api/runs/${bRunId}/compare`) },
+  { name: 'GET compare run (v1)', minRole: 'viewer', call: (c) => c.get(`/api/v1/runs/${bRunId}/compare`) },
   { name: 'GET VCS integration', minRole: 'admin', call: (c) => c.get(`/api/integrations/vcs/${b.vcsIntegrationId}`) },
   { name: 'GET VCS integrations of project', minRole: 'admin', call: (c) => c.get(`/api/integrations/vcs?project_id=${b.projectId}`) },
   { name: 'GET VCS integration deliveries', minRole: 'admin', call: (c) => c.get(`/api/integrations/vcs/${b.vcsIntegrationId}/deliveries`) },

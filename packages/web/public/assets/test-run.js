@@ -2,6 +2,7 @@ import { api } from './api.js';
 import { $, element, messageOf, setMessage } from './dom.js';
 import { artifactButtons, runArtifactsByCase } from './run-artifacts.js';
 import { extractedBlock } from './extracted.js';
+import { comparisonLine, newFailureKeys, previousRunComparison } from './run-compare.js';
 
 /**
  * The run the Tests panel started last, under the list: its status while it goes (the
@@ -15,7 +16,9 @@ import { extractedBlock } from './extracted.js';
  * downloaded rather than opened: a page made from a blob: URL inherits the dashboard's
  * Content-Security-Policy, which refuses the report's inline styles, while the saved file
  * opens under the report's own policy. What a test's extract steps read is shown under its
- * row (extracted.js), passed or not.
+ * row (extracted.js), passed or not. A finished run is compared with the project's previous
+ * one (run-compare.js): a line says how many cases newly failed and how many got fixed, and
+ * a new failure's row is marked "new".
  *
  * @typedef {{ id: string, status: string, total_tests: number, error: string | null }} Run
  * @typedef {{ run: Run, passed_count: number, failed_count: number, skipped_count: number, pending_approvals: unknown[] }} RunStatus
@@ -33,6 +36,7 @@ const el = {
   pdf: /** @type {HTMLButtonElement} */ ($('test-run-pdf')),
   pdfError: $('test-run-pdf-error'),
   status: $('test-run-status'),
+  compare: $('test-run-compare'),
   error: $('test-run-error'),
   results: $('test-run-results'),
 };
@@ -113,8 +117,12 @@ function nameOf(r) {
 /** The case a result is of, as the run's artifacts name it. @param {Result} r */
 const caseOf = (r) => (r.parameter_set ? `${r.test_id}[${r.parameter_set.index}]` : r.test_id);
 
-/** @param {Result} result @param {Map<string, import('./run-artifacts.js').RunArtifact[]>} artifacts the run's, by case */
-function resultRow(result, artifacts) {
+/**
+ * @param {Result} result
+ * @param {Map<string, import('./run-artifacts.js').RunArtifact[]>} artifacts the run's, by case
+ * @param {Set<string>} newFailures cases that failed here and not in the previous run (`<test id>[<set index or 0>]`)
+ */
+function resultRow(result, artifacts, newFailures) {
   const name = nameOf(result);
   const li = element('li', { className: 'test-result-row', testid: 'test-result-row' });
   li.dataset.testId = result.test_id;
@@ -124,6 +132,11 @@ function resultRow(result, artifacts) {
     element('span', { className: badgeClass(result.status), testid: 'test-result-status', text: result.status }),
     element('span', { className: 'test-result-name', testid: 'test-result-name', text: name }),
   );
+  if (newFailures.has(`${result.test_id}[${result.parameter_set?.index ?? 0}]`)) {
+    const badge = element('span', { className: 'badge badge-new', testid: 'test-result-new', text: 'new' });
+    badge.title = 'failed in this run, not in the previous one';
+    head.append(badge);
+  }
   if (typeof result.metadata.quarantined === 'string') {
     const badge = element('span', { className: 'badge badge-paused', testid: 'test-result-quarantined', text: 'quarantined' });
     badge.title = `${result.metadata.quarantined} — this failure does not fail the run`;
@@ -181,6 +194,7 @@ export function resetRuns(ctx) {
   runId = '';
   releaseReport();
   el.section.hidden = true;
+  el.compare.hidden = true;
   el.results.replaceChildren();
   setMessage(el.status);
   setMessage(el.error);
@@ -221,6 +235,7 @@ async function watch(what, waiting, start) {
   el.runId.textContent = '';
   el.report.hidden = true;
   el.pdf.hidden = true;
+  el.compare.hidden = true;
   el.results.replaceChildren();
   setMessage(el.error);
   setMessage(el.pdfError);
@@ -259,13 +274,16 @@ async function follow(mine) {
   const results = await api(`/api/v1/tests/${id(runId)}/results`);
   if (mine !== shown) return;
   const cases = latestPerCase(results.items);
-  const artifacts = cases.some((r) => r.status === 'failed') ? await runArtifactsByCase(runId) : new Map();
+  const [artifacts, comparison] = await Promise.all([cases.some((r) => r.status === 'failed') ? runArtifactsByCase(runId) : new Map(), previousRunComparison(runId)]);
   if (mine !== shown) return;
   // A run that completed with a failed case is not a green one (a quarantined case's failure does not count).
   if (cases.some((r) => r.status === 'failed' && typeof r.metadata.quarantined !== 'string')) el.state.className = badgeClass('failed');
   setMessage(el.status, totalsOf(results.run, cases));
   if (results.run.error) setMessage(el.error, results.run.error);
-  el.results.replaceChildren(...cases.map((r) => resultRow(r, artifacts)));
+  el.compare.textContent = comparison ? comparisonLine(comparison) : '';
+  el.compare.hidden = !comparison;
+  const newFailures = newFailureKeys(comparison);
+  el.results.replaceChildren(...cases.map((r) => resultRow(r, artifacts, newFailures)));
   el.report.hidden = false;
   el.report.disabled = false;
   // Only a finished run has a report to print (the API answers 409 before).

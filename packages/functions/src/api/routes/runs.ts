@@ -17,6 +17,7 @@ import { streamRoutes } from './stream.ts';
 import { approvalRoutes } from './approvals.ts';
 import { timeTravelRoutes } from './time-travel.ts';
 import { runArtifactRoutes } from './run-artifacts.ts';
+import { runCompareRoutes } from './run-compare.ts';
 
 /** AppDeps plus the run graph (absent: every run endpoint answers 501 NOT_CONFIGURED). */
 export type RunGraphAppDeps = AppDeps & { runGraph?: RunManager };
@@ -53,6 +54,7 @@ export function runGraphRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registr
   approvalRoutes(app, deps, registry);
   timeTravelRoutes(app, deps, registry);
   runArtifactRoutes(app, deps, registry);
+  runCompareRoutes(app, deps, registry);
 }
 
 function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[]) {

@@ -1,0 +1,48 @@
+import { api } from './api.js';
+
+/**
+ * The run view's "vs previous run" line and "new" marks, from GET /api/runs/{id}/compare
+ * with its default base (the project's latest finished run before this one): a red run's
+ * reader first wants to know what this change broke, rather than what was broken before.
+ *
+ * @typedef {{ test_id: string, parameter_set?: { index: number }, change: string }} ComparedCase
+ * @typedef {{ base_run_id: string | null, summary: { new_failures: number, quarantined_new_failures: number, fixed: number }, cases: ComparedCase[] }} RunComparison
+ */
+
+/**
+ * The run compared with its previous one; undefined when it cannot be read (the run view
+ * then shows its results without the line) or when the project has no earlier run.
+ * @param {string} runId
+ * @returns {Promise<RunComparison | undefined>}
+ */
+export async function previousRunComparison(runId) {
+  try {
+    /** @type {RunComparison} */
+    const comparison = await api(`/api/runs/${encodeURIComponent(runId)}/compare`);
+    return comparison.base_run_id ? comparison : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** @param {number} n @param {string} word */
+const count = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * "vs previous run: 2 new failures, 1 fixed" (a quarantined test's new failure is said
+ * apart: it does not fail the run).
+ * @param {RunComparison} comparison
+ */
+export function comparisonLine(comparison) {
+  const s = comparison.summary;
+  const quarantined = s.quarantined_new_failures ? ` (+${s.quarantined_new_failures} quarantined)` : '';
+  return `vs previous run: ${count(s.new_failures, 'new failure')}${quarantined}, ${s.fixed} fixed`;
+}
+
+/**
+ * The cases that failed here and not in the previous run, as `<test id>[<set index or 0>]`.
+ * @param {RunComparison | undefined} comparison
+ */
+export function newFailureKeys(comparison) {
+  return new Set((comparison?.cases ?? []).filter((c) => c.change === 'new_failure').map((c) => `${c.test_id}[${c.parameter_set?.index ?? 0}]`));
+}
