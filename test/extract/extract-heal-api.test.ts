@@ -109,6 +109,16 @@ describe('POST /api/heal with an extract step\'s field', () => {
     expect(await issue({ step_index: 1, field: 'inputs' })).toEqual({ path: 'field', message: 'field "inputs" of step 2 is read with all: true (a list), which is not healed' });
     expect(await issue({ step_index: 1 })).toEqual({ path: 'field', message: 'step 2 is an extract step: name the field whose selector broke (button, email_hint, inputs)' });
 
+    // An extraction by a model has no fields; an inline assertion's locator is under `assertion`.
+    const project = (await api.get(`/api/tests/${testId}`)).body.project_id;
+    const byModel = (await api.post('/api/tests', { project_id: project, name: 'read by a model', type: 'ui', steps: [{ type: 'goto', url: '/login' }, { type: 'extract', instruction: 'the heading', schema: { type: 'object' } }, { type: 'assert', assertion: { type: 'visible', selector: '#login-submit' } }] })).body.id;
+    const modelField = await api.post('/api/heal', { test_id: byModel, step_index: 1, field: 'heading' });
+    expect(modelField.status).toBe(400);
+    expect(modelField.body.error.details.issues[0]).toEqual({ path: 'field', message: 'step 2 extracts with a model (instruction): it has no fields' });
+    const assertion = await api.post('/api/heal', { test_id: byModel, step_index: 2 });
+    expect(assertion.body).toMatchObject({ decision: 'queued', target: { step_index: 2, field: null, path: 'steps.2.assertion.selector' } });
+    expect(events.find((e) => e.event_id === assertion.body.event_id)?.payload).toMatchObject({ original_selector: '#login-submit' });
+
     const stranger = await signUp(server.url, 'stranger-extract-heal@example.com');
     const other = await client(server.url, { token: stranger.token, org: stranger.orgId }).post('/api/heal', { test_id: testId, step_index: 1, field: 'button', candidates: page });
     expect(other.status).toBe(404);
