@@ -98,6 +98,7 @@ export const HealingRequestedPayload = z.looseObject({
   run_id: Uuid.optional().describe('Run in which the failure happened'),
   project_id: Uuid.optional().describe('Project of the test'),
   step_index: z.number().int().nonnegative().optional().describe('Index of the failing step'),
+  field: z.string().optional().describe('The extract step\'s field whose selector broke (with step_index)'),
   original_selector: z.string().optional().describe('Selector that no longer resolves'),
   error_message: z.string().describe('The failure message'),
   requested_by: z.string().optional().describe('Who asked: a user id, an API key id, or "runner"'),

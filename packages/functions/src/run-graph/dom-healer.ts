@@ -1,17 +1,17 @@
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
-import type { Locator, UiAssertion, UiStep } from '@svc/core/contracts/steps';
-import type { TestSpec } from '@svc/core/contracts/test-spec';
+import type { Locator } from '@svc/core/contracts/steps';
 import { limits } from '@svc/core/contracts/limits';
 import { runTest } from '@svc/core/execution/run-test';
-import { StepHealer, defaultHealingPolicy, healableSelector, type HealAttempt } from '@svc/core/execution/step-healer';
+import { StepHealer, defaultHealingPolicy, healableSelector, type HealAttempt, type HealableItem } from '@svc/core/execution/step-healer';
 import { describeLocator } from '@svc/core/execution/describe-step';
 import type { ArtifactSink, UiSession } from '@svc/core/execution/types';
-import type { FingerprintStore } from '@svc/core/execution/fingerprint-store';
+import { fieldKey, type FingerprintStore } from '@svc/core/execution/fingerprint-store';
 import { rankCandidates } from '@svc/core/healing/rank';
 import { replacementSelector } from '@svc/core/healing/selector';
 import type { ExecutionEnv } from '@svc/core/run-graph/deps';
 import type { HealFailure, HealOutcome, Healer } from '@svc/core/run-graph/healer';
 import { definitionOf } from '@svc/core/run-graph/spec-to-definition';
+import { describeFields, extractFieldsAt, healableFields, itemAt, patched } from './replay-target.ts';
 
 export interface DomHealerOptions {
   /** The run's execution resources (its browser, HTTP, SQL, environment, fingerprints). */
@@ -28,7 +28,8 @@ export interface DomHealerOptions {
  * The run graph's self_heal node bound to the DOM healer: it opens the app in Chromium,
  * replays the failed test up to the step whose locator found nothing (the real runner:
  * variables, API and SQL steps included), reads the page's element fingerprints there,
- * ranks them against the fingerprint stored for that step (rankCandidates) and proposes
+ * ranks them against the fingerprint stored for that step — or, in an extract step, for
+ * the field the replay stopped at (`<step>.<field>`) — (rankCandidates) and proposes
  * a locator-only patch (replacementSelector) with the ranker's confidence. The graph
  * applies it (or asks for approval) and re-runs the test: that re-run is the validation.
  */
@@ -40,12 +41,17 @@ export function createDomHealer(o: DomHealerOptions): Healer {
       const index = typeof f.result.metadata.failed_step === 'number' ? f.result.metadata.failed_step : undefined;
       if (index === undefined) return { healed: false, reason: 'the result does not say which step failed' };
       const target = itemAt(f.test, index);
-      const selector = target && healableSelector(target);
-      if (!selector) return { healed: false, reason: `step ${index + 1} has no locator that can be healed` };
+      const fields = extractFieldsAt(f.test, index);
+      // An extract step has no locator of its own: each field reads its element by its own.
+      const healable = fields ? healableFields(fields) : [];
+      const selector = !fields && target ? healableSelector(target) : undefined;
+      if (!selector && !healable.length) return { healed: false, reason: `step ${index + 1} has no locator that can be healed${fields ? ' (its fields are read with all: true, as lists)' : ''}` };
       const env = await o.execution({ threadId: f.thread_id, organizationId: f.organization_id, projectId: f.project_id });
       if (!env.fingerprints) return { healed: false, reason: 'no fingerprint store is configured' };
-      const stored = (await env.fingerprints.get(f.test.id).catch(() => ({}) as Record<string, Fingerprint>))[index];
-      if (!stored) return { healed: false, reason: `no fingerprint of the element of step ${index + 1} (${describeLocator(selector)}) was recorded by an earlier passing run` };
+      const recorded = await env.fingerprints.get(f.test.id).catch(() => ({}) as Record<string, Fingerprint>);
+      if (selector && !recorded[index]) return { healed: false, reason: `no fingerprint of the element of step ${index + 1} (${describeLocator(selector)}) was recorded by an earlier passing run` };
+      // Which field broke is known only once the replay reaches it; none recorded at all is known now.
+      if (!selector && !healable.some(([name]) => recorded[fieldKey(index, name)])) return { healed: false, reason: `no fingerprint of the fields of step ${index + 1} (${describeFields(healable)}) was recorded by an earlier passing run` };
       const def = definitionOf(f.test, f.extras);
       if (!def.ok) return { healed: false, reason: def.message };
 
@@ -67,8 +73,13 @@ export function createDomHealer(o: DomHealerOptions): Healer {
         const where = replay.status === 'failed' ? `it failed at step ${(replay.failed_step ?? 0) + 1} (${replay.failure_kind}): ${replay.error_message}` : 'every step passed';
         return { healed: false, reason: `the replay did not reach the broken locator of step ${index + 1}: ${where}` };
       }
+      const broken = fields ? brokenField(seen.item, index, recorded) : { field: undefined, selector: selector!, stored: recorded[index] };
+      if ('reason' in broken) return { healed: false, reason: broken.reason };
+      const { field, stored } = broken;
+      const original = broken.selector;
+      const what = field === undefined ? describeLocator(original) : `field ${JSON.stringify(field)} (${describeLocator(original)})`;
 
-      const tried = new Set([describeLocator(selector), ...f.previous.flatMap((p) => p.changes.map((c) => String(c.to)))]);
+      const tried = new Set([describeLocator(original), ...f.previous.flatMap((p) => p.changes.map((c) => String(c.to)))]);
       const ranked = rankCandidates(stored, seen.page).filter((r) => seen.page[r.index]?.visible !== false);
       if (!ranked.length) return { healed: false, reason: 'the page has no candidate elements' };
       for (const candidate of ranked) {
@@ -78,8 +89,9 @@ export function createDomHealer(o: DomHealerOptions): Healer {
         return {
           healed: true,
           patch: {
-            test: patched(f.test, index, proposal.locator),
-            changes: [{ step: index, field: 'selector', from: describeLocator(selector), to: describeLocator(proposal.locator), strategy: proposal.strategy, element: describeElement(seen.page[candidate.index]) }],
+            test: patched(f.test, index, proposal.locator, field),
+            // `field` is the path of what changed in the step: `selector`, or an extract field's `fields.<name>.selector`.
+            changes: [{ step: index, field: field === undefined ? 'selector' : `fields.${field}.selector`, ...(field !== undefined && { extract_field: field }), from: describeLocator(original), to: describeLocator(proposal.locator), strategy: proposal.strategy, element: describeElement(seen.page[candidate.index]) }],
             confidence: Number(candidate.confidence.toFixed(4)),
             kind: 'locator',
           },
@@ -89,8 +101,8 @@ export function createDomHealer(o: DomHealerOptions): Healer {
       return {
         healed: false,
         reason: best.confidence < floor
-          ? `no confident replacement for ${describeLocator(selector)}: best candidate ${describeElement(seen.page[best.index])} has confidence ${best.confidence.toFixed(2)} < ${floor}`
-          : `no untried replacement for ${describeLocator(selector)} at confidence ≥ ${floor}`,
+          ? `no confident replacement for ${what}: best candidate ${describeElement(seen.page[best.index])} has confidence ${best.confidence.toFixed(2)} < ${floor}`
+          : `no untried replacement for ${what} at confidence ≥ ${floor}`,
       };
     },
   };
@@ -102,34 +114,27 @@ export function createDomHealer(o: DomHealerOptions): Healer {
  * declines, so the replay stops right there.
  */
 class PageProbe extends StepHealer {
-  first?: { page: Fingerprint[] };
+  first?: { page: Fingerprint[]; item: HealableItem };
   constructor() {
     super({ ...defaultHealingPolicy, enabled: true });
   }
-  override async heal<T>(input: { session: UiSession }): Promise<HealAttempt<T>> {
-    this.first ??= { page: await input.session.pageFingerprints() };
+  override async heal<T>(input: { session: UiSession; item: HealableItem }): Promise<HealAttempt<T>> {
+    this.first ??= { page: await input.session.pageFingerprints(), item: input.item };
     return { healed: false, reason: 'replayed for the self_heal node' };
   }
 }
 
-/** The step (or inline/trailing assertion) at the runner's index: steps first, then the trailing assertions. */
-function itemAt(test: TestSpec, index: number): UiStep | UiAssertion | undefined {
-  const step = index < test.steps.length ? test.steps[index] : undefined;
-  if (step) return (step.type === 'assert' ? step.assertion : step) as UiStep | UiAssertion;
-  return test.assertions[index - test.steps.length] as UiAssertion | undefined;
-}
-
-/** The test with only that item's selector replaced. */
-function patched(test: TestSpec, index: number, locator: Locator): TestSpec {
-  const copy = structuredClone(test);
-  if (index < copy.steps.length) {
-    const step = copy.steps[index] as { type: string; selector?: unknown; assertion?: { selector?: unknown } };
-    if (step.type === 'assert' && step.assertion) step.assertion.selector = locator;
-    else step.selector = locator;
-  } else {
-    (copy.assertions[index - copy.steps.length] as { selector?: unknown }).selector = locator;
-  }
-  return copy;
+/**
+ * The extract field the replay stopped at (the probe saw it first), with its recorded
+ * fingerprint — or why it cannot be healed: a list (`all: true`), or never recorded.
+ */
+function brokenField(item: HealableItem, index: number, recorded: Record<string, Fingerprint>): { field: string | undefined; selector: Locator; stored: Fingerprint } | { reason: string } {
+  if (item.type !== 'extract' || !('field' in item)) return { reason: `the replay of step ${index + 1} stopped at a locator that is not one of its fields` };
+  const selector = healableSelector(item);
+  if (!selector) return { reason: `field ${JSON.stringify(item.field)} of step ${index + 1} is read with all: true (a list), which is not healed` };
+  const stored = recorded[fieldKey(index, item.field)];
+  if (!stored) return { reason: `no fingerprint of field ${JSON.stringify(item.field)} of step ${index + 1} (${describeLocator(selector)}) was recorded by an earlier passing run` };
+  return { field: item.field, selector, stored };
 }
 
 /** The replay's fingerprints are those of a broken page: they must not overwrite the recorded ones. */

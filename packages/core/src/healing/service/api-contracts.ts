@@ -7,7 +7,7 @@ import { Locator } from '../../contracts/steps.ts';
  * Fingerprints stay loose objects here (every field optional, unknown ones ignored) and
  * are parsed leniently by parseFingerprint, as the ranking engine does everywhere.
  */
-const FingerprintJson = z.record(z.string(), z.unknown()).describe('Element fingerprint (docs/healing.md "The Fingerprint"); every field optional');
+const FingerprintJson = z.record(z.string(), z.unknown()).describe('Element fingerprint (docs/healing.md); every field optional');
 const Selector = z.string().trim().min(1).max(2000);
 /** Big enough for huge pages (10k elements), small enough to stay one request. */
 export const MAX_PAGE_CANDIDATES = 20_000;
@@ -93,12 +93,13 @@ export const ReviewItemSchema = z.object({
 
 export const HealRequestInput = z.strictObject({
   test_id: Uuid.describe('Test to heal'),
-  step_index: z.number().int().nonnegative().optional().describe('Index of the failing step (its selector and recorded fingerprint are used)'),
-  original_selector: Selector.optional().describe('Selector that stopped matching (default: the step\'s)'),
-  fingerprint: FingerprintJson.optional().describe('Recorded fingerprint of the element (default: the one stored by the last run)'),
-  candidates: z.array(FingerprintJson).max(MAX_PAGE_CANDIDATES).optional().describe('Fingerprints of the current page; without them the request is only queued for the healer'),
+  step_index: z.number().int().nonnegative().optional().describe('Failing step: its selector and stored fingerprint are used'),
+  field: z.string().max(100).optional().describe('The extract step\'s broken field'),
+  original_selector: Selector.optional().describe('Broken selector (default: the step\'s)'),
+  fingerprint: FingerprintJson.optional().describe('The element\'s recorded fingerprint (default: the stored one)'),
+  candidates: z.array(FingerprintJson).max(MAX_PAGE_CANDIDATES).optional().describe('Fingerprints of the current page; without them the request is only queued'),
   url: z.string().max(2048).optional().describe('URL of the current page'),
   error_message: z.string().max(10_000).optional().describe('The failure message'),
-  run_id: Uuid.optional().describe('Run in which the failure happened'),
+  run_id: Uuid.optional().describe('Run of the failure'),
 });
 export type HealRequestInput = z.output<typeof HealRequestInput>;

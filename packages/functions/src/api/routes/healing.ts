@@ -3,7 +3,6 @@ import type { Hono } from 'hono';
 import { listResponse } from '@svc/core/contracts/common';
 import { HealingPatternQuery, HealingPatternSchema } from '@svc/core/contracts/healing-pattern';
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
-import type { Locator } from '@svc/core/contracts/steps';
 import { notFound, validationFailed } from '@svc/core/errors';
 import { eventSources, healingRequested } from '@svc/core/events/producers';
 import { parseFingerprint, isEmptyFingerprint } from '@svc/core/healing/parse-fingerprint';
@@ -23,6 +22,7 @@ import { locatorMatchCount } from '@svc/core/healing/service/locator-match';
 import { patternType } from '@svc/core/healing/service/pattern-type';
 import type { HealQuery } from '@svc/core/healing/service/knowledge';
 import { healingSettings } from '@svc/core/healing/service/settings';
+import { healTarget, isTargetIssue } from '@svc/core/healing/service/heal-target';
 import { ModelChooser } from '@svc/core/healing/service/model-chooser';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
@@ -243,28 +243,31 @@ export function healingRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
     if (!test) throw notFound('test');
     const project = await store.projects.get(access.organizationId, test.project_id);
     const { settings } = healingSettings(project?.config);
-    const step = body.step_index !== undefined ? (test.steps[body.step_index] as { selector?: Locator } | undefined) : undefined;
-    if (body.step_index !== undefined && !step) throw validationFailed([{ path: 'step_index', message: `the test has ${test.steps.length} steps` }]);
-    const original = body.original_selector ?? (step?.selector !== undefined ? describeLocator(step.selector) : undefined);
+    // The step (or the extract step's field) named: its selector, its fingerprint's key, where a fix goes.
+    const target = healTarget(test.steps, body.step_index, body.field);
+    if (isTargetIssue(target)) throw validationFailed([target]);
+    const original = body.original_selector ?? (target?.selector !== undefined ? describeLocator(target.selector) : undefined);
+    if (!original && target?.fields) throw validationFailed([{ path: 'field', message: `step ${target.step_index + 1} is an extract step: name the field whose selector broke (${target.fields.join(', ')})` }]);
     if (!original) throw validationFailed([{ path: 'original_selector', message: 'required when step_index does not name a step with a selector' }]);
     const errorMessage = body.error_message ?? `healing requested for ${original}`;
+    const where = target ? { target: { step_index: target.step_index, field: target.field, path: target.path } } : {};
 
     const event = healingRequested(
       { source: eventSources.api, tenant_id: access.organizationId, correlation_id: c.get('requestId') },
-      { test_id: test.id, project_id: test.project_id, original_selector: original, error_message: errorMessage, requested_by: actorOf(principal), ...(body.step_index !== undefined ? { step_index: body.step_index } : {}), ...(body.run_id ? { run_id: body.run_id } : {}) },
+      { test_id: test.id, project_id: test.project_id, original_selector: original, error_message: errorMessage, requested_by: actorOf(principal), ...(body.step_index !== undefined ? { step_index: body.step_index } : {}), ...(body.field !== undefined ? { field: body.field } : {}), ...(body.run_id ? { run_id: body.run_id } : {}) },
     );
     await deps.publisher.publish(event);
 
     const query = { ...healQuery(original, body.url, errorMessage), testId: test.id };
     const knowledge = knowledgeFor(access.organizationId, test.project_id);
-    if (!settings.enabled) return c.json({ event_id: event.event_id, decision: 'disabled', reason: 'healing is disabled for this project (config.healing.enabled)', proposals: [] }, 202);
+    if (!settings.enabled) return c.json({ event_id: event.event_id, ...where, decision: 'disabled', reason: 'healing is disabled for this project (config.healing.enabled)', proposals: [] }, 202);
     if (!body.candidates) {
       const remembered = await knowledge.lookup(query);
-      return c.json({ event_id: event.event_id, decision: 'queued', reason: 'no page candidates given: the healer verifies fixes on the page when the test runs', proposals: remembered.fixes.map((f) => ({ healed_selector: f.healed, locator: f.healedLocator, confidence: f.confidence, method: f.source, from_cache: f.source === 'cache' })) }, 202);
+      return c.json({ event_id: event.event_id, ...where, decision: 'queued', reason: 'no page candidates given: the healer verifies fixes on the page when the test runs', proposals: remembered.fixes.map((f) => ({ healed_selector: f.healed, locator: f.healedLocator, confidence: f.confidence, method: f.source, from_cache: f.source === 'cache' })) }, 202);
     }
 
     let stored: Fingerprint | undefined = body.fingerprint ? parseFingerprint(body.fingerprint) : undefined;
-    if (!body.fingerprint && body.step_index !== undefined) stored = (await tableFingerprintStore(store.table, access.organizationId).get(test.id))[body.step_index];
+    if (!body.fingerprint && target) stored = (await tableFingerprintStore(store.table, access.organizationId).get(test.id))[target.fingerprint_key];
     if (stored && isEmptyFingerprint(stored)) stored = undefined;
     const page = body.candidates.map((raw) => parseFingerprint(raw) ?? {});
     const service = new HealingService({ threshold: settings.threshold, maxRetries: settings.max_retries }, knowledge, chooserFor(access.organizationId));
@@ -279,6 +282,7 @@ export function healingRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
         : notes.rejected.join('; ') || 'the page has no candidate elements';
     return c.json({
       event_id: event.event_id,
+      ...where,
       decision: proposals.length ? 'heal' : 'no_heal',
       reason,
       rejected: notes.rejected,
