@@ -126,6 +126,31 @@ describe('chat without a model', () => {
     expect(last.data.rows[0]).toMatchObject({ failed_tests: 2, quarantined_failed_tests: 1 });
   });
 
+  it("a parameterised test's sets are cases of their own, and heals are read from the run's metadata.heals", async () => {
+    const project = (await api.post('/api/v1/projects', { name: 'Sets corner', app_url: 'http://127.0.0.1:1' })).body.id as string;
+    const make = async (name: string) => (await api.post('/api/tests', { project_id: project, name, type: 'ui' })).body.id as string;
+    const [signIn, buy] = [await make('Sign in'), await make('Buy')];
+    const store = server.runtime.deps.store;
+    for (let n = 0; n < 2; n++) {
+      const run = await store.testRuns.create(orgId, { project_id: project, trigger: 'api', total_tests: 2 });
+      await store.testRuns.setStatus(orgId, run.id, 'running', { started_at: new Date().toISOString() });
+      const result = (test_id: string, status: 'passed' | 'failed' | 'healed', extra: Record<string, unknown> = {}) =>
+        store.testRuns.recordResult(orgId, { test_id, test_run_id: run.id, status, duration_ms: 100, error_message: status === 'failed' ? 'wrong role' : null, screenshots: [], metadata: {}, ...extra });
+      // The viewer set fails every time, the admin set always passes: a broken case, not a flaky test.
+      await result(signIn, 'passed', { parameter_set: { index: 1, name: 'admin' } });
+      await result(signIn, 'failed', { parameter_set: { index: 2, name: 'viewer' } });
+      await result(buy, 'healed', { metadata: { heals: [{ index: 2, original: '#buy', healed: '[data-testid=buy]', confidence: 0.91, strategy: 'similarity' }] } });
+      await store.testRuns.setStatus(orgId, run.id, 'failed', { completed_at: new Date().toISOString(), passed_tests: 1, failed_tests: 1 });
+    }
+
+    const failed = await ask('What failed in the last run?', { project_id: project });
+    expect(failed.answer).toContain('1 test failed: "Sign in [viewer]"');
+    const flaky = await ask('Which tests are flaky?', { project_id: project });
+    expect(flaky.data.rows).toEqual([]);
+    const healed = await ask('What got healed recently?', { project_id: project });
+    expect(healed.data.rows[0]).toMatchObject({ test_name: 'Buy', original_selector: '#buy', healed_selector: '[data-testid=buy]', heals: [{ step: 2, original: '#buy', healed: '[data-testid=buy]', confidence: 0.91 }] });
+  });
+
   it('bad input: a clear error naming the field', async () => {
     const empty = await api.post('/api/v1/chat', { message: '   ' });
     expect(empty.status).toBe(400);

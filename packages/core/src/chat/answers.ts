@@ -17,6 +17,15 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /** " (2 in quarantine)": failures that do not fail the run (docs/quarantine.md) are said to be so. */
 const inQuarantine = (n: number) => (n ? ` (${n} in quarantine)` : '');
 
+/** The heals a run recorded on a result (metadata.heals: one per healed locator, in step order). */
+function healsOf(r: ResultRow): Array<{ step: number; field?: string; original: string; healed: string; confidence: number | null }> {
+  const heals = r.metadata.heals;
+  if (!Array.isArray(heals)) return [];
+  return heals
+    .filter((h): h is Record<string, unknown> => !!h && typeof h === 'object' && typeof (h as Record<string, unknown>).original === 'string' && typeof (h as Record<string, unknown>).healed === 'string')
+    .map((h) => ({ step: Number(h.index), ...(typeof h.field === 'string' ? { field: h.field } : {}), original: h.original as string, healed: h.healed as string, confidence: typeof h.confidence === 'number' ? h.confidence : null }));
+}
+
 /** Healing data beyond run results (the healing patterns store), when the store has it. */
 export interface HealingSource {
   available: boolean;
@@ -44,8 +53,13 @@ export function builtInAnswer(intent: BuiltInIntent, d: ChatData, healing: Heali
       return { intent, answer, data: { ...base, last_run_id: latest.id, rows: (lastFailed.length ? lastFailed : recentFailed).slice(0, MAX_ROWS).map(row), quarantined_failures: quarantined, recent_failures: recentFailed.length } };
     }
     case 'healed': {
-      const healed = d.results.filter((r) => r.status === 'healed' || r.metadata.healed === true || typeof r.metadata.healed_selector === 'string');
-      const rows = healed.slice(0, MAX_ROWS).map((r) => ({ ...row(r), healed_selector: r.metadata.healed_selector ?? null, original_selector: r.metadata.original_selector ?? null }));
+      const healed = d.results.filter((r) => r.status === 'healed' || r.metadata.healed === true || typeof r.metadata.healed_selector === 'string' || healsOf(r).length > 0);
+      const rows = healed.slice(0, MAX_ROWS).map((r) => {
+        const heals = healsOf(r);
+        // A run records each heal in metadata.heals; results written by older code carry one selector pair.
+        const first = heals[0];
+        return { ...row(r), healed_selector: first?.healed ?? r.metadata.healed_selector ?? null, original_selector: first?.original ?? r.metadata.original_selector ?? null, heals };
+      });
       const patternNote = healing.available ? ` ${plural(healing.patterns.length, 'healing pattern')} stored.` : ' Healing pattern data isn\'t available in this installation; this answer uses run results only.';
       const answer = healed.length
         ? `${plural(healed.length, 'test execution')} healed in the last ${plural(d.runs.length, 'run')}: ${names(uniqueByTest(healed))}.${patternNote}`
@@ -53,9 +67,10 @@ export function builtInAnswer(intent: BuiltInIntent, d: ChatData, healing: Heali
       return { intent, answer, data: { ...base, rows, healing_patterns: healing.available ? healing.patterns.slice(0, MAX_ROWS) : null } };
     }
     case 'flaky': {
-      const byTest = new Map<string, ResultRow[]>();
-      for (const r of d.results) byTest.set(r.test_id, [...(byTest.get(r.test_id) ?? []), r]);
-      const flaky = [...byTest.values()]
+      // By case: one parameter set failing while another passes in the same run is not flakiness.
+      const byCase = new Map<string, ResultRow[]>();
+      for (const r of d.results) byCase.set(r.case_id, [...(byCase.get(r.case_id) ?? []), r]);
+      const flaky = [...byCase.values()]
         .filter((rs) => rs.some((r) => r.status === 'passed' || r.status === 'healed') && rs.some((r) => r.status === 'failed'))
         .map((rs) => ({ test_id: rs[0].test_id, test_name: rs[0].test_name, runs: rs.length, passed: rs.filter((r) => r.status === 'passed' || r.status === 'healed').length, failed: rs.filter((r) => r.status === 'failed').length }))
         .sort((a, b) => b.failed / b.runs - a.failed / a.runs);

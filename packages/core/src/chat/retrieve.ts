@@ -1,5 +1,6 @@
 import type { Store, TestRun, TestResultRecord, TestRecord } from '../store/index.ts';
 import { keys, stripLayout } from '../store/keys.ts';
+import { resultCaseId } from '../contracts/test-result.ts';
 
 /** How far back the answers look: the latest runs of the scope. */
 export const RECENT_RUNS = 10;
@@ -9,6 +10,9 @@ export interface ResultRow {
   run_id: string;
   run_created_at: string;
   test_id: string;
+  /** The test, or for a parameterised test one set of it (`<test id>[n]`). */
+  case_id: string;
+  /** The test's name, with the set's (`sign in [admin]`) for a parameter set's case. */
   test_name: string;
   status: TestResultRecord['status'];
   duration_ms: number | null;
@@ -39,15 +43,17 @@ export async function retrieveChatData(store: Store, orgId: string, projectId: s
   const perRun = await Promise.all(runs.map((r) => store.testRuns.results(orgId, r.id)));
   const results: ResultRow[] = [];
   runs.forEach((run, i) => {
-    // The last attempt of each test is its outcome in that run.
+    // The last attempt of each case (a test, or each of its parameter sets) is its outcome in that run.
     const last = new Map<string, (typeof perRun)[number][number]>();
-    for (const r of perRun[i]) if ((last.get(r.test_id)?.attempt ?? 0) <= r.attempt) last.set(r.test_id, r);
+    for (const r of perRun[i]) if ((last.get(resultCaseId(r))?.attempt ?? 0) <= r.attempt) last.set(resultCaseId(r), r);
     for (const r of last.values()) {
+      const test = names.get(r.test_id) ?? r.test_id;
       results.push({
         run_id: run.id,
         run_created_at: run.created_at,
         test_id: r.test_id,
-        test_name: names.get(r.test_id) ?? r.test_id,
+        case_id: resultCaseId(r),
+        test_name: r.parameter_set ? `${test} [${r.parameter_set.name}]` : test,
         status: r.status,
         duration_ms: r.duration_ms,
         error_message: r.error_message,
