@@ -14,6 +14,7 @@ import { SEARCH_LIMITS } from '@svc/core/search/candidates';
 import { localEmbedder, type Embedder } from '@svc/core/healing/service/embedder';
 import { uuidv7 } from '@svc/core/ids';
 import { systemClock } from '@svc/core/ports/clock';
+import { silentLogger } from '@svc/core/ports/logger';
 import type { Table } from '@svc/core/ports/table';
 import { FileTable } from '../../packages/functions/src/local/file-table.ts';
 import { useDynamoDbLocal } from '../support/dynamodb-local.ts';
@@ -120,6 +121,43 @@ for (const [adapter, makeTable] of adapters) {
       const capped = await semanticSearchService({ store, embedder: remote }).search(org, q({ q: 'page loads', project_id: many, kinds: 'tests' }));
       expect(capped.searched).toMatchObject({ tests: SEARCH_LIMITS.remoteCandidates, truncated: true });
       expect(capped.embedder).toEqual({ provider: 'openai', model: 'openai:text-embedding-3-small' });
+    });
+
+    it("a remote embedder's vectors outlive the process: a fresh cache embeds only what the organization's searches never did", async () => {
+      const counting = (model: string) => {
+        const embedded: string[] = [];
+        const embedder: Embedder = { model, embed: async (texts) => (embedded.push(...texts), localEmbedder().embed(texts)) };
+        return { embedder, embedded };
+      };
+      const query = q({ q: 'coupon at checkout', project_id: shop, kinds: 'tests' });
+      const first = counting('openai:text-embedding-3-small');
+      const cold = await semanticSearchService({ store, embedder: first.embedder }).search(org, query);
+      expect(first.embedded.length).toBeGreaterThan(1);
+
+      // A new process (new in-memory cache), the same organization and model: every vector is read from the store.
+      const second = counting('openai:text-embedding-3-small');
+      const warm = await semanticSearchService({ store, embedder: second.embedder }).search(org, query);
+      expect(second.embedded).toEqual([]);
+      expect(warm.results).toEqual(cold.results);
+
+      // Another model's vectors are another space; the local embedder stores nothing.
+      const other = counting('openai:text-embedding-3-large');
+      await semanticSearchService({ store, embedder: other.embedder }).search(org, query);
+      expect(other.embedded.length).toBe(first.embedded.length);
+      const local = counting('svc-local-hash-v1');
+      await semanticSearchService({ store, embedder: local.embedder }).search(org, query);
+      await semanticSearchService({ store, embedder: local.embedder }).search(org, query);
+      expect(local.embedded.length).toBe(2 * first.embedded.length);
+
+      // A store that cannot read or write vectors costs the lookup, not the search, and says so.
+      const warnings: string[] = [];
+      const broken = { ...store, searchVectors: { getMany: () => Promise.reject(new Error('table down')), putMany: () => Promise.reject(new Error('table down')) } } as unknown as Store;
+      const third = counting('openai:text-embedding-3-small');
+      const logger = { ...silentLogger, warn: (msg: string) => void warnings.push(msg) };
+      const degraded = await semanticSearchService({ store: broken, embedder: third.embedder, logger }).search(org, query);
+      expect(degraded.results).toEqual(cold.results);
+      expect(third.embedded.length).toBe(first.embedded.length);
+      expect(warnings).toHaveLength(2);
     });
   });
 }

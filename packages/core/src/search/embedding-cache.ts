@@ -6,6 +6,14 @@ export const EMBED_BATCH = 50;
 /** Batches in flight at once: a cold cache on a one-request-per-text provider is four streams, not one. */
 export const EMBED_CONCURRENCY = 4;
 
+/** Where vectors outlive the process: keyed by the cache's own hash of model and text. */
+export interface VectorBacking {
+  get(hashes: string[]): Promise<Map<string, Float32Array>>;
+  put(vectors: Map<string, Float32Array>): Promise<void>;
+  /** A lookup or write that failed: said (logged), never fatal to the search. */
+  failed(err: Error): void;
+}
+
 /**
  * Candidate embeddings kept in memory per process, keyed by a SHA-256 of the model and the
  * text, least recently used dropped first. A search embeds only texts it has not seen, so
@@ -24,11 +32,24 @@ export class EmbeddingCache {
     return createHash('sha256').update(model).update('\0').update(text).digest('base64url');
   }
 
-  /** The vectors of `texts`, in order; only the uncached ones are sent to the embedder, in batches. */
-  async embed(embedder: Embedder, texts: string[], signal?: AbortSignal): Promise<{ vectors: Float32Array[]; embedded: number }> {
+  /**
+   * The vectors of `texts`, in order. Those not in memory are looked up in `backing` (a
+   * store shared by every process), and only the rest are sent to the embedder, in
+   * batches, and then kept in both. A backing that fails costs a lookup, not the search:
+   * the failure goes to `backing.failed` and the texts are embedded.
+   */
+  async embed(embedder: Embedder, texts: string[], signal?: AbortSignal, backing?: VectorBacking): Promise<{ vectors: Float32Array[]; embedded: number; stored: number }> {
     const keys = texts.map((t) => this.key(embedder.model, t));
     const out: (Float32Array | undefined)[] = keys.map((k) => this.touch(k));
-    const missing = [...new Set(keys.flatMap((k, i) => (out[i] ? [] : [k])))];
+    let missing = [...new Set(keys.flatMap((k, i) => (out[i] ? [] : [k])))];
+    let stored = 0;
+    if (backing && missing.length) {
+      const found = await backing.get(missing).catch((err: Error) => (backing.failed(err), new Map<string, Float32Array>()));
+      for (const [k, v] of found) this.put(k, v);
+      keys.forEach((k, i) => (out[i] ??= found.get(k)));
+      stored = found.size;
+      missing = missing.filter((k) => !found.has(k));
+    }
     const textOf = new Map(keys.map((k, i) => [k, texts[i]]));
     const fresh = new Map<string, Float32Array>();
     const batches: string[][] = [];
@@ -44,7 +65,8 @@ export class EmbeddingCache {
     };
     await Promise.all(Array.from({ length: Math.min(EMBED_CONCURRENCY, batches.length) }, worker));
     for (const [k, v] of fresh) this.put(k, v);
-    return { vectors: keys.map((k, i) => out[i] ?? fresh.get(k)!), embedded: missing.length };
+    if (backing && fresh.size) await backing.put(fresh).catch((err: Error) => backing.failed(err));
+    return { vectors: keys.map((k, i) => out[i] ?? fresh.get(k)!), embedded: missing.length, stored };
   }
 
   private touch(key: string) {

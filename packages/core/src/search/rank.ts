@@ -1,7 +1,7 @@
 import { cosineSimilarity, type Embedder } from '../healing/service/embedder.ts';
 import type { SearchHit } from '../contracts/semantic-search.ts';
 import { corpusOf, lexicalScore, snippetOf } from './lexical.ts';
-import type { EmbeddingCache } from './embedding-cache.ts';
+import type { EmbeddingCache, VectorBacking } from './embedding-cache.ts';
 
 /** Something searchable: the text compared with the query, and what a hit shows. */
 export interface Candidate {
@@ -36,7 +36,7 @@ export const providerOf = (model: string) => (/^([a-z]+):/.exec(model)?.[1] ?? '
  * revoked) the ranking is the word score alone and says so, with the reason: never a
  * ranking that pretends to be semantic.
  */
-export async function rank(query: string, candidates: Candidate[], o: { embedder: Embedder; cache: EmbeddingCache; limit: number; signal?: AbortSignal }): Promise<Ranked> {
+export async function rank(query: string, candidates: Candidate[], o: { embedder: Embedder; cache: EmbeddingCache; limit: number; signal?: AbortSignal; backing?: VectorBacking }): Promise<Ranked> {
   const embedder = { provider: providerOf(o.embedder.model), model: o.embedder.model };
   const corpus = corpusOf(candidates.map((c) => c.text));
   const lexical = candidates.map((c) => lexicalScore(query, c.text, corpus));
@@ -45,7 +45,7 @@ export async function rank(query: string, candidates: Candidate[], o: { embedder
   let fallback: string | undefined;
   try {
     // The query goes through the cache too: a repeated search costs a remote embedder nothing.
-    const { vectors } = await o.cache.embed(o.embedder, [query, ...candidates.map((c) => c.text)], o.signal);
+    const { vectors } = await o.cache.embed(o.embedder, [query, ...candidates.map((c) => c.text)], o.signal, o.backing);
     const q = vectors[0] as unknown as number[];
     vector = vectors.slice(1).map((v) => Math.max(0, cosineSimilarity(q, v as unknown as number[])));
   } catch (err) {

@@ -19,6 +19,7 @@ import { discoveryRepo } from './discovery.ts';
 import { healingPatternsRepo } from './healing-patterns.ts';
 import { healingCacheRepo } from './healing-cache.ts';
 import { memoryRepo } from './memory.ts';
+import { searchVectorsRepo } from './search-vectors.ts';
 import { aiUsageRepo } from './ai-usage.ts';
 import { chatRepo } from './chat.ts';
 import { visualBaselinesRepo } from './visual-baselines.ts';
@@ -59,6 +60,7 @@ export function createStore(table: Table, clock: Clock, options: StoreOptions = 
     healingPatterns: healingPatternsRepo(ctx),
     healingCache: healingCacheRepo(ctx),
     memory: memoryRepo(ctx),
+    searchVectors: searchVectorsRepo(ctx),
     aiUsage: aiUsageRepo(ctx),
     chat: chatRepo(ctx),
     visualBaselines: visualBaselinesRepo(ctx),

@@ -50,6 +50,8 @@ export const keys = {
   healingCache: (orgId: string, entryKey: string) => ({ pk: `ORG#${orgId}#HEALCACHE`, sk: `ENTRY#${entryKey}` }),
   healingCacheOfSelector: (orgId: string, projectId: string, selectorHash: string) => `ORG#${orgId}#HEALCACHESEL#${projectId}#${selectorHash}`, // gsi1pk of cache items
   memoryEntry: (orgId: string, keyHash: string) => ({ pk: `ORG#${orgId}#MEMORY`, sk: `KEY#${keyHash}` }),
+  /** A search candidate's embedding, by a hash of the model and the text (search/embedding-cache.ts). */
+  searchVector: (orgId: string, keyHash: string) => ({ pk: `ORG#${orgId}#VECTORS`, sk: `VEC#${keyHash}` }),
   /** visual_baselines: one per (test, name), in a partition of the organization's own so a run reads its baseline with one GetItem. */
   visualBaseline: (orgId: string, testId: string, name: string) => ({ pk: `ORG#${orgId}#VISUAL`, sk: `TEST#${testId}#NAME#${name}` }),
   visualBaselines: (orgId: string) => `ORG#${orgId}#VISUAL`, // pk of baseline items

@@ -12,7 +12,7 @@ import { mountRoute, type RouteDef } from '../route.ts';
  * embedder healing memory uses; its candidate vectors are cached for the process.
  */
 export function semanticSearchRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
-  const search = semanticSearchService({ store: deps.store, embedder: deps.embedder ?? localEmbedder() });
+  const search = semanticSearchService({ store: deps.store, embedder: deps.embedder ?? localEmbedder(), logger: deps.logger });
   // The spec's knowledge-search histogram (the same series wherever it is registered); tier vector, or lexical when the embedder failed.
   const latency = deps.metrics.histogram('knowledge_search_latency_seconds', 'Latency of knowledge searches', ['tier']);
   for (const path of ['/api/quality/semantic-search', '/api/v1/quality/semantic-search']) {
