@@ -66,6 +66,18 @@ export async function startPanelWorld(projectName: string) {
 }
 
 /**
+ * Signs the world's admin in, opens the project's tests, runs them all from the dashboard
+ * and waits for the run to end (within 90 s).
+ */
+export async function runAllAsAdmin(world: Awaited<ReturnType<typeof startPanelWorld>>, projectName: string): Promise<void> {
+  const { page: tab, server } = world;
+  await signInAs(tab, server.url, server.admin.email, server.admin.password);
+  await tab.getByTestId('project-row').filter({ hasText: projectName }).getByTestId('project-tests').click();
+  await tab.getByTestId('tests-run-all').click();
+  await expect.poll(() => tab.getByTestId('test-run-state').textContent(), { timeout: 90_000, interval: 200 }).toMatch(/^(completed|failed|cancelled)$/);
+}
+
+/**
  * A new person in the admin's organization with `role`: invited by `admin` (an API client
  * of that organization), signed up with an organization of their own and the password
  * "correct horse battery", the invitation accepted. The page is then signed out of the

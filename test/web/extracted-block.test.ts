@@ -4,7 +4,7 @@
 // still shows what it read before it failed; a test without an extract step has no block.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAs, startPanelWorld } from './browser.ts';
+import { runAllAsAdmin, startPanelWorld } from './browser.ts';
 
 type World = Awaited<ReturnType<typeof startPanelWorld>>;
 
@@ -35,10 +35,7 @@ describe('extracted values in the run view', () => {
   });
 
   it('shows each extract step\'s fields under the test\'s row, masked and cut, also for a test that failed later', async () => {
-    await signInAs(tab, world.server.url, world.server.admin.email, world.server.admin.password);
-    await tab.getByTestId('project-row').filter({ hasText: PROJECT }).getByTestId('project-tests').click();
-    await tab.getByTestId('tests-run-all').click();
-    await expect.poll(() => tab.getByTestId('test-run-state').textContent(), { timeout: 90_000, interval: 200 }).toMatch(/^(completed|failed|cancelled)$/);
+    await runAllAsAdmin(world, PROJECT);
     await expect.poll(() => resultOf('catalogue is read').getByTestId('test-result-status').textContent()).toBe('passed');
 
     const block = resultOf('catalogue is read').getByTestId('test-result-extracted');

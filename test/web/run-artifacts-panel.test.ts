@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAs, startPanelWorld } from './browser.ts';
+import { runAllAsAdmin, startPanelWorld } from './browser.ts';
 
 type World = Awaited<ReturnType<typeof startPanelWorld>>;
 
@@ -36,10 +36,7 @@ describe('run view downloads', () => {
   });
 
   it("a failed UI test's row downloads its trace and its failure screenshot; a passing one offers neither", async () => {
-    await signInAs(tab, world.server.url, world.server.admin.email, world.server.admin.password);
-    await tab.getByTestId('project-row').filter({ hasText: PROJECT }).getByTestId('project-tests').click();
-    await tab.getByTestId('tests-run-all').click();
-    await expect.poll(() => tab.getByTestId('test-run-state').textContent(), { timeout: 90_000, interval: 200 }).toMatch(/^(completed|failed|cancelled)$/);
+    await runAllAsAdmin(world, PROJECT);
     await expect.poll(() => resultOf('home has the sale title').getByTestId('test-result-status').textContent()).toBe('failed');
     expect(await resultOf('home opens').getByTestId('test-result-status').textContent()).toBe('passed');
     expect(await resultOf('home opens').getByTestId('test-result-trace').count()).toBe(0);
