@@ -6,6 +6,8 @@
  * with the secret shown at creation; a failing endpoint is tried three times and logged;
  * a report node that runs again does not notify twice; disabled and other-project
  * channels stay quiet; admins only, people only (not API keys); another organization 404.
+ * From the second run on, each message says what changed against the previous run: the
+ * failed run names its new failure, the recovery says it was fixed.
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -121,6 +123,7 @@ describe('channels', () => {
     const runId = await runOnce(); // call 1 of the flaky endpoint: passes
     const [passed] = await deliveredTo('/hook?token=abc', 1);
     expect(passed.json).toMatchObject({ event: 'run_passed', organization_id: orgId, project: { id: projectId, name: 'shop' }, run: { id: runId, status: 'completed', trigger: 'api', total: 1, passed: 1, failed: 0 }, failed_tests: [] });
+    expect(passed.json).not.toHaveProperty('compare'); // the project's first run: nothing to compare with
     expect(passed.headers['x-svc-event']).toBe('run_passed');
     expect(passed.headers['x-svc-delivery']).toBe(passed.json.id);
     const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(passed.headers['x-svc-signature']))!;
@@ -132,12 +135,14 @@ describe('channels', () => {
   it('a failed run: chat gets the failing test and its error, the webhook the JSON, the broken endpoint three tries', async () => {
     const runId = await runOnce(); // call 2: 503
     const [slack] = await deliveredTo('/slack', 1);
-    expect(slack.json.text).toBe(`svc: shop failed — 1 of 1 tests failed (api run ${runId.slice(0, 8)})`);
+    expect(slack.json.text).toBe(`svc: shop failed — 1 of 1 tests failed (api run ${runId.slice(0, 8)})\nvs previous run: 1 new failure (flaky endpoint answers), 0 fixed`);
+    expect(slack.json.blocks[1]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: 'vs previous run: 1 new failure (flaky endpoint answers), 0 fixed' } });
     const blocks = JSON.stringify(slack.json.blocks);
     expect(blocks).toContain('*flaky endpoint answers*');
     expect(blocks).toContain('503');
     const hook = await deliveredTo('/hook?token=abc', 2);
     expect(hook[1].json).toMatchObject({ event: 'run_failed', run: { id: runId, failed: 1 }, failed_tests: [{ test_id: testId, name: 'flaky endpoint answers' }] });
+    expect(hook[1].json.compare).toEqual({ base_run_id: runs[0], new_failures: 1, fixed: 0, still_failing: 0 });
     expect(hook[1].json.failed_tests[0].error).toMatch(/503/);
     await deliveredTo('/broken', 3);
     await expect
@@ -150,9 +155,9 @@ describe('channels', () => {
   it('the next passing run is a recovery: one message per channel, recovered over passed', async () => {
     const runId = await runOnce(); // call 3: passes
     const [, slack] = await deliveredTo('/slack', 2);
-    expect(slack.json.text).toBe(`svc: shop passed again — 1 of 1 tests passed (api run ${runId.slice(0, 8)})`);
+    expect(slack.json.text).toBe(`svc: shop passed again — 1 of 1 tests passed (api run ${runId.slice(0, 8)})\nvs previous run: 0 new failures, 1 fixed`);
     const hook = await deliveredTo('/hook?token=abc', 3);
-    expect(hook[2].json).toMatchObject({ event: 'run_recovered', run: { id: runId } });
+    expect(hook[2].json).toMatchObject({ event: 'run_recovered', run: { id: runId }, compare: { base_run_id: runs[1], new_failures: 0, fixed: 1, still_failing: 0 } });
     expect(at('/broken')).toHaveLength(3); // takes run_failed only
     expect(at('/paused')).toHaveLength(0);
     expect(at('/other')).toHaveLength(0);

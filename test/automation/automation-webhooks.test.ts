@@ -3,7 +3,8 @@
  * automation integration (its secret shown once), and events signed as docs/automation.md
  * says (HMAC-SHA256 of "<timestamp>.<raw body>", computed here with node:crypto, not with
  * svc's code) start real runs through the run graph against the fixture app; the run's
- * outcome is POSTed, signed the same way, to a callback receiver on 127.0.0.1. Also:
+ * outcome is POSTed, signed the same way, to a callback receiver on 127.0.0.1, with what
+ * changed against the project's previous run (from its second run on). Also:
  * redeliveries, refused signatures and timestamps, an unknown integration, a paused one,
  * project scoping, failure.reported generating a test in real Chromium, the audit log and
  * who may manage integrations.
@@ -125,6 +126,7 @@ describe('run.requested', () => {
       totals: { total: 2, passed: 1, failed: 1 }, error: null, links: { report: `${PUBLIC_URL}/api/reports/${runId}?format=html` },
     });
     expect(posted.body.failed_tests).toEqual([{ test_id: expect.any(String), name: 'opens item 999', error: expect.stringMatching(/expected status 200, got 404/) }]);
+    expect(posted.body).not.toHaveProperty('compare'); // the project's first run: nothing to compare with
 
     const run = await finished(runId);
     expect(run).toMatchObject({ trigger: 'automation', project_id: shop, thread_id: `automation-${integration.id}-n8n-exec-1` });
@@ -165,6 +167,21 @@ describe('run.requested', () => {
 });
 
 describe('refused', () => {
+  it("the outcome says what the run broke against the project's previous run", async () => {
+    const created = await api.post('/api/tests', { ...apiTest('pays the order', '/api/flaky/automation-compare', ['payment']), project_id: shop });
+    expect(created.status, created.text).toBe(201);
+    // The previous run, started through the API: call 1 of the flaky endpoint passes.
+    const base = await api.post('/api/v1/test/run', { project_id: shop, test_ids: [created.body.id] });
+    expect(base.status, base.text).toBe(201);
+    expect(await finished(base.body.run.id)).toMatchObject({ status: 'completed', failed_tests: 0 });
+    const res = await send({ event: 'run.requested', project_id: shop, tags: ['payment'], callback_url: `${receiver.url}/hooks/compare` });
+    expect(res.status, res.text).toBe(202);
+    const posted = await receiver.delivered('/hooks/compare');
+    // Call 2 fails: the fields of before, and the comparison beside them.
+    expect(posted.body).toMatchObject({ run_id: res.body.run_id, status: 'completed', totals: { total: 1, passed: 0, failed: 1, quarantined: 0 }, failed_tests: [{ test_id: created.body.id, name: 'pays the order' }] });
+    expect(posted.body.compare).toEqual({ base_run_id: base.body.run.id, new_failures: 1, fixed: 0, still_failing: 0 });
+  });
+
   it('a bad, missing or stale signature and an unknown integration are 401 with one answer, and nothing runs', async () => {
     const before = await runsOf(shop);
     const event = { event: 'run.requested', project_id: shop };
@@ -276,7 +293,7 @@ describe('the record and who may', () => {
   it('runs and generated tests are in the audit log under the integration', async () => {
     const audit = (await api.get('/api/audit-logs?limit=200')).body.items as Array<{ action: string; user_id: string; resource: string; metadata: Record<string, unknown> }>;
     const started = audit.filter((a) => a.action === 'test_run.start' && a.metadata.trigger === 'automation');
-    expect(started).toHaveLength(3);
+    expect(started).toHaveLength(4);
     expect(started.find((a) => a.metadata.delivery_id === 'n8n-exec-1')).toMatchObject({ user_id: `automation:${integration.id}`, metadata: { integration_id: integration.id, project_id: shop, callback: true } });
     const generated = audit.filter((a) => a.action === 'test.generate' && a.user_id === `automation:${integration.id}`);
     // One entry per delivery: a redelivery or a concurrent copy generated nothing.

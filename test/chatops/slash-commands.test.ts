@@ -3,7 +3,8 @@
  * signing secret, and signed commands (Slack's form encoding and signature, over the raw
  * bytes) start real runs through the run graph against the fixture app; the ephemeral
  * answer comes back at once, and the run's outcome is POSTed when it ends to a double of
- * Slack's response_url on 127.0.0.1. Also: status, score, help, refused signatures and
+ * Slack's response_url on 127.0.0.1, with what changed against the project's previous run
+ * when it had one. Also: status, score, help, refused signatures and
  * timestamps, an unknown workspace, a user not allowed, a paused integration, the audit
  * log, who may manage integrations, and the signing secret never shown or logged.
  */
@@ -127,6 +128,7 @@ describe('run', () => {
     expect(blocks).toContain('started by <@U0ADA>');
     expect(blocks).toContain('• *opens item 999*: assertion 1 (expect status 200): expected status 200, got 404');
     expect(blocks).not.toContain('lists the items');
+    expect(JSON.stringify(posted.body)).not.toContain('vs previous run'); // the project's first run
     expect(posted.body.blocks.at(-1)).toEqual({ type: 'context', elements: [{ type: 'mrkdwn', text: `<${PUBLIC_URL}/api/reports/${runId}?format=html|HTML report>` }] });
 
     const run = (await api.get(`/api/v1/test/status/${runId}`)).body.run;
@@ -186,6 +188,25 @@ describe('status, score, help', () => {
   });
 });
 
+describe('against the previous run', () => {
+  it("the outcome names what the run newly broke against the project's previous run", async () => {
+    const created = await api.post('/api/tests', { ...test('admin pays', '/api/flaky/chat-compare', ['payment']), project_id: admin });
+    expect(created.status, created.text).toBe(201);
+    // The previous run, started through the API: call 1 of the flaky endpoint passes.
+    const base = await api.post('/api/v1/test/run', { project_id: admin, test_ids: [created.body.id] });
+    expect(base.status, base.text).toBe(201);
+    await expect.poll(async () => (await api.get(`/api/v1/test/status/${base.body.run.id}`)).body.run.status, { timeout: 30_000 }).toBe('completed');
+
+    const res = await command('run admin panel #payment');
+    const runId = /Started run ([0-9a-f-]{36})/.exec(res.body.text)![1];
+    const posted = await slack.delivered(res.path);
+    // Call 2 fails: a new failure, named.
+    expect(posted.body.text).toBe(`svc: Admin panel run ${runId} failed — 0 passed, 1 failed of 1 test\nvs previous run: 1 new failure (admin pays), 0 fixed`);
+    expect(posted.body.blocks[1]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: 'vs previous run: 1 new failure (admin pays), 0 fixed' } });
+    expect(JSON.stringify(posted.body.blocks[2])).toContain('• *admin pays*');
+  });
+});
+
 describe('refused', () => {
   it('a wrong, missing or replayed signature is 401; an unknown workspace answers the same as a wrong secret', async () => {
     const before = await runsOf(shop);
@@ -236,7 +257,7 @@ describe('the record', () => {
   it('every command is in the audit log with the Slack user id', async () => {
     const audit = (await api.get('/api/audit-logs?limit=200')).body.items as Array<{ action: string; user_id: string; resource: string; metadata: Record<string, unknown> }>;
     const started = audit.filter((a) => a.action === 'test_run.start' && a.metadata.trigger === 'chat');
-    expect(started).toHaveLength(2);
+    expect(started).toHaveLength(3);
     expect(started[0]).toMatchObject({ user_id: 'slack:U0ADA', resource: expect.stringMatching(/^test_run:/), metadata: { integration_id: integrationId, team_id: TEAM, outcome: 'started', command: '/svc', slack_user_id: 'U0ADA', channel_id: 'C0QA' } });
     expect(audit.find((a) => a.action === 'chat_command.run' && a.user_id === 'slack:U0EVE')).toMatchObject({ metadata: { outcome: 'refused', text: 'run' } });
     for (const action of ['chat_command.status', 'chat_command.score', 'chat_command.help', 'chat_integration.create', 'chat_integration.update']) expect(audit.map((a) => a.action), action).toContain(action);

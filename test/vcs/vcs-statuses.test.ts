@@ -3,7 +3,8 @@
  * and an API URL pointing at a host double on 127.0.0.1 (GitHub's and GitLab's status APIs
  * in their wire format, checking the token), a signed push webhook starts a real run, and
  * the double receives pending (GitLab running) and then the outcome for the pushed commit,
- * linking to the run's report. Also: a failing test, a cancelled run, a host that answers
+ * linking to the run's report. Also: a failing test, the outcome against the previous run
+ * (a new failure, one already failing, one fixed), a cancelled run, a host that answers
  * 500 then 201 (retried and logged), 401 (logged once, not retried), no token (nothing
  * posted), the token never shown or logged, PATCH null removes it, bad input names its
  * field, another organization 404, API keys 403.
@@ -134,8 +135,30 @@ describe('a push to GitHub', () => {
     const posted = host.of(sha);
     expect(posted.map((p) => [p.body.state, p.body.description, p.body.context])).toEqual([
       ['pending', 'svc is running 2 tests', 'e2e/svc'],
-      ['failure', '1 passed, 1 failed', 'e2e/svc'],
+      // checkout was not in the previous push's run: a failing new test, not a new failure
+      ['failure', '1 passed, 1 failed (1 new test)', 'e2e/svc'],
     ]);
+  });
+
+  it('says which failures are new, which were already failing and what got fixed against the previous run', async () => {
+    const flaky = await api.post('/api/tests', { ...apiTest('payment', '/flaky'), description: undefined, project_id: projectId, tags: ['flaky'] });
+    expect(flaky.status, flaky.text).toBe(201);
+    expect((await api.patch(`/api/integrations/vcs/${github.id}`, { tags: ['passing', 'failing', 'flaky'] })).status).toBe(200);
+    const described = async () => {
+      const { sha } = await pushAndFinish(github.secret);
+      return host.of(sha).at(-1)!.body;
+    };
+    try {
+      target.setBroken(false);
+      // vs the previous push (cart passed, checkout failed): payment is a new test, and passes
+      expect(await described()).toMatchObject({ state: 'failure', description: '2 passed, 1 failed (1 already failing)' });
+      target.setBroken(true);
+      expect(await described()).toMatchObject({ state: 'failure', description: '1 passed, 2 failed (1 new, 1 already failing)' });
+      target.setBroken(false);
+      expect(await described()).toMatchObject({ state: 'failure', description: '2 passed, 1 failed (1 already failing) · 1 fixed' });
+    } finally {
+      target.setBroken(true);
+    }
   });
 
   it('sets error when the run is cancelled', async () => {

@@ -40,16 +40,19 @@ const VERDICT: Record<string, string> = { completed: 'passed', failed: 'failed',
 
 /**
  * The outcome of a command's run, posted to the command's response_url for the channel:
- * counts, the failing tests with their errors (at most 10 listed), and the HTML report's
- * link when svc knows its public address.
+ * counts, the line against the previous run (`comparison`, when there is one), the failing
+ * tests with their errors (at most 10 listed), and the HTML report's link when svc knows
+ * its public address.
  */
-export function runOutcomeMessage(o: { run: TestRun; project: string; failed: FailedTest[]; userId: string; reportUrl?: string }): SlackRunOutcomeMessage {
+export function runOutcomeMessage(o: { run: TestRun; project: string; failed: FailedTest[]; userId: string; reportUrl?: string; comparison?: string }): SlackRunOutcomeMessage {
   const { run } = o;
   const verdict = run.status === 'completed' && blockingFailedTests(run) > 0 ? 'failed' : (VERDICT[run.status] ?? run.status);
   const quarantined = quarantinedFailedTests(run);
   const counts = `${run.passed_tests} passed, ${run.failed_tests} failed${quarantined ? ` (${quarantined} quarantined)` : ''} of ${plural(run.total_tests, 'test')}`;
-  const text = `svc: ${o.project} run ${run.id} ${verdict} — ${counts}`;
+  // The comparison is in the text too: it is what a client shows in its notification.
+  const text = `svc: ${o.project} run ${run.id} ${verdict} — ${counts}${o.comparison ? `\n${escape(o.comparison)}` : ''}`;
   const blocks: Array<Record<string, unknown>> = [section(`*${escape(o.project)}* run \`${run.id}\` ${verdict} — ${counts} (started by <@${o.userId}>)`)];
+  if (o.comparison) blocks.push(section(escape(o.comparison)));
   if (run.error) blocks.push(section(`Run error: ${escape(run.error.slice(0, 500))}`));
   if (o.failed.length) {
     const lines = o.failed.map((t) => `• *${escape(t.name)}*${t.error ? `: ${escape(t.error.slice(0, 200))}` : ''}`);

@@ -128,5 +128,14 @@ export const AutomationRunOutcome = z.object({
   started_at: IsoDateTime.nullable(),
   completed_at: IsoDateTime.nullable(),
   links: RunLinks,
+  compare: z
+    .object({
+      base_run_id: Uuid.describe("The project's previous completed or failed run"),
+      new_failures: z.number().int().describe('Tests that failed here and passed (or were skipped) there, quarantined ones left out: what this run broke'),
+      fixed: z.number().int().describe('Tests that failed there and passed here'),
+      still_failing: z.number().int().describe('Tests that failed in both'),
+    })
+    .optional()
+    .describe("Against the project's previous finished run (GET /api/runs/{id}/compare has the cases); absent for a project's first run, a cancelled run, or when it could not be read"),
 });
 export type AutomationRunOutcome = z.output<typeof AutomationRunOutcome>;

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { NotificationEvent } from '../contracts/notification.ts';
+import type { OutcomeCompare } from '../reporting/outcome-comparison-text.ts';
 
 /** What a notification says about a run. */
 export interface RunNotice {
@@ -9,6 +10,8 @@ export interface RunNotice {
   run: { id: string; status: string; trigger: string; started_at: string | null; completed_at: string | null; total: number; passed: number; failed: number; error: string | null };
   /** At most 10, in plan order. */
   failed_tests: Array<{ test_id: string; name: string; error: string | null }>;
+  /** Against the project's previous finished run; none for its first run or when it could not be read. */
+  compare?: { counts: OutcomeCompare; line: string };
 }
 
 const HEADLINE: Record<RunNotice['event'], string> = {
@@ -30,10 +33,12 @@ export function slackMessage(n: RunNotice): Record<string, unknown> {
   const lines = n.failed_tests.map((t) => `• *${escape(t.name)}*${t.error ? `: ${escape(t.error.slice(0, 200))}` : ''}`);
   const more = n.run.failed > n.failed_tests.length ? [`…and ${n.run.failed - n.failed_tests.length} more`] : [];
   const blocks: unknown[] = [{ type: 'section', text: { type: 'mrkdwn', text: escape(headline(n)) } }];
+  if (n.compare) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: escape(n.compare.line) } });
   if (n.run.error) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `Run error: ${escape(n.run.error.slice(0, 500))}` } });
   if (lines.length) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: [...lines, ...more].join('\n') } });
   blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `run \`${n.run.id}\` · project \`${n.project.id}\`` }] });
-  return { text: headline(n), blocks };
+  // The comparison is in the text too: it is what a client shows in its notification.
+  return { text: n.compare ? `${headline(n)}\n${escape(n.compare.line)}` : headline(n), blocks };
 }
 
 /** Slack's mrkdwn reserves &, < and > (links and mentions): a test name must not ping @channel. */
@@ -41,9 +46,9 @@ export function escape(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** The JSON a webhook channel receives. */
+/** The JSON a webhook channel receives; `compare` only when there is a previous run to compare with. */
 export function webhookPayload(n: RunNotice, deliveryId: string, sentAt: Date): Record<string, unknown> {
-  return { id: deliveryId, event: n.event, sent_at: sentAt.toISOString(), organization_id: n.organization_id, project: n.project, run: n.run, failed_tests: n.failed_tests };
+  return { id: deliveryId, event: n.event, sent_at: sentAt.toISOString(), organization_id: n.organization_id, project: n.project, run: n.run, failed_tests: n.failed_tests, ...(n.compare ? { compare: n.compare.counts } : {}) };
 }
 
 /**

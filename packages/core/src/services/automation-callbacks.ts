@@ -8,6 +8,8 @@ import { deliver, type Fetch } from '../notifications/deliver.ts';
 import { failedTestsOf } from '../notifications/failed-tests.ts';
 import { automationHeaders } from '../automation/signature.ts';
 import { runLinks } from '../reporting/run-links.ts';
+import { outcomeComparison, type OutcomeComparison } from '../reporting/outcome-comparison.ts';
+import { compareCounts } from '../reporting/outcome-comparison-text.ts';
 
 const MAX_FAILED_LISTED = 10;
 
@@ -19,7 +21,7 @@ const MAX_FAILED_LISTED = 10;
  * throws: a receiver that is down does not fail a run.
  */
 export function automationCallbackService({ store, clock, fetch = globalThis.fetch as unknown as Fetch, logger, publicUrl }: { store: Store; clock: Clock; fetch?: Fetch; logger?: Logger; publicUrl?: string }) {
-  async function post(orgId: string, runId: string): Promise<void> {
+  async function post(orgId: string, runId: string, comparison: OutcomeComparison): Promise<void> {
     const run = await store.testRuns.get(orgId, runId);
     if (!run || !run.thread_id.startsWith('automation-') || !isTerminalRunStatus(run.status)) return; // not an event's run: one read
     const callback = await store.automationCallbacks.get(orgId, run.thread_id);
@@ -33,7 +35,7 @@ export function automationCallbackService({ store, clock, fetch = globalThis.fet
     // Sealed at rest: opened only here, where the receiver needs them.
     const [url, { secret, previous_secret: previousSecret }] = await Promise.all([store.automationCallbacks.url(orgId, run.thread_id), store.automationIntegrations.signingSecrets(orgId, integration)]);
     if (!url) return;
-    const project = await store.projects.get(orgId, run.project_id);
+    const [project, compared] = await Promise.all([store.projects.get(orgId, run.project_id), comparison(run)]);
     const outcome: AutomationRunOutcome = {
       event: 'run.finished',
       delivery_id: callback.delivery_id,
@@ -47,6 +49,7 @@ export function automationCallbackService({ store, clock, fetch = globalThis.fet
       started_at: run.started_at,
       completed_at: run.completed_at,
       links: runLinks(publicUrl, run.id),
+      ...(compared ? { compare: compareCounts(compared) } : {}),
     };
     const body = JSON.stringify(outcome);
     // One delivery id per run, for every attempt: a receiver can drop a retry it already took.
@@ -57,9 +60,10 @@ export function automationCallbackService({ store, clock, fetch = globalThis.fet
   }
 
   return {
-    async runFinished(orgId: string, runId: string): Promise<void> {
+    /** `comparison`: the run against its previous run, shared with the run's other outcomes (run-hooks); by default made here. */
+    async runFinished(orgId: string, runId: string, comparison: OutcomeComparison = outcomeComparison(store, orgId, logger)): Promise<void> {
       try {
-        await post(orgId, runId);
+        await post(orgId, runId, comparison);
       } catch (err) {
         logger?.error("posting an automation event's run outcome failed", { run_id: runId, error: (err as Error).message });
       }

@@ -6,6 +6,8 @@ import { deliver, type Fetch } from '../notifications/deliver.ts';
 import { failedTestsOf } from '../notifications/failed-tests.ts';
 import { runOutcomeMessage } from '../chatops/messages.ts';
 import { publicReportUrl } from '../reporting/run-links.ts';
+import { outcomeComparison, type OutcomeComparison } from '../reporting/outcome-comparison.ts';
+import { comparisonLine } from '../reporting/outcome-comparison-text.ts';
 
 export interface ChatReplyServiceDeps {
   store: Store;
@@ -29,7 +31,7 @@ const MAX_FAILED_LISTED = 10;
 export function chatReplyService({ store, clock, fetch = globalThis.fetch as unknown as Fetch, logger, publicUrl }: ChatReplyServiceDeps) {
   const reportUrl = (runId: string) => publicReportUrl(publicUrl, runId);
 
-  async function post(orgId: string, runId: string): Promise<void> {
+  async function post(orgId: string, runId: string, comparison: OutcomeComparison): Promise<void> {
     const run = await store.testRuns.get(orgId, runId);
     if (!run || !run.thread_id.startsWith('chat-') || !isTerminalRunStatus(run.status)) return; // not a command's run: one read
     const reply = await store.chatReplies.get(orgId, run.thread_id);
@@ -43,17 +45,18 @@ export function chatReplyService({ store, clock, fetch = globalThis.fetch as unk
     // Sealed at rest: opened only here, where Slack needs it.
     const url = await store.chatReplies.responseUrl(orgId, run.thread_id);
     if (!url) return;
-    const project = await store.projects.get(orgId, run.project_id);
-    const message = runOutcomeMessage({ run, project: project?.name ?? run.project_id, failed: await failedTestsOf(store, orgId, run.id, MAX_FAILED_LISTED), userId: reply.user_id, reportUrl: reportUrl(run.id) });
+    const [project, compared, failed] = await Promise.all([store.projects.get(orgId, run.project_id), comparison(run), failedTestsOf(store, orgId, run.id, MAX_FAILED_LISTED)]);
+    const message = runOutcomeMessage({ run, project: project?.name ?? run.project_id, failed, userId: reply.user_id, reportUrl: reportUrl(run.id), ...(compared ? { comparison: comparisonLine(compared) } : {}) });
     const outcome = await deliver(fetch, url, JSON.stringify(message), {});
     await store.chatReplies.finish(orgId, run.thread_id, outcome);
     if (outcome.status === 'failed') logger?.warn("a chat command's run outcome was not posted to Slack", { run_id: run.id, integration_id: reply.integration_id, http_status: outcome.http_status, error: outcome.error });
   }
 
   return {
-    async runFinished(orgId: string, runId: string): Promise<void> {
+    /** `comparison`: the run against its previous run, shared with the run's other outcomes (run-hooks); by default made here. */
+    async runFinished(orgId: string, runId: string, comparison: OutcomeComparison = outcomeComparison(store, orgId, logger)): Promise<void> {
       try {
-        await post(orgId, runId);
+        await post(orgId, runId, comparison);
       } catch (err) {
         logger?.error("posting a chat command's run outcome failed", { run_id: runId, error: (err as Error).message });
       }

@@ -11,6 +11,8 @@ import { deliver, type DeliveryOutcome, type Fetch } from '../notifications/deli
 import { failedTestsOf } from '../notifications/failed-tests.ts';
 import { newWebhookSecret } from '../auth/webhook-secret.ts';
 import { signature, slackMessage, webhookPayload, type RunNotice } from '../notifications/messages.ts';
+import { outcomeComparison, type OutcomeComparison } from '../reporting/outcome-comparison.ts';
+import { compareCounts, comparisonLine } from '../reporting/outcome-comparison-text.ts';
 
 export interface NotificationServiceDeps {
   store: Store;
@@ -72,16 +74,17 @@ export function notificationService({ store, clock, fetch = globalThis.fetch as 
     return recovered ? ['run_recovered', 'run_passed'] : ['run_passed'];
   }
 
-  async function noticeOf(orgId: string, runId: string, event: NotificationEvent): Promise<RunNotice | undefined> {
+  async function noticeOf(orgId: string, runId: string, event: NotificationEvent, comparison: OutcomeComparison): Promise<RunNotice | undefined> {
     const run = await store.testRuns.get(orgId, runId);
     if (!run) return undefined;
-    const project = await store.projects.get(orgId, run.project_id);
+    const [project, compared] = await Promise.all([store.projects.get(orgId, run.project_id), comparison(run)]);
     return {
       event,
       organization_id: orgId,
       project: { id: run.project_id, name: project?.name ?? run.project_id },
       run: { id: run.id, status: run.status, trigger: run.trigger, started_at: run.started_at, completed_at: run.completed_at, total: run.total_tests, passed: run.passed_tests, failed: run.failed_tests, error: run.error },
       failed_tests: await failedTestsOf(store, orgId, runId, MAX_FAILED_LISTED),
+      ...(compared ? { compare: { counts: compareCounts(compared), line: comparisonLine(compared) } } : {}),
     };
   }
 
@@ -141,8 +144,10 @@ export function notificationService({ store, clock, fetch = globalThis.fetch as 
      * Tells every enabled channel whose rule matches that a run finished: one message per
      * channel and run (recovered wins over passed when a channel takes both). Called by the
      * run graph's report node; never throws (a notification must not fail a run).
+     * `comparison`: the run against its previous run, shared with the run's other outcomes
+     * (run-hooks); by default made here.
      */
-    async runFinished(orgId: string, runId: string): Promise<void> {
+    async runFinished(orgId: string, runId: string, comparison: OutcomeComparison = outcomeComparison(store, orgId, logger)): Promise<void> {
       try {
         const run = await store.testRuns.get(orgId, runId);
         if (!run || !isTerminalRunStatus(run.status)) return;
@@ -156,7 +161,7 @@ export function notificationService({ store, clock, fetch = globalThis.fetch as 
           channels.map(async (channel) => {
             const event = events.find((e) => channel.events.includes(e));
             if (!event) return;
-            if (!notices.has(event)) notices.set(event, noticeOf(orgId, runId, event));
+            if (!notices.has(event)) notices.set(event, noticeOf(orgId, runId, event, comparison));
             const notice = await notices.get(event);
             if (notice) await send(orgId, channel, notice, runId);
           }),

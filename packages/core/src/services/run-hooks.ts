@@ -7,6 +7,7 @@ import { notificationService } from './notifications.ts';
 import { vcsStatusService } from './vcs-statuses.ts';
 import { chatReplyService } from './chat-replies.ts';
 import { automationCallbackService } from './automation-callbacks.ts';
+import { outcomeComparison } from '../reporting/outcome-comparison.ts';
 
 /**
  * What the run graph tells the outside world about a run, built once for every entry point
@@ -15,6 +16,8 @@ import { automationCallbackService } from './automation-callbacks.ts';
  * a webhook's run when it starts and ends (docs/vcs-webhooks.md), and the outcome of a
  * slash command's run to the command's Slack response_url (docs/chatops.md), and the outcome
  * of an automation event's run to its callback_url (docs/automation.md). None throws.
+ * Each outcome says what changed against the project's previous run; that comparison is
+ * made once per finished run, for whichever of them asks first (docs/run-compare.md).
  */
 export function runHooks(o: { store: Store; clock: Clock; logger: Logger; publicUrl?: string; fetch?: Fetch }): Required<Pick<GraphDeps, 'runStarted' | 'runFinished'>> {
   const notifications = notificationService({ store: o.store, clock: o.clock, logger: o.logger, fetch: o.fetch });
@@ -24,7 +27,13 @@ export function runHooks(o: { store: Store; clock: Clock; logger: Logger; public
   return {
     runStarted: statuses.runStarted,
     runFinished: async (orgId, runId) => {
-      await Promise.all([notifications.runFinished(orgId, runId), statuses.runFinished(orgId, runId), chatReplies.runFinished(orgId, runId), callbacks.runFinished(orgId, runId)]);
+      const comparison = outcomeComparison(o.store, orgId, o.logger);
+      await Promise.all([
+        notifications.runFinished(orgId, runId, comparison),
+        statuses.runFinished(orgId, runId, comparison),
+        chatReplies.runFinished(orgId, runId, comparison),
+        callbacks.runFinished(orgId, runId, comparison),
+      ]);
     },
   };
 }

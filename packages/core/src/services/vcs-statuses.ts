@@ -8,6 +8,8 @@ import { deliver, type Fetch } from '../notifications/deliver.ts';
 import { runSummaryOf } from '../run-graph/run-summary.ts';
 import { commitStatusRequest, shortDescription, stateFor, type RunVerdict } from '../vcs/commit-status.ts';
 import { publicReportUrl } from '../reporting/run-links.ts';
+import { outcomeComparison, type BasedRunCompare, type OutcomeComparison } from '../reporting/outcome-comparison.ts';
+import { failedBreakdown, fixedSuffix } from '../reporting/outcome-comparison-text.ts';
 
 export interface VcsStatusServiceDeps {
   store: Store;
@@ -20,11 +22,14 @@ export interface VcsStatusServiceDeps {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** "12 passed, 1 failed, 2 healed": the report's counts (passed without the healed), zeros left out but passed. */
-function countsOf(t: { passed: number; failed: number; healed: number; skipped: number; results: Array<{ status: string; metadata: Record<string, unknown> }> }): string {
-  const quarantined = quarantinedFailures(t.results);
-  const failed = t.failed && `${t.failed} failed${quarantined ? ` (${quarantined} quarantined)` : ''}`;
-  return [`${t.passed} passed`, failed, t.healed && `${t.healed} healed`, t.skipped && `${t.skipped} skipped`].filter(Boolean).join(', ');
+/**
+ * "12 passed, 2 failed (1 new, 1 already failing), 2 healed · 1 fixed": the report's counts
+ * (passed without the healed), zeros left out but passed; against the previous run when
+ * there is one to compare with (well under the 140 characters a host takes).
+ */
+function countsOf(t: { passed: number; failed: number; healed: number; skipped: number; results: Array<{ status: string; metadata: Record<string, unknown> }> }, compared: BasedRunCompare | undefined): string {
+  const failed = t.failed && `${t.failed} failed${failedBreakdown(compared, quarantinedFailures(t.results))}`;
+  return [`${t.passed} passed`, failed, t.healed && `${t.healed} healed`, t.skipped && `${t.skipped} skipped`].filter(Boolean).join(', ') + fixedSuffix(compared);
 }
 
 /**
@@ -87,8 +92,12 @@ export function vcsStatusService({ store, fetch = globalThis.fetch as unknown as
       return work.finally(() => started.delete(runId));
     },
 
-    /** The run is final: success, failure (a test failed), error (the run failed as a whole or was cancelled). */
-    async runFinished(orgId: string, runId: string): Promise<void> {
+    /**
+     * The run is final: success, failure (a test failed), error (the run failed as a whole
+     * or was cancelled). `comparison`: the run against its previous run, shared with the
+     * run's other outcomes (run-hooks); by default made here.
+     */
+    async runFinished(orgId: string, runId: string, comparison: OutcomeComparison = outcomeComparison(store, orgId, logger)): Promise<void> {
       await started.get(runId);
       await safely('outcome', runId, async () => {
         const run = await store.testRuns.get(orgId, runId);
@@ -97,7 +106,10 @@ export function vcsStatusService({ store, fetch = globalThis.fetch as unknown as
         if (run.status === 'failed') return post(orgId, run, 'finished', 'errored', async () => `the run failed: ${run.error ?? 'unknown error'}`);
         // A quarantined test's failure is in the counts but does not fail the commit.
         const verdict: RunVerdict = blockingFailedTests(run) > 0 ? 'failed' : 'passed';
-        await post(orgId, run, 'finished', verdict, async () => countsOf(await runSummaryOf(store, orgId, run)));
+        await post(orgId, run, 'finished', verdict, async () => {
+          const [summary, compared] = await Promise.all([runSummaryOf(store, orgId, run), comparison(run)]);
+          return countsOf(summary, compared);
+        });
       });
     },
   };
