@@ -128,7 +128,7 @@ async function execute(deps: GraphDeps, state: RunGraphState, threadId: string, 
     }
   };
   const log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => !signal.aborted && emit(() => deps.events.append(threadId, { type: 'log', data: { level, message, test_id: testId } }));
-  const result = await runTest(testId, def.definition, { ...env, baselineMode: state.graph.config.baseline_mode, baseUrl: state.app_url || undefined, signal, onStep, log });
+  const result = await runTest(testId, def.definition, { ...env, ...(def.origins && { origins: def.origins }), baselineMode: state.graph.config.baseline_mode, baseUrl: state.app_url || undefined, signal, onStep, log });
   await pending;
   return { result };
 }
