@@ -45,3 +45,38 @@ export const FlowFileShape = FlowDefinitionFields;
 
 /** How a flow is named in lookups: names are unique per project regardless of case and outer spaces. */
 export const flowKey = (name: string): string => name.trim().toLowerCase();
+
+// ---------------------------------------------------------------- stored flows (API)
+
+/** A project's flow as the API answers it. */
+export const FlowSchema = z.object({
+  id: z.uuid(),
+  project_id: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  parameters: z.array(FlowParameter),
+  steps: z.array(Step),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type FlowRecord = z.output<typeof FlowSchema>;
+
+export const FlowCreateInput = z.strictObject({ project_id: z.uuid().describe('Project the flow belongs to'), ...FlowFields }).superRefine(uniqueParameters);
+export type FlowCreateInput = z.output<typeof FlowCreateInput>;
+
+export const FlowUpdateInput = z
+  .strictObject({
+    name: FlowName.optional(),
+    description: z.string().max(10_000).nullable().optional(),
+    parameters: z.array(FlowParameter).max(100).optional().describe('Replaced as a whole'),
+    steps: z.array(Step).min(1).max(500).optional().describe('Replaced as a whole'),
+  })
+  .superRefine((f, ctx) => f.parameters && uniqueParameters({ parameters: f.parameters }, ctx))
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'at least one field is required', when: (p) => p.issues.length === 0 });
+export type FlowUpdateInput = z.output<typeof FlowUpdateInput>;
+
+export const FlowListQuery = z.strictObject({ project_id: z.uuid().describe("Project whose flows to list") });
+
+/** As expansion reads a stored flow. */
+export const asDefinition = (f: Pick<FlowRecord, 'name' | 'description' | 'parameters' | 'steps'>): FlowDefinition => ({ name: f.name, ...(f.description !== null && f.description !== undefined && { description: f.description }), parameters: f.parameters, steps: f.steps });
