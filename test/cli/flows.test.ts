@@ -106,6 +106,15 @@ describe('svc run with flows', () => {
     expect(report.tests[0].steps.map((s) => s.status)).toEqual(['passed', 'passed', 'failed']);
   }, 240_000);
 
+  it('svc export writes each flow inline where a test uses it', async () => {
+    const res = await svc(['export', '--format', 'playwright', '--tests', suite, '--out', join(dir, 'export')]);
+    expect(res.code, res.output).toBe(0);
+    const spec = await readFile(join(dir, 'export', 'tests', 'signed-in-user-signs-out.spec.ts'), 'utf8');
+    expect(spec).toContain('// 2. fill #email (flow open dashboard › sign in › step 2)');
+    expect(spec).toContain('await page.locator("#password").fill("s3cret!");');
+    expect(spec).not.toContain('*.flow.json');
+  }, 60_000);
+
   it('refuses unknown flows, missing and unknown parameters and cycles before running, naming each field', async () => {
     const folder = join(dir, 'invalid');
     const flows = join(dir, 'more-flows');
@@ -122,6 +131,7 @@ describe('svc run with flows', () => {
     const res = await svc(['run', '--url', 'http://127.0.0.1:9', '--tests', folder, '--flows', flows, '--out', join(dir, 'invalid-out')]);
     expect(res.code, res.output).toBe(2);
     expect(res.output).toContain('bad.json: steps.1.flow: unknown flow "nowhere" (flows: a, b, login)');
+    expect(res.output).toContain('b.flow.json: steps.0.flow: flows use each other in a cycle: b → a → b');
     expect(res.output).toContain('bad.json: steps.2.with.pasword: flow "login" has no parameter pasword (parameters: password)');
     expect(res.output).toContain('bad.json: steps.2.with.password: required: flow "login" needs password (it has no default)');
     expect(res.output).toContain('a.flow.json: steps.0.flow: flows use each other in a cycle: a → b → a');

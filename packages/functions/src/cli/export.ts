@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { exportPlaywrightProject } from '@svc/core/export/playwright';
-import { expandFlows } from '@svc/core/flows/expand-flows';
 import { loadTests, TestFileError } from '../execution/load-tests.ts';
 
 export const EXPORT_HELP = `Usage: svc export --format playwright --tests <file|dir> [--flows <file|dir>] [--out <dir>] [--url <app>]
@@ -42,12 +41,9 @@ export async function exportCommand(args: string[]): Promise<number> {
     throw err;
   }
   const out = resolve(values.out ?? 'playwright-export');
-  // loadTests checked every use step, so expansion succeeds: a flow's steps are written where they are used.
-  const definitions = tests.map((t) => {
-    const expanded = expandFlows(t.definition, t.flows ?? []);
-    return expanded.ok ? expanded.definition : t.definition;
-  });
-  const files = exportPlaywrightProject(definitions, { baseUrl: values.url });
+  // loadTests checked every use step; the export writes each flow's steps where it is used.
+  const flows = tests.find((t) => t.flows)?.flows ?? [];
+  const files = exportPlaywrightProject(tests.map((t) => t.definition), { baseUrl: values.url, flows });
   for (const file of files) {
     const path = join(out, file.path);
     await mkdir(dirname(path), { recursive: true });
