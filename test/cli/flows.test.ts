@@ -93,6 +93,9 @@ describe('svc run with flows', () => {
       [{ flow: 'sign in', step: 3 }, '#password'],
       [{ flow: 'sign in', step: 4 }, '#login-submit'],
     ]);
+    // What healing learned (its memory of the failure) names the flow step, where the fix belongs.
+    const learned = JSON.stringify(JSON.parse(await readFile(join(dir, 'state', 'healing.json'), 'utf8')));
+    expect(learned).toContain('"flow":{"flow":"sign in","step":2}');
   }, 240_000);
 
   it('a failing flow step is named by the flow and its step', async () => {

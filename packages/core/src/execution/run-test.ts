@@ -160,7 +160,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     } catch (err) {
       if (!(err instanceof StepFailure) || err.kind !== 'locator' || !deps.healer || controller.signal.aborted) throw err;
       const stored = await storedFingerprint(field === undefined ? index : fieldKey(index, field));
-      const attempt = await deps.healer.heal({ item, stored, session: s, ctx, rerun: run, error: { message: err.message, details: err.details }, testId, stepIndex: index });
+      const attempt = await deps.healer.heal({ item, stored, session: s, ctx, rerun: run, error: { message: err.message, details: err.details }, testId, stepIndex: index, ...(deps.origins?.[index] && { origin: deps.origins[index] }) });
       if (!attempt.healed) throw new StepFailure('locator', `${err.message}; not healed: ${attempt.reason}`, err.details);
       heals.push({ index, ...(field !== undefined && { field }), heal: attempt.heal });
       log('info', `healed ${field === undefined ? '' : `field ${JSON.stringify(field)}: `}${attempt.heal.original} → ${attempt.heal.healed} (confidence ${attempt.heal.confidence.toFixed(2)})`);
