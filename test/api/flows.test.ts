@@ -159,6 +159,7 @@ describe('/api/flows', () => {
     const fine = await api.patch(`/api/flows/${flowId}`, { description: 'creates an item through the API' });
     expect(fine.status).toBe(200);
     expect(fine.body.description).toBe('creates an item through the API');
+    expect((await viewer.get(`/api/flows?project_id=${projectId}`)).body.items.map((f: { name: string; used_by_tests: number }) => [f.name, f.used_by_tests])).toEqual([['create item', 1]]);
   });
 
   it('a flow gone since the test was saved fails the run, naming the step', async () => {

@@ -47,9 +47,13 @@ export function flowService(deps: { store: Store }) {
   const nameTaken = (name: string) => conflict(`a flow named ${JSON.stringify(name)} already exists in this project (names are unique regardless of case)`, { field: 'name' });
 
   return {
-    async list(orgId: string, projectId: string): Promise<FlowRecord[]> {
+    /** The project's flows by name, each with how many of its tests use it directly. */
+    async list(orgId: string, projectId: string): Promise<Array<FlowRecord & { used_by_tests: number }>> {
       await project(orgId, projectId);
-      return store.flows.listAll(orgId, projectId);
+      const [flows, tests] = await Promise.all([store.flows.listAll(orgId, projectId), testsOf(orgId, projectId)]);
+      const count = new Map<string, number>();
+      for (const t of tests) for (const key of new Set(t.steps.flatMap((s) => (s.type === 'use' ? [flowKey(s.flow)] : [])))) count.set(key, (count.get(key) ?? 0) + 1);
+      return flows.map((f) => ({ ...f, used_by_tests: count.get(flowKey(f.name)) ?? 0 }));
     },
 
     async get(orgId: string, id: string): Promise<FlowRecord> {

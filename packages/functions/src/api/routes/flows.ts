@@ -8,7 +8,7 @@ import { mountRoute, type RouteDef } from '../route.ts';
 import { actorOf } from '../actor.ts';
 
 const IdParams = z.strictObject({ id: z.uuid().describe('Flow id') });
-const FlowList = z.object({ items: z.array(FlowSchema) });
+const FlowList = z.object({ items: z.array(FlowSchema.extend({ used_by_tests: z.number().int().describe('How many of the project\'s tests use it directly') })) });
 
 /**
  * Flows: a project's shared steps, which tests run with a `use` step
