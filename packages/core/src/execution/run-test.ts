@@ -218,6 +218,8 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       if (step.save_as) scope.saved[step.save_as] = value;
       return undefined;
     }
+    // A use step is replaced by its flow's steps before a test runs (run-graph/spec-to-definition.ts); one here was never expanded.
+    if (step.type === 'use') throw new StepFailure('configuration', `use of flow ${JSON.stringify(step.flow)} was not expanded: flows are expanded before a test runs (flows/expand-flows.ts)`);
     throw new StepFailure('unsupported', `unknown step type ${(step as { type: string }).type}`);
   }
 
