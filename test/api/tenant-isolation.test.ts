@@ -15,7 +15,7 @@ const asB: Record<Role, Client> = {} as Record<Role, Client>;
 let orgA: string;
 let orgB: string;
 let bAdmin: Client;
-const b = { projectId: '', testId: '', invitationId: '', apiKeyId: '', adminUserId: '', conversationId: '', discoveryId: '', healingPatternId: '', generatedTestId: '', visualBaselineId: '', visualHash: '', vcsIntegrationId: '', chatIntegrationId: '' };
+const b = { projectId: '', testId: '', invitationId: '', apiKeyId: '', adminUserId: '', conversationId: '', discoveryId: '', healingPatternId: '', generatedTestId: '', visualBaselineId: '', visualHash: '', vcsIntegrationId: '', chatIntegrationId: '', flowId: '' };
 /** A 1×1 PNG (base64), for visual baselines. */
 const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 /** A run of B's, for the report routes. */
@@ -57,6 +57,9 @@ beforeAll(async () => {
   b.visualHash = baseline.body.screenshot_hash;
   b.vcsIntegrationId = (await bAdmin.post('/api/integrations/vcs', { project_id: b.projectId, provider: 'github', repository: 'b-org/secret-repo' })).body.id;
   b.chatIntegrationId = (await bAdmin.post('/api/integrations/chat', { provider: 'slack', project_id: b.projectId, signing_secret: 'b0b1b2b3b4b5b6b7b8b9c0c1c2c3c4c5', team_id: 'T0BORG' })).body.id;
+  const flow = await bAdmin.post('/api/flows', { project_id: b.projectId, name: 'B secret flow', steps: [{ type: 'goto', url: '/' }] });
+  expect(flow.status, flow.text).toBe(201);
+  b.flowId = flow.body.id;
   for (const role of ['admin', 'member', 'viewer'] as const) asB[role] = withOrg(A[role], orgB);
 });
 
@@ -79,6 +82,11 @@ const byId = (): Array<{ name: string; minRole: Role; call: (c: Client) => Retur
   { name: 'GET project', minRole: 'viewer', call: (c) => c.get(`/api/v1/projects/${b.projectId}`) },
   { name: 'PATCH project', minRole: 'member', call: (c) => c.patch(`/api/v1/projects/${b.projectId}`, { name: 'pwned' }) },
   { name: 'GET test', minRole: 'viewer', call: (c) => c.get(`/api/tests/${b.testId}`) },
+  { name: 'GET flow', minRole: 'viewer', call: (c) => c.get(`/api/flows/${b.flowId}`) },
+  { name: 'GET flows of project', minRole: 'viewer', call: (c) => c.get(`/api/flows?project_id=${b.projectId}`) },
+  { name: 'POST flow into project', minRole: 'member', call: (c) => c.post('/api/flows', { project_id: b.projectId, name: 'x', steps: [{ type: 'goto', url: '/' }] }) },
+  { name: 'PATCH flow', minRole: 'member', call: (c) => c.patch(`/api/flows/${b.flowId}`, { name: 'pwned' }) },
+  { name: 'DELETE flow', minRole: 'member', call: (c) => c.delete(`/api/flows/${b.flowId}`) },
   { name: 'GET tests of project', minRole: 'viewer', call: (c) => c.get(`/api/tests?project_id=${b.projectId}`) },
   { name: 'POST test into project', minRole: 'member', call: (c) => c.post('/api/tests', { project_id: b.projectId, name: 'x', type: 'ui' }) },
   { name: 'POST analyze for project', minRole: 'member', call: (c) => c.post('/api/analyze', { project_id: b.projectId, files: [{ path: 'a.html', content: '<b data-testid="x">' }] }) },

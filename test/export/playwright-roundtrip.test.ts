@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import chromium from '@sparticuz/chromium';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestDefinition } from '@svc/core/contracts/steps';
+import { FlowDefinition } from '@svc/core/contracts/flow';
 import { exportPlaywrightProject } from '@svc/core/export/playwright';
 
 /**
@@ -105,6 +106,29 @@ const apiTest = TestDefinition.parse({
   ],
 });
 
+/** A flow used twice with different parameters, one value naming the test's own parameter. */
+const signInFlow = FlowDefinition.parse({
+  name: 'sign in',
+  parameters: [{ name: 'email' }, { name: 'size', default: 's' }],
+  steps: [
+    { type: 'goto', url: '/' },
+    { type: 'fill', selector: { label: 'Email' }, value: '{{email}}' },
+    { type: 'select', selector: '#size', value: '{{size}}' },
+    { type: 'click', selector: { role: 'button', name: 'Sign in' } },
+  ],
+});
+const flowTest = TestDefinition.parse({
+  name: 'Signs in twice through a flow',
+  type: 'ui',
+  parameters: { who: 'bo@example.test' },
+  steps: [
+    { type: 'use', flow: 'sign in', with: { email: 'ann@example.test' } },
+    { type: 'assert', assertion: { type: 'url', contains: 'size=s' } },
+    { type: 'use', flow: 'Sign In', with: { email: '{{who}}', size: 'm' } },
+    { type: 'assert', assertion: { type: 'url', contains: 'email=bo%40example.test&size=m' } },
+  ],
+});
+
 const brokenTest = TestDefinition.parse({
   name: 'Expects the wrong heading',
   type: 'ui',
@@ -120,7 +144,7 @@ const inaccessibleTest = TestDefinition.parse({
 });
 
 function writeProject(dir: string, tests: TestDefinition[], baseUrl: string): void {
-  for (const f of exportPlaywrightProject(tests, { baseUrl })) {
+  for (const f of exportPlaywrightProject(tests, { baseUrl, flows: [signInFlow] })) {
     mkdirSync(dirname(join(dir, f.path)), { recursive: true });
     writeFileSync(join(dir, f.path), f.content);
   }
@@ -175,6 +199,17 @@ describe('exported Playwright project, run by Playwright Test', () => {
   it('passes when the app behaves as the tests say', { timeout: 180_000 }, async () => {
     const { code, output } = await runPlaywright(project([uiTest, apiTest]));
     expect(output).toMatch(/2 passed/);
+    expect(code, output).toBe(0);
+  });
+
+  // A project of its own: svc's Chromium runs single-process, and one Playwright worker cannot open a second UI test's page after a passing one.
+  it('runs a test that uses a flow twice: the flow written inline with each use\'s values', { timeout: 180_000 }, async () => {
+    const dir = project([flowTest]);
+    const spec = readFileSync(join(dir, 'tests', 'signs-in-twice-through-a-flow.spec.ts'), 'utf8');
+    expect(spec).toContain('// 7. fill label=Email (flow sign in › step 2)');
+    expect(spec).toContain('await page.getByLabel("Email").fill("bo@example.test");');
+    const { code, output } = await runPlaywright(dir);
+    expect(output).toMatch(/1 passed/);
     expect(code, output).toBe(0);
   });
 

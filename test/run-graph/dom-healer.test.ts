@@ -82,6 +82,21 @@ describe('self_heal with the DOM healer', () => {
     expect(state.graph.heal[fresh.id].reason).toMatch(/cannot heal: no fingerprint of the element of step 2 \(#email\) was recorded by an earlier passing run/);
   }, 120_000);
 
+  it('does not patch a test whose broken step came from a flow: the fix belongs in the flow, and it says so', async () => {
+    await g.store.flows.create(g.orgId, { project_id: projectId, name: 'fill email', description: null, parameters: [], steps: [{ type: 'goto', url: '/login' }, { type: 'fill', selector: '#email', value: 'demo@example.com' }], created_by: null });
+    const t = await uiTest({ name: 'email through a flow', steps: [{ type: 'use', flow: 'fill email' }] });
+    const first = await run([t.id], v1.url);
+    expect(first.test_results[0].status).toBe('PASSED');
+    expect(first.test_results[0].metadata.steps).toEqual([expect.objectContaining({ origin: { flow: 'fill email', step: 1 } }), expect.objectContaining({ origin: { flow: 'fill email', step: 2 } })]);
+    const state = await run([t.id], v2.url);
+    expect(state.test_results[0].status).toBe('FAILED');
+    expect(state.test_results[0].error_message).toMatch(/^step 2 \(fill email › step 2: fill #email with "demo@example\.com"\): /);
+    expect(state.graph.heal[t.id]).toMatchObject({ status: 'cannot_heal', attempts: 0 });
+    expect(state.graph.heal[t.id].reason).toBe('cannot heal: the test uses flows (steps.0 uses "fill email"): a fix is not written into the test or its flows; in-step healing repairs flow steps during runs and reports the healed selector as a suggestion');
+    // The plan still holds the test as written: nothing was patched into it.
+    expect(state.test_plan.find((p) => p.id === t.id)!.steps).toEqual([{ type: 'use', flow: 'fill email' }]);
+  }, 120_000);
+
   it('with healing off for the run, the failure goes straight to report', async () => {
     const t = await uiTest({ name: 'email, no healing', steps: recorded.email.steps });
     expect((await run([t.id], v1.url)).test_results[0].status).toBe('PASSED');

@@ -342,11 +342,33 @@ export type ExtractStep = z.output<typeof ExtractStep>;
 /** An inline assertion at this point of the steps. */
 export const AssertStep = z.strictObject({ type: z.literal('assert'), assertion: Assertion, ...common }).describe('Check an assertion at this point');
 
-/** Any step. Parsing dispatches on `type`; an unknown type is a validation error naming it. */
-export const Step = z.discriminatedUnion('type', [UiStep, ApiRequestStep, DbQueryStep, AssertStep, ExtractStep]);
-export type Step = z.output<typeof Step>;
+// ---------------------------------------------------------------- flows (shared steps)
 
-export const stepTypes = ['goto', 'click', 'dblclick', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'upload', 'scroll', 'wait-for', 'screenshot', 'mock', 'request', 'sql', 'assert', 'extract'] as const;
+/** A flow's name: unique per project (case-insensitive), also how `use` steps name it. */
+export const FlowName = z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}$/, 'letters, digits, space, dot, dash or underscore, starting with a letter or digit; at most 100').describe('Flow name, unique in the project (case-insensitive)');
+
+/** A flow parameter's value: a string (which may name the test's {{variables}}), a number or a boolean. */
+export const FlowArgument = z.union([z.string().max(100_000), z.number(), z.boolean()]);
+
+/**
+ * Runs a flow's steps here, as if they were written in place (docs/test-format.md, Flows).
+ * Expanded before the test runs (flows/expand-flows.ts): the runner never sees this step.
+ */
+export const UseStep = z.strictObject({
+  type: z.literal('use'),
+  flow: FlowName.describe('Name of the flow to run (case-insensitive)'),
+  with: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'letters, digits and _, not starting with a digit'), FlowArgument).optional().describe("Values for the flow's parameters: {{param}} inside the flow; a value may name the test's own {{variables}}"),
+  ...common,
+}).describe('Run a flow (shared steps) here');
+export type UseStep = z.output<typeof UseStep>;
+
+/** Any step. Parsing dispatches on `type`; an unknown type is a validation error naming it. */
+export const Step = z.discriminatedUnion('type', [UiStep, ApiRequestStep, DbQueryStep, AssertStep, ExtractStep, UseStep]);
+export type Step = z.output<typeof Step>;
+/** A step the runner performs: a `use` step has been replaced by its flow's steps. */
+export type RunnableStep = Exclude<Step, UseStep>;
+
+export const stepTypes = ['goto', 'click', 'dblclick', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'upload', 'scroll', 'wait-for', 'screenshot', 'mock', 'request', 'sql', 'assert', 'extract', 'use'] as const;
 export type StepType = (typeof stepTypes)[number];
 
 // ---------------------------------------------------------------- a test file

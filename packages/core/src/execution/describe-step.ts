@@ -83,6 +83,8 @@ export function describeStep(step: Step): string {
       return describeAssertion(step.assertion);
     case 'extract':
       return `extract ${step.fields ? Object.keys(step.fields).join(', ') : `with a model: ${step.instruction!.slice(0, 80)}`}${step.save_as ? ` as {{${step.save_as}}}` : ''}`;
+    case 'use':
+      return `use flow ${JSON.stringify(step.flow)}${step.with && Object.keys(step.with).length ? ` with ${Object.entries(step.with).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}` : ''}`;
     default:
       return `${step.type} ${describeLocator(step.selector)}`;
   }

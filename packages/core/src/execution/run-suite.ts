@@ -1,4 +1,5 @@
 import type { TestDefinition } from '../contracts/steps.ts';
+import type { FlowDefinition } from '../contracts/flow.ts';
 import type { RunSummary, TestExecutionResult, StepResult } from './types.ts';
 import { runTest, type TestRunDeps } from './run-test.ts';
 import { runTotals } from './totals.ts';
@@ -10,6 +11,8 @@ export interface SuiteTest {
   metadata?: Record<string, unknown>;
   /** For a parameterised test: run only these sets (1-based; absent: every set). */
   cases?: number[];
+  /** The flows its `use` steps name (from flow files), expanded right before it runs. */
+  flows?: FlowDefinition[];
 }
 
 export type ProgressEvent =

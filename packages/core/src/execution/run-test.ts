@@ -16,6 +16,7 @@ import { fileSafe } from '../file-safe.ts';
 import { runExtract } from './extract/run-extract.ts';
 import type { ExtractModel } from './extract/ask-model.ts';
 import { maskExtracted } from './extract/mask-extracted.ts';
+import { describeOrigin, type FlowOrigin } from '../flows/expand-flows.ts';
 
 /** What one test needs to run. The UI driver is opened lazily: API and DB tests never start Chromium. */
 export interface TestRunDeps {
@@ -42,6 +43,8 @@ export interface TestRunDeps {
   onStep?: (testId: string, step: StepResult) => void;
   /** The model extract steps with an instruction ask (paid by the run's organization); without it they fail with NO_MODEL. */
   extractModel?: ExtractModel;
+  /** Per step of `test` (its flows expanded, flows/expand-flows.ts): the flow step it came from; results and errors name it. */
+  origins?: ReadonlyArray<FlowOrigin | undefined>;
 }
 
 const uiAssertionTypes = new Set(['visible', 'hidden', 'text', 'value', 'url', 'title', 'count', 'attribute', 'enabled', 'disabled']);
@@ -157,7 +160,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     } catch (err) {
       if (!(err instanceof StepFailure) || err.kind !== 'locator' || !deps.healer || controller.signal.aborted) throw err;
       const stored = await storedFingerprint(field === undefined ? index : fieldKey(index, field));
-      const attempt = await deps.healer.heal({ item, stored, session: s, ctx, rerun: run, error: { message: err.message, details: err.details }, testId, stepIndex: index });
+      const attempt = await deps.healer.heal({ item, stored, session: s, ctx, rerun: run, error: { message: err.message, details: err.details }, testId, stepIndex: index, ...(deps.origins?.[index] && { origin: deps.origins[index] }) });
       if (!attempt.healed) throw new StepFailure('locator', `${err.message}; not healed: ${attempt.reason}`, err.details);
       heals.push({ index, ...(field !== undefined && { field }), heal: attempt.heal });
       log('info', `healed ${field === undefined ? '' : `field ${JSON.stringify(field)}: `}${attempt.heal.original} → ${attempt.heal.healed} (confidence ${attempt.heal.confidence.toFixed(2)})`);
@@ -215,6 +218,8 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       if (step.save_as) scope.saved[step.save_as] = value;
       return undefined;
     }
+    // A use step is replaced by its flow's steps before a test runs (run-graph/spec-to-definition.ts); one here was never expanded.
+    if (step.type === 'use') throw new StepFailure('configuration', `use of flow ${JSON.stringify(step.flow)} was not expanded: flows are expanded before a test runs (flows/expand-flows.ts)`);
     throw new StepFailure('unsupported', `unknown step type ${(step as { type: string }).type}`);
   }
 
@@ -222,8 +227,10 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     for (let i = 0; i < test.steps.length; i++) {
       const raw = test.steps[i];
       const t0 = now();
+      const origin = deps.origins?.[i];
+      const from = origin ? { origin } : {};
       if (failure) {
-        steps.push({ index: i, type: raw.type, name: raw.name, description: redact(describeStep(raw)), status: 'skipped', duration_ms: 0 });
+        steps.push({ index: i, type: raw.type, name: raw.name, description: redact(describeStep(raw)), status: 'skipped', duration_ms: 0, ...from });
         continue;
       }
       try {
@@ -232,14 +239,15 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
         const screenshot = await withDeadline(performStep(step, ctx, i), controller.signal, ctx.deadline + ABANDON_GRACE_MS);
         if (screenshot) screenshots.push(screenshot);
         if (step.type === 'assert') assertionsPassed++;
-        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(step)), status: 'passed', duration_ms: now() - t0, ...(screenshot ? { screenshot } : {}), ...healsOf(i), ...(extracted.has(i) ? { extracted: maskExtracted(extracted.get(i), deps.secrets), ...(step.type === 'extract' && step.save_as ? { save_as: step.save_as } : {}) } : {}) };
+        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(step)), status: 'passed', duration_ms: now() - t0, ...from, ...(screenshot ? { screenshot } : {}), ...healsOf(i), ...(extracted.has(i) ? { extracted: maskExtracted(extracted.get(i), deps.secrets), ...(step.type === 'extract' && step.save_as ? { save_as: step.save_as } : {}) } : {}) };
         steps.push(result);
         deps.onStep?.(testId, result);
       } catch (err) {
         const f = asFailure(err, controller.signal);
         if (raw.type === 'assert') assertionsFailed++;
-        failure = { kind: f.kind, message: redact(`step ${i + 1} (${describeStep(raw)}): ${f.message}`), stack: f.stack, step: i };
-        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(raw)), status: 'failed', duration_ms: now() - t0, error: { kind: f.kind, message: redact(f.message) } };
+        // A flow's step is named by where it is written: "step 4 (sign in › step 2: fill #email)".
+        failure = { kind: f.kind, message: redact(`step ${i + 1} (${origin ? `${describeOrigin(origin)}: ` : ''}${describeStep(raw)}): ${f.message}`), stack: f.stack, step: i };
+        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(raw)), status: 'failed', duration_ms: now() - t0, ...from, error: { kind: f.kind, message: redact(f.message) } };
         steps.push(result);
         deps.onStep?.(testId, result);
       }

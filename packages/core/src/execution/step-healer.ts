@@ -6,6 +6,7 @@ import { HealingService, describeCandidate, type HealPlanNotes } from '../healin
 import type { HealingKnowledge, HealMethod, HealQuery, HealRecord } from '../healing/service/knowledge.ts';
 import { failureClass, urlPathPattern } from '../healing/service/failure-class.ts';
 import type { ModelChooser } from '../healing/service/model-chooser.ts';
+import type { FlowOrigin } from '../flows/expand-flows.ts';
 
 /** SELF_HEAL_CONFIDENCE_THRESHOLD and SELF_HEAL_MAX_RETRIES (spec: Limits). */
 export interface HealingPolicy {
@@ -91,6 +92,8 @@ export class StepHealer {
     testId?: string;
     runId?: string;
     stepIndex?: number;
+    /** The flow step being healed, when the step came from a flow: what is learned names it. */
+    origin?: FlowOrigin;
   }): Promise<HealAttempt<T>> {
     const selector = healableSelector(input.item);
     if (!this.policy.enabled) return { healed: false, reason: 'healing is disabled' };
@@ -120,6 +123,7 @@ export class StepHealer {
       testId: input.testId,
       runId: input.runId,
       stepIndex: input.stepIndex,
+      ...(input.origin && { flow: { flow: input.origin.flow, step: input.origin.step } }),
     };
     let pageCache: Promise<Fingerprint[]> | undefined;
     const page = () => (pageCache ??= input.session.pageFingerprints());

@@ -1,3 +1,4 @@
+import type { FlowOrigin } from '../flows/expand-flows.ts';
 import type { UiStep, UiAssertion, ApiRequestStep, DbQueryStep, DbConnection, TestDefinition, StepType, Locator, ExtractField } from '../contracts/steps.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome, AxeScan } from '../contracts/accessibility.ts';
@@ -195,6 +196,8 @@ export interface StepResult {
   extracted?: unknown;
   /** The variable an extract step saved its value as (`save_as`), for readers of `extracted`. */
   save_as?: string;
+  /** Set when the step came from a flow (a `use` step expanded): which flow and which of its steps (1-based). */
+  origin?: FlowOrigin;
 }
 
 export interface TestExecutionResult {

@@ -7,6 +7,8 @@ import { uniqueFileSlug } from './file-names.ts';
 import { caseName, parameterCases } from '../contracts/parameter-sets.ts';
 import { caseBaselineName } from '../visual/case-baselines.ts';
 import { hasBrowserSettings } from '../contracts/browser-settings.ts';
+import type { FlowDefinition } from '../contracts/flow.ts';
+import { describeOrigin, expandFlows, type FlowOrigin } from '../flows/expand-flows.ts';
 
 /**
  * Export of svc tests as Playwright Test files, so a team can leave with its tests.
@@ -19,6 +21,8 @@ import { hasBrowserSettings } from '../contracts/browser-settings.ts';
 export interface PlaywrightExportOptions {
   /** Emitted as `test.use({ baseURL })`, so relative URLs resolve as in svc. */
   baseUrl?: string;
+  /** The flows the tests' `use` steps name: their steps are written inline where used. */
+  flows?: readonly FlowDefinition[];
 }
 
 export interface ExportedFile {
@@ -29,8 +33,13 @@ export interface ExportedFile {
 const DB_SKIP = 'svc: database steps are not exported to Playwright';
 
 /** One `.spec.ts` file for one test: one `test()`, or one per parameter set. */
-export function exportPlaywrightSpec(test: TestDefinition, opts: PlaywrightExportOptions = {}): string {
-  const bodies = casesToExport(test).map((c) => ({ name: c.name, use: contextUse(test.browser, c.parameters), body: isDbTest(test) ? dbBody(test) : new SpecWriter(test, c).write() }));
+export function exportPlaywrightSpec(written: TestDefinition, opts: PlaywrightExportOptions = {}): string {
+  // A flow's steps are written where the test uses them (its parameters bound), each marked
+  // with its origin; a use that cannot be expanded stops the export rather than vanish.
+  const expanded = expandFlows(written, opts.flows ?? []);
+  if (!expanded.ok) throw new Error(`the test "${written.name}" uses flows that cannot be expanded: ${expanded.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  const test = expanded.definition;
+  const bodies = casesToExport(test).map((c) => ({ name: c.name, use: contextUse(test.browser, c.parameters), body: isDbTest(test) ? dbBody(test) : new SpecWriter(test, c, expanded.origins).write() }));
   const helpers = new Set(bodies.flatMap((b) => [...b.body.helpers]));
   const secrets = new Set(bodies.flatMap((b) => [...b.body.secrets]));
   const usesDevices = bodies.some((b) => b.use?.includes('...device('));
@@ -98,7 +107,7 @@ export function exportPlaywrightProject(tests: TestDefinition[], opts: Playwrigh
   const used = new Set<string>();
   const specs = tests.map((t) => {
     const base = uniqueFileSlug(t.name, used);
-    return { path: `tests/${base}.spec.ts`, content: exportPlaywrightSpec(t) };
+    return { path: `tests/${base}.spec.ts`, content: exportPlaywrightSpec(t, { flows: opts.flows }) };
   });
   return [{ path: 'playwright.config.ts', content: playwrightConfig(opts.baseUrl) }, ...specs];
 }
@@ -184,6 +193,7 @@ class SpecWriter {
   constructor(
     private readonly test: TestDefinition,
     private readonly testCase: ExportCase = { name: test.name, parameters: test.parameters },
+    private readonly origins: ReadonlyArray<FlowOrigin | undefined> = [],
   ) {
     this.vars = new Variables(testCase.parameters);
     const all = [...test.steps.map((s) => (s.type === 'assert' ? s.assertion : undefined)), ...test.assertions];
@@ -199,7 +209,8 @@ class SpecWriter {
     t.steps.forEach((s, i) => {
       this.position = i;
       this.lines.push('');
-      this.lines.push(...comment(`${i + 1}. ${s.name ?? describe(s)}`));
+      const origin = this.origins[i];
+      this.lines.push(...comment(`${i + 1}. ${s.name ?? describe(s)}${origin ? ` (flow ${describeOrigin(origin)})` : ''}`));
       this.step(s);
     });
     if (t.assertions.length > 0) {

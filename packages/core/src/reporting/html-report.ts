@@ -5,6 +5,7 @@ import { base64, imageMime } from './bytes.ts';
 import { STEP_ICON, VISUAL_STATUS_LABEL, accessibilitySummary, failingStep, healedSelectors, stepHeals, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages, retriesOf } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
 import { quarantineOf } from '../execution/totals.ts';
+import { describeOrigin } from '../flows/expand-flows.ts';
 
 /**
  * The HTML report (`report.html`): one self-contained file that opens from disk, from an
@@ -163,10 +164,11 @@ function extractedBlock(value: unknown): string {
 
 function stepItem(s: StepResult): string {
   const name = s.name ? ` <span class="step-name">${esc(s.name)}</span>` : '';
+  const from = s.origin ? ` <span class="step-name">(${esc(describeOrigin(s.origin))})</span>` : '';
   const heals = stepHeals(s);
   const healed = heals.length ? ` <span class="badge healed small" title="${esc(heals.map((h) => `${h.field === undefined ? '' : `${h.field}: `}${h.original} → ${h.healed}`).join('; '))}">healed</span>` : '';
   const error = s.error ? `<div class="step-error"><span class="kind">${esc(s.error.kind)}</span> ${esc(s.error.message)}</div>` : '';
-  return `<li class="step ${s.status}"><span class="icon" aria-label="${s.status}">${STEP_ICON[s.status]}</span><span class="desc"><code>${esc(s.description)}</code>${name}${healed}</span><span class="dur">${esc(humanDuration(s.duration_ms))}</span>${error}${extractedBlock(s.extracted)}</li>`;
+  return `<li class="step ${s.status}"><span class="icon" aria-label="${s.status}">${STEP_ICON[s.status]}</span><span class="desc"><code>${esc(s.description)}</code>${name}${from}${healed}</span><span class="dur">${esc(humanDuration(s.duration_ms))}</span>${error}${extractedBlock(s.extracted)}</li>`;
 }
 
 /**

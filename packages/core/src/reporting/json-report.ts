@@ -42,6 +42,7 @@ export const JsonReportStep = z.strictObject({
   healed_fields: z.array(JsonReportHealed.omit({ step: true }).required({ field: true })).optional().describe('An extract step’s fields whose locators were healed (an extract step reads one element per field); present only then'),
   extracted: z.unknown().optional().describe('An extract step’s result (its JSON at most 32,000 characters; secret values and fields named like credentials masked as ***)'),
   save_as: z.string().optional().describe('The variable an extract step saved its result as; present only then'),
+  origin: z.strictObject({ flow: z.string(), step: z.number().int().min(1), via: z.array(z.string()).optional() }).optional().describe('The flow step this step came from (a use step expanded): the flow, its step from 1, and the flows that used it when nested; present only then'),
 });
 
 /**
@@ -179,6 +180,7 @@ function testOf(r: TestExecutionResult): JsonReport['tests'][number] {
       ...(s.healed_fields?.length && { healed_fields: s.healed_fields.map((h) => ({ field: clean(h.field), original: clean(h.original), healed: clean(h.healed), confidence: h.confidence })) }),
       ...(s.extracted !== undefined && { extracted: s.extracted }),
       ...(s.save_as !== undefined && { save_as: clean(s.save_as) }),
+      ...(s.origin && { origin: { flow: clean(s.origin.flow), step: s.origin.step, ...(s.origin.via && { via: s.origin.via.map(clean) }) } }),
     })),
     screenshots: screenshotKeys(r),
     ...(r.visual ? { visual: r.visual.map(visualOf) } : {}),

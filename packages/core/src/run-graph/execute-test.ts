@@ -7,6 +7,7 @@ import { runLimit, event } from './limits.ts';
 import { nodeEvents } from './node-events.ts';
 import { notRunResult, recordResult, toTestResult } from './results.ts';
 import { definitionOf, testIdOf } from './spec-to-definition.ts';
+import { asDefinition } from '../contracts/flow.ts';
 import { finalStatuses, resultOf, type RunGraphState } from './state.ts';
 import type { Write } from './writes.ts';
 
@@ -107,9 +108,13 @@ export function routeAfterExecute(state: RunGraphState, testId: string): TestRou
 
 async function execute(deps: GraphDeps, state: RunGraphState, threadId: string, testId: string, signal: AbortSignal): Promise<{ result?: TestExecutionResult; error?: string }> {
   const spec = state.test_plan.find((t) => t.id === testId)!;
-  const def = definitionOf(spec, deps.testExtras?.(testIdOf(spec)));
-  if (!def.ok) return { error: def.message };
   const cfg = state.graph.config;
+  const extras = deps.testExtras?.(testIdOf(spec));
+  // `use` steps expand into the flows as they are now: svc run's come with the files, the
+  // server's are read from the project (a flow deleted since fails the test, naming the step).
+  const flows = extras?.flows ?? (spec.steps.some((s) => s.type === 'use') ? (await deps.store.flows.listAll(cfg.organization_id, cfg.project_id)).map(asDefinition) : undefined);
+  const def = definitionOf(spec, { ...extras, ...(flows && { flows }) });
+  if (!def.ok) return { error: def.message };
   const env = await deps.execution({ threadId, organizationId: cfg.organization_id, projectId: cfg.project_id });
   // Step events are chained so they reach the log in step order without blocking the runner.
   let pending: Promise<unknown> = Promise.resolve();
@@ -128,7 +133,7 @@ async function execute(deps: GraphDeps, state: RunGraphState, threadId: string, 
     }
   };
   const log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => !signal.aborted && emit(() => deps.events.append(threadId, { type: 'log', data: { level, message, test_id: testId } }));
-  const result = await runTest(testId, def.definition, { ...env, baselineMode: state.graph.config.baseline_mode, baseUrl: state.app_url || undefined, signal, onStep, log });
+  const result = await runTest(testId, def.definition, { ...env, ...(def.origins && { origins: def.origins }), baselineMode: state.graph.config.baseline_mode, baseUrl: state.app_url || undefined, signal, onStep, log });
   await pending;
   return { result };
 }

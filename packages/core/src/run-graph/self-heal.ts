@@ -78,6 +78,11 @@ async function propose(deps: GraphDeps, state: RunGraphState, testId: string, h:
   if (!deps.healer) return settle('cannot_heal', 'cannot heal: no healer is configured');
 
   const spec = state.test_plan.find((t) => t.id === testId)!;
+  // A failed step's index counts the flows' steps expanded, and a fix of a flow's step
+  // belongs in the flow (used by other tests too): a test patch cannot say it. Flow steps
+  // heal in-step during runs (the heal is reported as a suggestion); nothing is written back.
+  const use = spec.steps.findIndex((s) => s.type === 'use');
+  if (use >= 0) return settle('cannot_heal', `cannot heal: the test uses flows (steps.${use} uses ${JSON.stringify((spec.steps[use] as { flow: string }).flow)}): a fix is not written into the test or its flows; in-step healing repairs flow steps during runs and reports the healed selector as a suggestion`);
   const previous = h.proposal ? [h.proposal as unknown as HealPatch] : [];
   let outcome;
   try {

@@ -1,11 +1,15 @@
 import { TestDefinition, MAX_TEST_TIMEOUT_MS } from '../contracts/steps.ts';
 import type { TestSpec } from '../contracts/test-spec.ts';
 import { caseId, caseName, parameterCases, type ParameterSet } from '../contracts/parameter-sets.ts';
+import type { FlowDefinition } from '../contracts/flow.ts';
+import { expandFlows, type FlowOrigin } from '../flows/expand-flows.ts';
 
 /** What a test file carries beyond the TestSpec (the CLI's tests): its own timeout and {{parameters}}. */
 export interface TestExtras {
   timeout_ms?: number;
   parameters?: Record<string, string | number | boolean>;
+  /** The project's flows (the CLI's flow files, or the stored ones), which `use` steps expand into. */
+  flows?: readonly FlowDefinition[];
 }
 
 /** The stored (or file) test a planned spec runs: a case's test, else the spec itself. */
@@ -16,8 +20,13 @@ const typeFor = { UI: 'ui', E2E: 'ui', API: 'api', INTEGRATION: 'db' } as const;
 /**
  * A planned test (TestSpec) as the runner's TestDefinition. The spec's execution timeout
  * (10 minutes) caps timeout_seconds. A test the runner cannot run says why.
+ *
+ * This is where `use` steps become their flows' steps, for `svc run` and the server's runs
+ * alike (both run through this graph): the definition is the expanded one and `origins`
+ * says, per step, which flow step it is. A flow deleted or changed since the test was
+ * saved fails the test here, naming the step.
  */
-export function definitionOf(spec: TestSpec, extra: TestExtras = {}): { ok: true; definition: TestDefinition } | { ok: false; message: string } {
+export function definitionOf(spec: TestSpec, extra: TestExtras = {}): { ok: true; definition: TestDefinition; origins?: Array<FlowOrigin | undefined> } | { ok: false; message: string } {
   if (spec.type === 'UNIT') return { ok: false, message: 'UNIT tests are not executable by the run graph (it runs UI, API and database tests)' };
   if (!spec.steps.length) return { ok: false, message: 'the test has no steps' };
   const parsed = TestDefinition.safeParse({
@@ -33,7 +42,9 @@ export function definitionOf(spec: TestSpec, extra: TestExtras = {}): { ok: true
     assertions: spec.assertions,
   });
   if (!parsed.success) return { ok: false, message: `the test is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(test)'}: ${i.message}`).join('; ')}` };
-  return { ok: true, definition: parsed.data };
+  const expanded = expandFlows(parsed.data, extra.flows ?? []);
+  if (!expanded.ok) return { ok: false, message: `the test's flows cannot be used: ${expanded.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}` };
+  return { ok: true, definition: expanded.definition, ...(expanded.definition !== parsed.data && { origins: expanded.origins }) };
 }
 
 /**

@@ -24,6 +24,7 @@ import { aiUsageRepo } from './ai-usage.ts';
 import { chatRepo } from './chat.ts';
 import { visualBaselinesRepo } from './visual-baselines.ts';
 import { schedulesRepo } from './schedules.ts';
+import { flowsRepo } from './flows.ts';
 import { notificationsRepo } from './notifications.ts';
 import { vcsIntegrationsRepo } from './vcs-integrations.ts';
 import { vcsStatusesRepo } from './vcs-statuses.ts';
@@ -65,6 +66,7 @@ export function createStore(table: Table, clock: Clock, options: StoreOptions = 
     chat: chatRepo(ctx),
     visualBaselines: visualBaselinesRepo(ctx),
     schedules: schedulesRepo(ctx),
+    flows: flowsRepo(ctx),
     notifications: notificationsRepo(ctx),
     vcsIntegrations: vcsIntegrationsRepo(ctx),
     vcsStatuses: vcsStatusesRepo(ctx),

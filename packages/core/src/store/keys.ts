@@ -61,6 +61,10 @@ export const keys = {
   notificationChannel: (orgId: string, channelId: string) => ({ pk: `ORG#${orgId}`, sk: `NOTIFYCH#${channelId}` }),
   /** A channel's deliveries; sk `<run id or test-id>#<event>`: one per run and event, claimed before sending. */
   notificationLogs: (orgId: string, channelId: string) => `ORG#${orgId}#NOTIFYLOG#${channelId}`,
+  flow: (orgId: string, flowId: string) => ({ pk: `ORG#${orgId}`, sk: `FLOW#${flowId}` }),
+  flowsOfProject: (projectId: string) => `PROJECT#${projectId}#FLOWS`, // gsi1pk of flows (gsi1sk: their id)
+  /** A flow's name, claimed per project (lower-cased): names are unique regardless of case. */
+  flowName: (orgId: string, projectId: string, name: string) => ({ pk: `ORG#${orgId}#PROJECT#${projectId}#FLOWNAME`, sk: name.trim().toLowerCase() }),
   schedule: (orgId: string, scheduleId: string) => ({ pk: `ORG#${orgId}`, sk: `SCHEDULE#${scheduleId}` }),
   schedulesOfProject: (projectId: string) => `PROJECT#${projectId}#SCHEDULES`, // gsi1pk of schedules (gsi1sk: their id)
   vcsIntegration: (orgId: string, integrationId: string) => ({ pk: `ORG#${orgId}`, sk: `VCSINT#${integrationId}` }),

@@ -39,6 +39,7 @@ import { actRoutes } from './routes/act.ts';
 import { extractRoutes } from './routes/extract.ts';
 import { autonomousLoopRoutes } from './routes/autonomous-loop.ts';
 import { scheduleRoutes } from './routes/schedules.ts';
+import { flowRoutes } from './routes/flows.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { vcsIntegrationRoutes } from './routes/vcs-integrations.ts';
 import { vcsWebhookRoutes } from './routes/vcs-webhook.ts';
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps) {
   extractRoutes(app, deps, registry);
   autonomousLoopRoutes(app, deps, registry);
   scheduleRoutes(app, deps, registry);
+  flowRoutes(app, deps, registry);
   notificationRoutes(app, deps, registry);
   vcsIntegrationRoutes(app, deps, registry);
   vcsWebhookRoutes(app, deps, registry);

@@ -27,7 +27,9 @@ continued with --resume, without running its finished tests again.
 
 Options:
   --url <url>            Base URL of the app under test (relative URLs in tests resolve against it)
-  --tests <file|dir>     A test file, or a folder of *.json test files (format: docs/test-format.md)
+  --tests <file|dir>     A test file, or a folder of *.json test files (format: docs/test-format.md);
+                         *.flow.json files below the folder are flows (shared steps), not tests
+  --flows <file|dir>     Flows (*.flow.json) the tests' "use" steps may name, besides those beside the tests
   --discover             Crawl the app, generate tests from what was found (a smoke test per
                          page, a test per sign-in/form/create-item/navigation flow), write them
                          to <out>/generated-tests and run them (with --tests: run both)
@@ -83,7 +85,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     ({ values } = parseArgs({
       args,
       options: {
-        url: { type: 'string' }, tests: { type: 'string' }, workers: { type: 'string' }, reporter: { type: 'string' },
+        url: { type: 'string' }, tests: { type: 'string' }, flows: { type: 'string' }, workers: { type: 'string' }, reporter: { type: 'string' },
         out: { type: 'string' }, 'state-dir': { type: 'string' }, baselines: { type: 'string' }, 'update-baselines': { type: 'string' }, 'no-heal': { type: 'boolean' }, trace: { type: 'string' }, 'heal-threshold': { type: 'string' }, retries: { type: 'string' }, grep: { type: 'string' }, tag: { type: 'string', multiple: true }, 'env-file': { type: 'string' }, chromium: { type: 'string' }, resume: { type: 'string' }, discover: { type: 'boolean' }, 'max-pages': { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -96,7 +98,8 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     return 0;
   }
   const resume = values.resume;
-  if (resume !== undefined && (values.url || values.tests || values.workers)) return usage('--resume continues a run with its own --url, --tests and --workers; do not give them again');
+  if (resume === undefined && values.flows && !values.tests) return usage('--flows goes with --tests: flows are steps the tests use');
+  if (resume !== undefined && (values.url || values.tests || values.workers || values.flows)) return usage('--resume continues a run with its own --url, --tests and --workers; do not give them again');
   if (resume === undefined && !values.url) return usage('--url is required');
   if (values.url && !/^https?:\/\//.test(values.url)) return usage(`--url must be an http(s) URL, got ${values.url}`);
   if (resume === undefined && !values.tests && !values.discover) return usage('--tests (or --discover) is required');
@@ -129,7 +132,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
 
   let tests: Awaited<ReturnType<typeof loadTests>> = [];
   try {
-    if (values.tests) tests = await loadTests(values.tests);
+    if (values.tests) tests = await loadTests(values.tests, undefined, { flows: values.flows });
   } catch (err) {
     if (err instanceof TestFileError) {
       process.stderr.write(`svc run: ${err.message}\n`);

@@ -219,7 +219,7 @@ function manager(store: Store, table: FileTable, manifest: Manifest, o: GraphSui
     healer: o.healer,
     testExtras: (id) => {
       const t = lookup(id);
-      return t && { timeout_ms: t.definition.timeout_ms, parameters: t.definition.parameters };
+      return t && { timeout_ms: t.definition.timeout_ms, parameters: t.definition.parameters, ...(t.flows && { flows: t.flows }) };
     },
   });
   return graph;

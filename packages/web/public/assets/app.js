@@ -4,6 +4,7 @@ import { closeEnvironment, openEnvironment } from './environment.js';
 import { closeBaselines, openBaselines } from './visual.js';
 import { closeInsights, openInsights } from './insights.js';
 import { closeSchedules, openSchedules } from './schedules.js';
+import { closeFlows, openFlows } from './flows.js';
 import { closeTests, openTests } from './tests.js';
 import { closeAudit, openAudit } from './audit.js';
 import { closeLoop, openLoop } from './loop.js';
@@ -145,6 +146,8 @@ function projectRow(project) {
     panelButton('project-insights', 'Insights', `Insights of ${project.name}`, () => openInsights(ref), ref),
     // Everyone may look at the schedules; members and admins may add, run, pause and delete them.
     panelButton('project-schedules', 'Schedules', `Schedules of ${project.name}`, () => openSchedules(ref, { canEdit: canWrite }), ref),
+    // Flows are read-only here (written through the API or flow files): everyone may look.
+    panelButton('project-flows', 'Flows', `Flows of ${project.name}`, () => openFlows(ref), ref),
   );
   // An audit opens the app in the server's browser: members and admins only, as the API says.
   if (canWrite) actions.append(panelButton('project-audit', 'Audit', `Quality audit of ${project.name}`, () => openAudit({ ...ref, app_url: project.app_url }), ref));
@@ -272,6 +275,7 @@ el.switcher.addEventListener('change', () => {
   closeBaselines();
   closeInsights();
   closeSchedules();
+  closeFlows();
   closeTests();
   closeAudit();
   closeLoop();

@@ -17,6 +17,8 @@ export interface HealQuery {
   testId?: string;
   runId?: string;
   stepIndex?: number;
+  /** The step came from a flow: which one and its step (1-based); the fix belongs in the flow. */
+  flow?: { flow: string; step: number };
 }
 
 /** A fix learned earlier (a proven pattern, a similar failure in memory, or the cache). */

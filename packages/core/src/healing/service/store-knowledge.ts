@@ -87,7 +87,7 @@ export function storeHealingKnowledge(o: StoreKnowledgeOptions): HealingKnowledg
       await store.memory.put(org, {
         namespace: 'failures',
         key: `failure:${projectId}:${stableKey(`${q.original}|${q.urlPattern}|${q.failureClass}`)}`,
-        value: { ...fix, url_pattern: q.urlPattern, failure_class: q.failureClass, error_message: q.failureText.slice(0, 2000), test_id: q.testId ?? null },
+        value: { ...fix, url_pattern: q.urlPattern, failure_class: q.failureClass, error_message: q.failureText.slice(0, 2000), test_id: q.testId ?? null, ...(q.flow && { flow: q.flow }) },
         embedding,
       });
       await store.memory.put(org, { namespace: 'fixes', key: `fix:${projectId}:${stableKey(`${q.original}->${heal.healed}`)}`, value: fix, embedding });

@@ -8,6 +8,7 @@ import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { createTest } from '../create-test.ts';
+import { flowService } from '@svc/core/services/flows';
 import { actorOf } from '../actor.ts';
 import { ETAG_HEADER, IF_MATCH_HEADER, expectedRevision, revisionEtag } from '../if-match.ts';
 import { testRevisionRoutes } from './test-revisions.ts';
@@ -55,6 +56,12 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
     checkBrowserSettings(body.browser);
     const { expected_revision, ...patch } = body;
     const expected = expectedRevision(c, expected_revision);
+    if (patch.steps?.some((s) => s.type === 'use')) {
+      // New steps' uses are checked against the test's project's flows (400 naming steps.N.flow).
+      const current = await store.tests.get(access.organizationId, params.id);
+      if (!current) throw notFound('test');
+      await flowService({ store }).checkUses(access.organizationId, current.project_id, patch.steps);
+    }
     const test = await store.tests.update(access.organizationId, params.id, patch, { changed_by: actorOf(principal), source: 'edited' }, expected);
     if (!test) throw notFound('test');
     c.set('audit', { action: 'test.update', resource: `test:${test.id}`, metadata: { fields: Object.keys(patch).sort(), project_id: test.project_id, revision: test.revision } });
