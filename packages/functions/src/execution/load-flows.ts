@@ -1,7 +1,7 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
+import { readJsonFile } from './read-json-file.ts';
 import { FlowDefinition, flowKey } from '@svc/core/contracts/flow';
-import { toFieldIssues } from '@svc/core/contracts/parse';
 import { flowIssues } from '@svc/core/flows/expand-flows';
 
 /** A flow file's suffix: found beside the tests, and never read as a test. */
@@ -27,25 +27,15 @@ export async function loadFlows(paths: string[], cwd: string): Promise<{ flows: 
   const where = new Map<string, string>();
   for (const file of [...files].sort()) {
     const name = relative(cwd, file) || file;
-    let data: unknown;
-    try {
-      data = JSON.parse(await readFile(file, 'utf8'));
-    } catch (err) {
-      problems.push(`${name}: not valid JSON (${(err as Error).message})`);
-      continue;
-    }
-    const parsed = FlowDefinition.safeParse(data);
-    if (!parsed.success) {
-      for (const issue of toFieldIssues(parsed.error)) problems.push(`${name}: ${issue.path || '(file)'}: ${issue.message}`);
-      continue;
-    }
-    const earlier = where.get(flowKey(parsed.data.name));
+    const flow = await readJsonFile(file, name, FlowDefinition, problems);
+    if (!flow) continue;
+    const earlier = where.get(flowKey(flow.name));
     if (earlier) {
-      problems.push(`${name}: name: flow ${JSON.stringify(parsed.data.name)} is already defined in ${earlier} (names are unique regardless of case)`);
+      problems.push(`${name}: name: flow ${JSON.stringify(flow.name)} is already defined in ${earlier} (names are unique regardless of case)`);
       continue;
     }
-    where.set(flowKey(parsed.data.name), name);
-    flows.push(parsed.data);
+    where.set(flowKey(flow.name), name);
+    flows.push(flow);
   }
   for (const flow of flows) for (const issue of flowIssues(flow, flows)) problems.push(`${where.get(flowKey(flow.name))}: ${issue.path}: ${issue.message}`);
   return { flows, problems };

@@ -1,7 +1,7 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
+import { readJsonFile } from './read-json-file.ts';
 import { TestFile } from '@svc/core/contracts/steps';
-import { toFieldIssues } from '@svc/core/contracts/parse';
 import type { SuiteTest } from '@svc/core/execution/run-suite';
 import { browserSettingsIssues } from './browser/device-check.ts';
 import { expandSteps } from '@svc/core/flows/expand-flows';
@@ -36,25 +36,15 @@ export async function loadTests(path: string, cwd = process.cwd(), options: { fl
   const seen = new Set<string>();
   for (const file of files) {
     const name = relative(cwd, file) || file;
-    let data: unknown;
-    try {
-      data = JSON.parse(await readFile(file, 'utf8'));
-    } catch (err) {
-      problems.push(`${name}: not valid JSON (${(err as Error).message})`);
-      continue;
-    }
-    const parsed = TestFile.safeParse(data);
-    if (!parsed.success) {
-      for (const issue of toFieldIssues(parsed.error)) problems.push(`${name}: ${issue.path || '(file)'}: ${issue.message}`);
-      continue;
-    }
-    const definitions = 'tests' in parsed.data ? parsed.data.tests : [parsed.data];
+    const content = await readJsonFile(file, name, TestFile, problems);
+    if (!content) continue;
+    const definitions = 'tests' in content ? content.tests : [content];
     definitions.forEach((definition, i) => {
       const id = definition.id ?? (definitions.length === 1 ? name : `${name}#${i + 1}`);
       if (seen.has(id)) problems.push(`${name}: duplicate test id ${id}`);
-      const where = definitions.length === 1 && !('tests' in parsed.data) ? 'browser' : `tests.${i}.browser`;
+      const where = definitions.length === 1 && !('tests' in content) ? 'browser' : `tests.${i}.browser`;
       for (const issue of browserSettingsIssues(definition.browser, where)) problems.push(`${name}: ${issue.path}: ${issue.message}`);
-      const uses = expandSteps(definition.steps, flows, definitions.length === 1 && !('tests' in parsed.data) ? 'steps' : `tests.${i}.steps`);
+      const uses = expandSteps(definition.steps, flows, definitions.length === 1 && !('tests' in content) ? 'steps' : `tests.${i}.steps`);
       if (!uses.ok) for (const issue of uses.issues) problems.push(`${name}: ${issue.path}: ${issue.message}`);
       seen.add(id);
       tests.push({ id, definition, metadata: { file: name }, ...(definition.steps.some((s) => s.type === 'use') && { flows }) });
