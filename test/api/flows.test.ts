@@ -3,7 +3,7 @@
  * unique regardless of case, cycles refused, viewers read and members write, a test saved
  * with a bad `use` refused naming `steps.N.…`, a server run expanding the stored flow
  * (results name the flow step) against the fixture app, and a flow in use neither deleted
- * nor renamed (409 naming the test). Another organization's flows are covered by
+ * nor renamed (409 naming the test), and a revision using a flow since deleted not restored. Another organization's flows are covered by
  * tenant-isolation.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,7 +170,18 @@ describe('/api/flows', () => {
     const results = (await api.get(`/api/v1/tests/${run.id}/results`)).body.items;
     expect(results[0].status).toBe('failed');
     expect(results[0].error_message).toBe('the test\'s flows cannot be used: steps.0.flow: unknown flow "CREATE ITEM" (the project has no flows)');
+  }, 90_000);
+
+  it('restoring a revision whose flow is gone is a 409 naming the step; the test stays as it is', async () => {
+    // Revision 1 used the flow deleted above; revision 2 stops using it.
+    const edited = await api.patch(`/api/tests/${testId}`, { steps: [{ type: 'request', method: 'GET', url: '/api/items' }] });
+    expect(edited.status, edited.text).toBe(200);
+    const restore = await api.post(`/api/tests/${testId}/revisions/1/restore`, {});
+    expect(restore.status).toBe(409);
+    expect(restore.body.error.message).toBe('revision 1 cannot be restored: steps.0.flow: unknown flow "CREATE ITEM" (the project has no flows)');
+    expect(restore.body.error.details.issues).toEqual([{ path: 'steps.0.flow', message: 'unknown flow "CREATE ITEM" (the project has no flows)' }]);
+    expect((await api.get(`/api/tests/${testId}`)).body).toMatchObject({ revision: edited.body.revision, steps: [{ type: 'request', url: '/api/items' }] });
     // Nothing uses it now: the test can go, and the test's id is 404 for the flows routes as ever.
     expect((await api.delete(`/api/tests/${testId}`)).status).toBe(204);
-  }, 90_000);
+  });
 });
