@@ -6,8 +6,12 @@ export const RunCompareQuery = z.strictObject({
     .string()
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'a run id (uuid)')
     .optional()
-    .describe('The run to compare with (same project). Default: the latest completed or failed run of the project created before this one; for a pull request pass the main branch\'s run'),
+    .describe('The run to compare with (same project). Default: for a run whose source is a pull request, the latest completed or failed push run of its target branch; for a run of a branch, that branch\'s latest; else (or when there is none) the latest completed or failed run of the project created before this one'),
 });
+
+/** How the base was chosen (GET /api/runs/{id}/compare `base_rule`). */
+export const baseRules = ['named', 'pull_request_target', 'same_branch', 'previous_run'] as const;
+export type BaseRule = (typeof baseRules)[number];
 
 export const runChanges = ['new_failure', 'fixed', 'still_failing', 'new_test', 'removed', 'passing', 'skipped'] as const;
 export type RunChange = (typeof runChanges)[number];
@@ -31,6 +35,7 @@ export const RunCompareCaseSchema = z.object({
 export const RunCompareSchema = z.object({
   run_id: z.string(),
   base_run_id: z.string().nullable().describe('null: the project has no earlier finished run (every case is then a new test)'),
+  base_rule: z.enum(baseRules).nullable().describe("How the base was chosen: named (?base=), pull_request_target (the latest push run of the pull request's target branch), same_branch (the branch's previous run), previous_run (the project's previous finished run); null when there is no base"),
   partial: z.boolean().describe('true while this run (or the base) has not finished: only the results recorded so far are compared'),
   summary: z.object({
     new_failures: z.number().int().describe('New failures of tests not in quarantine: what this change broke'),

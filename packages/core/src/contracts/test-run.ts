@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HttpUrl } from './project.ts';
 import { IsoDateTime, JsonObject, ListQuery, Uuid } from './common.ts';
 import { TestOrCaseId } from './parameter-sets.ts';
+import { RunSourceInput, RunSourceSchema } from './run-source.ts';
 
 /**
  * Run lifecycle. The spec names only pending and completed; the rest follow the run
@@ -48,6 +49,7 @@ export const TestRunSchema = z.object({
   created_at: IsoDateTime.describe('When the run was requested'),
   started_at: IsoDateTime.nullable().describe('When execution started, or null while pending/queued'),
   completed_at: IsoDateTime.nullable().describe('When the run reached a terminal status, or null'),
+  source: RunSourceSchema.nullable().optional(),
 });
 export type TestRun = z.output<typeof TestRunSchema>;
 
@@ -57,7 +59,8 @@ export const TestRunCreateInput = z.strictObject({
   test_ids: z.array(TestOrCaseId).min(1).max(1000).optional().describe('Run only these tests (a case id <test id>[n] runs only that parameter set); omit to plan from the codebase/app'),
   app_url: HttpUrl.optional().describe("Application URL to test; defaults to the project's app_url"),
   codebase_path: z.string().min(1).max(4096).optional().describe('Codebase to analyse; defaults to the project repository'),
-  pr_number: z.number().int().positive().optional().describe('Pull request being tested, if any'),
+  pr_number: z.number().int().positive().optional().describe('Pull request being tested, if any (source.pull_request.number sets it too)'),
+  source: RunSourceInput.optional(),
   changed_files: z.array(z.string().min(1)).max(10_000).optional().describe('Files changed by the pull request, to focus the plan'),
   trigger: TestRunTrigger.default('api'),
   healing_enabled: z.boolean().default(true).describe('Run the self-healer on selector failures (default true)'),

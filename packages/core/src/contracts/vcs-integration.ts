@@ -28,12 +28,15 @@ const Repository = z
   .regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/, 'expected owner/name (GitLab: group/…/name)')
   .describe('The repository as the host names it: owner/name on GitHub (repository.full_name), group/…/name on GitLab (project.path_with_namespace)');
 
+/** Characters a branch name (or pattern) cannot hold; run sources (run-source.ts) check branch names with it too. */
+export const branchNameRule = /^[^\s~^:?\\[]+$/;
+
 const BranchPattern = z
   .string()
   .trim()
   .min(1)
   .max(255)
-  .regex(/^[^\s~^:?\\[]+$/, 'not a branch name or pattern')
+  .regex(branchNameRule, 'not a branch name or pattern')
   .describe('A branch name or pattern: * matches within one path segment, ** across segments (release/*, feature/**)');
 
 const Tag = z.string().trim().min(1).max(100);

@@ -21,7 +21,8 @@ export type OutcomeComparison = (run: TestRun) => Promise<BasedRunCompare | unde
  * The comparison every outcome of one finished run says (commit status, notifications,
  * automation callback, Slack command reply), computed at most once and only when one of
  * them asks (most runs have no channel, commit or callback to tell). The base is the
- * default of GET /api/runs/{id}/compare: the project's previous completed or failed run.
+ * default of GET /api/runs/{id}/compare: for a pull request's run its target branch's
+ * latest push run, else the project's previous completed or failed run.
  * Undefined — the outcome goes out as without a comparison — for a cancelled run, a
  * project's first run, a read that fails (logged) or one slower than COMPARISON_WAIT_MS.
  */

@@ -1,4 +1,4 @@
-import type { RunCompare } from '../contracts/run-compare.ts';
+import type { BaseRule, RunCompare } from '../contracts/run-compare.ts';
 import { isTerminalRunStatus, type TestRunStatus } from '../contracts/test-run.ts';
 import { notFound, validationFailed } from '../errors.ts';
 import type { Store, TestRun } from '../store/index.ts';
@@ -10,22 +10,44 @@ const MAX_PAGES = 20;
 /** Runs a default base may be: finished with a verdict (a cancelled run's missing cases would read as removed). */
 const BASE_STATUSES: ReadonlySet<TestRunStatus> = new Set(['completed', 'failed']);
 
+/** A run of a push (or an API caller's branch) to `branch`: what a pull request into it is compared with. */
+const isPushTo = (r: TestRun, branch: string) => r.source?.branch === branch && !r.source.pull_request;
+
 /**
- * The default base of a run: the latest completed or failed run of its project created
- * before it (run ids are uuidv7, so id order is creation order, as notifications'
- * "recovered" reads it). A pull request's run should rather be compared with the main
- * branch's run, which the caller names.
+ * Which earlier run the source's rule wants, and the rule's name. A pull request's run is
+ * compared with its target branch's push run (the code it merges into), not with whatever
+ * other pull request ran last; a branch's run with that branch's previous run.
  */
-export async function defaultBaseRun(store: Store, run: TestRun): Promise<TestRun | undefined> {
+function sourceRule(run: TestRun): { rule: BaseRule; wants: (r: TestRun) => boolean } | undefined {
+  const source = run.source;
+  if (!source) return undefined;
+  const pr = source.pull_request;
+  if (pr) return { rule: 'pull_request_target', wants: (r) => isPushTo(r, pr.base_branch) };
+  return { rule: 'same_branch', wants: (r) => r.source?.branch === source.branch };
+}
+
+/**
+ * The default base of a run and how it was chosen: the run its source's rule wants (see
+ * sourceRule), else — and for runs without a source — the latest completed or failed run
+ * of its project created before it. Run ids are uuidv7, so id order is creation order, as
+ * notifications' "recovered" reads it. One pass over the project's runs serves both rules.
+ */
+export async function defaultBaseRun(store: Store, run: TestRun): Promise<{ run: TestRun; rule: BaseRule } | undefined> {
+  const byRule = sourceRule(run);
+  let previous: TestRun | undefined;
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const { items, next_cursor } = await store.testRuns.listForProject(run.project_id, PAGE, cursor);
-    const found = items.find((r) => r.id < run.id && BASE_STATUSES.has(r.status));
-    if (found) return found;
-    if (!next_cursor) return undefined;
+    for (const r of items) {
+      if (r.id >= run.id || !BASE_STATUSES.has(r.status)) continue;
+      if (!byRule) return { run: r, rule: 'previous_run' };
+      if (byRule.wants(r)) return { run: r, rule: byRule.rule };
+      previous ??= r;
+    }
+    if (!next_cursor) break;
     cursor = next_cursor;
   }
-  return undefined;
+  return previous ? { run: previous, rule: 'previous_run' } : undefined;
 }
 
 /**
@@ -49,7 +71,8 @@ async function resultsOf(store: Store, orgId: string, run: TestRun): Promise<Com
  * outside may carry no name: those are named by their stored test.
  */
 export async function runComparisonOf(store: Store, orgId: string, run: TestRun, baseId?: string): Promise<RunCompare> {
-  const base = baseId ? await namedBaseRun(store, orgId, run, baseId) : await defaultBaseRun(store, run);
+  const chosen = baseId ? { run: await namedBaseRun(store, orgId, run, baseId), rule: 'named' as const } : await defaultBaseRun(store, run);
+  const base = chosen?.run;
   const [now, before] = await Promise.all([resultsOf(store, orgId, run), base ? resultsOf(store, orgId, base) : null]);
   const unnamed = new Set([...now.results, ...(before?.results ?? [])].filter((r) => typeof r.metadata.name !== 'string').map((r) => r.test_id));
   const names = new Map<string, string>();
@@ -57,5 +80,5 @@ export async function runComparisonOf(store: Store, orgId: string, run: TestRun,
     const test = await store.tests.get(orgId, testId);
     if (test) names.set(testId, test.name);
   }));
-  return compareRuns(now, before, names);
+  return compareRuns(now, before, names, chosen?.rule);
 }

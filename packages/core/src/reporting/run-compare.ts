@@ -1,4 +1,4 @@
-import type { RunChange, RunCompare, RunCompareCase } from '../contracts/run-compare.ts';
+import type { BaseRule, RunChange, RunCompare, RunCompareCase } from '../contracts/run-compare.ts';
 import { resultCaseId } from '../contracts/test-result.ts';
 import { quarantineOf } from '../execution/totals.ts';
 
@@ -67,7 +67,7 @@ function nameOf(r: CompareResult, names: ReadonlyMap<string, string>): string {
  * slower. A quarantined test's new failure is counted apart (it does not fail the run).
  * Without a base every case is a new test. Pure: the caller reads both runs' results.
  */
-export function compareRuns(run: CompareRun, base: CompareRun | null, names: ReadonlyMap<string, string> = new Map()): RunCompare {
+export function compareRuns(run: CompareRun, base: CompareRun | null, names: ReadonlyMap<string, string> = new Map(), baseRule: BaseRule = 'previous_run'): RunCompare {
   const now = lastAttempts(run.results);
   const before = lastAttempts(base?.results ?? []);
   const cases: RunCompareCase[] = [];
@@ -110,6 +110,7 @@ export function compareRuns(run: CompareRun, base: CompareRun | null, names: Rea
   return {
     run_id: run.id,
     base_run_id: base?.id ?? null,
+    base_rule: base ? baseRule : null,
     partial: !run.finished || (base !== null && !base.finished),
     summary: {
       new_failures: count('new_failure', (c) => !isQuarantined(c)),

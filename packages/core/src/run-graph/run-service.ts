@@ -1,6 +1,7 @@
 import { AppError, notFound, validationFailed } from '../errors.ts';
 import { splitCaseId } from '../contracts/parameter-sets.ts';
 import { isTerminalRunStatus, type TestRun } from '../contracts/test-run.ts';
+import { runSourceOf, type RunSource } from '../contracts/run-source.ts';
 import { TestingStateSchema } from '../contracts/run-state.ts';
 import { toFieldIssues } from '../contracts/parse.ts';
 import type { GraphDeps } from './deps.ts';
@@ -27,7 +28,17 @@ export function runService(deps: GraphDeps) {
     return { run, threadId: id };
   }
 
-  async function start(orgId: string, userId: string | null, input: RunStartInput, trigger?: string): Promise<{ run: TestRun; threadId: string }> {
+  /**
+   * Starts a run. `source` is what a webhook knows of the code (host and repository too);
+   * an API caller's `input.source` is used otherwise.
+   */
+  async function start(orgId: string, userId: string | null, input: RunStartInput, trigger?: string, source?: RunSource): Promise<{ run: TestRun; threadId: string }> {
+    const sourcePr = input.source?.pull_request?.number;
+    // Two numbers for one pull request would make its status and its comparison disagree.
+    if (sourcePr !== undefined && input.pr_number !== undefined && sourcePr !== input.pr_number) {
+      throw validationFailed([{ path: 'source.pull_request.number', message: `pull request ${sourcePr} is not pr_number ${input.pr_number}: give one number (or only one of them)` }]);
+    }
+    const runSource = source ?? (input.source ? runSourceOf(input.source) : undefined);
     const project = await store.projects.get(orgId, input.project_id);
     if (!project) throw notFound('project');
     const settings = ProjectRunSettings.safeParse(project.config ?? {});
@@ -40,7 +51,7 @@ export function runService(deps: GraphDeps) {
       if (missing.length) throw new AppError('NOT_FOUND', `test${missing.length > 1 ? 's' : ''} not found in this project: ${missing.join(', ')}`, { test_ids: missing });
     }
     const s = settings.data;
-    const run = await store.testRuns.create(orgId, { project_id: input.project_id, thread_id: input.thread_id, trigger: trigger ?? input.trigger, total_tests: input.test_ids?.length ?? 0 });
+    const run = await store.testRuns.create(orgId, { project_id: input.project_id, thread_id: input.thread_id, trigger: trigger ?? input.trigger, total_tests: input.test_ids?.length ?? 0, source: runSource });
     const threadId = run.thread_id;
     await deps.threads.markActive(threadId, { organization_id: orgId, run_id: run.id });
     const state = initialState({
@@ -48,7 +59,7 @@ export function runService(deps: GraphDeps) {
       started_at: deps.clock.now().toISOString(),
       app_url: input.app_url ?? project.app_url ?? '',
       codebase_path: input.codebase_path ?? project.repo_url ?? '',
-      pr_number: input.pr_number ?? null,
+      pr_number: input.pr_number ?? runSource?.pull_request?.number ?? null,
       changed_files: input.changed_files ?? [],
       user_id: userId,
       max_iterations: input.max_iterations,

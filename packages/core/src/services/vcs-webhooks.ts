@@ -4,6 +4,7 @@ import type { EventPublisher } from '../ports/events.ts';
 import type { Store } from '../store/index.ts';
 import type { NewVcsDelivery, StoredVcsIntegration } from '../store/vcs-integrations.ts';
 import type { VcsWebhookAnswer } from '../contracts/vcs-integration.ts';
+import type { RunSource } from '../contracts/run-source.ts';
 import { eventSources, vcsPullRequest } from '../events/producers.ts';
 import { decide } from '../vcs/decide.ts';
 import type { VcsEvent } from '../vcs/event.ts';
@@ -24,6 +25,8 @@ export interface VcsRunRequest {
   changed_files?: string[];
   pr_number?: number;
   healing_enabled?: boolean;
+  /** Where the run's code came from (it picks the run's default comparison base); absent when the event names no branch. */
+  source?: RunSource;
 }
 
 /** Starts a run (the run graph's start, with trigger "vcs"); returns its id. */
@@ -48,6 +51,19 @@ function facts(e: VcsEvent | undefined): Pick<NewVcsDelivery, 'branch' | 'commit
   if (e?.kind === 'push') return { branch: e.branch, commit_sha: e.commit_sha, pusher: e.pusher, pr_number: null, changed_files: e.changed_files?.length ?? null };
   if (e?.kind === 'pull_request') return { branch: e.head_ref, commit_sha: e.head_sha, pusher: e.author, pr_number: e.number, changed_files: null };
   return { branch: null, commit_sha: null, pusher: null, pr_number: null, changed_files: null };
+}
+
+/**
+ * The run's source: a push's branch, or a pull request's head branch with its target. A
+ * pull request whose payload names no target is kept as its head branch alone (compared
+ * with that branch's runs) rather than guessed into the default branch.
+ */
+function sourceOf(provider: RunSource['provider'], e: VcsEvent): RunSource | undefined {
+  if (e.kind === 'push' && e.branch) return { provider, repository: e.repository, branch: e.branch, commit_sha: e.commit_sha, pull_request: null };
+  if (e.kind === 'pull_request' && e.head_ref) {
+    return { provider, repository: e.repository, branch: e.head_ref, commit_sha: e.head_sha, pull_request: e.base_ref ? { number: e.number, base_branch: e.base_ref } : null };
+  }
+  return undefined;
 }
 
 /**
@@ -144,6 +160,7 @@ export function vcsWebhookService({ store, publisher, logger }: VcsWebhookDeps) 
         const testIds = await projectTestsToRun(store, orgId, integration.project_id, integration.tags);
         // The commit goes beside the run's thread before the run exists, so its statuses find it however fast it ends.
         const sha = facts(event).commit_sha;
+        const source = sourceOf(integration.provider, event);
         if (sha) await store.vcsStatuses.recordCommit(orgId, { thread_id: threadId, integration_id: integration.id, provider: integration.provider, repository: event.repository, commit_sha: sha, delivery_id: deliveryId });
         runId = (await startRun(orgId, {
           project_id: integration.project_id,
@@ -152,6 +169,7 @@ export function vcsWebhookService({ store, publisher, logger }: VcsWebhookDeps) 
           ...(decision.run.changed_files ? { changed_files: decision.run.changed_files } : {}),
           ...(decision.run.pr_number ? { pr_number: decision.run.pr_number } : {}),
           ...(integration.healing_enabled !== null ? { healing_enabled: integration.healing_enabled } : {}),
+          ...(source ? { source } : {}),
         })).id;
       } catch (err) {
         // The same delivery is being started by another request (or was, before a crash): its run is this delivery's.

@@ -14,6 +14,7 @@ import { runService } from '@svc/core/run-graph/run-service';
 import type { GraphDeps } from '@svc/core/run-graph/deps';
 import type { Healer } from '@svc/core/run-graph/healer';
 import type { RunStartInput } from '@svc/core/run-graph/contracts';
+import type { RunSource } from '@svc/core/contracts/run-source';
 import type { Workflow } from '@svc/core/run-graph/workflow';
 import { createLocalWaiters } from './local-waiters.ts';
 import { createLocalWorkflow, type LocalWorkflowOptions } from './local-workflow.ts';
@@ -138,8 +139,8 @@ export function createRunManager(o: RunManagerOptions) {
     /** Resolves once the thread's execution in this process has ended. */
     settled: async (threadId: string) => workflow.settled?.(threadId),
 
-    async start(orgId: string, userId: string | null, input: RunStartInput, trigger?: string): Promise<{ run: TestRun; threadId: string }> {
-      const started = await runs.start(orgId, userId, input, trigger);
+    async start(orgId: string, userId: string | null, input: RunStartInput, trigger?: string, source?: RunSource): Promise<{ run: TestRun; threadId: string }> {
+      const started = await runs.start(orgId, userId, input, trigger, source);
       await launch(started.threadId);
       return started;
     },

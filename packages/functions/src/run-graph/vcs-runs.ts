@@ -8,5 +8,6 @@ import type { RunManager } from './run-manager.ts';
  * here, not accepted from API callers) and no user.
  */
 export function vcsRunStarter(runGraph: RunManager): StartVcsRun {
-  return async (orgId, request) => (await runGraph.start(orgId, null, RunStartInput.parse(request), 'vcs')).run;
+  // The source names the host and repository, which API callers' `source` does not take: it goes beside the input.
+  return async (orgId, { source, ...request }) => (await runGraph.start(orgId, null, RunStartInput.parse(request), 'vcs', source)).run;
 }

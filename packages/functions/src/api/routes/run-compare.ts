@@ -10,8 +10,9 @@ const IdParams = z.strictObject({ id: z.string().min(1).max(200).describe('Run i
 
 /**
  * A run compared with a base run, case by case: the CI question of a red run — did this
- * change break it, or was it already broken? The base is named with `?base=` or is the
- * project's latest finished run before this one (docs/run-compare.md).
+ * change break it, or was it already broken? The base is named with `?base=` or follows
+ * the run's source (a pull request's target branch, a branch's previous run), else is the
+ * project's latest finished run before this one; `base_rule` says which (docs/run-compare.md).
  */
 export function runCompareRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[]) {
   for (const base of ['/api/runs', '/api/v1/runs']) {
