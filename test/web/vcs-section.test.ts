@@ -175,6 +175,7 @@ describe('source control section', () => {
     await expect.poll(() => tab.getByTestId('tests-heading').textContent()).toBe(`Tests · ${PROJECT}`);
     expect(await tab.getByTestId('test-run-heading').textContent()).toMatch(/^Run of push to main at [0-9a-f]{7}$/);
     await expect.poll(() => tab.getByTestId('test-run-id').textContent()).toBe(startedRunId);
+    await expect.poll(() => tab.getByTestId('test-run-source').textContent()).toBe('branch main');
     await expect.poll(() => tab.getByTestId('test-run-state').textContent(), { timeout: 60_000, interval: 200 }).toBe('completed');
     await expect.poll(() => tab.getByTestId('test-result-name').allTextContents()).toEqual(['items are listed']);
     expect(await tab.getByTestId('test-result-status').allTextContents()).toEqual(['passed']);

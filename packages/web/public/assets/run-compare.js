@@ -2,11 +2,12 @@ import { api } from './api.js';
 
 /**
  * The run view's "vs previous run" line and "new" marks, from GET /api/runs/{id}/compare
- * with its default base (the project's latest finished run before this one): a red run's
+ * with its default base (a pull request's target branch's run, a branch's previous run, else
+ * the project's latest finished run before this one): a red run's
  * reader first wants to know what this change broke, rather than what was broken before.
  *
  * @typedef {{ test_id: string, parameter_set?: { index: number }, change: string }} ComparedCase
- * @typedef {{ base_run_id: string | null, summary: { new_failures: number, quarantined_new_failures: number, fixed: number }, cases: ComparedCase[] }} RunComparison
+ * @typedef {{ base_run_id: string | null, base_rule?: string | null, summary: { new_failures: number, quarantined_new_failures: number, fixed: number }, cases: ComparedCase[] }} RunComparison
  */
 
 /**
@@ -28,15 +29,19 @@ export async function previousRunComparison(runId) {
 /** @param {number} n @param {string} word */
 const count = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** What the base is, by the rule that chose it (a pull request's is its target branch's run, not the previous one). */
+const BASES = /** @type {Record<string, string>} */ ({ pull_request_target: "target branch's run", same_branch: "branch's previous run" });
+
 /**
  * "vs previous run: 2 new failures, 1 fixed" (a quarantined test's new failure is said
- * apart: it does not fail the run).
+ * apart: it does not fail the run); "vs target branch's run: …" for a pull request's run.
  * @param {RunComparison} comparison
  */
 export function comparisonLine(comparison) {
   const s = comparison.summary;
   const quarantined = s.quarantined_new_failures ? ` (+${s.quarantined_new_failures} quarantined)` : '';
-  return `vs previous run: ${count(s.new_failures, 'new failure')}${quarantined}, ${s.fixed} fixed`;
+  const base = BASES[comparison.base_rule ?? ''] ?? 'previous run';
+  return `vs ${base}: ${count(s.new_failures, 'new failure')}${quarantined}, ${s.fixed} fixed`;
 }
 
 /**

@@ -3,6 +3,7 @@ import { $, element, messageOf, setMessage } from './dom.js';
 import { artifactButtons, runArtifactsByCase } from './run-artifacts.js';
 import { extractedBlock } from './extracted.js';
 import { comparisonLine, newFailureKeys, previousRunComparison } from './run-compare.js';
+import { sourceText } from './run-source.js';
 
 /**
  * The run the Tests panel started last, under the list: its status while it goes (the
@@ -18,9 +19,10 @@ import { comparisonLine, newFailureKeys, previousRunComparison } from './run-com
  * opens under the report's own policy. What a test's extract steps read is shown under its
  * row (extracted.js), passed or not. A finished run is compared with the project's previous
  * one (run-compare.js): a line says how many cases newly failed and how many got fixed, and
- * a new failure's row is marked "new".
+ * a new failure's row is marked "new". A run with a source (a webhook's, or a CI caller's)
+ * names its branch, and a pull request's target, beside its status (run-source.js).
  *
- * @typedef {{ id: string, status: string, total_tests: number, error: string | null }} Run
+ * @typedef {{ id: string, status: string, total_tests: number, error: string | null, source?: import('./run-source.js').RunSource | null }} Run
  * @typedef {{ run: Run, passed_count: number, failed_count: number, skipped_count: number, pending_approvals: unknown[] }} RunStatus
  * @typedef {{ index: number, name: string }} SetRef
  * @typedef {{ test_id: string, status: string, duration_ms: number | null, error_message: string | null, parameter_set?: SetRef, metadata: { name?: unknown, quarantined?: unknown, steps?: unknown }, attempt: number }} Result
@@ -31,6 +33,7 @@ const el = {
   section: $('test-run'),
   heading: $('test-run-heading'),
   state: $('test-run-state'),
+  source: $('test-run-source'),
   runId: $('test-run-id'),
   report: /** @type {HTMLButtonElement} */ ($('test-run-report')),
   pdf: /** @type {HTMLButtonElement} */ ($('test-run-pdf')),
@@ -233,6 +236,8 @@ async function watch(what, waiting, start) {
   el.state.textContent = 'starting';
   el.state.className = badgeClass('pending');
   el.runId.textContent = '';
+  el.source.textContent = '';
+  el.source.hidden = true;
   el.report.hidden = true;
   el.pdf.hidden = true;
   el.compare.hidden = true;
@@ -265,6 +270,8 @@ async function follow(mine) {
     if (mine !== shown) return;
     el.state.textContent = status.run.status;
     el.state.className = badgeClass(status.run.status);
+    el.source.textContent = sourceText(status.run.source);
+    el.source.hidden = !el.source.textContent;
     if (FINAL.has(status.run.status)) break;
     setMessage(el.status, progressOf(status));
     await sleep(POLL_MS);
