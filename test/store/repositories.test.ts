@@ -111,6 +111,17 @@ for (const [name, makeTable] of adapters) {
       const done = await store.testRuns.setStatus('org-r', run.id, 'running', {}, 'pending');
       expect(done.status).toBe('running');
       expect(await code(store.testRuns.setStatus('org-r', run.id, 'completed', {}, 'pending'))).toBe('CONFLICT');
+      expect(run).not.toHaveProperty('source');
+    });
+
+    it("a run's source (nulls and the nested pull request) reads back as written, listed too", async () => {
+      const source = { provider: 'github' as const, repository: 'acme/shop', branch: 'feature/x', commit_sha: null, pull_request: { number: 12, base_branch: 'main' } };
+      const projectId = '01900000-0000-7000-8000-0000000000aa';
+      const run = await store.testRuns.create('org-r', { project_id: projectId, trigger: 'vcs', source });
+      expect((await store.testRuns.get('org-r', run.id))!.source).toEqual(source);
+      const moved = await store.testRuns.setStatus('org-r', run.id, 'running', {}, 'pending');
+      expect(moved.source).toEqual(source);
+      expect((await store.testRuns.listForProject(projectId, 10)).items.map((r) => r.source)).toEqual([source]);
     });
 
     it('fingerprints keep the latest per test step, per organization', async () => {

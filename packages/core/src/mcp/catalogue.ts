@@ -46,7 +46,7 @@ export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_results', 'Run results', 'get', '/api/v1/tests/:id/results', true, 'Per-test results of a run: status, failed step, error, heals.'),
   tool('svc_report', 'Run report', 'get', '/api/reports/:run_id', true, 'The report of a run as JSON, Markdown, JUnit XML or HTML (format).'),
   tool('svc_run_artifacts', 'Run artifacts', 'get', '/api/runs/:id/artifacts', true, 'The Playwright trace and screenshots of each failed UI test of a run, and its visual comparison images, with download URLs (same credentials).'),
-  tool('svc_compare_runs', 'Compare runs', 'get', '/api/runs/:id/compare', true, 'Did this run break something or was it already broken: each test against a base run (default the previous finished one).'),
+  tool('svc_compare_runs', 'Compare runs', 'get', '/api/runs/:id/compare', true, 'Did this run break something or was it already broken: each test against a base run (default: a pull request\'s target branch\'s run, else the previous finished one).'),
   tool('svc_discover', 'Discover pages', 'post', '/api/discover', true, 'Crawl a few pages of an app and list what can be tested on them.'),
   tool('svc_analyze', 'Analyse a codebase', 'post', '/api/analyze', false, 'Find routes, pages, forms and API endpoints in a repository.'),
   tool('svc_what_to_test', 'What to test', 'post', '/api/suggest', true, 'A prioritised test plan with the reasons.'),
