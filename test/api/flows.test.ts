@@ -7,7 +7,7 @@
  * tenant-isolation.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, signUp, type Client } from '../support/server.ts';
+import { client, runEnded, signUp, type Client } from '../support/server.ts';
 import { startRunGraphServer } from '../run-graph/support/api-server.ts';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
 
@@ -46,13 +46,7 @@ const createItem = {
   ],
 };
 
-async function finished(runId: string) {
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    const status = await api.get(`/api/v1/test/status/${runId}`);
-    if (['completed', 'failed', 'cancelled'].includes(status.body.run.status)) return status.body.run;
-  }
-  throw new Error(`run ${runId} did not finish`);
-}
+const finished = (runId: string) => runEnded(api, runId);
 
 describe('/api/flows', () => {
   let flowId: string;

@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '@svc/core/store/keys';
-import { client, signUp, type Client } from '../support/server.ts';
+import { client, runEnded, signUp, type Client } from '../support/server.ts';
 import { startRunGraphServer } from '../run-graph/support/api-server.ts';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
 import { startPostReceiver, type PostReceiver } from '../support/post-receiver.ts';
@@ -36,13 +36,7 @@ const send = (event: Record<string, unknown>, as: Parameters<typeof sendEvent>[3
 const runsOf = async (projectId: string) => (await server.runtime.deps.store.testRuns.listForProject(projectId, 200)).items.length;
 const apiTest = (name: string, url: string, tags: string[]) => ({ name, type: 'api', tags, priority: 'medium', steps: [{ type: 'request', method: 'GET', url }], assertions: [{ type: 'status', equals: 200 }] });
 
-async function finished(runId: string) {
-  for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 100))) {
-    const run = (await api.get(`/api/v1/test/status/${runId}`)).body.run;
-    if (['completed', 'failed', 'cancelled'].includes(run.status)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} did not finish`);
-  }
-}
+const finished = (runId: string) => runEnded(api, runId);
 
 beforeAll(async () => {
   app = await startFixtureApp();

@@ -72,3 +72,12 @@ export async function signUp(baseUrl: string, email: string, organizationName = 
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${res.text}`);
   return { token: res.body.access_token as string, orgId: res.body.organization.id as string, userId: res.body.user.id as string, session: res.body };
 }
+
+/** Polls a run's status until it has ended (completed, failed or cancelled) and returns the run; throws after `timeoutMs`. */
+export async function runEnded(api: Client, runId: string, timeoutMs = 60_000) {
+  for (const deadline = Date.now() + timeoutMs; ; await new Promise((r) => setTimeout(r, 100))) {
+    const run = (await api.get(`/api/v1/test/status/${runId}`)).body.run;
+    if (['completed', 'failed', 'cancelled'].includes(run.status)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${runId} did not finish in ${timeoutMs / 1000} s`);
+  }
+}

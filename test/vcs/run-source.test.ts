@@ -5,7 +5,7 @@
  * default base by the run's source and says which rule chose it (base_rule).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, signUp, type Client } from '../support/server.ts';
+import { client, runEnded, signUp, type Client } from '../support/server.ts';
 import { startRunGraphServer } from '../run-graph/support/api-server.ts';
 import { apiTest, startTarget, type Target } from '../run-graph/support/target.ts';
 import { deliverGithub, githubPullRequest, githubPush } from './support/hosts.ts';
@@ -36,13 +36,7 @@ afterAll(async () => {
   await target?.stop();
 });
 
-async function finished(runId: string) {
-  for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 100))) {
-    const status = await api.get(`/api/v1/test/status/${runId}`);
-    if (['completed', 'failed', 'cancelled'].includes(status.body.run.status)) return status.body.run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} did not finish`);
-  }
-}
+const finished = (runId: string) => runEnded(api, runId, 30_000);
 
 /** Delivers a signed GitHub event and waits for the run it started to finish. */
 async function delivered(event: 'push' | 'pull_request', payload: unknown) {

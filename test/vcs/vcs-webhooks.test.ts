@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '@svc/core/contracts/events';
-import { client, signUp, type Client } from '../support/server.ts';
+import { client, runEnded, signUp, type Client } from '../support/server.ts';
 import { startRunGraphServer } from '../run-graph/support/api-server.ts';
 import { apiTest, startTarget, type Target } from '../run-graph/support/target.ts';
 import { deliverGithub, deliverGitlab, githubPing, githubPullRequest, githubPush, gitlabPush } from './support/hosts.ts';
@@ -43,13 +43,7 @@ afterAll(async () => {
   await target?.stop();
 });
 
-async function finished(runId: string) {
-  for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 100))) {
-    const status = await api.get(`/api/v1/test/status/${runId}`);
-    if (['completed', 'failed', 'cancelled'].includes(status.body.run.status)) return status.body.run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} did not finish`);
-  }
-}
+const finished = (runId: string) => runEnded(api, runId, 30_000);
 
 /** The run's graph state at its newest checkpoint (changed_files, pr_number). */
 async function stateOf(threadId: string) {
