@@ -50,13 +50,20 @@ export async function startPanelWorld(projectName: string) {
   expect(project.status, project.text).toBe(201);
   const problems: string[] = [];
   const { browser, page } = await openBrowser(problems);
+  const projectId = project.body.id as string;
   return {
     server,
     fixture,
     api,
-    projectId: project.body.id as string,
+    projectId,
     page,
     problems,
+    /** Creates a UI test of the project (fields of `body` win) and returns its id. */
+    async createTest(body: Record<string, unknown>): Promise<string> {
+      const created = await api.post('/api/tests', { project_id: projectId, type: 'ui', ...body });
+      expect(created.status, created.text).toBe(201);
+      return created.body.id as string;
+    },
     async close() {
       await browser.close();
       await server.stop();
@@ -64,6 +71,9 @@ export async function startPanelWorld(projectName: string) {
     },
   };
 }
+
+/** The run view's row of the case named `name` (a test, or "test [set]"). */
+export const resultRowOf = (page: Page, name: string) => page.getByTestId('test-result-row').filter({ has: page.getByTestId('test-result-name').getByText(name, { exact: true }) });
 
 /**
  * Signs the world's admin in, opens the project's tests, runs them all from the dashboard

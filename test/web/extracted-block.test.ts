@@ -4,7 +4,7 @@
 // still shows what it read before it failed; a test without an extract step has no block.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAllAsAdmin, startPanelWorld } from './browser.ts';
+import { resultRowOf, runAllAsAdmin, startPanelWorld } from './browser.ts';
 
 type World = Awaited<ReturnType<typeof startPanelWorld>>;
 
@@ -14,16 +14,13 @@ describe('extracted values in the run view', () => {
   let problems: string[];
 
   const PROJECT = 'Hardware shop';
-  const resultOf = (name: string) => tab.getByTestId('test-result-row').filter({ has: tab.getByTestId('test-result-name').getByText(name, { exact: true }) });
+  const resultOf = (name: string) => resultRowOf(tab, name);
   const fieldsOf = (name: string) => resultOf(name).getByTestId('extracted-field').evaluateAll((rows) => rows.map((r) => [r.querySelector('dt')?.textContent, r.querySelector('dd')?.textContent]));
 
   beforeAll(async () => {
     world = await startPanelWorld(PROJECT);
     ({ page: tab, problems } = world);
-    const create = async (body: Record<string, unknown>) => {
-      const created = await world.api.post('/api/tests', { project_id: world.projectId, type: 'ui', ...body });
-      expect(created.status, created.text).toBe(201);
-    };
+    const create = world.createTest;
     const read = { type: 'extract', save_as: 'catalogue', fields: { first: { selector: '#products tbody tr:first-child td.name' }, rows: { selector: { test_id: 'product-row' }, all: true }, session_token: { selector: '#page-info' } } };
     await create({ name: 'catalogue is read', steps: [{ type: 'goto', url: '/table' }, read], assertions: [{ type: 'text', selector: 'h1', equals: 'Products' }] });
     await create({ name: 'catalogue then a missing page', steps: [{ type: 'goto', url: '/table' }, { type: 'extract', fields: { pages: { selector: '#page-info' } } }, { type: 'click', selector: '#no-such-button', timeout_ms: 1_500 }] });

@@ -4,7 +4,7 @@
 // puts it back. Cancelling the prompt changes nothing.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAs, startPanelWorld } from './browser.ts';
+import { resultRowOf, signInAs, startPanelWorld } from './browser.ts';
 
 type World = Awaited<ReturnType<typeof startPanelWorld>>;
 
@@ -16,7 +16,7 @@ describe('quarantine in the tests panel', () => {
 
   const PROJECT = 'Book shop';
   const rowOf = (name: string) => tab.getByTestId('test-row').filter({ has: tab.getByTestId('test-row-name').getByText(name, { exact: true }) });
-  const resultOf = (name: string) => tab.getByTestId('test-result-row').filter({ has: tab.getByTestId('test-result-name').getByText(name, { exact: true }) });
+  const resultOf = (name: string) => resultRowOf(tab, name);
 
   beforeAll(async () => {
     world = await startPanelWorld(PROJECT);

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAllAsAdmin, startPanelWorld } from './browser.ts';
+import { resultRowOf, runAllAsAdmin, startPanelWorld } from './browser.ts';
 
 type World = Awaited<ReturnType<typeof startPanelWorld>>;
 
@@ -16,16 +16,12 @@ describe('run view downloads', () => {
   let failingId: string;
 
   const PROJECT = 'Gift shop';
-  const resultOf = (name: string) => tab.getByTestId('test-result-row').filter({ has: tab.getByTestId('test-result-name').getByText(name, { exact: true }) });
+  const resultOf = (name: string) => resultRowOf(tab, name);
 
   beforeAll(async () => {
     world = await startPanelWorld(PROJECT);
     ({ page: tab, problems } = world);
-    const create = async (body: Record<string, unknown>) => {
-      const created = await world.api.post('/api/tests', { project_id: world.projectId, type: 'ui', ...body });
-      expect(created.status, created.text).toBe(201);
-      return created.body.id as string;
-    };
+    const create = world.createTest;
     // The title never reads this: the test fails on its assertion, in Chromium, with a trace.
     failingId = await create({ name: 'home has the sale title', steps: [{ type: 'goto', url: '/' }], assertions: [{ type: 'title', equals: 'Winter sale' }] });
     await create({ name: 'home opens', steps: [{ type: 'goto', url: '/' }], assertions: [{ type: 'url', contains: '/' }] });

@@ -5,7 +5,7 @@
 // project's first run has no previous one, so its view shows no such line.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAs, startPanelWorld } from './browser.ts';
+import { resultRowOf, signInAs, startPanelWorld } from './browser.ts';
 
 type World = Awaited<ReturnType<typeof startPanelWorld>>;
 
@@ -17,7 +17,7 @@ describe('run view vs previous run', () => {
   let fixedId: string;
 
   const PROJECT = 'Book shop';
-  const resultOf = (name: string) => tab.getByTestId('test-result-row').filter({ has: tab.getByTestId('test-result-name').getByText(name, { exact: true }) });
+  const resultOf = (name: string) => resultRowOf(tab, name);
   /** Runs all tests from the dashboard and waits for that run (not the one shown before) to finish. */
   const runAll = async () => {
     const before = await tab.getByTestId('test-run-id').textContent().catch(() => '');
