@@ -37,6 +37,13 @@ function operatorSettings(): Record<string, string> {
 const webPublicInPackage = 'packages/functions/src/public';
 
 /**
+ * Playwright's trace viewer (the dashboard's View trace), from the playwright-core the
+ * project installs — the version that records the traces. `@svc/web` looks for it at
+ * `../trace-viewer` from the bundle, beside `../public`.
+ */
+const traceViewerInPackage = { from: 'node_modules/playwright-core/lib/vite/traceViewer', to: 'packages/functions/src/trace-viewer' };
+
+/**
  * The HTTP API: the same Hono app as the local runtime, behind a Lambda function URL
  * with response streaming so SSE run streams reach the client as they are produced.
  * It publishes domain events to `bus` (infra/events.ts): linked, so it may PutEvents
@@ -61,7 +68,7 @@ export function declareApi({ bus, runGraph, models, secrets, browser }: { bus: E
     link: [table, artifacts, bus],
     // Secrets: it seals them (environment, channels, integrations) and opens them (webhook verification, test messages).
     permissions: [...runGraph.permissions, ...(models?.permissions ?? []), ...secrets.permissions, ...browser.permissions],
-    copyFiles: [{ from: 'packages/web/public', to: webPublicInPackage }],
+    copyFiles: [{ from: 'packages/web/public', to: webPublicInPackage }, traceViewerInPackage],
     environment: { ...appEnvironment(bus, runGraph, secrets), ...browser.environment, ...models?.environment, POWERTOOLS_SERVICE_NAME: 'svc-api' },
   });
 }

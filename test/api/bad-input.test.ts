@@ -196,6 +196,34 @@ describe('security headers', () => {
     }
   });
 
+  it("Playwright's trace viewer at /trace-viewer/ gets its own CSP (blob: reads, data: frames, no other origin); the dashboard keeps its own", async () => {
+    const viewer = await fetch(server.url + '/trace-viewer/');
+    expect(viewer.status).toBe(200);
+    expect(viewer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await viewer.text()).toContain('<title>Playwright Trace Viewer</title>');
+    const csp = viewer.headers.get('content-security-policy')!;
+    expect(csp).toContain("connect-src 'self' blob:");
+    expect(csp).toContain("frame-src 'self' data:");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(viewer.headers.get('x-frame-options')).toBe('DENY');
+    const worker = await fetch(server.url + '/trace-viewer/sw.bundle.js');
+    expect(worker.status).toBe(200);
+    expect(worker.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(worker.headers.get('cache-control')).toBe('no-cache');
+
+    const bare = await fetch(server.url + '/trace-viewer', { redirect: 'manual' });
+    expect(bare.status).toBe(301);
+    expect(bare.headers.get('location')).toBe('/trace-viewer/');
+    for (const path of ['/trace-viewer/nope.js', '/trace-viewer/%2e%2e/package.json', '/trace-viewer/..%2f..%2fpackage.json']) {
+      expect((await fetch(server.url + path)).status, path).toBe(404);
+    }
+
+    const dashboard = (await fetch(server.url + '/sign-in')).headers.get('content-security-policy')!;
+    expect(dashboard).toContain("connect-src 'self';");
+    expect(dashboard).not.toContain('frame-src');
+  });
+
   it('no CORS grant for an unlisted origin', async () => {
     const res = await fetch(server.url + '/api/v1/projects', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();

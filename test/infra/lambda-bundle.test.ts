@@ -226,14 +226,19 @@ describe('the bundled API function', () => {
 
     // A second, cold container: same table, so it verifies the first one's tokens.
     const sessionCookies = cookies.map((cookie) => cookie.split(';')[0]!);
-    const [index, me, dataLayer] = await container([
+    const [index, me, dataLayer, viewer] = await container([
       functionUrlEvent('GET', '/', { headers: { accept: 'text/html' }, cookies: sessionCookies }),
       functionUrlEvent('GET', '/api/v1/users/me', { headers: { authorization: `Bearer ${session.access_token}` } }),
       functionUrlEvent('GET', '/api/v1/health/data-layer', {
         headers: { authorization: `Bearer ${session.access_token}`, 'x-organization-id': session.organization.id },
       }),
+      functionUrlEvent('GET', '/trace-viewer/', { headers: { accept: 'text/html' } }),
     ]);
     expect(index!.statusCode, `${index!.body}\n${logs}`).toBe(200);
+    // The trace viewer comes from the package (copyFiles), not from a node_modules the package lacks.
+    expect(viewer!.statusCode, viewer!.body).toBe(200);
+    expect(viewer!.body).toBe(await readFile(fromRoot('node_modules/playwright-core/lib/vite/traceViewer/index.html'), 'utf8'));
+    expect(viewer!.headers['content-security-policy']).toContain("connect-src 'self' blob:");
     expect(index!.headers['content-type']).toMatch(/^text\/html/);
     expect(index!.body).toBe(await readFile(fromRoot('packages/web/public/index.html'), 'utf8'));
     expect(me!.statusCode, me!.body).toBe(200);

@@ -273,13 +273,17 @@ describe('API function', () => {
     });
   });
 
-  it('ships the dashboard files where the bundled @svc/web looks for them', async () => {
+  it('ships the dashboard files and the trace viewer where the bundled @svc/web looks for them', async () => {
     const { args } = (await evaluate()).named('Api');
-    expect(args.copyFiles).toEqual([{ from: 'packages/web/public', to: 'packages/functions/src/public' }]);
-    expect(existsSync(fromRoot(args.copyFiles[0].from, 'index.html'))).toBe(true);
-    // The bundle is written at the handler's path; @svc/web resolves `../public` from it.
+    expect(args.copyFiles).toEqual([
+      { from: 'packages/web/public', to: 'packages/functions/src/public' },
+      { from: 'node_modules/playwright-core/lib/vite/traceViewer', to: 'packages/functions/src/trace-viewer' },
+    ]);
+    for (const entry of args.copyFiles) expect(existsSync(fromRoot(entry.from, 'index.html')), entry.from).toBe(true);
+    // The bundle is written at the handler's path; @svc/web resolves `../public` and `../trace-viewer` from it.
     const handlerDir = (args.handler as string).slice(0, (args.handler as string).lastIndexOf('/'));
     expect(new URL('../public', `file:///task/${handlerDir}/api-handler.mjs`).pathname).toBe(`/task/${args.copyFiles[0].to}`);
+    expect(new URL('../trace-viewer', `file:///task/${handlerDir}/api-handler.mjs`).pathname).toBe(`/task/${args.copyFiles[1].to}`);
   });
 
   it('names a handler file that exists and exports `handler`', async () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadWebAsset, webRoot } from './index.ts';
+import { loadTraceViewerAsset, loadWebAsset, traceViewerRoot, webRoot } from './index.ts';
 
 const text = (body: Uint8Array) => new TextDecoder().decode(body);
 
@@ -44,6 +44,24 @@ describe('loadWebAsset', () => {
       '/.env',
     ]) {
       expect(await loadWebAsset(p), p).toBeUndefined();
+    }
+  });
+});
+
+describe('loadTraceViewerAsset', () => {
+  it("serves the installed playwright-core's trace viewer", async () => {
+    const root = traceViewerRoot()!;
+    expect(root.split(path.sep).slice(-4)).toEqual(['playwright-core', 'lib', 'vite', 'traceViewer']);
+    const index = await loadTraceViewerAsset('/');
+    expect(index?.contentType).toBe('text/html; charset=utf-8');
+    expect(text(index!.body)).toBe(await readFile(path.join(root, 'index.html'), 'utf8'));
+    expect((await loadTraceViewerAsset('/sw.bundle.js'))?.contentType).toBe('text/javascript; charset=utf-8');
+    expect((await loadTraceViewerAsset('/manifest.webmanifest'))?.contentType).toBe('application/manifest+json');
+  });
+
+  it('serves nothing outside its folder, and no dashboard pages', async () => {
+    for (const p of ['/../package.json', '/%2e%2e/package.json', '/..%2f..%2fpackage.json', '/nope.js', '/sign-in', '/assets/app.js']) {
+      expect(await loadTraceViewerAsset(p), p).toBeUndefined();
     }
   });
 });

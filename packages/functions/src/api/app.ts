@@ -24,6 +24,7 @@ import { runGraphRoutes } from './routes/runs.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { webRoutes } from './routes/web.ts';
+import { traceViewerRoutes } from './routes/trace-viewer.ts';
 import { generationRoutes } from './routes/generation.ts';
 import { discoveryRoutes } from './routes/discovery.ts';
 import { planningRoutes } from './routes/planning.ts';
@@ -106,6 +107,7 @@ export function createApp(deps: AppDeps) {
   openApiRoutes(app, deps, registry);
   mcpRoutes(app, deps, registry);
   webRoutes(app, deps);
+  traceViewerRoutes(app, deps);
 
   app.notFound((c) => errorResponse(c, new AppError('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`)));
   app.onError(handleError(deps.logger));

@@ -66,6 +66,8 @@ export interface AppDeps {
   embedder?: Embedder;
   /** Serves the dashboard's static files; absent when the dashboard is hosted elsewhere. */
   webAssets?: (path: string) => Promise<{ body: Uint8Array; contentType: string } | undefined>;
+  /** Serves Playwright's trace viewer at /trace-viewer/ (the dashboard opens failed tests' traces in it); absent → not served. */
+  traceViewerAssets?: AppDeps['webAssets'];
   /** Runs auto-discovery crawls (needs a browser); absent → discovery routes answer 501. */
   discovery?: DiscoveryRunner;
   /** Runs each generated test once (the run graph's runner and browser); absent → generated tests are returned unexecuted. */

@@ -8,7 +8,7 @@ import type { Logger } from '@svc/core/ports/logger';
 import { skippingPublisher } from '@svc/core/events/in-process-bus';
 import { validatingPublisher } from '@svc/core/events/validating-publisher';
 import { serviceMetrics, type ServiceMetrics } from '@svc/core/telemetry/service-metrics';
-import { loadWebAsset } from '@svc/web';
+import { loadTraceViewerAsset, loadWebAsset } from '@svc/web';
 import { defaultApiConfig, type AppDeps } from '../api/deps.ts';
 import { createAwsRunGraph } from '../run-graph/aws-setup.ts';
 import { buildAppDeps } from '../shared/deps.ts';
@@ -63,6 +63,7 @@ export async function buildAwsDeps(config: AwsConfig, env: Record<string, string
     externalIssuer: config.externalIdp,
     healthChecks: dataLayerChecks({ table, blobs }),
     webAssets: loadWebAsset,
+    traceViewerAssets: loadTraceViewerAsset,
     metrics: metrics.registry,
     metricsToken: config.metricsToken,
   });

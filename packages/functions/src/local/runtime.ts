@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { loadWebAsset } from '@svc/web';
+import { loadTraceViewerAsset, loadWebAsset } from '@svc/web';
 import { createApp, type SvcApp } from '../api/app.ts';
 import { defaultApiConfig, type AppDeps } from '../api/deps.ts';
 import { buildAppDeps } from '../shared/deps.ts';
@@ -82,6 +82,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
       externalIssuer: config.jwksUrl && config.jwtIssuer ? { jwksUrl: config.jwksUrl, issuer: config.jwtIssuer, audience: config.jwtAudience } : undefined,
       healthChecks: dataLayerChecks({ table, blobs }),
       webAssets: loadWebAsset,
+      traceViewerAssets: loadTraceViewerAsset,
     });
     deps.llm = createLlmFromEnv(options.llmEnv ?? process.env, { store: deps.store, clock: deps.clock, alerts: events.alerts, metrics: events.metrics.registry, logger });
     const vision = visionLocatorFromEnv(options.llmEnv ?? process.env, deps.llm);

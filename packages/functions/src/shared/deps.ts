@@ -22,6 +22,7 @@ export interface CommonDepsInput {
   externalIssuer?: { jwksUrl: string; issuer: string; audience?: string };
   healthChecks: Record<string, HealthCheck>;
   webAssets?: AppDeps['webAssets'];
+  traceViewerAssets?: AppDeps['traceViewerAssets'];
   metrics: MetricsRegistry;
   metricsToken?: string;
   clock?: Clock;
@@ -50,6 +51,7 @@ export async function buildAppDeps(input: CommonDepsInput): Promise<AppDeps> {
     config: input.api,
     healthChecks: input.healthChecks,
     webAssets: input.webAssets,
+    traceViewerAssets: input.traceViewerAssets,
     metrics: input.metrics,
     metricsToken: input.metricsToken,
   };

@@ -1,9 +1,11 @@
 import { api } from './api.js';
 import { element, messageOf, setMessage } from './dom.js';
+import { openTraceViewer } from './trace-viewer.js';
 
 /**
- * The downloads a failed test's row offers: its Playwright trace (opens in `npx playwright
- * show-trace` or trace.playwright.dev) and its failure screenshot, from
+ * What a failed test's row offers: its Playwright trace, viewed in the trace viewer this
+ * server hosts or downloaded (opens in `npx playwright show-trace`), and its failure
+ * screenshot, from
  * GET /api/runs/{id}/artifacts. Fetched with the session's headers — a plain link could
  * not send the organization header. Artifacts the retention deleted are not offered.
  *
@@ -30,8 +32,8 @@ export async function runArtifactsByCase(runId) {
 }
 
 /**
- * Buttons that download a failed case's trace and failure screenshot; a failed download is
- * said in `status`.
+ * Buttons that view a failed case's trace and download it and its failure screenshot; a
+ * failure is said in `status`.
  * @param {RunArtifact[]} artifacts the case's
  * @param {string} name the case's name, for the buttons' labels
  * @param {HTMLElement} status
@@ -39,10 +41,12 @@ export async function runArtifactsByCase(runId) {
  */
 export function artifactButtons(artifacts, name, status, save) {
   const offered = [
-    { artifact: artifacts.find((a) => a.kind === 'trace'), text: 'Trace', label: `Download the Playwright trace of ${name}`, testid: 'test-result-trace' },
-    { artifact: artifacts.find((a) => a.kind === 'screenshot' && a.name.endsWith('/failure.png')), text: 'Screenshot', label: `Download the failure screenshot of ${name}`, testid: 'test-result-screenshot' },
+    { artifact: artifacts.find((a) => a.kind === 'trace'), what: 'trace', text: 'Download trace', label: `Download the Playwright trace of ${name}`, testid: 'test-result-trace' },
+    { artifact: artifacts.find((a) => a.kind === 'screenshot' && a.name.endsWith('/failure.png')), what: 'screenshot', text: 'Screenshot', label: `Download the failure screenshot of ${name}`, testid: 'test-result-screenshot' },
   ];
-  return offered.filter((o) => o.artifact).map(({ artifact, text, label, testid }) => {
+  const trace = offered[0].artifact;
+  const view = trace ? [viewTraceButton(trace, name, status)] : [];
+  return [...view, ...offered.filter((o) => o.artifact).map(({ artifact, what, text, label, testid }) => {
     const a = /** @type {RunArtifact} */ (artifact);
     const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid, text }));
     button.type = 'button';
@@ -55,11 +59,23 @@ export function artifactButtons(artifacts, name, status, save) {
         const file = await api(a.url, { as: 'file' });
         save(file.blob, file.filename || a.name.replace('/', '-'));
       } catch (err) {
-        setMessage(status, `Could not download the ${text.toLowerCase()}: ${messageOf(err)}`);
+        setMessage(status, `Could not download the ${what}: ${messageOf(err)}`);
       } finally {
         button.disabled = false;
       }
     });
     return button;
-  });
+  })];
+}
+
+/**
+ * Opens the trace in the trace viewer (trace-viewer.js).
+ * @param {RunArtifact} trace @param {string} name @param {HTMLElement} status
+ */
+function viewTraceButton(trace, name, status) {
+  const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-result-view-trace', text: 'View trace' }));
+  button.type = 'button';
+  button.setAttribute('aria-label', `View the Playwright trace of ${name}`);
+  button.addEventListener('click', () => openTraceViewer(trace.url, status));
+  return button;
 }
