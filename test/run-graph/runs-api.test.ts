@@ -95,6 +95,40 @@ describe('run endpoints', () => {
     expect(done.failed_count).toBe(1);
   });
 
+  it("a retry of a run's failure (run_id) carries that run's source; a source given wins; a run of another project or organization is refused", async () => {
+    const [id] = await createTests(['/fail?id=r6']);
+    const source = { branch: 'feature/cart', commit_sha: 'abc1234', pull_request: { number: 7, base_branch: 'main' } };
+    const first = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [id], source });
+    await until(first.body.run.id, ['completed']);
+
+    const retry = await api.post(`/api/tests/${id}/retry`, { run_id: first.body.run.id });
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body.run).toMatchObject({ trigger: 'retry', source: { provider: null, repository: null, ...source } });
+    await until(retry.body.run.id, ['completed']);
+    // The retried run's status says it too, and its pull request number is the source's.
+    expect((await api.get(`/api/v1/test/status/${retry.body.run.id}`)).body.run.source).toMatchObject(source);
+
+    const own = await api.post(`/api/tests/${id}/retry`, { run_id: first.body.run.id, source: { branch: 'hotfix' } });
+    expect(own.body.run.source).toMatchObject({ branch: 'hotfix', commit_sha: null, pull_request: null });
+    await until(own.body.run.id, ['completed']);
+    const plain = await api.post(`/api/tests/${id}/retry`, {});
+    expect(plain.body.run.source ?? null).toBeNull();
+    await until(plain.body.run.id, ['completed']);
+
+    const otherProject = (await api.post('/api/v1/projects', { name: 'elsewhere', app_url: target.url })).body.id;
+    const elsewhere = await api.post('/api/tests', { project_id: otherProject, ...apiTest('GET /ok', '/ok?id=r7'), description: undefined });
+    const wrongProject = await api.post(`/api/tests/${elsewhere.body.id}/retry`, { run_id: first.body.run.id });
+    expect(wrongProject.status).toBe(400);
+    expect(wrongProject.body.error.details.issues).toEqual([{ path: 'run_id', message: expect.stringMatching(/another project/) }]);
+    expect((await api.post(`/api/tests/${id}/retry`, { run_id: crypto.randomUUID() })).status).toBe(404);
+    expect((await api.post(`/api/tests/${id}/retry`, { run_id: 'not-a-uuid' })).body.error.details.issues[0].path).toBe('run_id');
+    // Another organization's run is as unknown as a made-up one.
+    const theirs = await other.post('/api/v1/projects', { name: 'theirs', app_url: target.url });
+    const theirTest = await other.post('/api/tests', { project_id: theirs.body.id, ...apiTest('GET /ok', '/ok?id=r8'), description: undefined });
+    const theirRun = await other.post('/api/v1/test/run', { project_id: theirs.body.id, test_ids: [theirTest.body.id], source });
+    expect((await api.post(`/api/tests/${id}/retry`, { run_id: theirRun.body.run.id })).status).toBe(404);
+  });
+
   it('POST /api/v1/test/cancel stops a running run: cancelled, no result for the stopped test', async () => {
     const ids = await createTests(['/slow?ms=5000&id=c1', '/slow?ms=5000&id=c2']);
     const res = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: ids, max_concurrency: 1 });

@@ -95,7 +95,8 @@ describe('time travel', () => {
   it('fork: a new run on a new thread from a checkpoint, with edited state', async () => {
     const a = await create('/ok?id=f1');
     const b = await create('/ok?id=f2');
-    const run = (await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [a, b] })).body;
+    const source = { branch: 'feature/search', commit_sha: 'def5678' };
+    const run = (await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [a, b], source })).body;
     await settle(run.thread_id);
     const planned = (await history(run.thread_id)).find((c) => c.metadata.node === 'plan_tests')!;
     const plan = (await api.get(`/api/v1/time-travel/state/${run.thread_id}/${planned.checkpoint_id}`)).body.state.test_plan;
@@ -103,7 +104,8 @@ describe('time travel', () => {
     const fork = await api.post('/api/v1/time-travel/fork', { thread_id: run.thread_id, checkpoint_id: planned.checkpoint_id, state: { test_plan: plan.filter((t: { id: string }) => t.id === b) } });
     expect(fork.status).toBe(201);
     expect(fork.body.thread_id).not.toBe(run.thread_id);
-    expect(fork.body.run).toMatchObject({ trigger: 'fork', status: 'running' });
+    // The fork tests the same code: it keeps the run's source.
+    expect(fork.body.run).toMatchObject({ trigger: 'fork', status: 'running', source: { ...source, pull_request: null } });
     const done = await settle(fork.body.thread_id);
     expect(done).toMatchObject({ passed_count: 1, run: { total_tests: 1 } });
     expect(target.hits('/ok?id=f1')).toBe(1);

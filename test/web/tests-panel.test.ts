@@ -145,8 +145,13 @@ describe('tests panel', () => {
     expect(html).toContain(runAllId);
   });
 
-  it('Retry of the failed case starts a run of just that case', async () => {
-    await resultOf('items by path [missing]').getByTestId('test-result-retry').click();
+  it('Retry of the failed case starts a run of just that case, as a retry of the run shown', async () => {
+    const [request] = await Promise.all([
+      tab.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/retry')),
+      resultOf('items by path [missing]').getByTestId('test-result-retry').click(),
+    ]);
+    // run_id: the retried run keeps that run's source (branch, commit, pull request) — this one has none.
+    expect(request.postDataJSON()).toEqual({ parameter_set: 2, run_id: runAllId });
     await expect.poll(() => tab.getByTestId('test-run-heading').textContent()).toBe('Run of items by path [missing]');
     const retryId = await finishedRun(runAllId);
     await expect.poll(resultNames).toEqual(['items by path [missing]']);

@@ -182,7 +182,9 @@ export function runService(deps: GraphDeps) {
       throw err;
     });
     const edited = applyPatch(source.state, patch);
-    const run = await store.testRuns.create(orgId, { project_id: edited.graph.config.project_id, trigger: 'fork', total_tests: edited.test_plan.length });
+    // The fork tests the same code as its run: it keeps that run's source (branch, commit, pull request).
+    const forkedRun = await store.testRuns.get(orgId, owner.run_id);
+    const run = await store.testRuns.create(orgId, { project_id: edited.graph.config.project_id, trigger: 'fork', total_tests: edited.test_plan.length, source: forkedRun?.source ?? undefined });
     const newThread = run.thread_id;
     await deps.threads.markActive(newThread, { organization_id: orgId, run_id: run.id });
     const state: RunGraphState = RunGraphStateSchema.parse({

@@ -161,12 +161,16 @@ function resultRow(result, artifacts, newFailures) {
   return li;
 }
 
-/** Retries a failed test, or only the failed case of a parameterised one. @param {Result} result @param {string} name */
+/**
+ * Retries a failed test, or only the failed case of a parameterised one, as a retry of the
+ * run on screen: the new run keeps its source (branch, commit, pull request).
+ * @param {Result} result @param {string} name
+ */
 function retryButton(result, name) {
   const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-result-retry', text: 'Retry' }));
   button.type = 'button';
   button.setAttribute('aria-label', `Retry ${name}`);
-  const body = result.parameter_set ? { parameter_set: result.parameter_set.index } : {};
+  const body = { ...(result.parameter_set && { parameter_set: result.parameter_set.index }), ...(runId && { run_id: runId }) };
   button.addEventListener('click', () => {
     button.disabled = true;
     void startRun(name, () => api(`/api/tests/${id(result.test_id)}/retry`, { method: 'POST', body }));

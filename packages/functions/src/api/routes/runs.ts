@@ -34,7 +34,10 @@ const TestIdParams = z.strictObject({ id: z.uuid().describe('Test id') });
 const ResultsResponse = z.object({ run: TestRunSchema, items: z.array(TestResultRecordSchema.extend({ attempt: z.number().int() })) });
 const RetryInput = RunStartInput.omit({ project_id: true, test_ids: true, trigger: true })
   .partial()
-  .extend({ parameter_set: z.number().int().min(1).max(MAX_PARAMETER_SETS).optional().describe('Retry only this parameter set (1-based) of a parameterised test') });
+  .extend({
+    parameter_set: z.number().int().min(1).max(MAX_PARAMETER_SETS).optional().describe('Retry only this parameter set (1-based) of a parameterised test'),
+    run_id: z.uuid().optional().describe("The run whose failure is retried: the new run carries that run's source (branch, commit, pull request, host), so it is compared and reported as the same code. `source` given as well wins"),
+  });
 const ExecuteInput = RunStartInput.omit({ project_id: true, test_ids: true })
   .partial()
   .extend({
@@ -61,12 +64,21 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
   const started = (run: z.output<typeof TestRunSchema>, threadId: string) => ({ run, thread_id: threadId, job_id: run.id, stream_url: `/stream/${encodeURIComponent(threadId)}` });
 
   /** A run of one stored test, or of one case of it (`set`, 1-based): retry and execute start runs this way. */
-  async function startOneTest(orgId: string, userId: string | null, testId: string, set: number | undefined, settings: Record<string, unknown>) {
+  async function startOneTest(orgId: string, userId: string | null, testId: string, set: number | undefined, settings: Record<string, unknown>, sourceOf?: string) {
     const test = await deps.store.tests.get(orgId, testId);
     if (!test) throw notFound('test');
     if (set !== undefined && set > test.parameter_sets.length) throw validationFailed([{ path: 'parameter_set', message: test.parameter_sets.length ? `the test has ${test.parameter_sets.length} parameter sets` : 'the test has no parameter sets' }]);
     const input = RunStartInput.parse({ ...settings, project_id: test.project_id, test_ids: [set === undefined ? test.id : caseId(test.id, set)] });
-    return { test, ...(await runGraphOf(deps).start(orgId, userId, input)) };
+    const source = sourceOf === undefined || input.source ? undefined : await sourceOfRun(orgId, sourceOf, test.project_id);
+    return { test, ...(await runGraphOf(deps).start(orgId, userId, input, undefined, source)) };
+  }
+
+  /** The source of the run a retry comes from (none when it had none); it must be a run of the test's project. */
+  async function sourceOfRun(orgId: string, runId: string, projectId: string) {
+    const from = await deps.store.testRuns.get(orgId, runId);
+    if (!from) throw notFound(`run ${runId} (run_id)`);
+    if (from.project_id !== projectId) throw validationFailed([{ path: 'run_id', message: `run ${runId} is a run of another project than the test's` }]);
+    return from.source ?? undefined;
   }
 
   for (const [path, summary] of [
@@ -123,11 +135,11 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
 
   mountRoute(app, deps, registry, {
     method: 'post', path: '/api/tests/:id/retry', summary: 'Retry a test: a new run of that test (trigger retry)', tags: ['runs'], auth: 'member', params: TestIdParams, body: RetryInput,
-    responses: { 201: { description: 'run started', schema: RunStartedSchema }, 404: { description: 'no such test' } },
+    responses: { 201: { description: 'run started', schema: RunStartedSchema }, 400: { description: 'a bad field (named): a parameter_set the test does not have, a run_id of another project' }, 404: { description: 'no such test, or no such run_id' } },
   }, async ({ c, params, body, access, principal }) => {
-    const { parameter_set: set, ...settings } = body;
-    const { test, run, threadId } = await startOneTest(access.organizationId, userOf(principal), params.id, set, { ...settings, trigger: 'retry' });
-    c.set('audit', { action: 'test.retry', resource: `test:${test.id}`, metadata: { run_id: run.id } });
+    const { parameter_set: set, run_id: from, ...settings } = body;
+    const { test, run, threadId } = await startOneTest(access.organizationId, userOf(principal), params.id, set, { ...settings, trigger: 'retry' }, from);
+    c.set('audit', { action: 'test.retry', resource: `test:${test.id}`, metadata: { run_id: run.id, ...(from && { retry_of: from }) } });
     return c.json(started(run, threadId), 201);
   });
 
