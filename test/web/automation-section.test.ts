@@ -1,8 +1,9 @@
 // The Workflow automation section over the real API: an admin sees where events go, the
 // API's refusals under the inputs, adds an integration scoped to a project and sees its
 // id and secret once (a real event signed with that secret is then taken), sees it listed
-// with its projects and secret hint (never the secret), rotates its secret after a confirm
-// (the new one shown once; events signed with it or the previous one are taken), pauses it
+// with its projects and secret hint (never the secret), rotates its secret from the row's
+// form with no grace period (the new one shown once; events signed with the previous one are
+// refused at once), pauses it
 // (its events are then refused with 403) and deletes it after a confirm (401 from then on).
 // A member sees neither the section nor its integrations.
 import type { Page } from 'playwright-core';
@@ -83,32 +84,31 @@ describe('workflow automation section', () => {
     expect(await tab.content()).not.toContain(integration.secret);
   });
 
-  it('rotates the secret after a confirm: the new one is shown once under the row, events signed with either are taken meanwhile', async () => {
-    tab.once('dialog', (dialog) => void dialog.dismiss());
+  it('rotates the secret with no grace period (a leaked secret): the new one is shown once under the row, the previous one is refused at once', async () => {
+    const form = () => rows().getByTestId('automation-rotate-form');
     await rows().getByTestId('automation-rotate').click();
+    expect(await form().textContent()).toContain("until you have put the new one into the tool's credentials (it signs events and checks callbacks with it)");
+    await form().getByTestId('automation-rotate-cancel').click();
     expect((await api.get(`/api/integrations/automation/${integration.id}`)).body.secret_rotated_at).toBeNull();
 
-    let question = '';
-    tab.once('dialog', (dialog) => {
-      question = dialog.message();
-      void dialog.accept();
-    });
     await rows().getByTestId('automation-rotate').click();
+    await form().getByTestId('automation-rotate-grace').fill('0');
+    await form().getByTestId('automation-rotate-confirm').click();
     await rows().getByTestId('automation-rotated').waitFor({ state: 'visible' });
-    expect(question).toBe("Rotate the secret of the automation integration n8n nightly? A new secret is made and shown once; the current one keeps working for 24 hours, until you have put the new one into the tool's credentials (it signs events and checks callbacks with it).");
+    expect(await rows().getByTestId('automation-rotated-grace').textContent()).toBe('The previous secret no longer works.');
     const rotated = (await rows().getByTestId('automation-rotated-secret').textContent())!;
     expect(rotated).toMatch(/^whsec_/);
     expect(rotated).not.toBe(integration.secret);
     const listed = (await api.get(`/api/integrations/automation/${integration.id}`)).body;
     expect(listed.secret_hint).toBe(`…${rotated.slice(-4)}`);
     expect(await rows().getByTestId('automation-row-secret').textContent()).toBe(`Secret ${listed.secret_hint}`);
-    expect(await rows().getByTestId('automation-rotated-until').getAttribute('datetime')).toBe(listed.previous_secret_expires_at);
+    expect(listed.previous_secret_expires_at).toBeNull();
     await rows().getByTestId('automation-rotated-copy').click();
     expect(await tab.evaluate(() => navigator.clipboard.readText())).toBe(rotated);
 
-    // Real signed events: the tool still holding the previous secret and one already updated are both taken.
+    // Real signed events: the tool still holding the previous secret is refused, one already updated is taken.
     const previous = integration.secret;
-    expect((await event()).status).toBe(201);
+    expect((await event()).status).toBe(401);
     integration = { ...integration, secret: rotated };
     expect((await event()).status).toBe(201);
     expect((await sendEvent(server.url, { id: integration.id, secret: 'whsec_not-the-secret' }, { event: 'failure.reported', project: PROJECT, execute: false, failure: { message: 'x', url: world.fixture.url } })).status).toBe(401);

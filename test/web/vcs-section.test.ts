@@ -199,26 +199,36 @@ describe('source control section', () => {
     expect(await deliveries().first().getByTestId('vcs-delivery-id').textContent()).toBe(delivered.deliveryId);
   });
 
-  it('rotates the secret after a confirm: the new one is shown once under the row, and both it and the previous one are taken meanwhile', async () => {
+  it('rotates the secret from its form (Cancel rotates nothing, a bad grace period is named): the new one is shown once under the row, and both it and the previous one are taken meanwhile', async () => {
     const ping = (with_: string) => deliverGithub(server.url, 'ping', githubPing(REPOSITORY, `${server.url}/webhooks/vcs`), { secret: with_ });
-    tab.once('dialog', (dialog) => void dialog.dismiss());
+    const form = () => row().getByTestId('vcs-rotate-form');
     await row().getByTestId('vcs-rotate').click();
+    expect(await form().isVisible()).toBe(true);
+    expect(await form().textContent()).toContain("The current one keeps working for the hours below, until you have put the new one into the repository's webhook on GitHub (Secret); 0 stops it at once (for a secret that leaked).");
+    expect(await form().getByLabel('Hours the current secret keeps working (0–168)').inputValue()).toBe('24');
+    await form().getByTestId('vcs-rotate-cancel').click();
+    expect(await form().isVisible()).toBe(false);
     expect((await api.get(`/api/integrations/vcs/${integrationId}`)).body.secret_rotated_at).toBeNull();
     expect(await row().getByTestId('vcs-rotated').isVisible()).toBe(false);
 
-    let question = '';
-    tab.once('dialog', (dialog) => {
-      question = dialog.message();
-      void dialog.accept();
-    });
+    // Over a week: the API's message under the field, nothing rotated, the form still open.
     await row().getByTestId('vcs-rotate').click();
+    await form().getByTestId('vcs-rotate-grace').fill('200');
+    await form().getByTestId('vcs-rotate-confirm').click();
+    await expect.poll(() => form().getByTestId('vcs-rotate-grace-error').textContent()).toMatch(/168/);
+    expect(await form().getByTestId('vcs-rotate-grace').getAttribute('aria-invalid')).toBe('true');
+    expect((await api.get(`/api/integrations/vcs/${integrationId}`)).body.secret_rotated_at).toBeNull();
+
+    await form().getByTestId('vcs-rotate-grace').fill('24');
+    await form().getByTestId('vcs-rotate-confirm').click();
     await row().getByTestId('vcs-rotated').waitFor({ state: 'visible' });
-    expect(question).toBe(`Rotate the secret of the integration for ${REPOSITORY}? A new secret is made and shown once; the current one keeps working for 24 hours, until you have put the new one into the repository's webhook on GitHub (Secret).`);
+    expect(await form().isVisible()).toBe(false);
     const rotated = (await row().getByTestId('vcs-rotated-secret').textContent())!;
     expect(rotated).toMatch(/^whsec_/);
     expect(rotated).not.toBe(secret);
     const now = (await api.get(`/api/integrations/vcs/${integrationId}`)).body;
     expect(now.secret_rotated_at).toEqual(expect.any(String));
+    expect(Date.parse(now.previous_secret_expires_at) - Date.parse(now.secret_rotated_at)).toBe(24 * 3600_000);
     expect(await row().getByTestId('vcs-rotated-until').getAttribute('datetime')).toBe(now.previous_secret_expires_at);
     await row().getByTestId('vcs-rotated-copy').click();
     await expect.poll(() => row().getByTestId('vcs-rotated-copy').textContent()).toBe('Copied');
