@@ -6,6 +6,7 @@ import type { GraphDeps } from './deps.ts';
 import { runLimit, event } from './limits.ts';
 import { nodeEvents } from './node-events.ts';
 import { notRunResult, recordResult, toTestResult } from './results.ts';
+import { publishExecution } from './execution-events.ts';
 import { definitionOf, testIdOf } from './spec-to-definition.ts';
 import { asDefinition } from '../contracts/flow.ts';
 import { finalStatuses, resultOf, type RunGraphState } from './state.ts';
@@ -16,8 +17,8 @@ export type TestRoute = 'self_heal' | 'retry' | 'done';
 /**
  * execute_test for one test of the Map state. Runs the test unless its result is
  * already in the checkpoint (a resumed run never runs a finished test twice), commits
- * the result, stores it in test_results, and routes a failure to self_heal when healing
- * is enabled.
+ * the result, stores it in test_results, publishes test.executed (and test.failed), and
+ * routes a failure to self_heal when healing is enabled.
  */
 export async function executeTest(deps: GraphDeps, threadId: string, testId: string): Promise<{ route: TestRoute; state: RunGraphState }> {
   const { state } = await deps.checkpointer.load(threadId);
@@ -81,6 +82,7 @@ export async function executeTest(deps: GraphDeps, threadId: string, testId: str
   });
   const result = resultOf(committed.state, testId)!;
   await recordResult(deps, committed.state, result);
+  await publishExecution(deps, threadId, committed.state, result);
   await ev.log(result.status === 'FAILED' ? 'warn' : 'info', `${spec.name}: ${result.status}${result.error_message ? ` — ${result.error_message}` : ''}`, testId);
   await ev.end('execute_test', t0, committed.state, testId);
   return { route: routeAfterExecute(committed.state, testId), state: committed.state };
