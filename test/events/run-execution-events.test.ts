@@ -12,6 +12,7 @@ import { checkEvent } from '../../packages/core/src/events/validate.ts';
 import { listActivity } from '../../packages/core/src/events/api-consumer.ts';
 import { stableEventId } from '../../packages/core/src/run-graph/execution-events.ts';
 import { client, signUp, type Client } from '../support/server.ts';
+import { awayFromClusterWindowEdge } from '../support/cluster-window.ts';
 import { startRunGraphServer } from '../run-graph/support/api-server.ts';
 import { apiTest, startTarget, type Target } from '../run-graph/support/target.ts';
 
@@ -53,9 +54,10 @@ async function runToEnd(body: Record<string, unknown>): Promise<string> {
 const ofRun = (type: string, runId: string) => seen.filter((e) => e.event_type === type && e.payload.run_id === runId);
 
 describe('the test runner publishes its executions', () => {
-  it('test.executed for every execution, test.failed for each failure; three alike make a failure cluster, and the failures are in the activity', async () => {
+  it('test.executed for every execution, test.failed for each failure; three alike make a failure cluster, and the failures are in the activity', { timeout: 60_000 }, async () => {
     const failing = [await createTest('cart total', '/fail?id=e1'), await createTest('cart items', '/fail?id=e2'), await createTest('cart badge', '/fail?id=e3')];
     const passing = await createTest('home', '/ok?id=e4');
+    await awayFromClusterWindowEdge();
     const runId = await runToEnd({ test_ids: [...failing, passing] });
 
     await expect.poll(() => ofRun('test.executed', runId).length).toBe(4);
@@ -86,6 +88,35 @@ describe('the test runner publishes its executions', () => {
     const activity = await listActivity({ table }, orgId, 50);
     expect(activity.find((a) => a.event_type === 'test.failed')).toMatchObject({ refs: { project_id: projectId, run_id: runId }, summary: expect.stringMatching(/^test failed: /) });
     expect(activity.some((a) => a.event_type === 'patterns.failure-cluster')).toBe(true);
+
+    // Over the API: the project's clusters with the tests' names, and the activity.
+    const clusters = await api.get(`/api/analytics/failure-clusters?project_id=${projectId}`);
+    expect(clusters.status).toBe(200);
+    expect(clusters.body).toMatchObject({ project_id: projectId, threshold: 3, window_minutes: 15 });
+    expect(clusters.body.items).toHaveLength(1);
+    expect(clusters.body.items[0]).toMatchObject({
+      cluster_id: cluster.payload.cluster_id, failure_type: 'assertion', failure_count: 3,
+      error_signature: expect.stringMatching(/^assertion: /), suggested_cause: 'the application behaviour changed for a shared flow',
+    });
+    expect(clusters.body.items[0].tests.map((t: { name: string }) => t.name).sort()).toEqual(['cart badge', 'cart items', 'cart total']);
+    const feed = await api.get(`/api/activity?project_id=${projectId}&limit=10`);
+    expect(feed.status).toBe(200);
+    expect(feed.body.items.filter((a: { event_type: string }) => a.event_type === 'test.failed')).toHaveLength(3);
+    expect((await api.get('/api/activity')).body.items.length).toBeGreaterThanOrEqual(feed.body.items.length);
+  });
+
+  it('bad input is named; another organization sees none of it', async () => {
+    const bad = await api.get('/api/analytics/failure-clusters?project_id=nope&limit=0');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(['limit', 'project_id']);
+    expect((await api.get('/api/analytics/failure-clusters')).body.error.details.issues.map((i: { path: string }) => i.path)).toEqual(['project_id']);
+    expect((await api.get(`/api/analytics/failure-clusters?project_id=${crypto.randomUUID()}`)).status).toBe(404);
+
+    const stranger = await signUp(server.url, 'runner-events-other@example.com');
+    const other = client(server.url, { token: stranger.token, org: stranger.orgId });
+    expect((await other.get(`/api/analytics/failure-clusters?project_id=${projectId}`)).status).toBe(404);
+    expect((await other.get(`/api/activity?project_id=${projectId}`)).status).toBe(404);
+    expect((await other.get('/api/activity')).body.items).toEqual([]);
   });
 
   it('a retried failure publishes each attempt under its own ids', async () => {

@@ -6,6 +6,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { client, startTestServer } from '../support/server.ts';
+import { awayFromClusterWindowEdge } from '../support/cluster-window.ts';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
 import { pngOf } from '@svc/core/visual/test-png';
 import { joinAs, openBrowser, signInAs as signIn } from './browser.ts';
@@ -410,11 +411,43 @@ describe('insights panel', () => {
 
     // No discovery session: the gaps section says how to get one.
     await expect.poll(() => tab.getByTestId('insights-gaps-status').textContent()).toBe('No completed discovery session: start one to see untested pages.');
+    // One failure is no cluster.
+    await expect.poll(() => tab.getByTestId('insights-clusters-status').textContent()).toBe('No failure cluster in the last 30 days (3 failures with the same error within 15 minutes make one).');
 
     await tab.getByTestId('insights-close').click();
     await panel.waitFor({ state: 'hidden' });
     expect(await tab.getByTestId('insights-score').count()).toBe(0);
   });
+
+  it('shows a failure cluster: tests that failed the same way within 15 minutes, with the likely cause', async () => {
+    const missing: string[] = [];
+    for (const name of ['stock is listed', 'prices are listed', 'offers are listed']) {
+      const created = await api.post('/api/tests', {
+        project_id: projectId, name, type: 'api',
+        steps: [{ type: 'request', method: 'GET', url: `${fixture.url}/api/not-there/${randomUUID()}` }],
+        assertions: [{ type: 'status', equals: 200 }],
+      });
+      expect(created.status, created.text).toBe(201);
+      missing.push(created.body.id);
+    }
+    await awayFromClusterWindowEdge();
+    const started = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: missing, healing_enabled: false });
+    await expect.poll(async () => (await api.get(`/api/v1/test/status/${started.body.run.id}`)).body.run.status, { timeout: 30_000, interval: 100 }).toBe('completed');
+    // Stream analytics works from the events, a moment after the run.
+    await expect.poll(async () => (await api.get(`/api/analytics/failure-clusters?project_id=${projectId}`)).body.items.length, { timeout: 15_000 }).toBe(1);
+
+    await openInsightsOf(PROJECT);
+    const row = tab.getByTestId('insights-clusters-row');
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.getByTestId('insights-clusters-signature').textContent()).toMatch(/^assertion: /);
+    expect(await row.getByTestId('insights-clusters-cause').textContent()).toBe('Likely: the application behaviour changed for a shared flow');
+    // The flaky test's failure a moment before had the same error, numbers aside (503 where
+    // these got 404): it is one of them, unless a 15-minute window began in between.
+    const names = (await row.getByTestId('insights-clusters-tests').textContent())!.split(', ').sort();
+    expect(names.filter((n) => n !== 'flaky endpoint answers')).toEqual(['offers are listed', 'prices are listed', 'stock is listed']);
+    await tab.getByTestId('insights-close').click();
+    expect(problems).toEqual([]);
+  }, 90_000);
 
   it('drops an answer that arrives after the panel switched to another project', async () => {
     const isSlowScore = (url: URL) => url.pathname === '/api/quality/score' && url.searchParams.get('project_id') === projectId;

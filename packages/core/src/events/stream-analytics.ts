@@ -25,6 +25,11 @@ export interface StreamAnalyticsOptions {
 }
 
 const CLUSTER_TTL_SECONDS = 30 * 24 * 3600;
+/** Failures alike in one window that make a cluster, and the window (the spec's 15-minute class). */
+export const DEFAULT_CLUSTER_THRESHOLD = 3;
+export const DEFAULT_CLUSTER_WINDOW_MS = 15 * 60_000;
+/** Key prefix of the cluster items under an organization (sorted by window start). */
+export const FAILURE_CLUSTER_PREFIX = 'FAILCLUSTER#';
 
 const SUGGESTED_CAUSES: Record<string, string> = {
   selector_not_found: 'a selector shared by these tests no longer matches (likely a UI change)',
@@ -33,9 +38,12 @@ const SUGGESTED_CAUSES: Record<string, string> = {
   network: 'a backend dependency is failing',
 };
 
+/** What failures of a type usually mean, when svc has something to say. */
+export const suggestedCause = (failureType: string | null | undefined): string | undefined => SUGGESTED_CAUSES[(failureType ?? '').toLowerCase()];
+
 export function streamAnalytics(opts: StreamAnalyticsOptions = {}): ConsumerDefinition {
-  const threshold = opts.threshold ?? 3;
-  const windowMs = opts.windowMs ?? 15 * 60_000;
+  const threshold = opts.threshold ?? DEFAULT_CLUSTER_THRESHOLD;
+  const windowMs = opts.windowMs ?? DEFAULT_CLUSTER_WINDOW_MS;
   const maxTestIds = opts.maxTestIds ?? 100;
   return {
     name: 'stream-analytics',
@@ -56,7 +64,7 @@ async function clusterFailure(event: EventEnvelope, ctx: HandlerContext, o: Requ
   const windowEnd = new Date(windowStart.getTime() + o.windowMs);
   const project = p.project_id ?? '-';
   const clusterId = `fc-${signatureHash(event.tenant_id, project, signature, windowStart.toISOString())}`;
-  const key = { pk: `ORG#${event.tenant_id}`, sk: `FAILCLUSTER#${windowStart.toISOString()}#${clusterId}` };
+  const key = { pk: `ORG#${event.tenant_id}`, sk: `${FAILURE_CLUSTER_PREFIX}${windowStart.toISOString()}#${clusterId}` };
 
   const current = await ctx.table.get(key);
   const count = Number(current?.failure_count ?? 0) + 1;
@@ -89,7 +97,7 @@ async function clusterFailure(event: EventEnvelope, ctx: HandlerContext, o: Requ
     ctx.write({ type: 'update', update: { key, set: fields, condition: { kind: 'equals', attr: 'version', value: Number(current.version) } } });
   }
   if (publish) {
-    const cause = SUGGESTED_CAUSES[(p.failure_details.failure_type ?? '').toLowerCase()];
+    const cause = suggestedCause(p.failure_details.failure_type);
     ctx.emit(
       failureClusterFound(
         { source: eventSources.streamAnalytics, tenant_id: event.tenant_id, correlation_id: event.correlation_id, clock: ctx.clock },

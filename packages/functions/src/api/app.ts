@@ -23,6 +23,7 @@ import { openApiRoutes } from './routes/openapi.ts';
 import { runGraphRoutes } from './routes/runs.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { activityRoutes } from './routes/activity.ts';
 import { webRoutes } from './routes/web.ts';
 import { traceViewerRoutes } from './routes/trace-viewer.ts';
 import { generationRoutes } from './routes/generation.ts';
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps) {
   healingRoutes(app, deps, registry);
   visualRoutes(app, deps, registry);
   insightsRoutes(app, deps, registry);
+  activityRoutes(app, deps, registry);
   semanticSearchRoutes(app, deps, registry);
   qualityAuditRoutes(app, deps, registry);
   actRoutes(app, deps, registry);

@@ -19,6 +19,8 @@ import { element } from './dom.js';
  * @typedef {{ runs: TimelineRun[] }} Timeline
  * @typedef {{ url: string, page_type: string, priority: string, risk_score: number, reasons: string[], suggested_test: string, state: string }} CoverageGap
  * @typedef {{ items: CoverageGap[], total: number, pages: number }} CoverageGaps
+ * @typedef {{ cluster_id: string, error_signature: string, failure_type: string | null, failure_count: number, tests: { id: string, name: string | null }[], window_start: string, window_end: string, first_seen: string, last_seen: string, suggested_cause: string | null }} FailureCluster
+ * @typedef {{ items: FailureCluster[], threshold: number, window_minutes: number }} FailureClusters
  */
 
 /** Latest runs listed (the timeline answers with up to 30). */
@@ -273,4 +275,22 @@ export function gapsView(data) {
   const nodes = [list];
   if (data.total > data.items.length) nodes.push(element('p', { className: 'muted', text: `The ${data.items.length} riskiest of ${data.total} untested pages.` }));
   return { nodes };
+}
+
+/** @param {FailureCluster} c */
+function clusterRow(c) {
+  const tr = element('tr', { testid: 'insights-clusters-row' });
+  const what = element('div');
+  what.append(element('code', { testid: 'insights-clusters-signature', text: c.error_signature }));
+  if (c.suggested_cause) what.append(element('p', { className: 'muted', testid: 'insights-clusters-cause', text: `Likely: ${c.suggested_cause}` }));
+  const names = c.tests.map((t) => t.name ?? `${t.id} (deleted)`);
+  tr.append(cell(time(c.last_seen)), cell(String(c.failure_count)), cell(what), cell(element('span', { testid: 'insights-clusters-tests', text: names.join(', ') })));
+  return tr;
+}
+
+/** @param {FailureClusters} data @returns {View} */
+export function clustersView(data) {
+  if (!data.items.length) return { nodes: [], empty: `No failure cluster in the last 30 days (${data.threshold} failures with the same error within ${data.window_minutes} minutes make one).` };
+  const about = element('p', { className: 'muted', text: `Tests that failed with the same error (ids and numbers aside) within ${data.window_minutes} minutes: one cause, often one change, breaking several tests.` });
+  return { nodes: [about, table('insights-clusters', 'Failure clusters, newest first', ['Last seen', 'Failures', 'Error', 'Tests'], data.items.map(clusterRow))] };
 }

@@ -1,11 +1,11 @@
 import { api } from './api.js';
 import { $, messageOf, setMessage } from './dom.js';
-import { flakyView, gapsView, heatmapView, qualityView, runsView } from './insights-views.js';
+import { clustersView, flakyView, gapsView, heatmapView, qualityView, runsView } from './insights-views.js';
 
 /**
- * The insights of one project: its quality score, flaky tests, failure heatmap, latest runs
- * and untested pages, computed by the API from the project's latest finished runs each time
- * the panel opens. Everyone may look (the API lets viewers read them). The five answers load
+ * The insights of one project: its quality score, flaky tests, failure heatmap, failure
+ * clusters, latest runs and untested pages, computed by the API from the project's latest finished runs each time
+ * the panel opens. Everyone may look (the API lets viewers read them). The six answers load
  * in parallel and each fills its own section, so one that fails (or is slow) says so in its
  * place without holding back the others.
  *
@@ -31,6 +31,7 @@ const SOURCES = [
   { key: 'quality', path: (p) => `/api/quality/score?project_id=${id(p)}`, view: qualityView },
   { key: 'flaky', path: (p) => `/api/quality/flaky-ranking?project_id=${id(p)}&limit=20`, view: flakyView },
   { key: 'heatmap', path: (p) => `/api/analytics/heatmap?project_id=${id(p)}&bucket=day&limit=20`, view: heatmapView },
+  { key: 'clusters', path: (p) => `/api/analytics/failure-clusters?project_id=${id(p)}&limit=10`, view: clustersView },
   { key: 'runs', path: (p) => `/api/analytics/timeline?project_id=${id(p)}`, view: runsView },
   { key: 'gaps', path: (p) => `/api/coverage/gaps?project_id=${id(p)}&limit=10`, view: gapsView },
 ];
@@ -40,6 +41,7 @@ const WHAT = {
   quality: 'the quality score',
   flaky: 'the flaky tests',
   heatmap: 'the failure heatmap',
+  clusters: 'the failure clusters',
   runs: 'the latest runs',
   gaps: 'the untested pages',
 };

@@ -1,0 +1,58 @@
+import type { Hono } from 'hono';
+import { notFound } from '@svc/core/errors';
+import { ActivityQuery, ActivityResponse, FailureClustersQuery, FailureClustersResponse } from '@svc/core/contracts/failure-clusters';
+import { listActivity } from '@svc/core/events/api-consumer';
+import { listFailureClusters } from '@svc/core/events/failure-clusters';
+import { DEFAULT_CLUSTER_THRESHOLD, DEFAULT_CLUSTER_WINDOW_MS } from '@svc/core/events/stream-analytics';
+import type { AppDeps } from '../deps.ts';
+import type { ApiEnv } from '../env.ts';
+import { mountRoute, type RouteDef } from '../route.ts';
+
+/** Test names looked up at a time: a cluster names up to 100 tests. */
+const NAME_LOOKUPS_AT_ONCE = 8;
+
+/**
+ * What the event consumers keep, for people (docs/events.md "What people can read"): the
+ * organization's activity (the API consumer's feed) and a project's failure clusters
+ * (stream analytics: tests failing the same way within 15 minutes). Read-only; viewers may
+ * look. Both are kept 30 days.
+ */
+export function activityRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
+  const projectOf = async (orgId: string, projectId: string) => {
+    if (!(await deps.store.projects.get(orgId, projectId))) throw notFound('project');
+  };
+
+  mountRoute(app, deps, registry, {
+    method: 'get', path: '/api/analytics/failure-clusters', summary: 'Failure clusters of a project: tests that failed the same way (one error signature) within 15 minutes, newest first', tags: ['insights'], auth: 'viewer', query: FailureClustersQuery,
+    responses: { 200: { description: 'clusters', schema: FailureClustersResponse }, 404: { description: 'no such project in this organization' } },
+  }, async ({ c, query, access }) => {
+    const orgId = access.organizationId;
+    await projectOf(orgId, query.project_id);
+    const nameOf = async (ids: string[]) => {
+      const names = new Map<string, string>();
+      const pending = [...ids];
+      const worker = async () => {
+        for (let id = pending.shift(); id; id = pending.shift()) {
+          const test = await deps.store.tests.get(orgId, id);
+          if (test) names.set(id, test.name);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(NAME_LOOKUPS_AT_ONCE, pending.length) }, worker));
+      return names;
+    };
+    const items = await listFailureClusters(deps.store.table, orgId, query.project_id, query.limit, nameOf);
+    return c.json({ project_id: query.project_id, threshold: DEFAULT_CLUSTER_THRESHOLD, window_minutes: DEFAULT_CLUSTER_WINDOW_MS / 60_000, items });
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'get', path: '/api/activity', summary: "The organization's activity, newest first: tests created and failed, heals, failure clusters, codebases analysed", tags: ['insights'], auth: 'viewer', query: ActivityQuery,
+    responses: { 200: { description: 'activity', schema: ActivityResponse }, 404: { description: 'no such project in this organization' } },
+  }, async ({ c, query, access }) => {
+    const orgId = access.organizationId;
+    if (!query.project_id) return c.json({ items: await listActivity({ table: deps.store.table }, orgId, query.limit) });
+    await projectOf(orgId, query.project_id);
+    // The feed is one list per organization: a project's entries are read from its newest part.
+    const items = (await listActivity({ table: deps.store.table }, orgId, 1000)).filter((a) => (a.refs as Record<string, string> | undefined)?.project_id === query.project_id).slice(0, query.limit);
+    return c.json({ items });
+  });
+}
