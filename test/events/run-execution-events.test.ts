@@ -6,6 +6,9 @@
  * tests failing the same way within the window make stream analytics publish a failure
  * cluster naming them, and the API consumer records the failures in the tenant's activity.
  */
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../packages/core/src/contracts/events.ts';
 import { checkEvent } from '../../packages/core/src/events/validate.ts';
@@ -20,6 +23,7 @@ let server: Awaited<ReturnType<typeof startRunGraphServer>>;
 let target: Target;
 let api: Client;
 let orgId: string;
+let token: string;
 let projectId: string;
 const seen: EventEnvelope[] = [];
 
@@ -29,6 +33,7 @@ beforeAll(async () => {
   server.runtime.bus.subscribe((e) => void seen.push(e));
   const user = await signUp(server.url, 'runner-events@example.com');
   orgId = user.orgId;
+  token = user.token;
   api = client(server.url, { token: user.token, org: orgId });
   projectId = (await api.post('/api/v1/projects', { name: 'shop', app_url: target.url })).body.id;
 });
@@ -103,6 +108,17 @@ describe('the test runner publishes its executions', () => {
     expect(feed.status).toBe(200);
     expect(feed.body.items.filter((a: { event_type: string }) => a.event_type === 'test.failed')).toHaveLength(3);
     expect((await api.get('/api/activity')).body.items.length).toBeGreaterThanOrEqual(feed.body.items.length);
+
+    // And to an assistant, through the MCP SDK's own client.
+    const agent = new McpClient({ name: 'svc-clusters-test', version: '1.0.0' });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}`, 'x-organization-id': orgId } } }));
+    try {
+      const answer = (await agent.callTool({ name: 'svc_failure_clusters', arguments: { project_id: projectId } })) as CallToolResult;
+      expect(answer.isError).toBeFalsy();
+      expect(answer.structuredContent).toMatchObject({ items: [{ cluster_id: cluster.payload.cluster_id, failure_count: 3 }] });
+    } finally {
+      await agent.close();
+    }
   });
 
   it('bad input is named; another organization sees none of it', async () => {
