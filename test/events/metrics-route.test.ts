@@ -56,6 +56,23 @@ describe('GET /metrics', () => {
     expect(await (await hono.request('/metrics')).text()).toContain('svc_consumer_lag{consumer="api"} 0');
   });
 
+  it('each running consumer reports a heartbeat (svc_worker_last_heartbeat_seconds) after every poll; a worker that does not run reports none', async () => {
+    const { hono, events } = await app();
+    expect(await (await hono.request('/metrics')).text()).not.toContain('svc_worker_last_heartbeat_seconds{');
+    const before = Math.floor(Date.now() / 1000);
+    events.start();
+    try {
+      const beats = async () => {
+        const text = await (await hono.request('/metrics')).text();
+        return Object.fromEntries([...text.matchAll(/^svc_worker_last_heartbeat_seconds\{worker="([^"]+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+      };
+      await expect.poll(async () => Object.keys(await beats()).sort(), { timeout: 10_000 }).toEqual(['api', 'dlq-processor', 'stream-analytics']);
+      for (const at of Object.values(await beats())) expect(at).toBeGreaterThanOrEqual(before);
+    } finally {
+      await events.stop();
+    }
+  });
+
   it('requires the bearer token when one is configured', async () => {
     const { hono } = await app('scrape-secret');
     expect((await hono.request('/metrics')).status).toBe(401);

@@ -18,6 +18,11 @@ export interface PollerOptions {
   waitMs?: number;
   /** Pause after a receive error (the queue itself failing). */
   errorBackoffMs?: number;
+  /**
+   * Called after every poll that reached the queue, with or without messages: the
+   * consumer is alive (svc_worker_last_heartbeat_seconds). Not after a failed receive.
+   */
+  onAlive?: () => void;
 }
 
 /** The record a consumer sees for a queue message (the bus wrapper removed). */
@@ -47,6 +52,7 @@ export class QueuePoller {
       while (!signal.aborted) {
         try {
           await this.pollOnce(signal);
+          this.opts.onAlive?.();
         } catch (err) {
           if (signal.aborted) break;
           this.opts.logger.error('queue receive failed', { queue: this.queue.name, error: (err as Error).message });

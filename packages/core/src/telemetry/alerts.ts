@@ -3,6 +3,8 @@
  * scrape /metrics) and with the CloudWatch alarm that stands in for each on AWS
  * (infra/events.ts declares those from this list). docs/events.md renders both.
  */
+import { consumerRoutes, type ConsumerName } from '../events/routing.ts';
+
 export interface AlertRule {
   name: string;
   severity: 'critical' | 'warning';
@@ -11,6 +13,12 @@ export interface AlertRule {
   /** PromQL over the /metrics series. */
   expr: string;
   summary: string;
+  /**
+   * The consumer the rule watches, when it watches one: the rule is rendered only once that
+   * consumer is implemented (the routing table), as infra declares its alarm only then — a
+   * worker that does not exist yet is not down.
+   */
+  requires?: ConsumerName;
   /** The CloudWatch alarm used on AWS: metric, statistic, threshold and evaluation periods of 60 s. */
   cloudwatch: {
     source: 'consumer-queues' | 'dead-letter-queues' | 'knowledge-worker-queue' | 'custom';
@@ -34,7 +42,7 @@ export const alertRules: readonly AlertRule[] = [
     cloudwatch: { source: 'custom', namespace: 'svc', metric: 'llm_errors', statistic: 'Sum', comparison: 'GreaterThanThreshold', threshold: 6, periods: 5 },
   },
   {
-    name: 'KnowledgeWorkerDown', severity: 'critical', for: '2m',
+    name: 'KnowledgeWorkerDown', severity: 'critical', for: '2m', requires: 'knowledge-worker',
     expr: '(time() - max(svc_worker_last_heartbeat_seconds{worker="knowledge-worker"})) > 60 or absent(svc_worker_last_heartbeat_seconds{worker="knowledge-worker"})',
     summary: 'Knowledge worker down for 2 minutes',
     // On AWS the worker is queue-driven: "down" is its queue not being drained.
@@ -66,8 +74,15 @@ export const alertRules: readonly AlertRule[] = [
   },
 ];
 
-/** Prometheus alerting-rules file (YAML) for the rules above. */
-export function renderPrometheusRules(rules: readonly AlertRule[] = alertRules): string {
+/** The rules that apply to this codebase: not those watching a consumer that is not implemented yet. */
+export function applicableRules(rules: readonly AlertRule[] = alertRules, implemented: (c: ConsumerName) => boolean = isImplemented): AlertRule[] {
+  return rules.filter((r) => !r.requires || implemented(r.requires));
+}
+
+const isImplemented = (c: ConsumerName) => consumerRoutes.some((r) => r.consumer === c && r.implemented);
+
+/** Prometheus alerting-rules file (YAML) for the rules that apply (see applicableRules). */
+export function renderPrometheusRules(rules: readonly AlertRule[] = applicableRules()): string {
   const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const lines = ['groups:', '  - name: svc', '    rules:'];
   for (const r of rules) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MetricsRegistry } from './metrics.ts';
 import { serviceMetrics } from './service-metrics.ts';
-import { alertRules, renderPrometheusRules } from './alerts.ts';
+import { alertRules, applicableRules, renderPrometheusRules } from './alerts.ts';
 
 describe('metrics registry', () => {
   it('renders counters, gauges and histograms in Prometheus text format', async () => {
@@ -89,6 +89,15 @@ describe('alert rules', () => {
   it('renders a Prometheus rules file', () => {
     const yaml = renderPrometheusRules();
     expect(yaml).toContain('      - alert: ConsumerLagHigh\n        expr: \'max by (consumer) (svc_consumer_lag) > 100\'\n        for: 5m');
-    expect(yaml.match(/- alert:/g)).toHaveLength(alertRules.length);
+    expect(yaml.match(/- alert:/g)).toHaveLength(applicableRules().length);
+  });
+
+  it('leaves out the rule of a worker that is not implemented: a worker that does not exist is not down', () => {
+    // The knowledge worker has no handler yet (routing table): its rule, which also fires on
+    // an absent heartbeat, would fire for good.
+    expect(renderPrometheusRules()).not.toContain('KnowledgeWorkerDown');
+    const all = renderPrometheusRules(applicableRules(alertRules, () => true));
+    expect(all).toContain("absent(svc_worker_last_heartbeat_seconds{worker=\"knowledge-worker\"})");
+    expect(applicableRules(alertRules, () => true)).toHaveLength(alertRules.length);
   });
 });

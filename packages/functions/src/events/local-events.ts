@@ -89,7 +89,12 @@ export function createLocalEvents(opts: LocalEventsOptions): LocalEvents {
     const runner = new ConsumerRunner(def, {
       table: opts.table, publisher, logger: opts.logger, clock, ids: opts.ids, scheduler, observer: consumerObserver(metrics),
     });
-    const poller = new QueuePoller(queue, runner, { logger: opts.logger, waitMs: opts.pollWaitMs ?? 1000 });
+    const worker = def.name;
+    const poller = new QueuePoller(queue, runner, {
+      logger: opts.logger,
+      waitMs: opts.pollWaitMs ?? 1000,
+      onAlive: () => metrics.workerHeartbeat.set({ worker }, Math.floor(clock.now().getTime() / 1000)),
+    });
     consumers.set(def.name, { name: def.name, queue, deadLetterQueue, runner, poller });
   }
 
