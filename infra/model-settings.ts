@@ -45,6 +45,7 @@ export const modelSettingNames: string[] = [
   'SVC_LLM_COST_LIMIT_PER_RUN',
   'SVC_LLM_COST_LIMIT_PER_TEST',
   'SVC_LLM_VISION',
+  'SVC_LLM_VISION_VERIFY',
   ...providerNames.flatMap((p) => modelTiers.map((t) => `SVC_${upper(p)}_MODEL_${upper(t)}`)),
   'SVC_ANTHROPIC_BASE_URL',
   'SVC_OPENAI_BASE_URL',

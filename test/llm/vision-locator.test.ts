@@ -1,3 +1,4 @@
+import { PNG } from 'pngjs';
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
 import { createStore, type Store } from '@svc/core/store/index';
 import { createLlmClient, notConfiguredLlmClient } from '@svc/core/llm/client';
@@ -6,7 +7,7 @@ import { FileTable } from '../../packages/functions/src/local/file-table.ts';
 import { openAiProvider } from '../../packages/functions/src/llm/openai.ts';
 import { anthropicProvider } from '../../packages/functions/src/llm/anthropic.ts';
 import { createLlmFromEnv } from '../../packages/functions/src/llm/from-env.ts';
-import { llmVisionLocator, parseVisionAnswer, visionLocatorFromEnv } from '../../packages/functions/src/llm/vision-locator.ts';
+import { llmVisionLocator, parseVerifyAnswer, parseVisionAnswer, visionLocatorFromEnv } from '../../packages/functions/src/llm/vision-locator.ts';
 import { createPlaywrightDriver, type PlaywrightDriver } from '../../packages/functions/src/execution/browser/playwright-driver.ts';
 import type { PlaywrightUiSession } from '../../packages/functions/src/execution/browser/session.ts';
 import { startFixtureApp, DEMO_USER, type FixtureApp } from '../fixtures/app/server.ts';
@@ -31,6 +32,38 @@ let orgId: string;
 let target: { x: number; y: number };
 /** What the stand-in model answers, given the prompt and the PNG it received. */
 let answer: (prompt: string, png: Buffer) => string;
+/** What it answers to a verification (two PNGs: before and after the action). */
+let verdict: (prompt: string, before: Buffer, after: Buffer) => string;
+
+/** The system prompt, in either wire format. */
+const systemOf = (req: RecordedRequest): string =>
+  typeof req.body.system === 'string' ? req.body.system : String((req.body.messages as Array<{ role: string; content: unknown }>).find((m) => m.role === 'system')?.content ?? '');
+const isVerification = (req: RecordedRequest) => systemOf(req).includes('had its effect');
+
+/** Every image of the last user message, in order. */
+function imagesOf(req: RecordedRequest): Buffer[] {
+  const user = (req.body.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'user').at(-1)!;
+  return (user.content as Array<Record<string, any>>)
+    .filter((p) => p.type === 'image_url' || p.type === 'image')
+    .map((p) => Buffer.from(p.type === 'image_url' ? (p.image_url.url as string).replace(/^data:image\/png;base64,/, '') : p.source.data, 'base64'));
+}
+
+/** Share of pixels that differ between two screenshots of one size. */
+function changedShare(a: Buffer, b: Buffer): number {
+  const [pa, pb] = [PNG.sync.read(a), PNG.sync.read(b)];
+  let differ = 0;
+  for (let i = 0; i < pa.data.length; i += 4) if (pa.data.readUInt32BE(i) !== pb.data.readUInt32BE(i)) differ++;
+  return differ / (pa.width * pa.height);
+}
+
+/**
+ * A stand-in judge that can only tell how much changed on screen: a click that signs in
+ * shows another page (~1.5 % of the pixels of these mostly white pages); one beside the
+ * button only takes the focus ring off the password field (~0.15 %). A real model reads
+ * the action too; this one needs only the pixels.
+ */
+const changeSeeingModel = (_: string, before: Buffer, after: Buffer) =>
+  changedShare(before, after) > 0.005 ? JSON.stringify({ done: true, confidence: 0.85, reason: 'a different page is shown' }) : JSON.stringify({ done: false, confidence: 0.9, reason: 'the page looks the same as before' });
 
 const pngSize = (b: Buffer) => {
   expect(b.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
@@ -58,20 +91,21 @@ const measuringModel = (prompt: string, png: Buffer) => {
 
 beforeAll(async () => {
   app = await startFixtureApp({ version: 'v2' });
-  openai = await startWireDouble((req) => {
+  const reply = (req: RecordedRequest) => {
     const s = seen(req);
-    return { body: openAiCompletion(answer(s.prompt, s.png), { prompt: 1200, completion: 25 }, req.body.model) };
-  });
-  anthropic = await startWireDouble((req) => {
-    const s = seen(req);
-    return { body: anthropicMessage(answer(s.prompt, s.png), { input: 1200, output: 25 }, req.body.model) };
-  });
+    if (!isVerification(req)) return answer(s.prompt, s.png);
+    const [before, after] = imagesOf(req);
+    return verdict(s.prompt, before!, after!);
+  };
+  openai = await startWireDouble((req) => ({ body: openAiCompletion(reply(req), { prompt: 1200, completion: 25 }, req.body.model) }));
+  anthropic = await startWireDouble((req) => ({ body: anthropicMessage(reply(req), { input: 1200, output: 25 }, req.body.model) }));
 });
 afterAll(async () => {
   await Promise.all([app?.close(), openai?.close(), anthropic?.close()]);
 });
 beforeEach(async () => {
   answer = measuringModel;
+  verdict = changeSeeingModel;
   openai.requests.length = 0;
   anthropic.requests.length = 0;
   const clock = { now: () => new Date() };
@@ -84,8 +118,8 @@ function llmOn(provider: LlmProvider): LlmClient {
 }
 
 /** A driver with the LLM-backed vision port, a session on v2's login page with the credentials typed in. */
-async function loginPage(llm: LlmClient): Promise<{ driver: PlaywrightDriver; s: PlaywrightUiSession }> {
-  const driver = await createPlaywrightDriver({ vision: llmVisionLocator({ llm, context: { organizationId: orgId, runId: 'run-1', testId: 'test-1' } }), locateTimeoutMs: 300 });
+async function loginPage(llm: LlmClient, verify = false): Promise<{ driver: PlaywrightDriver; s: PlaywrightUiSession }> {
+  const driver = await createPlaywrightDriver({ vision: llmVisionLocator({ llm, context: { organizationId: orgId, runId: 'run-1', testId: 'test-1' }, verify }), locateTimeoutMs: 300 });
   const s = await driver.openSession({ baseUrl: app.url, trace: false });
   await s.perform(step({ type: 'goto', url: '/login' }), ctx());
   await s.perform(step({ type: 'fill', selector: '#user-email', value: DEMO_USER.email }), ctx());
@@ -168,6 +202,67 @@ describe('vision locator through the LlmClient', () => {
   });
 });
 
+describe('verifying the new state (SVC_LLM_VISION_VERIFY)', () => {
+  it('a click that signed in is verified on the before and after screenshots, and the step passes', async () => {
+    const { driver, s } = await loginPage(llmOn(providers[1][1]()), true);
+    try {
+      const out = await s.perform(step({ type: 'click', selector: '#login-submit', name: 'Sign in button' }), ctx(10_000));
+      expect(out.fingerprint).toMatchObject({ id: 'signin-button' });
+      await s.check(assertion({ type: 'url', equals: '/dashboard' }), ctx());
+      expect(anthropic.requests.map(isVerification)).toEqual([false, true]);
+      const check = anthropic.requests[1];
+      const [before, after] = imagesOf(check);
+      expect(pngSize(before!)).toEqual({ width: 1280, height: 720 });
+      expect(pngSize(after!)).toEqual({ width: 1280, height: 720 });
+      expect(before!.equals(after!)).toBe(false);
+      expect(seen(check).prompt).toBe(`Both screenshots are 1280x720 pixels, before and after the action.\nAction: Sign in button. The element to click, which the selector "#login-submit" used to find. It was clicked at (${target.x}, ${target.y}).`);
+      const usage = (await store.aiUsage.list(orgId, 10)).items.map((u) => u.task_type).sort();
+      expect(usage).toEqual(['vision_locate', 'vision_verify']);
+    } finally {
+      await s.close();
+      await driver.close();
+    }
+  });
+
+  it('a click beside the button changes nothing: the step fails as a locator failure saying so, instead of passing for a later assertion to trip on', async () => {
+    const { driver, s } = await loginPage(llmOn(providers[0][1]()), true);
+    try {
+      answer = () => JSON.stringify({ found: true, x: 1270, y: 710, confidence: 0.9 });
+      const err = await failure(() => s.perform(step({ type: 'click', selector: '#login-submit' }), ctx(10_000)));
+      expect(err.kind).toBe('locator');
+      expect(err.message).toMatch(/"#login-submit"/);
+      expect(err.message).toMatch(/acted at \(1270, 710\) but the vision model did not see the expected change \(confidence 0\.9\): the page looks the same as before/);
+
+      // A verdict that is not JSON, or unsure, fails the same way: an unconfirmed action is not done.
+      answer = measuringModel;
+      verdict = () => 'Looks fine to me.';
+      expect((await failure(() => s.perform(step({ type: 'click', selector: '#login-submit' }), ctx(10_000)))).message).toMatch(/the verification of the new state failed \(the vision model's verdict is not \{done, confidence, reason\} JSON/);
+    } finally {
+      await s.close();
+      await driver.close();
+    }
+  });
+
+  it('without it, one call and no second screenshot: the misplaced click passes the step', async () => {
+    const { driver, s } = await loginPage(llmOn(providers[0][1]()));
+    try {
+      answer = () => JSON.stringify({ found: true, x: 1270, y: 710, confidence: 0.9 });
+      await s.perform(step({ type: 'click', selector: '#login-submit' }), ctx(10_000));
+      expect(openai.requests.map(isVerification)).toEqual([false]);
+    } finally {
+      await s.close();
+      await driver.close();
+    }
+  });
+
+  it('parseVerifyAnswer takes fenced JSON and refuses anything else', () => {
+    expect(parseVerifyAnswer('```json\n{"done": true, "confidence": 0.7, "reason": "dialog opened"}\n```')).toEqual({ done: true, confidence: 0.7, reason: 'dialog opened' });
+    expect(parseVerifyAnswer('{"done": false}')).toEqual({ done: false, confidence: 0, reason: '' });
+    expect(() => parseVerifyAnswer('{"done": "yes"}')).toThrow(/verdict is not/);
+    expect(() => parseVerifyAnswer('no')).toThrow(/verdict is not/);
+  });
+});
+
 describe('binding the port', () => {
   it('no model (NO_MODEL), or a model without SVC_LLM_VISION: no port, so the driver keeps the locator failure', async () => {
     expect(visionLocatorFromEnv({}, notConfiguredLlmClient())).toBeUndefined();
@@ -178,6 +273,9 @@ describe('binding the port', () => {
     expect(() => visionLocatorFromEnv({ ...env, SVC_LLM_VISION: 'sometimes' }, llm)).toThrow(/SVC_LLM_VISION/);
     const factory = visionLocatorFromEnv({ ...env, SVC_LLM_VISION: 'true' }, llm);
     expect(factory).toBeTypeOf('function');
+    expect(factory!({ organizationId: orgId }).verify).toBeUndefined();
+    expect(visionLocatorFromEnv({ ...env, SVC_LLM_VISION: 'true', SVC_LLM_VISION_VERIFY: 'true' }, llm)!({ organizationId: orgId }).verify).toBeTypeOf('function');
+    expect(() => visionLocatorFromEnv({ ...env, SVC_LLM_VISION_VERIFY: 'true' }, llm)).toThrow(/SVC_LLM_VISION_VERIFY: .*needs SVC_LLM_VISION=true/);
 
     // Without the port the broken step fails with the locator error and no model is asked.
     const driver = await createPlaywrightDriver({ locateTimeoutMs: 300 });

@@ -41,7 +41,7 @@ export async function cliModels(env: Record<string, string | undefined>, stateDi
   const context: LlmCallContext = { organizationId: CLI_ORGANIZATION };
   return {
     chooser: new ModelChooser({ llm, organizationId: CLI_ORGANIZATION }),
-    vision: config.vision ? llmVisionLocator({ llm, context }) : undefined,
+    vision: config.vision ? llmVisionLocator({ llm, context, verify: config.visionVerify }) : undefined,
     extract: { llm, context },
     summary() {
       if (!llm.calls.size) return undefined;

@@ -15,6 +15,7 @@ import { indicativeCostPerTier } from '@svc/core/llm/tiers';
  *   SVC_OPENAI_API_KEY (or OPENAI_API_KEY), SVC_OPENAI_BASE_URL (any OpenAI-compatible server)
  *   SVC_BEDROCK_REGION (or AWS_REGION), SVC_BEDROCK_ENDPOINT
  *   SVC_LLM_VISION=true                          the mid-tier models read screenshots: enable the vision fallback (default off)
+ *   SVC_LLM_VISION_VERIFY=true                   after a vision action, the model checks the new state on a second screenshot (default off)
  */
 export const providerNames = ['anthropic', 'openai', 'bedrock'] as const;
 export type ProviderName = (typeof providerNames)[number];
@@ -44,6 +45,8 @@ export interface LlmConfig {
   perTestUsd?: number;
   /** SVC_LLM_VISION: the models that answer MODERATE tasks accept images (vision-locator.ts). */
   vision: boolean;
+  /** SVC_LLM_VISION_VERIFY: after a vision action, ask the model whether the page changed as it should (needs SVC_LLM_VISION). */
+  visionVerify: boolean;
 }
 
 const Bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
@@ -84,8 +87,10 @@ export function parseLlmConfig(env: Record<string, string | undefined>): LlmConf
   const perTestUsd = parse(Num(0), env.SVC_LLM_COST_LIMIT_PER_TEST, 'SVC_LLM_COST_LIMIT_PER_TEST', errors);
   // Opt-in: not every model (least of all local ones) reads images, and acting at coordinates changes how steps run.
   const vision = parse(Bool, env.SVC_LLM_VISION, 'SVC_LLM_VISION', errors) ?? false;
+  const visionVerify = parse(Bool, env.SVC_LLM_VISION_VERIFY, 'SVC_LLM_VISION_VERIFY', errors) ?? false;
+  if (visionVerify && !vision) errors.push('SVC_LLM_VISION_VERIFY: verifies what the vision fallback did, so it needs SVC_LLM_VISION=true');
   if (errors.length) fail(errors);
-  return { providers, fallback, timeoutMs, maxTokens, costPer1k, perRunUsd, perTestUsd, vision };
+  return { providers, fallback, timeoutMs, maxTokens, costPer1k, perRunUsd, perTestUsd, vision, visionVerify };
 }
 
 function providerConfig(name: ProviderName, env: Record<string, string | undefined>, errors: string[]): ProviderConfig {

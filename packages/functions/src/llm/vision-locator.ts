@@ -14,6 +14,22 @@ import { parseLlmConfig } from './config.ts';
 
 /** ai_usage.task_type of vision calls (MODERATE by default: images need a mid-tier model). */
 export const VISION_TASK = 'vision_locate';
+/** ai_usage.task_type of the check of the new state after a vision action. */
+export const VISION_VERIFY_TASK = 'vision_verify';
+
+const VERIFY_SYSTEM = [
+  'You check whether an action of an end-to-end test runner had its effect on a web page.',
+  'You get two screenshots of the page: the first before the action, the second after it.',
+  'The action was performed at a point a vision model chose, because the element\'s selector no longer matched: it may have hit the wrong place.',
+  'Answer with one JSON object and nothing else: {"done": true or false, "confidence": <0 to 1>, "reason": "<one short sentence>"}.',
+  'done is true when the second screenshot shows the change the action should cause (a new page, dialog or state after a click; the typed text in the intended field after typing; what hovering reveals), false when nothing relevant changed or something else did.',
+].join('\n');
+
+const VerifyAnswer = z.object({
+  done: z.boolean(),
+  confidence: z.number().min(0).max(1).default(0),
+  reason: z.string().max(500).default(''),
+});
 
 const SYSTEM = [
   'You locate one element on a screenshot of a web page for an end-to-end test runner.',
@@ -39,6 +55,8 @@ export interface LlmVisionLocatorOptions {
   llm: LlmClient;
   /** Who pays (organization) and what the calls belong to (run, test). */
   context: LlmCallContext;
+  /** Also check the new state after each vision action (a second call; SVC_LLM_VISION_VERIFY). */
+  verify?: boolean;
 }
 
 /** A VisionLocator backed by the LlmClient's router, budgets and usage records. */
@@ -59,7 +77,38 @@ export function llmVisionLocator(o: LlmVisionLocatorOptions): VisionLocator {
       );
       return parseVisionAnswer(res.text, viewport);
     },
+    ...(o.verify && {
+      async verify({ before, after, action, viewport }) {
+        const res = await o.llm.complete(
+          { type: VISION_VERIFY_TASK },
+          {
+            system: VERIFY_SYSTEM,
+            prompt: `Both screenshots are ${viewport.width}x${viewport.height} pixels, before and after the action.\nAction: ${action}`,
+            images: [before, after].map((png) => ({ mediaType: 'image/png' as const, base64: Buffer.from(png).toString('base64') })),
+            json: true,
+            temperature: 0,
+            maxTokens: 200,
+          },
+          o.context,
+        );
+        return parseVerifyAnswer(res.text);
+      },
+    }),
   };
+}
+
+/** The model's verdict on the new state; anything but {done, confidence, reason} JSON is an error. */
+export function parseVerifyAnswer(text: string): { done: boolean; confidence: number; reason: string } {
+  const block = /\{[\s\S]*\}/.exec(text)?.[0];
+  let raw: unknown;
+  try {
+    raw = block ? JSON.parse(block) : undefined;
+  } catch {
+    raw = undefined;
+  }
+  const r = VerifyAnswer.safeParse(raw);
+  if (!r.success) throw new VisionAnswerError(`the vision model's verdict is not {done, confidence, reason} JSON (${r.error.issues[0]?.path.join('.') || 'answer'}: ${r.error.issues[0]?.message})`);
+  return r.data;
 }
 
 /** The model's answer as a point inside the viewport, or undefined when it found nothing. */
@@ -88,6 +137,7 @@ export function parseVisionAnswer(text: string, viewport: { width: number; heigh
  * A broken LLM configuration throws here as in createLlmFromEnv, naming the variable.
  */
 export function visionLocatorFromEnv(env: Record<string, string | undefined>, llm: LlmClient | undefined): ((context: LlmCallContext) => VisionLocator) | undefined {
-  if (!llm?.configured || !parseLlmConfig(env)?.vision) return undefined;
-  return (context) => llmVisionLocator({ llm, context });
+  const config = llm?.configured ? parseLlmConfig(env) : undefined;
+  if (!llm || !config?.vision) return undefined;
+  return (context) => llmVisionLocator({ llm, context, verify: config.visionVerify });
 }

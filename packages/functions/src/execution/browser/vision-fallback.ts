@@ -64,11 +64,66 @@ export async function visionFallback(
 
   ctx.log('info', `${step.type}: ${describeLocator(step.selector)} located by vision at (${Math.round(x)}, ${Math.round(y)}), confidence ${hit.confidence}`);
   const fingerprint = await fingerprintAt(env.page, x, y);
+  // Listening before the action: a click may start a navigation at once.
+  const navigated = env.vision.verify ? env.page.waitForEvent('framenavigated', { timeout: Math.max(1, Math.min(NAVIGATION_WAIT_MS, msLeft(deadline))) }).then(() => true, () => false) : undefined;
   const t = msLeft(deadline);
   try {
     await atPoint(x, y);
   } catch (e) {
     throw actionFailure(e, `${step.type}: at (${Math.round(x)}, ${Math.round(y)})`, t, ctx.signal);
   }
+  if (navigated) await verifyNewState(env, step, { x, y, before: shot, viewport, navigated }, ctx, deadline, fail);
   return fingerprint ? { fingerprint } : {};
+}
+
+const DONE_VERB = { click: 'clicked', dblclick: 'double-clicked', hover: 'hovered over', fill: 'typed into' } as const;
+
+/** How long an action may take to start a navigation, and a started one to load, before the second screenshot. */
+const NAVIGATION_WAIT_MS = 750;
+const SETTLE_MS = 3_000;
+
+/**
+ * The optional visual verification of the new state (spec rule 6): a screenshot after the
+ * action and the one before go to the model, which says whether the action visibly had
+ * its effect. A point beside the element usually changes nothing, which a later assertion
+ * would only catch far from its cause. No verdict (an error, no time, the screenshot cap)
+ * or a doubtful one fails the step as a locator failure: an action nobody could confirm
+ * is not reported as done.
+ */
+async function verifyNewState(
+  env: StepEnv,
+  step: PointStep,
+  done: { x: number; y: number; before: Uint8Array; viewport: { width: number; height: number }; navigated: Promise<boolean> },
+  ctx: StepContext,
+  deadline: number,
+  fail: (why: string) => StepFailure,
+): Promise<void> {
+  const at = `(${Math.round(done.x)}, ${Math.round(done.y)})`;
+  if (await done.navigated) await env.page.waitForLoadState('load', { timeout: Math.max(1, Math.min(SETTLE_MS, msLeft(deadline))) }).catch(() => {});
+  let after: Uint8Array | undefined;
+  try {
+    after = await env.screenshot({ timeout: msLeft(deadline) }, ctx);
+  } catch (e) {
+    throw fail(`acted at ${at} but could not take the screenshot to verify it (${shortMessage(e)})`);
+  }
+  if (!after) throw fail(`acted at ${at} but could not verify it: the per-run screenshot cap is reached`);
+  let timer: NodeJS.Timeout | undefined;
+  let verdict: { done: boolean; confidence: number; reason: string };
+  try {
+    verdict = await Promise.race([
+      env.vision!.verify!({ before: done.before, after, action: `${visionDescription(step)} It was ${DONE_VERB[step.type]} at ${at}.`, viewport: done.viewport }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timed out')), msLeft(deadline));
+      }),
+    ]);
+  } catch (e) {
+    throw fail(`acted at ${at} but the verification of the new state failed (${shortMessage(e)})`);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (!verdict.done || !(verdict.confidence >= env.visionMinConfidence)) {
+    const why = verdict.reason ? `: ${verdict.reason}` : '';
+    throw fail(`acted at ${at} but the vision model did not see the expected change (confidence ${verdict.confidence})${why}`);
+  }
+  ctx.log('info', `${step.type}: the new state after acting at ${at} verified by vision, confidence ${verdict.confidence}${verdict.reason ? ` (${verdict.reason})` : ''}`);
 }

@@ -10,6 +10,12 @@ export interface VisionLocator {
    * they equal image pixels). Answers undefined when the element is not on the screenshot.
    */
   locate(input: { screenshot: Uint8Array; description: string; viewport: { width: number; height: number } }): Promise<{ x: number; y: number; confidence: number } | undefined>;
+  /**
+   * Optional visual verification of the new state (spec rule 6): given screenshots before
+   * and after acting at the located point, whether the action visibly had its effect. Bound
+   * only when asked for (SVC_LLM_VISION_VERIFY): it costs a second model call per fallback.
+   */
+  verify?(input: { before: Uint8Array; after: Uint8Array; action: string; viewport: { width: number; height: number } }): Promise<{ done: boolean; confidence: number; reason: string }>;
 }
 
 /** Step types that may fall back to coordinates: the ones that act at a single point. */
