@@ -135,6 +135,11 @@ describe('the test runner publishes its executions', () => {
     expect((await other.get('/api/activity')).body.items).toEqual([]);
   });
 
+  it("the local runtime's /metrics reports the browser sessions in use (none after these API runs)", async () => {
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(text).toMatch(/^browser_pool_active_sessions 0$/m);
+  });
+
   it('a retried failure publishes each attempt under its own ids', async () => {
     const id = await createTest('checkout', '/fail?id=e5');
     const runId = await runToEnd({ test_ids: [id], retries: 1 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import sparticuz from '@sparticuz/chromium';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createPlaywrightDriver, type PlaywrightDriver } from '../../../packages/functions/src/execution/browser/playwright-driver.ts';
+import { activeBrowserSessions } from '../../../packages/functions/src/execution/browser/active-sessions.ts';
 import { startFixtureApp, type FixtureApp } from '../../fixtures/app/server.ts';
 import { assertion, ctx, failure, run, step, type LogLine } from './helpers.ts';
 
@@ -225,5 +226,23 @@ describe('process lifecycle', () => {
     } finally {
       await d.close();
     }
+  });
+});
+
+describe('sessions', () => {
+  it('counts the sessions open in the process (browser_pool_active_sessions): each open one, until it is closed or its driver is', async () => {
+    const before = activeBrowserSessions();
+    const a = await driver.openSession({ baseUrl: app.url, trace: false });
+    const other = await createPlaywrightDriver({ locateTimeoutMs: 750 });
+    try {
+      await other.openSession({ baseUrl: app.url, trace: false });
+      expect(activeBrowserSessions()).toBe(before + 2);
+      await a.close();
+      await a.close(); // twice is once
+      expect(activeBrowserSessions()).toBe(before + 1);
+    } finally {
+      await other.close();
+    }
+    expect(activeBrowserSessions()).toBe(before);
   });
 });

@@ -17,6 +17,7 @@ import type { PlaywrightDriver } from '../execution/browser/playwright-driver.ts
 import type { Healer } from '@svc/core/run-graph/healer';
 import type { SseOptions } from '../run-graph/sse.ts';
 import { createLocalEvents, type LocalEvents } from '../events/local-events.ts';
+import { activeBrowserSessions } from '../execution/browser/active-sessions.ts';
 import type { LocalEventBus } from '../events/local-bus.ts';
 import { scheduleService } from '@svc/core/services/schedules';
 import { ensureFirstAdmin, type FirstAdmin } from './bootstrap.ts';
@@ -62,6 +63,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
   const blobs = new FsBlobs(join(config.dataDir, 'blobs'));
   const events = createLocalEvents({ table, logger });
   const bus = events.bus;
+  events.metrics.registry.addCollector(async () => events.metrics.browserPoolActiveSessions.set({}, activeBrowserSessions()));
   try {
     // Before anything else reads the store: a missing or wrong key file stops the start here.
     const cipher = await localSecretCipher(config.secretKeyFile, createStore(table, systemClock).settings);

@@ -9,6 +9,8 @@ import { findBrowserPid, killBrowser, waitForExit } from './browser-process.ts';
 import { registerFingerprintEngine } from './fingerprint.ts';
 import type { VisionLocator } from './vision.ts';
 
+import { browserSessionClosed, browserSessionOpened } from './active-sessions.ts';
+
 export interface PlaywrightDriverOptions {
   /** A system Chromium to use instead of @sparticuz/chromium. */
   executablePath?: string;
@@ -158,12 +160,15 @@ export async function createPlaywrightDriver(options: PlaywrightDriverOptions = 
       // Opened once this test has its own page, so it never delays this test's start; it
       // opens while the test runs and is ready for the next one.
       if (!closed) spares.refill(browser, sessionOptions);
-      const session = PlaywrightUiSession.adopt(fresh, sessionOptions, config, (s) => sessions.delete(s));
+      const session = PlaywrightUiSession.adopt(fresh, sessionOptions, config, (s) => {
+        if (sessions.delete(s)) browserSessionClosed();
+      });
       if (closed) {
         await session.close().catch(() => {});
         throw new StepFailure('internal', 'the browser driver is closed');
       }
       sessions.add(session);
+      browserSessionOpened();
       return session;
     },
 
