@@ -71,7 +71,18 @@ describe('chat without a model', () => {
     expect(slow.data.rows.map((r: { test_name: string; duration_ms: number }) => [r.test_name, r.duration_ms])).toEqual([['Checkout', 5000], ['Login', 2000], ['Search', 400]]);
   });
 
-  it('anything else: says what it can answer', async () => {
+  it('a question the matcher does not recognise is answered by semantic search (the vector tier) when something matches it well enough', async () => {
+    const reply = await ask('Do we have anything covering the checkout?');
+    expect(reply.intent).toBe('search');
+    expect(reply.answer).toMatch(/^I did not recognise the question, but these match it by meaning \(semantic search over tests, recent failures and heals\):\n1\. test "Checkout" \(0\.\d\d\): Checkout$/);
+    // Only matches scoring 0.2 or more answer: the weaker failure of Checkout (~0.14) is left out.
+    expect(reply.data.rows).toEqual([expect.objectContaining({ kind: 'test', id: seeded.tests.checkout, title: 'Checkout', project_id: seeded.projectId, links: { test: `/api/tests/${seeded.tests.checkout}` } })]);
+    expect(reply.data.rows[0].score).toBeGreaterThanOrEqual(0.2);
+    // Asking what chat can do is not a search.
+    expect((await ask('help')).intent).toBe('help');
+  });
+
+  it('anything else (nothing matches it either): says what it can answer', async () => {
     const reply = await ask('Write me a poem about selectors');
     expect(reply.intent).toBe('help');
     expect(reply.answer).toMatch(/^I can answer: what failed .*; what healed; which tests are flaky; how many tests there are; the status of the last run; the slowest tests\./);

@@ -33,6 +33,15 @@ afterAll(async () => {
 });
 
 describe('chat with a model', () => {
+  it('an unrecognised question goes to the mid model with what semantic search matched', async () => {
+    const res = await api.post('/api/v1/chat', { message: 'Do we have anything covering the checkout?', project_id: seeded.projectId });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ intent: 'model', model: 'local-mid' });
+    expect(res.body.data.search_matches).toEqual([expect.objectContaining({ kind: 'test', title: 'Checkout', id: seeded.tests.checkout })]);
+    const prompt = llm.requests.at(-1)!.body.messages.at(-1).content as string;
+    expect(prompt).toContain('"search_matches":[{"kind":"test"');
+  });
+
   it('sends the retrieved rows and the question to the cheap model and records usage', async () => {
     const res = await api.post('/api/v1/chat', { message: 'What failed?', project_id: seeded.projectId });
     expect(res.status).toBe(200);

@@ -98,8 +98,9 @@ export function builtInAnswer(intent: BuiltInIntent, d: ChatData, healing: Heali
         : 'No timed results yet.';
       return { intent, answer, data: { ...base, rows: slowest.map(row) } };
     }
+    case 'search': // answered by searchAnswer when search finds something; otherwise as help
     case 'help':
-      return { intent, answer: `I can answer: ${capabilities.join('; ')}. Configure a language model (docs/intelligence.md "Models") for other questions.`, data: { ...base, rows: [], capabilities } };
+      return { intent: 'help', answer: `I can answer: ${capabilities.join('; ')}. Configure a language model (docs/intelligence.md "Models") for other questions.`, data: { ...base, rows: [], capabilities } };
   }
 }
 
@@ -107,4 +108,27 @@ export function builtInAnswer(intent: BuiltInIntent, d: ChatData, healing: Heali
 function uniqueByTest(rows: ResultRow[]): ResultRow[] {
   const seen = new Set<string>();
   return rows.filter((r) => !seen.has(r.test_id) && seen.add(r.test_id));
+}
+
+/** A search hit as chat shows it. */
+export interface ChatSearchHit {
+  kind: 'test' | 'failure' | 'heal';
+  id: string;
+  title: string;
+  score: number;
+  snippet: string;
+  project_id: string | null;
+  links: Record<string, string>;
+}
+
+const KIND_WORDS = { test: 'test', failure: 'failure of', heal: 'heal' } as const;
+
+/** The vector tier's answer: what semantic search found for a question the matcher did not recognise. */
+export function searchAnswer(hits: ChatSearchHit[], d: ChatData): BuiltInAnswer {
+  const lines = hits.map((h, i) => `${i + 1}. ${KIND_WORDS[h.kind]} "${h.title}" (${h.score.toFixed(2)}): ${h.snippet}`);
+  return {
+    intent: 'search',
+    answer: `I did not recognise the question, but these match it by meaning (semantic search over tests, recent failures and heals):\n${lines.join('\n')}`,
+    data: { runs_considered: runsLooked(d), project_id: d.scope.project_id, rows: hits },
+  };
 }

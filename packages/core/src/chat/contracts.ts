@@ -12,8 +12,8 @@ export const ChatRequest = acceptAliases(
 );
 export type ChatRequest = z.output<typeof ChatRequest>;
 
-export const chatIntents = ['failed', 'healed', 'flaky', 'test_count', 'last_run', 'slowest', 'help', 'model'] as const;
-export const ChatIntent = z.enum(chatIntents).describe('How the answer was made: an intent of the built-in matcher, help (not understood), or model');
+export const chatIntents = ['failed', 'healed', 'flaky', 'test_count', 'last_run', 'slowest', 'search', 'help', 'model'] as const;
+export const ChatIntent = z.enum(chatIntents).describe('How the answer was made: an intent of the built-in matcher, search (what semantic search found for a question the matcher did not recognise), help (not understood), or model');
 
 export const ChatReply = z.object({
   conversation_id: Uuid.describe('Conversation the exchange belongs to'),

@@ -3,12 +3,20 @@ import { LlmError } from '../llm/errors.ts';
 import type { LlmClient, LlmMessage } from '../llm/types.ts';
 import type { Store } from '../store/index.ts';
 import type { ChatMessage } from '../store/chat.ts';
-import { builtInAnswer, type HealingSource } from './answers.ts';
+import { builtInAnswer, searchAnswer, type ChatSearchHit, type HealingSource } from './answers.ts';
 import type { ChatReply, ChatRequest } from './contracts.ts';
 import { matchIntent, type BuiltInIntent } from './intents.ts';
 import { retrieveChatData, type ChatData } from './retrieve.ts';
 
 const HISTORY_FOR_MODEL = 10;
+/** Matches the vector tier gives, and the relevance below which a match does not answer a question (search's own floor is 0.12: noise). */
+export const CHAT_SEARCH_LIMIT = 5;
+export const CHAT_SEARCH_MIN_SCORE = 0.2;
+/** A question that asks what chat can do: the help answer, not a search. */
+const HELP_REQUEST = /^\s*(help|\?+|what can you (do|answer)\??)\s*[.!?]*\s*$/i;
+
+/** The search chat's vector tier calls (semantic search, docs/search.md). */
+export type ChatSearch = (orgId: string, query: { q: string; project_id?: string; limit: number }) => Promise<{ results: ChatSearchHit[] }>;
 
 export interface ChatCaller {
   organizationId: string;
@@ -16,13 +24,15 @@ export interface ChatCaller {
 }
 
 /**
- * Chat about a project's tests, runs and heals, answered from stored data. Without a
- * model the deterministic matcher answers (intents.ts, answers.ts); with one, the
- * retrieved data and the question go to the router as a SIMPLE task (MODERATE when the
- * matcher did not recognise the question) and the model is told to cite the rows. If the
- * model call fails, the built-in answer is given with `model_error` saying why.
+ * Chat about a project's tests, runs and heals, answered from stored data, by tiers (spec
+ * rule 5): the deterministic matcher over the stored runs (intents.ts, answers.ts); for a
+ * question it does not recognise, semantic search over tests, recent failures and heals
+ * (the vector tier, `search`); then, with a model, the retrieved data, the search's matches
+ * and the question go to the router as a SIMPLE task (MODERATE when the matcher did not
+ * recognise the question) and the model is told to cite the rows. If the model call fails,
+ * the tiers' answer is given with `model_error` saying why.
  */
-export function chatService(deps: { store: Store; llm?: LlmClient }) {
+export function chatService(deps: { store: Store; llm?: LlmClient; search?: ChatSearch }) {
   const { store } = deps;
 
   async function healingSource(orgId: string, projectId: string | null): Promise<HealingSource> {
@@ -33,6 +43,16 @@ export function chatService(deps: { store: Store; llm?: LlmClient }) {
       available: true,
       patterns: page.items.map((p) => ({ id: p.id, original_selector: p.original_selector, healed_selector: p.healed_selector, confidence: p.confidence, method: p.method, reverted_at: p.reverted_at ?? null })),
     };
+  }
+
+  /** The vector tier's matches worth answering with; none when search fails (the next tier answers). */
+  async function searchFor(orgId: string, q: string, projectId: string | null): Promise<ChatSearchHit[]> {
+    try {
+      const found = await deps.search!(orgId, { q: q.slice(0, 500), ...(projectId ? { project_id: projectId } : {}), limit: CHAT_SEARCH_LIMIT });
+      return found.results.filter((h) => h.score >= CHAT_SEARCH_MIN_SCORE);
+    } catch {
+      return [];
+    }
   }
 
   return {
@@ -48,12 +68,13 @@ export function chatService(deps: { store: Store; llm?: LlmClient }) {
 
       const intent = matchIntent(req.message);
       const [data, healing] = await Promise.all([retrieveChatData(store, orgId, scopeProject), healingSource(orgId, scopeProject)]);
-      const builtIn = builtInAnswer(intent, data, healing);
+      const hits = intent === 'help' && deps.search && !HELP_REQUEST.test(req.message) ? await searchFor(orgId, req.message, scopeProject) : [];
+      const builtIn = hits.length ? searchAnswer(hits, data) : builtInAnswer(intent, data, healing);
 
       let reply: Omit<ChatReply, 'conversation_id' | 'message_id'> = { answer: builtIn.answer, intent: builtIn.intent, data: builtIn.data, model: null, usage: null };
       if (deps.llm?.configured) {
         try {
-          const context = modelContext(data, healing);
+          const context = { ...modelContext(data, healing), ...(hits.length ? { search_matches: hits } : {}) };
           const res = await deps.llm.complete(
             { type: 'chat_answer', complexity: intent === 'help' ? 'MODERATE' : 'SIMPLE' },
             { system: SYSTEM_PROMPT, messages: [...history(earlier), { role: 'user', content: `Data (JSON):\n${JSON.stringify(context)}\n\nQuestion: ${req.message}` }], maxTokens: 800, temperature: 0 },

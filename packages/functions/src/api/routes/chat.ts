@@ -4,6 +4,7 @@ import { streamSSE } from 'hono/streaming';
 import { AppError, notFound } from '@svc/core/errors';
 import { limits } from '@svc/core/contracts/limits';
 import { chatService } from '@svc/core/chat/service';
+import { semanticSearchOf } from './semantic-search.ts';
 import { ChatHistory, ChatReply, ChatRequest } from '@svc/core/chat/contracts';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
@@ -17,7 +18,7 @@ const SseResponse = { description: 'text/event-stream: message_start, delta (ans
  * questions about the organization's tests, runs and heals, answered from stored data.
  */
 export function chatRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
-  const chat = chatService({ store: deps.store, llm: deps.llm });
+  const chat = chatService({ store: deps.store, llm: deps.llm, search: (orgId, q) => semanticSearchOf(deps).search(orgId, q) });
 
   for (const path of ['/api/chat', '/api/v1/chat']) {
     mountRoute(app, deps, registry, {

@@ -6,13 +6,22 @@ import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 
+const services = new WeakMap<AppDeps, ReturnType<typeof semanticSearchService>>();
+
+/** The app's one search service (chat's vector tier uses it too), so the candidate vectors are cached once per process. */
+export function semanticSearchOf(deps: AppDeps) {
+  let service = services.get(deps);
+  if (!service) services.set(deps, (service = semanticSearchService({ store: deps.store, embedder: deps.embedder ?? localEmbedder(), logger: deps.logger })));
+  return service;
+}
+
 /**
  * GET /api/quality/semantic-search (and /api/v1/…): the spec's "search by semantics" over
  * the organization's tests, recent failures and learned heals (docs/search.md). Uses the
  * embedder healing memory uses; its candidate vectors are cached for the process.
  */
 export function semanticSearchRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
-  const search = semanticSearchService({ store: deps.store, embedder: deps.embedder ?? localEmbedder(), logger: deps.logger });
+  const search = semanticSearchOf(deps);
   // The spec's knowledge-search histogram (the same series wherever it is registered); tier vector, or lexical when the embedder failed.
   const latency = deps.metrics.histogram('knowledge_search_latency_seconds', 'Latency of knowledge searches', ['tier']);
   for (const path of ['/api/quality/semantic-search', '/api/v1/quality/semantic-search']) {
