@@ -99,6 +99,11 @@ export function llmVisionLocator(o: LlmVisionLocatorOptions): VisionLocator {
 
 /** The model's verdict on the new state; anything but {done, confidence, reason} JSON is an error. */
 export function parseVerifyAnswer(text: string): { done: boolean; confidence: number; reason: string } {
+  return parseJsonAnswer(text, VerifyAnswer, 'verdict is not {done, confidence, reason}');
+}
+
+/** The first {…} block of a model's text checked against a schema; VisionAnswerError naming what is wrong otherwise. */
+function parseJsonAnswer<T extends z.ZodType>(text: string, schema: T, what: string): z.output<T> {
   const block = /\{[\s\S]*\}/.exec(text)?.[0];
   let raw: unknown;
   try {
@@ -106,23 +111,14 @@ export function parseVerifyAnswer(text: string): { done: boolean; confidence: nu
   } catch {
     raw = undefined;
   }
-  const r = VerifyAnswer.safeParse(raw);
-  if (!r.success) throw new VisionAnswerError(`the vision model's verdict is not {done, confidence, reason} JSON (${r.error.issues[0]?.path.join('.') || 'answer'}: ${r.error.issues[0]?.message})`);
+  const r = schema.safeParse(raw);
+  if (!r.success) throw new VisionAnswerError(`the vision model's ${what} JSON (${r.error.issues[0]?.path.join('.') || 'answer'}: ${r.error.issues[0]?.message})`);
   return r.data;
 }
 
 /** The model's answer as a point inside the viewport, or undefined when it found nothing. */
 export function parseVisionAnswer(text: string, viewport: { width: number; height: number }): { x: number; y: number; confidence: number } | undefined {
-  const block = /\{[\s\S]*\}/.exec(text)?.[0];
-  let raw: unknown;
-  try {
-    raw = block ? JSON.parse(block) : undefined;
-  } catch {
-    raw = undefined;
-  }
-  const r = Answer.safeParse(raw);
-  if (!r.success) throw new VisionAnswerError(`the vision model's answer is not {found, x, y, confidence} JSON (${r.error.issues[0]?.path.join('.') || 'answer'}: ${r.error.issues[0]?.message})`);
-  const a = r.data;
+  const a = parseJsonAnswer(text, Answer, 'answer is not {found, x, y, confidence}');
   if (!a.found) return undefined;
   if (a.x === undefined || a.y === undefined) throw new VisionAnswerError('the vision model said found but gave no x and y');
   if (!(a.x >= 0 && a.y >= 0 && a.x < viewport.width && a.y < viewport.height)) {
