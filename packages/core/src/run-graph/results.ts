@@ -4,6 +4,7 @@ import type { GraphDeps } from './deps.ts';
 import type { RunGraphState } from './state.ts';
 import { finalStatuses } from './state.ts';
 import { testIdOf } from './spec-to-definition.ts';
+import { forEachLimited } from '../concurrency.ts';
 
 /**
  * An execution as the run state's TestResult; the details reports need go in metadata.
@@ -93,9 +94,5 @@ export async function recordTestStatuses(deps: GraphDeps, state: RunGraphState):
     if (!before || OUTCOME_RANK.indexOf(status) > OUTCOME_RANK.indexOf(before)) outcomes.set(testId, status);
   }
   // A few at a time: a large run's report should not wait on one round trip per test.
-  const pending = [...outcomes];
-  const worker = async () => {
-    for (let next = pending.shift(); next; next = pending.shift()) await deps.store.tests.recordOutcome(state.graph.config.organization_id, next[0], next[1]);
-  };
-  await Promise.all(Array.from({ length: Math.min(8, pending.length) }, worker));
+  await forEachLimited([...outcomes], 8, ([testId, status]) => deps.store.tests.recordOutcome(state.graph.config.organization_id, testId, status));
 }

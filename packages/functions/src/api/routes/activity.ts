@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { notFound } from '@svc/core/errors';
 import { ActivityQuery, ActivityResponse, FailureClustersQuery, FailureClustersResponse } from '@svc/core/contracts/failure-clusters';
 import { listActivity } from '@svc/core/events/api-consumer';
+import { forEachLimited } from '@svc/core/concurrency';
 import { listFailureClusters } from '@svc/core/events/failure-clusters';
 import { DEFAULT_CLUSTER_THRESHOLD, DEFAULT_CLUSTER_WINDOW_MS } from '@svc/core/events/stream-analytics';
 import type { AppDeps } from '../deps.ts';
@@ -30,14 +31,10 @@ export function activityRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Route
     await projectOf(orgId, query.project_id);
     const nameOf = async (ids: string[]) => {
       const names = new Map<string, string>();
-      const pending = [...ids];
-      const worker = async () => {
-        for (let id = pending.shift(); id; id = pending.shift()) {
-          const test = await deps.store.tests.get(orgId, id);
-          if (test) names.set(id, test.name);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(NAME_LOOKUPS_AT_ONCE, pending.length) }, worker));
+      await forEachLimited(ids, NAME_LOOKUPS_AT_ONCE, async (id) => {
+        const test = await deps.store.tests.get(orgId, id);
+        if (test) names.set(id, test.name);
+      });
       return names;
     };
     const items = await listFailureClusters(deps.store.table, orgId, query.project_id, query.limit, nameOf);
