@@ -20,7 +20,7 @@ export default $config({
     const { declareEvents } = await import('./infra/events.ts');
     const { declareModelSettings } = await import('./infra/model-settings.ts');
     const { declareRunGraph } = await import('./infra/run-graph.ts');
-    const { declareApi, declareHousekeeping, declareScheduledRuns } = await import('./infra/api.ts');
+    const { declareApi, declareHealer, declareHousekeeping, declareScheduledRuns } = await import('./infra/api.ts');
     const { declareSecretsKey } = await import('./infra/secrets.ts');
     const { declareBrowserWork } = await import('./infra/browser.ts');
     // Domain events (docs/events.md): the bus, a queue + dead-letter queue per consumer,
@@ -46,6 +46,8 @@ export default $config({
     });
     // Scheduled runs: a per-minute sweep with the API's settings and run graph rights.
     declareScheduledRuns({ bus: events.bus, runGraph: { environment: runGraph.apiEnvironment, permissions: runGraph.apiPermissions }, secrets });
+    // The healer consumer: a heal request (POST /api/heal) starts a heal run on the same state machine.
+    declareHealer({ bus: events.bus, queue: events.consumers.healer.queue, runGraph: { environment: runGraph.apiEnvironment, permissions: runGraph.apiPermissions }, secrets });
     // Housekeeping: a daily sweep of visual images nobody can accept or read any more.
     declareHousekeeping({ bus: events.bus, runGraph: { environment: runGraph.apiEnvironment, permissions: runGraph.apiPermissions }, secrets });
     return {

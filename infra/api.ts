@@ -95,6 +95,28 @@ export function declareScheduledRuns({ bus, runGraph, secrets }: { bus: EventBus
 }
 
 /**
+ * The healer consumer (docs/events.md): on each healing.requested it starts a heal run of the
+ * test, so like the scheduled runs it has the API's settings and run-graph rights; the queue,
+ * its rule, dead-letter queue and alarms are declareEvents'. Same batch and timeout as the
+ * other consumers.
+ */
+export function declareHealer({ bus, queue, runGraph, secrets }: { bus: EventBus; queue: { subscribe(fn: Record<string, unknown>, args: Record<string, unknown>): unknown }; runGraph: RunGraphAccess; secrets: SecretsKey }) {
+  return queue.subscribe(
+    {
+      handler: 'packages/functions/src/aws/events/consumer-handler.handler',
+      runtime: 'nodejs22.x',
+      memory: '512 MB',
+      timeout: '60 seconds',
+      link: [table, artifacts, bus],
+      // It starts runs and opens no secret: the run's task functions do that.
+      permissions: runGraph.permissions,
+      environment: { ...appEnvironment(bus, runGraph, secrets), SVC_CONSUMER: 'healer', POWERTOOLS_SERVICE_NAME: 'svc-healer' },
+    },
+    { batch: { size: 10, partialResponses: true } },
+  );
+}
+
+/**
  * Housekeeping (docs/visual.md "Retention"): once a day, visual images nobody can accept or
  * read any more leave the bucket. It reads baseline records and lists and deletes objects:
  * the links give it both; it starts no run and opens no secret.

@@ -52,6 +52,13 @@ const FUNCTION_TIMEOUT_SECONDS = 60;
 export const MAX_RECEIVE_COUNT = 3;
 const HANDLER = 'packages/functions/src/aws/events/consumer-handler';
 
+/**
+ * Consumers whose function is declared with what they need beyond the bus and the table:
+ * the healer starts heal runs, so it gets the API's run-graph settings (declareHealer in
+ * infra/api.ts, after the run graph, which itself needs this bus).
+ */
+export const SUBSCRIBED_ELSEWHERE: readonly ConsumerName[] = ['healer'];
+
 const pascal = (s: string) => s.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
 export function declareEvents(opts: { table: { name: Output } }) {
@@ -77,7 +84,7 @@ export function declareEvents(opts: { table: { name: Output } }) {
     });
     const p = patternFor(route);
     bus.subscribeQueue(`${name}Rule`, queue, { pattern: { source: p.source, detailType: p['detail-type'], detail: p.detail } });
-    if (route.implemented) {
+    if (route.implemented && !SUBSCRIBED_ELSEWHERE.includes(route.consumer)) {
       queue.subscribe(
         {
           handler: `${HANDLER}.handler`,

@@ -16,14 +16,14 @@ import { FileTable } from '../../packages/functions/src/local/file-table.ts';
 import { serviceMetrics } from '../../packages/core/src/telemetry/service-metrics.ts';
 import { recordingTimer, seedTenant, testCreatedFor, testFailedFor } from './support/fixtures.ts';
 
-function setup(healer: ConsumerDefinition, extra: { visibilityTimeoutMs?: number } = {}) {
+function setup(failing: ConsumerDefinition, extra: { visibilityTimeoutMs?: number } = {}) {
   const table = new FileTable();
   const metrics = serviceMetrics();
   const alerts = new LogAlertSink(silentLogger, metrics);
   const timer = recordingTimer();
   const events = createLocalEvents({
     table, logger: silentLogger, metrics, alerts, setTimer: timer.setTimer,
-    consumers: [apiConsumer(), healer, dlqProcessor({ alerts })],
+    consumers: [apiConsumer(), failing, dlqProcessor({ alerts })],
     visibilityTimeoutMs: extra.visibilityTimeoutMs,
   });
   /** Drains, fires due back-off timers, repeats until nothing is pending. Returns the rounds. */
@@ -40,9 +40,10 @@ function setup(healer: ConsumerDefinition, extra: { visibilityTimeoutMs?: number
   return { table, metrics, alerts, timer, events, settle };
 }
 
-const failingHealer = (failures = Infinity): ConsumerDefinition & { calls: number } => {
+/** Stream analytics stand-in (it consumes test.failed) whose handler fails the first `failures` times. */
+const failingConsumer = (failures = Infinity): ConsumerDefinition & { calls: number } => {
   const def = {
-    name: 'healer',
+    name: 'stream-analytics',
     calls: 0,
     handlers: {
       'test.failed': () => {
@@ -56,39 +57,39 @@ const failingHealer = (failures = Infinity): ConsumerDefinition & { calls: numbe
 
 describe('dead-letter flow (local)', () => {
   it('failing handler → dead letter → three retries after 2, 4, 8 s → stored + alert', async () => {
-    const healer = failingHealer();
-    const { table, timer, events, alerts, metrics, settle } = setup(healer);
+    const failing = failingConsumer();
+    const { table, timer, events, alerts, metrics, settle } = setup(failing);
     const t = await seedTenant(table);
     const failed = testFailedFor(t);
     await events.bus.publish(failed);
     await settle();
 
-    expect(healer.calls).toBe(4); // first delivery + 3 retries
+    expect(failing.calls).toBe(4); // first delivery + 3 retries
     expect(timer.delays).toEqual([2000, 4000, 8000]);
     const parked = await failedEventsRepo(table).listForTenant(t.orgId);
     expect(parked).toHaveLength(1);
     expect(parked[0]).toMatchObject({
-      consumer: 'healer', original_topic: 'svc.test.failed', retry_count: 4, error_type: 'Error', error_message: 'selector engine crashed (attempt 4)',
+      consumer: 'stream-analytics', original_topic: 'svc.test.failed', retry_count: 4, error_type: 'Error', error_message: 'selector engine crashed (attempt 4)',
     });
-    expect(JSON.parse(parked[0].original_value)).toMatchObject({ event_id: failed.event_id, metadata: { retry_count: 3, retry_for: 'healer' } });
+    expect(JSON.parse(parked[0].original_value)).toMatchObject({ event_id: failed.event_id, metadata: { retry_count: 3, retry_for: 'stream-analytics' } });
     expect(alerts.recent()).toHaveLength(1);
     expect(alerts.recent()[0]).toMatchObject({ name: 'EventDeadLettered', severity: 'critical', tenant_id: t.orgId, details: { retry_count: 4, reason: 'retries_exhausted' } });
-    // The api consumer got the event once; the republishes were addressed to the healer only.
+    // The api consumer got the event once; the republishes were addressed to the failing consumer only.
     expect(await listActivity({ table }, t.orgId)).toHaveLength(1);
     const text = await metrics.registry.render();
     expect(text).toContain('svc_dlq_depth{queue="parked"} 1');
-    expect(text).toContain('svc_dead_letters_total{consumer="healer",error_type="Error"} 4');
+    expect(text).toContain('svc_dead_letters_total{consumer="stream-analytics",error_type="Error"} 4');
     expect(text).toContain('svc_alerts_raised_total{alert="EventDeadLettered",severity="critical"} 1');
     await events.stop();
   });
 
   it('a retry that succeeds is processed once and nothing is parked', async () => {
-    const healer = failingHealer(1);
-    const { table, timer, events, alerts, settle } = setup(healer);
+    const failing = failingConsumer(1);
+    const { table, timer, events, alerts, settle } = setup(failing);
     const t = await seedTenant(table);
     await events.bus.publish(testFailedFor(t));
     await settle();
-    expect(healer.calls).toBe(2);
+    expect(failing.calls).toBe(2);
     expect(timer.delays).toEqual([2000]);
     expect(await failedEventsRepo(table).listAll()).toEqual([]);
     expect(alerts.recent()).toEqual([]);
@@ -96,7 +97,7 @@ describe('dead-letter flow (local)', () => {
   });
 
   it('an event no retry can fix (wrong tenant) is parked at once, without back-off', async () => {
-    const { table, timer, events, alerts, settle } = setup(failingHealer(0));
+    const { table, timer, events, alerts, settle } = setup(failingConsumer(0));
     const mine = await seedTenant(table);
     const other = await seedTenant(table);
     await events.bus.publish(testCreatedFor({ ...mine, orgId: other.orgId }));
@@ -109,7 +110,7 @@ describe('dead-letter flow (local)', () => {
   });
 
   it('bad events are rejected at publish and never reach a queue', async () => {
-    const { table, events } = setup(failingHealer(0));
+    const { table, events } = setup(failingConsumer(0));
     const t = await seedTenant(table);
     const good = testFailedFor(t);
     await expect(events.bus.publish({ ...good, event_type: 'test.deleted' as never })).rejects.toMatchObject({ reason: 'unknown_type' });
@@ -123,7 +124,7 @@ describe('dead-letter flow (local)', () => {
     const table = new FileTable();
     const metrics = serviceMetrics();
     const events = createLocalEvents({
-      table, logger: silentLogger, metrics, consumers: [failingHealer(), broken], visibilityTimeoutMs: 5,
+      table, logger: silentLogger, metrics, consumers: [failingConsumer(), broken], visibilityTimeoutMs: 5,
     });
     const t = await seedTenant(table);
     await events.bus.publish(testFailedFor(t));
@@ -134,7 +135,7 @@ describe('dead-letter flow (local)', () => {
     }
     expect(dlqConsumer.queue.redriven).toBe(1);
     const [body] = dlqConsumer.deadLetterQueue.peekBodies();
-    expect(JSON.parse(body)).toMatchObject({ 'detail-type': 'dlq', detail: { metadata: { consumer: 'healer', retry_count: 1 } } });
+    expect(JSON.parse(body)).toMatchObject({ 'detail-type': 'dlq', detail: { metadata: { consumer: 'stream-analytics', retry_count: 1 } } });
     expect(await metrics.registry.render()).toContain('svc_dlq_depth{queue="svc-dlq-processor-dlq"} 1');
     await events.stop();
   });

@@ -3,8 +3,9 @@
  * reaches the consumers the routing table names. Rule 1 runs through the real API
  * server; its event is fed into the local event machinery over the server's own table,
  * as the local runtime will wire it. Rules 2–5 use the producer functions inside
- * stand-in healer and knowledge-worker consumers (their real handlers come with those
- * features), so the chains ingested → analysed and failed → healed run end to end.
+ * stand-in healer and knowledge-worker consumers (the knowledge worker's real handlers come
+ * with that feature; the real healer starts browser runs), so the chains ingested → analysed
+ * and heal requested → healed run end to end.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../packages/core/src/contracts/events.ts';
@@ -14,7 +15,7 @@ import { apiConsumer, listActivity } from '../../packages/core/src/events/api-co
 import { streamAnalytics } from '../../packages/core/src/events/stream-analytics.ts';
 import { dlqProcessor } from '../../packages/core/src/events/dlq-processor.ts';
 import type { ConsumerDefinition } from '../../packages/core/src/events/consumer.ts';
-import { codebaseAnalyzed, codebaseIngested, eventSources, healingCompleted, testFailed } from '../../packages/core/src/events/producers.ts';
+import { codebaseAnalyzed, codebaseIngested, eventSources, healingCompleted, healingRequested, testFailed } from '../../packages/core/src/events/producers.ts';
 import { createLocalEvents, type LocalEvents } from '../../packages/functions/src/events/local-events.ts';
 import { startTestServer, client, signUp, type TestServer, type Client } from '../support/server.ts';
 
@@ -40,11 +41,15 @@ const knowledgeWorker: ConsumerDefinition = {
   },
 };
 
-/** Healer stand-in: on test.failed, publishes healing.completed either way (rule 4). */
+/**
+ * Healer stand-in: on healing.requested, publishes healing.completed either way (rule 4).
+ * The real healer starts a heal run (test/healing/heal-runs.test.ts); failed tests of a run
+ * heal inside that run, so test.failed is not the healer's (docs/decisions.md).
+ */
 const healer: ConsumerDefinition = {
   name: 'healer',
   handlers: {
-    'test.failed': (e, ctx) => {
+    'healing.requested': (e, ctx) => {
       received.healer.push(e);
       ctx.emit(healingCompleted(
         { source: eventSources.healer, tenant_id: e.tenant_id, correlation_id: e.correlation_id },
@@ -100,10 +105,13 @@ describe('emission rules', () => {
     expect(types).toEqual(expect.arrayContaining(['codebase.ingested', 'codebase.analyzed']));
   });
 
-  it('rules 3 and 4: test.failed reaches healer, stream analytics and the API; healing.completed follows', async () => {
+  it('rules 3 and 4: test.failed reaches stream analytics and the API; a heal request reaches the healer; healing.completed follows', async () => {
     const testId = (await member.post('/api/tests', { project_id: projectId, name: 'pay', type: 'ui' })).body.id;
     await events.drain();
     await events.bus.publish(testFailed({ source: eventSources.browserWorker, tenant_id: orgId, correlation_id: 'run-1' }, { test_id: testId, project_id: projectId, failure_details: { error_message: 'no element #pay', failure_type: 'selector_not_found', selector: '#pay' } }));
+    await events.drain();
+    expect(received.healer).toEqual([]);
+    await events.bus.publish(healingRequested({ source: eventSources.api, tenant_id: orgId, correlation_id: 'run-1' }, { test_id: testId, project_id: projectId, original_selector: '#pay', error_message: 'no element #pay' }));
     await events.drain();
     expect(received.healer.map((e) => e.payload.test_id)).toEqual([testId]);
     const [healed] = ofType('healing.completed');

@@ -65,6 +65,7 @@ describe('sst.config.ts run()', () => {
       'aws.cloudwatch.MetricAlarm BrowserPoolExhausted',
       'aws.cloudwatch.MetricAlarm ConsumerLagHighApi',
       'aws.cloudwatch.MetricAlarm ConsumerLagHighDlqProcessor',
+      'aws.cloudwatch.MetricAlarm ConsumerLagHighHealer',
       'aws.cloudwatch.MetricAlarm ConsumerLagHighStreamAnalytics',
       'aws.cloudwatch.MetricAlarm DeadLetterBacklogApi',
       'aws.cloudwatch.MetricAlarm DeadLetterBacklogDlqProcessor',
@@ -558,6 +559,10 @@ describe('run graph', () => {
       // Task-token calls have no resource-level permission.
       expect(allowed(action), action).toEqual([{ actions: ['states:SendTaskSuccess', 'states:SendTaskFailure'], resources: ['*'] }]);
     }
+    // The healer consumer starts heal runs: the API's settings and run-graph rights on its queue's function.
+    const [healer] = named('HealerQueue').calls.filter((c) => c.method === 'subscribe');
+    expect(healer!.args[0].environment).toMatchObject({ SVC_CONSUMER: 'healer', SVC_STATE_MACHINE_ARN: machine.arn });
+    expect(healer!.args[0].permissions).toEqual(args.permissions.filter((p: { actions: string[] }) => p.actions.some((a) => a.startsWith('states:'))));
     for (const action of ['states:DescribeExecution', 'states:StopExecution']) {
       const [grant] = allowed(action);
       expect(grant, action).toBeDefined();

@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 type Result = { test_id: string; status: string; error_message: string | null; metadata: Record<string, unknown> };
-type State = { test_results: Result[]; graph: { heal: Record<string, { status: string }> } };
+type State = { run_id: string; test_results: Result[]; graph: { heal: Record<string, { status: string }> } };
 
 async function start(body: Record<string, unknown>): Promise<string> {
   const started = await api.post('/api/v1/test/run', body);
@@ -84,7 +84,7 @@ describe('in-step healing of API-triggered runs', () => {
     expect(healed.metadata.heals).toEqual([expect.objectContaining({ index: 1, original: '#email', healed: 'test_id=login-email' })]);
     const learned = await patternsOf(project);
     expect(learned).toEqual([expect.objectContaining({ project_id: project, original_selector: '#email', healed_selector: 'test_id=login-email', success_count: 1 })]);
-    expect(completed(test)).toEqual([expect.objectContaining({ success: true, original_selector: '#email', healed_selector: 'test_id=login-email', from_cache: false, healing_method: 'dom_similarity' })]);
+    expect(completed(test)).toEqual([expect.objectContaining({ success: true, original_selector: '#email', healed_selector: 'test_id=login-email', from_cache: false, healing_method: 'dom_similarity', run_id: second.state.run_id })]);
 
     // v2 again: the fix comes from what the first heal taught (the cache), and the pattern counts a second success.
     const third = await run({ project_id: project, test_ids: [test], app_url: v2.url });
@@ -102,7 +102,9 @@ describe('in-step healing of API-triggered runs', () => {
     const state = (await api.get(`/api/v1/time-travel/state/${threadId}/${rejected.checkpoint_id}`)).body.state as State;
     expect(state.test_results[0].status).toBe('FAILED');
     expect(state.test_results[0].error_message).not.toMatch(/not healed/); // the in-step healer was not there to try
-    expect(completed(test)).toHaveLength(2);
+    // The rejected fix ends that test's healing: healing.completed says so, naming the fix that was refused.
+    expect(completed(test)).toHaveLength(3);
+    expect(completed(test)[2]).toMatchObject({ success: false, applied: false, healed_selector: null, outcome: 'rejected', original_selector: '#email', proposed_selector: 'test_id=login-email', reason: expect.stringMatching(/^fix rejected: not now/) });
 
     // Healing off for the run: no heal, no new knowledge.
     const off = await run({ project_id: project, test_ids: [test], app_url: v2.url, healing_enabled: false });

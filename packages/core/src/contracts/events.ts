@@ -115,6 +115,12 @@ export const HealingCompletedPayload = z.looseObject({
   from_cache: z.boolean().default(false).describe('True when served from the healing cache without running the healer'),
   applied: z.boolean().describe('Whether the fix was applied automatically (confidence at or above the threshold)'),
   git_commit: z.string().max(40).optional().describe('Commit that changed the element, in git-aware mode'),
+  outcome: z.enum(['healed', 'cannot_heal', 'exhausted', 'rejected', 'not_needed']).optional().describe('How the heal ended: healed, cannot_heal, exhausted (max retries), rejected (by a reviewer), not_needed (the test passed as it was)'),
+  reason: z.string().max(2000).optional().describe('Why it ended so (for every outcome but healed)'),
+  proposed_selector: z.string().optional().describe('The fix a reviewer rejected (outcome rejected)'),
+  step_index: z.number().int().nonnegative().optional().describe('Step whose locator was healed'),
+  field: z.string().optional().describe('The extract step\'s field whose locator was healed'),
+  attempt: z.number().int().positive().optional().describe('Execution of the test in the run that this concludes'),
 });
 
 export const DlqPayload = z.looseObject({

@@ -30,8 +30,8 @@ export const testRunTransitions: Record<TestRunStatus, readonly TestRunStatus[]>
 };
 export const canTransitionRun = (from: TestRunStatus, to: TestRunStatus) => testRunTransitions[from].includes(to);
 
-export const testRunTriggers = ['manual', 'api', 'agent', 'schedule', 'webhook', 'ci', 'retry'] as const;
-export const TestRunTrigger = z.enum(testRunTriggers).describe('What started the run: manual, api, agent, schedule, webhook, ci or retry');
+export const testRunTriggers = ['manual', 'api', 'agent', 'schedule', 'webhook', 'ci', 'retry', 'heal'] as const;
+export const TestRunTrigger = z.enum(testRunTriggers).describe('What started the run: manual, api, agent, schedule, webhook, ci, retry or heal (a heal request, POST /api/heal)');
 
 /** A test run (test_runs). */
 export const TestRunSchema = z.object({

@@ -93,7 +93,11 @@ function summarise(e: EventEnvelope): string {
     case 'healing.completed':
       return p.success
         ? `healed ${p.original_selector ?? 'selector'} → ${p.healed_selector} (confidence ${p.confidence}${p.applied ? ', applied' : ', needs review'})`
-        : 'healing found no replacement';
+        : p.outcome === 'not_needed'
+          ? 'heal run: the test passed as it was, nothing to heal'
+          : p.reason
+            ? `not healed: ${String(p.reason).slice(0, 300)}`
+            : 'healing found no replacement';
     case 'patterns.failure-cluster':
       return `${p.failure_count} similar failures across ${(p.test_ids ?? []).length} tests: ${p.error_signature}`;
     default:

@@ -11,7 +11,10 @@ const failed = (metadata?: Record<string, unknown>) =>
 
 describe('routing table', () => {
   it('routes per the spec: producers/consumers table, rules 4 and 7', () => {
-    expect(consumersFor(toBusEvent(failed()))).toEqual(['api', 'healer', 'stream-analytics']);
+    // A failed test heals inside its run (self_heal), so test.failed does not go to the healer (docs/decisions.md).
+    expect(consumersFor(toBusEvent(failed()))).toEqual(['api', 'stream-analytics']);
+    const requested = createEvent({ type: 'healing.requested', source: 'svc.api', tenant_id: 't', payload: { test_id: id(), error_message: 'x' } });
+    expect(consumersFor(toBusEvent(requested))).toEqual(['healer']);
     const ingested = createEvent({ type: 'codebase.ingested', source: 'svc.api', tenant_id: 't', payload: { project_id: id(), codebase_path: '/r' } });
     expect(consumersFor(toBusEvent(ingested))).toEqual(['api', 'knowledge-worker']);
     const executed = createEvent({ type: 'test.executed', source: 'svc.test-runner', tenant_id: 't', payload: { test_id: id(), run_id: id(), project_id: id(), status: 'passed', duration_ms: 3 } });
@@ -24,7 +27,8 @@ describe('routing table', () => {
   });
 
   it('sends a dlq republish only to the consumer that failed', () => {
-    expect(consumersFor(toBusEvent(failed({ retry_count: 1, retry_for: 'healer' })))).toEqual(['healer']);
+    expect(consumersFor(toBusEvent(failed({ retry_count: 1, retry_for: 'stream-analytics' })))).toEqual(['stream-analytics']);
+    expect(consumersFor(toBusEvent(failed({ retry_count: 1, retry_for: 'api' })))).toEqual(['api']);
   });
 
   it('ignores foreign sources on a shared bus', () => {

@@ -34,7 +34,8 @@ export const consumerRoutes: readonly ConsumerRoute[] = [
     why: 'spec rule 7 handled types; healing.completed and failure clusters for the dashboard and agent gateway',
     implemented: true,
   },
-  { consumer: 'healer', handles: ['test.failed', 'healing.requested', 'patterns.failure-cluster'], why: 'heals failed tests (rule 4) and on request', implemented: false },
+  // Failed tests of a run heal inside that run (self_heal); a request starts a heal run.
+  { consumer: 'healer', handles: ['healing.requested'], why: 'heals on request: a heal run of the test (failed runs heal inline, in their self_heal node)', implemented: true },
   { consumer: 'stream-analytics', handles: ['test.executed', 'test.failed'], why: 'failure clustering → svc.patterns.failure-cluster', implemented: true },
   { consumer: 'knowledge-worker', handles: ['codebase.ingested', 'test.executed'], why: 'analyses codebases (rule 5) and learns from executions', implemented: false },
   { consumer: 'dlq-processor', handles: ['dlq'], why: 'republishes dead letters with back-off, then parks them and alerts', implemented: true },

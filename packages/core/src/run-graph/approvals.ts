@@ -5,6 +5,7 @@ import { uuidv7 } from '../ids.ts';
 import type { GraphDeps } from './deps.ts';
 import type { Approval } from './approvals-repo.ts';
 import { planOutput } from './plan-tests.ts';
+import { publishHealOutcome } from './heal-events.ts';
 import { editableFields, type ApprovalDecision, type ApprovalEntry, type RunGraphState } from './state.ts';
 import type { Write } from './writes.ts';
 
@@ -122,6 +123,8 @@ export function approvalService(deps: GraphDeps) {
     if (!state.graph.approvals.some((a) => a.status === 'pending')) await setRunStatus(deps, state, 'running', 'awaiting_approval');
     await deps.events.append(threadId, { type: 'resume', data: { node: entry.node, decision, approval_id: entry.approval_id, test_id: entry.test_id, comment } });
     const output = decisionOutput(state, entry);
+    // A rejected (or expired) fix ends that test's healing: the self-healer does not run again.
+    if (entry.node === 'self_heal' && entry.test_id && state.graph.heal[entry.test_id]?.status === 'rejected') await publishHealOutcome(deps, threadId, state, entry.test_id);
     try {
       await deps.sendTaskSuccess(stored.task_token, output);
     } catch (err) {

@@ -7,6 +7,7 @@ import { runLimit, event } from './limits.ts';
 import { nodeEvents } from './node-events.ts';
 import { notRunResult, recordResult, toTestResult } from './results.ts';
 import { publishExecution } from './execution-events.ts';
+import { publishHealOutcome } from './heal-events.ts';
 import { definitionOf, testIdOf } from './spec-to-definition.ts';
 import { asDefinition } from '../contracts/flow.ts';
 import { finalStatuses, resultOf, type RunGraphState } from './state.ts';
@@ -83,6 +84,8 @@ export async function executeTest(deps: GraphDeps, threadId: string, testId: str
   const result = resultOf(committed.state, testId)!;
   await recordResult(deps, committed.state, result);
   await publishExecution(deps, threadId, committed.state, result);
+  // A heal that held (HEALED), or a heal run whose test passed as it is: the healing is concluded.
+  if (result.status !== 'FAILED') await publishHealOutcome(deps, threadId, committed.state, testId);
   await ev.log(result.status === 'FAILED' ? 'warn' : 'info', `${spec.name}: ${result.status}${result.error_message ? ` — ${result.error_message}` : ''}`, testId);
   await ev.end('execute_test', t0, committed.state, testId);
   return { route: routeAfterExecute(committed.state, testId), state: committed.state };

@@ -87,7 +87,7 @@ export async function publishExecution(deps: GraphDeps, threadId: string, state:
  * The failed step's selector as written, when the test's steps are the ones that ran (a
  * test with `use` steps runs its flows' steps in their place, so its indices are not its own).
  */
-function selectorOf(steps: ReadonlyArray<Record<string, unknown>> | undefined, index: number): string | undefined {
+export function selectorOf(steps: ReadonlyArray<Record<string, unknown>> | undefined, index: number): string | undefined {
   if (!steps || steps.some((s) => s.type === 'use')) return undefined;
   const selector = steps[index]?.selector;
   if (typeof selector === 'string') return selector;

@@ -6,6 +6,7 @@ import type { HealPatch } from './healer.ts';
 import { runLimit, testCostLimit } from './limits.ts';
 import { testIdOf } from './spec-to-definition.ts';
 import { nodeEvents } from './node-events.ts';
+import { publishHealOutcome } from './heal-events.ts';
 import { resultOf, type HealRecord, type RunGraphState } from './state.ts';
 import type { Write } from './writes.ts';
 
@@ -49,6 +50,7 @@ export async function selfHeal(deps: GraphDeps, threadId: string, testId: string
   await deps.events.append(threadId, { type: 'tool_call', data: { tool: 'healer', test_id: testId, input: `heal ${spec.name} (attempt ${after?.attempts ?? 0})`, status: after?.status ?? 'none', ...(after?.reason ? { error: after.reason } : {}) } });
   await ev.log(route === 'done' ? 'warn' : 'info', `${spec.name}: ${describe(route, after)}`, testId);
   await ev.end('self_heal', t0, committed.state, testId);
+  if (route === 'done') await publishHealOutcome(deps, threadId, committed.state, testId);
   return { route, state: committed.state };
 }
 

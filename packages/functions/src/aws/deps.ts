@@ -98,6 +98,7 @@ export async function buildAwsDeps(config: AwsConfig, env: Record<string, string
       sfn: new SFNClient({ region: config.region }),
       stateMachineArn: config.stateMachineArn,
       publicUrl: config.publicUrl,
+      publisher: deps.publisher,
     });
     deps.runGraphStream = { maxStreamMs: RUN_GRAPH_MAX_STREAM_MS };
   }

@@ -5,6 +5,7 @@ import type { Logger } from '@svc/core/ports/logger';
 import type { Table } from '@svc/core/ports/table';
 import { ConsumerRunner, type ConsumerDefinition } from '@svc/core/events/consumer';
 import { apiConsumer } from '@svc/core/events/api-consumer';
+import { healerConsumer, type StartHealRun } from '@svc/core/events/healer-consumer';
 import { dlqProcessor } from '@svc/core/events/dlq-processor';
 import { failedEventsRepo } from '@svc/core/events/failed-events';
 import { streamAnalytics, type StreamAnalyticsOptions } from '@svc/core/events/stream-analytics';
@@ -21,9 +22,9 @@ import { LogAlertSink } from './log-alert-sink.ts';
  * The event machinery of the local runtime, wired from core's routing table: one bus,
  * one queue (with its dead-letter queue, redrive after 3 receives) per consumer that has
  * a handler here, a poller per queue, the dlq processor with its back-off timer, and
- * the metrics collectors for consumer lag and dead-letter depth. Consumers whose
- * handlers arrive with later features (healer, knowledge worker) get no queue until
- * they are passed in, so nothing piles up unread.
+ * the metrics collectors for consumer lag and dead-letter depth. A consumer without
+ * handlers here (the knowledge worker; the healer when no run starter is given) gets no
+ * queue, so nothing piles up unread.
  */
 export interface LocalEventsOptions {
   table: Table;
@@ -31,8 +32,10 @@ export interface LocalEventsOptions {
   clock?: Clock;
   ids?: IdSource;
   metrics?: ServiceMetrics;
-  /** Consumers to run; default: api, stream-analytics, dlq-processor. */
+  /** Consumers to run; default: api, stream-analytics, dlq-processor (and the healer, given `startHealRun`). */
   consumers?: ConsumerDefinition[];
+  /** Starts heal runs: with it the healer consumes healing.requested (healRunStarter). */
+  startHealRun?: StartHealRun;
   streamAnalytics?: StreamAnalyticsOptions;
   alerts?: AlertSink;
   /** Back-off timer for dlq republishes (inject to observe delays in tests). */
@@ -76,7 +79,7 @@ export function createLocalEvents(opts: LocalEventsOptions): LocalEvents {
   const alerts = opts.alerts ?? new LogAlertSink(opts.logger, metrics);
   const timerScheduler = opts.scheduler ? undefined : new TimerRetryScheduler(bus, opts.logger, opts.setTimer);
   const scheduler = opts.scheduler ?? timerScheduler!;
-  const definitions = opts.consumers ?? [apiConsumer(), streamAnalytics(opts.streamAnalytics), dlqProcessor({ alerts })];
+  const definitions = opts.consumers ?? [apiConsumer(), streamAnalytics(opts.streamAnalytics), dlqProcessor({ alerts }), ...(opts.startHealRun ? [healerConsumer(opts.startHealRun)] : [])];
   const publisher: EventPublisher = bus;
   const consumers = new Map<string, LocalConsumer>();
 

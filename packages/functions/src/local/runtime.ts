@@ -24,6 +24,8 @@ import { ensureFirstAdmin, type FirstAdmin } from './bootstrap.ts';
 import { startTicker } from './schedule-ticker.ts';
 import { housekeeping as sweepOld } from '../shared/housekeeping.ts';
 import { scheduledRunStarter } from '../run-graph/scheduled-runs.ts';
+import { healRunStarter } from '../run-graph/heal-runs.ts';
+import type { StartHealRun } from '@svc/core/events/healer-consumer';
 import type { LocalConfig } from './config.ts';
 import { createLlmFromEnv } from '../llm/from-env.ts';
 import { createStore } from '@svc/core/store/index';
@@ -61,7 +63,16 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
   const logger = createLogger(config.logLevel);
   const table = await FileTable.open(join(config.dataDir, 'table'));
   const blobs = new FsBlobs(join(config.dataDir, 'blobs'));
-  const events = createLocalEvents({ table, logger });
+  // The healer starts heal runs on the run graph built below; its queue is polled only after that (events.start()).
+  let startHealRun: StartHealRun | undefined;
+  const events = createLocalEvents({
+    table,
+    logger,
+    startHealRun: (tenant, request) => {
+      if (!startHealRun) throw new Error('the runtime is still starting: heal runs start once the run graph is up');
+      return startHealRun(tenant, request);
+    },
+  });
   const bus = events.bus;
   events.metrics.registry.addCollector(async () => events.metrics.browserPoolActiveSessions.set({}, activeBrowserSessions()));
   try {
@@ -111,6 +122,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
       analyzeRoots: options.analyzeRoots ?? config.analyzeRoots,
       publicUrl: config.publicUrl,
     });
+    startHealRun = healRunStarter({ store: deps.store, runGraph: () => deps.runGraph });
     deps.runGraphStream = options.runGraph?.stream;
     deps.publicUrl = config.publicUrl;
     const { createGenerationExecutor } = await import('../generation/execute-once.ts');

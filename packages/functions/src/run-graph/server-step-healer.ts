@@ -40,7 +40,7 @@ export function serverStepHealer(o: ServerStepHealerOptions): (run: RunRef) => P
     const { settings } = healingSettings(project?.config);
     const { healing_enabled, require_healing_approval } = state.graph.config;
     if (!settings.enabled || !healing_enabled || require_healing_approval) return undefined;
-    const knowledge = storeHealingKnowledge({ store: o.store, organizationId: run.organizationId, projectId: run.projectId, embedder: o.embedder, publisher: o.publisher, correlationId: state.run_id, clock: o.clock });
+    const knowledge = storeHealingKnowledge({ store: o.store, organizationId: run.organizationId, projectId: run.projectId, embedder: o.embedder, publisher: o.publisher, correlationId: state.run_id, runId: state.run_id, clock: o.clock });
     const chooser = o.llm?.configured ? new ModelChooser({ llm: o.llm, organizationId: run.organizationId }) : undefined;
     return new StepHealer({ enabled: true, threshold: settings.threshold, maxRetries: settings.max_retries }, knowledge, chooser);
   };

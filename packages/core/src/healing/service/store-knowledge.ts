@@ -16,6 +16,8 @@ export interface StoreKnowledgeOptions {
   /** Publishes healing.completed after each attempt; omitted → no events. */
   publisher?: EventPublisher;
   correlationId?: string;
+  /** The run the heals happen in (its healing.completed events name it when the query does not). */
+  runId?: string;
   clock?: Clock;
   ids?: IdSource;
   /** Memory matches below this similarity are ignored (search_similar_failures default 0.7). */
@@ -104,12 +106,13 @@ export function storeHealingKnowledge(o: StoreKnowledgeOptions): HealingKnowledg
       // healing.completed names a test by its UUID; heals outside a stored test (no id) are only counted.
       if (!o.publisher || !q.testId || !UUID.test(q.testId)) return;
       const confidence = outcome.heal?.confidence ?? outcome.bestConfidence;
+      const runId = q.runId ?? o.runId;
       await o.publisher.publish(
         healingCompleted(
           { source: eventSources.healer, tenant_id: org, correlation_id: o.correlationId ?? q.runId, clock: o.clock, ids: o.ids },
           {
             test_id: q.testId,
-            ...(q.runId && UUID.test(q.runId) ? { run_id: q.runId } : {}),
+            ...(runId && UUID.test(runId) ? { run_id: runId } : {}),
             success: outcome.success,
             original_selector: q.original,
             healed_selector: outcome.heal?.healed ?? null,

@@ -5,6 +5,7 @@ import { HealingPatternQuery, HealingPatternSchema } from '@svc/core/contracts/h
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
 import { notFound, validationFailed } from '@svc/core/errors';
 import { eventSources, healingRequested } from '@svc/core/events/producers';
+import { healRunThreadId } from '@svc/core/events/healer-consumer';
 import { parseFingerprint, isEmptyFingerprint } from '@svc/core/healing/parse-fingerprint';
 import { rankPage } from '@svc/core/healing/rank';
 import { replacementSelector } from '@svc/core/healing/selector';
@@ -28,6 +29,7 @@ import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { actorOf } from '../actor.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
+import { sourceOfRun } from '../../run-graph/one-test-run.ts';
 
 const IdParams = z.strictObject({ id: z.uuid().describe('Healing pattern id') });
 const Json = z.record(z.string(), z.unknown());
@@ -236,8 +238,8 @@ export function healingRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
   });
 
   mountRoute(app, deps, registry, {
-    method: 'post', path: '/api/heal', summary: 'Ask for a test to be healed; publishes healing.requested and returns what the healer would do', tags: ['healing'], auth: 'member', body: HealRequestInput,
-    responses: { 202: { description: 'requested; with the decision when page candidates were given', schema: Json }, 404: { description: 'no such test in this organization' } },
+    method: 'post', path: '/api/heal', summary: 'Ask for a test to be healed: publishes healing.requested, which starts a heal run of the test (heal_run names its thread), and returns what the healer would do', tags: ['healing'], auth: 'member', body: HealRequestInput,
+    responses: { 202: { description: 'requested; with the decision when page candidates were given', schema: Json }, 400: { description: 'a bad field (named): a run_id of another project than the test\'s, a step or field the test does not have' }, 404: { description: 'no such test (or run_id) in this organization' } },
   }, async ({ c, body, access, principal }) => {
     const test = await store.tests.get(access.organizationId, body.test_id);
     if (!test) throw notFound('test');
@@ -251,19 +253,24 @@ export function healingRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
     if (!original) throw validationFailed([{ path: 'original_selector', message: 'required when step_index does not name a step with a selector' }]);
     const errorMessage = body.error_message ?? `healing requested for ${original}`;
     const where = target ? { target: { step_index: target.step_index, field: target.field, path: target.path } } : {};
+    // The heal run tests the code of the run named: it must be a run of the test's project.
+    if (body.run_id) await sourceOfRun(store, access.organizationId, body.run_id, test.project_id);
 
     const event = healingRequested(
       { source: eventSources.api, tenant_id: access.organizationId, correlation_id: c.get('requestId') },
       { test_id: test.id, project_id: test.project_id, original_selector: original, error_message: errorMessage, requested_by: actorOf(principal), ...(body.step_index !== undefined ? { step_index: body.step_index } : {}), ...(body.field !== undefined ? { field: body.field } : {}), ...(body.run_id ? { run_id: body.run_id } : {}) },
     );
     await deps.publisher.publish(event);
+    // The healer consumer starts this run from the event (docs/healing.md "Heal runs").
+    const thread = healRunThreadId(event.event_id);
+    const healRun = { thread_id: thread, status_url: `/api/v1/test/status/${thread}`, stream_url: `/stream/${thread}` };
 
     const query = { ...healQuery(original, body.url, errorMessage), testId: test.id };
     const knowledge = knowledgeFor(access.organizationId, test.project_id);
     if (!settings.enabled) return c.json({ event_id: event.event_id, ...where, decision: 'disabled', reason: 'healing is disabled for this project (config.healing.enabled)', proposals: [] }, 202);
     if (!body.candidates) {
       const remembered = await knowledge.lookup(query);
-      return c.json({ event_id: event.event_id, ...where, decision: 'queued', reason: 'no page candidates given: the healer verifies fixes on the page when the test runs', proposals: remembered.fixes.map((f) => ({ healed_selector: f.healed, locator: f.healedLocator, confidence: f.confidence, method: f.source, from_cache: f.source === 'cache' })) }, 202);
+      return c.json({ event_id: event.event_id, ...where, decision: 'queued', reason: 'no page candidates given: the heal run executes the test, heals a broken locator on the page and validates the fix by running the test again (healing.completed says how it ended)', heal_run: healRun, proposals: remembered.fixes.map((f) => ({ healed_selector: f.healed, locator: f.healedLocator, confidence: f.confidence, method: f.source, from_cache: f.source === 'cache' })) }, 202);
     }
 
     let stored: Fingerprint | undefined = body.fingerprint ? parseFingerprint(body.fingerprint) : undefined;
@@ -283,6 +290,7 @@ export function healingRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
     return c.json({
       event_id: event.event_id,
       ...where,
+      heal_run: healRun,
       decision: proposals.length ? 'heal' : 'no_heal',
       reason,
       rejected: notes.rejected,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Hono } from 'hono';
-import { AppError, notFound, validationFailed } from '@svc/core/errors';
-import { caseId, MAX_PARAMETER_SETS } from '@svc/core/contracts/parameter-sets';
+import { AppError } from '@svc/core/errors';
+import { MAX_PARAMETER_SETS } from '@svc/core/contracts/parameter-sets';
 import { TestRunSchema } from '@svc/core/contracts/test-run';
 import { TestResultRecordSchema } from '@svc/core/contracts/test-result';
 import { RunStartInput, RunStartedSchema, RunStatusSchema } from '@svc/core/run-graph/contracts';
@@ -13,6 +13,7 @@ import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import type { RunManager } from '../../run-graph/run-manager.ts';
+import { startOneTestRun } from '../../run-graph/one-test-run.ts';
 import { streamRoutes } from './stream.ts';
 import { approvalRoutes } from './approvals.ts';
 import { timeTravelRoutes } from './time-travel.ts';
@@ -64,22 +65,8 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
   const started = (run: z.output<typeof TestRunSchema>, threadId: string) => ({ run, thread_id: threadId, job_id: run.id, stream_url: `/stream/${encodeURIComponent(threadId)}` });
 
   /** A run of one stored test, or of one case of it (`set`, 1-based): retry and execute start runs this way. */
-  async function startOneTest(orgId: string, userId: string | null, testId: string, set: number | undefined, settings: Record<string, unknown>, sourceOf?: string) {
-    const test = await deps.store.tests.get(orgId, testId);
-    if (!test) throw notFound('test');
-    if (set !== undefined && set > test.parameter_sets.length) throw validationFailed([{ path: 'parameter_set', message: test.parameter_sets.length ? `the test has ${test.parameter_sets.length} parameter sets` : 'the test has no parameter sets' }]);
-    const input = RunStartInput.parse({ ...settings, project_id: test.project_id, test_ids: [set === undefined ? test.id : caseId(test.id, set)] });
-    const source = sourceOf === undefined || input.source ? undefined : await sourceOfRun(orgId, sourceOf, test.project_id);
-    return { test, ...(await runGraphOf(deps).start(orgId, userId, input, undefined, source)) };
-  }
-
-  /** The source of the run a retry comes from (none when it had none); it must be a run of the test's project. */
-  async function sourceOfRun(orgId: string, runId: string, projectId: string) {
-    const from = await deps.store.testRuns.get(orgId, runId);
-    if (!from) throw notFound(`run ${runId} (run_id)`);
-    if (from.project_id !== projectId) throw validationFailed([{ path: 'run_id', message: `run ${runId} is a run of another project than the test's` }]);
-    return from.source ?? undefined;
-  }
+  const startOneTest = (orgId: string, userId: string | null, testId: string, set: number | undefined, settings: Record<string, unknown>, sourceOf?: string) =>
+    startOneTestRun(deps.store, runGraphOf(deps), orgId, userId, { testId, set, settings, sourceOfRun: sourceOf });
 
   for (const [path, summary] of [
     ['/api/v1/test/run', 'Start test execution (the run graph)'],

@@ -11,6 +11,8 @@ import { dlqProcessor } from '@svc/core/events/dlq-processor';
 import { streamAnalytics } from '@svc/core/events/stream-analytics';
 import type { AlertSink, RetryScheduler } from '@svc/core/events/ports';
 import type { ConsumerName } from '@svc/core/events/routing';
+import { healerConsumer, type StartHealRun } from '@svc/core/events/healer-consumer';
+import type { AppDeps } from '../../api/deps.ts';
 import { DynamoDbTable } from '../dynamodb-table.ts';
 import { createLogger } from '../../shared/logger.ts';
 import { loadEventsConfig, type EventsConfig } from './config.ts';
@@ -21,11 +23,13 @@ import { createRepublishHandler, createSqsConsumerHandler, type SqsEvent } from 
 
 /**
  * Lambda entry points of the event consumers (one function per consumer queue, told
- * which by SVC_CONSUMER) and of the retry queue's republisher. Handlers for the healer
- * and the knowledge worker arrive with those features; asking for them now fails the
- * deploy's first invocation loudly instead of acknowledging their events unprocessed.
+ * which by SVC_CONSUMER) and of the retry queue's republisher. The healer starts heal runs
+ * on the state machine with the API's own deps (its function gets the API's run-graph
+ * settings, infra/api.ts). Handlers for the knowledge worker arrive with that feature;
+ * asking for them now fails the deploy's first invocation loudly instead of acknowledging
+ * its events unprocessed.
  */
-export function consumerDefinition(name: ConsumerName, deps: { alerts: AlertSink }): ConsumerDefinition {
+export function consumerDefinition(name: ConsumerName, deps: { alerts: AlertSink; startHealRun?: StartHealRun }): ConsumerDefinition {
   switch (name) {
     case 'api':
       return apiConsumer();
@@ -34,13 +38,35 @@ export function consumerDefinition(name: ConsumerName, deps: { alerts: AlertSink
     case 'dlq-processor':
       return dlqProcessor({ alerts: deps.alerts });
     case 'healer':
+      return healerConsumer(deps.startHealRun ?? awsHealRunStarter());
     case 'knowledge-worker':
       throw new Error(`consumer ${name} has no handlers yet (it arrives with its feature); do not deploy its queue subscription`);
   }
 }
 
+/**
+ * Heal runs on AWS: the API's deps (store, state machine), built on the first request and
+ * kept. Imported then, so the other consumers' functions never load the API's modules.
+ */
+function awsHealRunStarter(): StartHealRun {
+  let app: Promise<AppDeps> | undefined;
+  const build = async () => {
+    const [{ buildAwsDeps }, { loadAwsConfig }] = await Promise.all([import('../deps.ts'), import('../config.ts')]);
+    return buildAwsDeps(loadAwsConfig(process.env));
+  };
+  return async (tenantId, request) => {
+    app ??= build().catch((err: unknown) => {
+      app = undefined; // tried again with the next message
+      throw err;
+    });
+    const deps = await app;
+    const { healRunStarter } = await import('../../run-graph/heal-runs.ts');
+    return healRunStarter({ store: deps.store, runGraph: () => deps.runGraph })(tenantId, request);
+  };
+}
+
 /** Builds the runner for one consumer from its ports (shared by the Lambda entry and tests). */
-export function buildRunner(name: ConsumerName, deps: { table: Table; publisher: EventPublisher; logger: Logger; alerts: AlertSink; scheduler?: RetryScheduler }) {
+export function buildRunner(name: ConsumerName, deps: { table: Table; publisher: EventPublisher; logger: Logger; alerts: AlertSink; scheduler?: RetryScheduler; startHealRun?: StartHealRun }) {
   return new ConsumerRunner(consumerDefinition(name, deps), { ...deps, clock: systemClock });
 }
 
