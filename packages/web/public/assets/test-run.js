@@ -1,4 +1,4 @@
-import { api } from './api.js';
+import { api, ApiError } from './api.js';
 import { $, element, messageOf, setMessage } from './dom.js';
 import { artifactButtons, runArtifactsByCase } from './run-artifacts.js';
 import { extractedBlock } from './extracted.js';
@@ -10,7 +10,8 @@ import { sourceText } from './run-source.js';
  * dashboard polls GET /api/v1/test/status/{id}: simpler than the SSE stream, and a missed
  * answer costs nothing), then its totals and one row per test, or per case of a
  * parameterised test ("test [set]"), with the error of each failure. Members may retry a
- * failed row, which starts and follows a run of just that test or case, and download its
+ * failed row, which starts and follows a run of just that test or case, heal a row whose
+ * locator broke (a heal run of the test, followed the same way), and download its
  * Playwright trace and failure screenshot (run-artifacts.js). A finished run's
  * report is offered as HTML and as PDF (POST /api/reports/generate; a server without a PDF
  * printer answers 501, said under the button). The HTML report is
@@ -25,7 +26,7 @@ import { sourceText } from './run-source.js';
  * @typedef {{ id: string, status: string, total_tests: number, error: string | null, source?: import('./run-source.js').RunSource | null }} Run
  * @typedef {{ run: Run, passed_count: number, failed_count: number, skipped_count: number, pending_approvals: unknown[] }} RunStatus
  * @typedef {{ index: number, name: string }} SetRef
- * @typedef {{ test_id: string, status: string, duration_ms: number | null, error_message: string | null, parameter_set?: SetRef, metadata: { name?: unknown, quarantined?: unknown, steps?: unknown }, attempt: number }} Result
+ * @typedef {{ test_id: string, status: string, duration_ms: number | null, error_message: string | null, parameter_set?: SetRef, metadata: { name?: unknown, quarantined?: unknown, steps?: unknown, failure_kind?: unknown, failed_step?: unknown }, attempt: number }} Result
  * @typedef {{ canRetry: boolean, onFinished: () => void }} RunContext
  */
 
@@ -153,6 +154,7 @@ function resultRow(result, artifacts, newFailures) {
   if (result.status === 'failed') {
     const actions = element('div', { className: 'test-result-actions' });
     if (context?.canRetry) actions.append(retryButton(result, name));
+    if (context?.canRetry && result.metadata.failure_kind === 'locator' && typeof result.metadata.failed_step === 'number') actions.append(healButton(result, name, result.metadata.failed_step));
     const status = element('p', { className: 'muted', testid: 'test-result-download-status' });
     status.hidden = true;
     actions.append(...artifactButtons(artifacts.get(caseOf(result)) ?? [], name, status, save));
@@ -177,6 +179,44 @@ function retryButton(result, name) {
   });
   return button;
 }
+
+/**
+ * Asks for the broken locator of a failed step to be healed (POST /api/heal, with the run
+ * on screen: the heal run tests the same code) and follows the heal run the healer starts
+ * for it: the test runs again, a broken locator is healed on the page, and the result says
+ * whether the fix held. The run exists a moment after the request, on the thread the
+ * answer names; until then its status is a 404, asked again for up to HEAL_START_MS.
+ * @param {Result} result @param {string} name @param {number} step the failed step (0-based)
+ */
+function healButton(result, name, step) {
+  const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-result-heal', text: 'Heal' }));
+  button.type = 'button';
+  button.setAttribute('aria-label', `Heal ${name}: its step ${step + 1}`);
+  button.title = `Run ${name} again and heal the locator of step ${step + 1} on the page`;
+  const body = { test_id: result.test_id, step_index: step, ...(result.error_message && { error_message: result.error_message.slice(0, 10_000) }), ...(runId && { run_id: runId }) };
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    void startRun(`healing ${name}`, async () => {
+      /** @type {{ decision: string, reason?: string, heal_run?: { status_url: string } }} */
+      const answer = await api('/api/heal', { method: 'POST', body });
+      if (!answer.heal_run) throw new Error(answer.reason ?? `no heal run (${answer.decision})`);
+      const statusUrl = answer.heal_run.status_url;
+      for (const deadline = Date.now() + HEAL_START_MS; ; await sleep(POLL_MS)) {
+        try {
+          /** @type {RunStatus} */
+          const status = await api(statusUrl);
+          return { run: status.run };
+        } catch (err) {
+          if (!(err instanceof ApiError && err.status === 404) || Date.now() > deadline) throw err;
+        }
+      }
+    });
+  });
+  return button;
+}
+
+/** How long a heal run may take to appear after the request (the healer consumer starts it). */
+const HEAL_START_MS = 30_000;
 
 /** What the run did so far, from its status. @param {RunStatus} s */
 function progressOf(s) {
