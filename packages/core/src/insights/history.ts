@@ -3,6 +3,7 @@ import type { TestRun } from '../contracts/test-run.ts';
 import type { InsightWindow } from '../contracts/insights.ts';
 import { isTerminalRunStatus } from '../contracts/test-run.ts';
 import { resultCaseId } from '../contracts/test-result.ts';
+import { mapLimited } from '../concurrency.ts';
 
 /** One test's outcome in one run: its last attempt, with what earlier attempts did. */
 export interface Execution {
@@ -70,15 +71,7 @@ export async function loadRunHistory(store: Store, orgId: string, projectId: str
   } while (cursor);
   runs.reverse();
 
-  const withExecutions: RunWithExecutions[] = new Array(runs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < runs.length) {
-      const i = next++;
-      withExecutions[i] = { run: runs[i], executions: executionsOf(runs[i].id, await store.testRuns.results(orgId, runs[i].id)) };
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, runs.length) }, worker));
+  const withExecutions: RunWithExecutions[] = await mapLimited(runs, CONCURRENCY, async (run) => ({ run, executions: executionsOf(run.id, await store.testRuns.results(orgId, run.id)) }));
 
   return {
     runs: withExecutions,

@@ -4,6 +4,7 @@ import type { TestRecord } from '../store/tests.ts';
 import { isTerminalRunStatus, type TestRun } from '../contracts/test-run.ts';
 import { resultCaseId } from '../contracts/test-result.ts';
 import type { Candidate } from './rank.ts';
+import { mapLimited } from '../concurrency.ts';
 
 /**
  * What one search compares (docs/search.md "Limits"). A remote embedder is paid for each
@@ -147,38 +148,31 @@ async function latestRuns(store: Store, projectId: string, n: number): Promise<T
 
 async function failureCandidates(store: Store, orgId: string, projects: { id: string; name: string }[], tests: Map<string, TestRecord>): Promise<Candidate[]> {
   const runs = (await Promise.all(projects.map((p) => latestRuns(store, p.id, SEARCH_LIMITS.runsPerProject)))).flat();
-  const out: Candidate[][] = new Array(runs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < runs.length) {
-      const i = next++;
-      const run = runs[i];
-      const results = await store.testRuns.results(orgId, run.id);
-      // The last attempt of each test (or parameter set) in the run; a failure a retry fixed is not one.
-      const last = new Map<string, (typeof results)[number]>();
-      for (const r of results) if ((last.get(resultCaseId(r))?.attempt ?? -1) < r.attempt) last.set(resultCaseId(r), r);
-      out[i] = [...last.values()].filter((r) => r.status === 'failed').map((r) => {
-        const meta = r.metadata as Record<string, unknown>;
-        const test = tests.get(r.test_id);
-        const name = test?.name ?? (typeof meta.name === 'string' ? meta.name : `test ${r.test_id.slice(0, 8)}`);
-        const title = r.parameter_set ? `${name} [${r.parameter_set.name}]` : name;
-        const index = typeof meta.failed_step === 'number' ? meta.failed_step : undefined;
-        const step = index !== undefined && test ? (test.steps as unknown[])[index] : undefined;
-        const text = [
-          `${title} failed`,
-          r.error_message ?? '',
-          step !== undefined ? `failed step ${index! + 1}: ${describeStep(step)}` : index !== undefined ? `failed step ${index + 1}` : '',
-          typeof meta.failure_kind === 'string' ? `failure kind: ${meta.failure_kind}` : '',
-        ].filter(Boolean).join('. ');
-        return {
-          kind: 'failure' as const, id: r.id, title, text, project_id: run.project_id,
-          links: { run: `/api/v1/test/status/${run.id}`, results: `/api/v1/tests/${run.id}/results`, test: `/api/tests/${r.test_id}` },
-          created_at: r.created_at,
-        };
-      }).sort(newestFirst('created_at')).map(({ created_at: _c, ...c }) => c);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, runs.length) }, worker));
+  const out = await mapLimited(runs, CONCURRENCY, async (run) => {
+    const results = await store.testRuns.results(orgId, run.id);
+    // The last attempt of each test (or parameter set) in the run; a failure a retry fixed is not one.
+    const last = new Map<string, (typeof results)[number]>();
+    for (const r of results) if ((last.get(resultCaseId(r))?.attempt ?? -1) < r.attempt) last.set(resultCaseId(r), r);
+    return [...last.values()].filter((r) => r.status === 'failed').map((r) => {
+      const meta = r.metadata as Record<string, unknown>;
+      const test = tests.get(r.test_id);
+      const name = test?.name ?? (typeof meta.name === 'string' ? meta.name : `test ${r.test_id.slice(0, 8)}`);
+      const title = r.parameter_set ? `${name} [${r.parameter_set.name}]` : name;
+      const index = typeof meta.failed_step === 'number' ? meta.failed_step : undefined;
+      const step = index !== undefined && test ? (test.steps as unknown[])[index] : undefined;
+      const text = [
+        `${title} failed`,
+        r.error_message ?? '',
+        step !== undefined ? `failed step ${index! + 1}: ${describeStep(step)}` : index !== undefined ? `failed step ${index + 1}` : '',
+        typeof meta.failure_kind === 'string' ? `failure kind: ${meta.failure_kind}` : '',
+      ].filter(Boolean).join('. ');
+      return {
+        kind: 'failure' as const, id: r.id, title, text, project_id: run.project_id,
+        links: { run: `/api/v1/test/status/${run.id}`, results: `/api/v1/tests/${run.id}/results`, test: `/api/tests/${r.test_id}` },
+        created_at: r.created_at,
+      };
+    }).sort(newestFirst('created_at')).map(({ created_at: _c, ...c }) => c);
+  });
   // Newest runs first across projects: run ids are time-ordered.
   return runs.map((r, i) => ({ r, c: out[i] })).sort((a, b) => b.r.created_at.localeCompare(a.r.created_at)).flatMap((x) => x.c);
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Embedder } from '../healing/service/embedder.ts';
+import { forEachLimited } from '../concurrency.ts';
 
 /** Texts sent to the embedder per call (OpenAI takes a batch per request; Bedrock's adapter sends one request per text). */
 export const EMBED_BATCH = 50;
@@ -54,16 +55,11 @@ export class EmbeddingCache {
     const fresh = new Map<string, Float32Array>();
     const batches: string[][] = [];
     for (let i = 0; i < missing.length; i += EMBED_BATCH) batches.push(missing.slice(i, i + EMBED_BATCH));
-    let next = 0;
-    const worker = async () => {
-      while (next < batches.length) {
-        const batch = batches[next++];
-        const vectors = await embedder.embed(batch.map((k) => textOf.get(k)!), signal);
-        if (vectors.length !== batch.length) throw new Error(`embedder ${embedder.model} answered ${vectors.length} vectors for ${batch.length} texts`);
-        batch.forEach((k, j) => fresh.set(k, Float32Array.from(vectors[j])));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(EMBED_CONCURRENCY, batches.length) }, worker));
+    await forEachLimited(batches, EMBED_CONCURRENCY, async (batch) => {
+      const vectors = await embedder.embed(batch.map((k) => textOf.get(k)!), signal);
+      if (vectors.length !== batch.length) throw new Error(`embedder ${embedder.model} answered ${vectors.length} vectors for ${batch.length} texts`);
+      batch.forEach((k, j) => fresh.set(k, Float32Array.from(vectors[j])));
+    });
     for (const [k, v] of fresh) this.put(k, v);
     if (backing && fresh.size) await backing.put(fresh).catch((err: Error) => backing.failed(err));
     return { vectors: keys.map((k, i) => out[i] ?? fresh.get(k)!), embedded: missing.length, stored };

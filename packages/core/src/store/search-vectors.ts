@@ -1,5 +1,6 @@
 import { keys } from './keys.ts';
 import type { StoreContext } from './context.ts';
+import { forEachLimited } from '../concurrency.ts';
 
 /** How long a stored search vector is kept: a text not searched for a month is embedded again when it is. */
 export const SEARCH_VECTOR_TTL_SECONDS = 30 * 24 * 3600;
@@ -16,12 +17,7 @@ function decode(text: unknown): Float32Array | undefined {
   return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 }
 
-async function inPool<T>(items: T[], work: (item: T) => Promise<void>) {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
-}
+const inPool = <T>(items: T[], work: (item: T) => Promise<void>) => forEachLimited(items, CONCURRENCY, work);
 
 /**
  * Search candidates' embeddings from a remote embedder, kept per organization so a cold
