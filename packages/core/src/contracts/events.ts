@@ -107,6 +107,7 @@ export const HealingRequestedPayload = z.looseObject({
 export const HealingCompletedPayload = z.looseObject({
   test_id: Uuid.describe('Test that was healed (or not)'),
   run_id: Uuid.optional().describe('Run in which the failure happened'),
+  project_id: Uuid.optional().describe('Project of the test'),
   success: z.boolean().describe('Whether a replacement was found'),
   original_selector: z.string().optional().describe('Selector that no longer resolved'),
   healed_selector: z.string().nullable().describe('Replacement selector, or null when none was found'),

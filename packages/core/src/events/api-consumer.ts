@@ -25,32 +25,39 @@ export const activityKey = (tenantId: string, timestamp: string, eventId: string
   sk: `ACTIVITY#${new Date(timestamp).toISOString()}#${eventId}`,
 });
 
+/**
+ * The same entry in its project's feed (same partition, another sort-key prefix), so a
+ * project's activity is one query however busy the organization's other projects are.
+ */
+export const projectActivityKey = (tenantId: string, projectId: string, timestamp: string, eventId: string) => ({
+  pk: `ORG#${tenantId}`,
+  sk: `PACTIVITY#${projectId}#${new Date(timestamp).toISOString()}#${eventId}`,
+});
+
 export function apiConsumer(): ConsumerDefinition {
   const handler: EventHandler = async (event, ctx) => {
     await assertTenantOwns(event, ctx);
-    ctx.write({
-      type: 'put',
-      item: {
-        ...activityKey(event.tenant_id, event.timestamp, event.event_id),
-        entity: 'event_activity',
-        event_id: event.event_id,
-        event_type: event.event_type,
-        correlation_id: event.correlation_id,
-        source: event.source,
-        occurred_at: new Date(event.timestamp).toISOString(),
-        summary: summarise(event),
-        refs: refsOf(event),
-        expiresAt: Math.floor(ctx.clock.now().getTime() / 1000) + ACTIVITY_TTL_SECONDS,
-      },
-      condition: { kind: 'notExists' },
-    });
+    const refs = refsOf(event);
+    const entry = {
+      entity: 'event_activity',
+      event_id: event.event_id,
+      event_type: event.event_type,
+      correlation_id: event.correlation_id,
+      source: event.source,
+      occurred_at: new Date(event.timestamp).toISOString(),
+      summary: summarise(event),
+      refs,
+      expiresAt: Math.floor(ctx.clock.now().getTime() / 1000) + ACTIVITY_TTL_SECONDS,
+    };
+    ctx.write({ type: 'put', item: { ...activityKey(event.tenant_id, event.timestamp, event.event_id), ...entry }, condition: { kind: 'notExists' } });
+    if (refs.project_id) ctx.write({ type: 'put', item: { ...projectActivityKey(event.tenant_id, refs.project_id, event.timestamp, event.event_id), ...entry } });
   };
   return { name: 'api', timeoutMs: 10_000, handlers: Object.fromEntries(apiTypes.map((t) => [t, handler])) };
 }
 
-/** The tenant's activity, newest first. */
-export async function listActivity(ctx: Pick<HandlerContext, 'table'>, tenantId: string, limit = 50) {
-  const page = await ctx.table.query({ pk: `ORG#${tenantId}`, skPrefix: 'ACTIVITY#', descending: true, limit });
+/** The tenant's activity, or one project's, newest first. */
+export async function listActivity(ctx: Pick<HandlerContext, 'table'>, tenantId: string, limit = 50, projectId?: string) {
+  const page = await ctx.table.query({ pk: `ORG#${tenantId}`, skPrefix: projectId ? `PACTIVITY#${projectId}#` : 'ACTIVITY#', descending: true, limit });
   return page.items.map(({ event_id, event_type, occurred_at, summary, refs, correlation_id, source }) => ({
     event_id, event_type, occurred_at, summary, refs, correlation_id, source,
   }));

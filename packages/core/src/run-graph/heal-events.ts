@@ -98,7 +98,7 @@ export async function publishHealOutcome(deps: GraphDeps, threadId: string, stat
     try {
       const event = healingCompleted(
         { source: eventSources.healer, tenant_id: cfg.organization_id, correlation_id: state.run_id, clock: deps.clock, ids: { uuid: () => stableEventId(state.run_id, testId, c.attempt, `healing.completed#${c.outcome}#${c.step_index ?? ''}#${c.field ?? ''}#${i}`) } },
-        { test_id: storedId, run_id: state.run_id, ...c },
+        { test_id: storedId, run_id: state.run_id, ...(UUID.test(cfg.project_id) && { project_id: cfg.project_id }), ...c },
       );
       await deps.publisher.publish(event);
     } catch (err) {

@@ -113,6 +113,7 @@ export function storeHealingKnowledge(o: StoreKnowledgeOptions): HealingKnowledg
           {
             test_id: q.testId,
             ...(runId && UUID.test(runId) ? { run_id: runId } : {}),
+            ...(UUID.test(o.projectId) ? { project_id: o.projectId } : {}),
             success: outcome.success,
             original_selector: q.original,
             healed_selector: outcome.heal?.healed ?? null,

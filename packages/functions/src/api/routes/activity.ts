@@ -9,6 +9,9 @@ import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 
+/** Organization entries read to find a project's older ones (recorded before projects had their own feed). */
+const LEGACY_SCAN = 1000;
+
 /** Test names looked up at a time: a cluster names up to 100 tests. */
 const NAME_LOOKUPS_AT_ONCE = 8;
 
@@ -48,8 +51,16 @@ export function activityRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Route
     const orgId = access.organizationId;
     if (!query.project_id) return c.json({ items: await listActivity({ table: deps.store.table }, orgId, query.limit) });
     await projectOf(orgId, query.project_id);
-    // The feed is one list per organization: a project's entries are read from its newest part.
-    const items = (await listActivity({ table: deps.store.table }, orgId, 1000)).filter((a) => (a.refs as Record<string, string> | undefined)?.project_id === query.project_id).slice(0, query.limit);
-    return c.json({ items });
+    const table = { table: deps.store.table };
+    const items = await listActivity(table, orgId, query.limit, query.project_id);
+    if (items.length < query.limit) {
+      // Entries recorded before projects had their own feed are only in the organization's:
+      // its newest part fills in (they expire within 30 days, and with them this fallback's use).
+      const seen = new Set(items.map((a) => a.event_id));
+      const older = (await listActivity(table, orgId, LEGACY_SCAN)).filter((a) => (a.refs as Record<string, string> | undefined)?.project_id === query.project_id && !seen.has(a.event_id));
+      items.push(...older);
+      items.sort((a, b) => String(b.occurred_at).localeCompare(String(a.occurred_at)));
+    }
+    return c.json({ items: items.slice(0, query.limit) });
   });
 }
