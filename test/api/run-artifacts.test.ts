@@ -11,6 +11,7 @@ import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, signUp, type Client } from '../support/server.ts';
+import { openSse } from '../run-graph/support/sse-client.ts';
 import { startRunGraphServer } from '../run-graph/support/api-server.ts';
 import { apiTest, startTarget, type Target } from '../run-graph/support/target.ts';
 import type { FsBlobs } from '../../packages/functions/src/local/fs-blobs.ts';
@@ -112,6 +113,26 @@ describe('run artifacts', () => {
     expect([...res.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   });
 
+  it('downloads the HTML of the page the test failed on, as a file (never rendered on this origin)', async () => {
+    const dom = (await listed()).find((a) => a.kind === 'dom_snapshot')!;
+    expect(dom).toMatchObject({ name: `${failingTestId}/failure.html`, test_id: failingTestId, content_type: 'application/octet-stream', available: true });
+    const res = await download(dom.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/octet-stream');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${failingTestId}-failure.html"`);
+    const html = Buffer.from(res.bytes).toString('utf8');
+    // The target's page as the browser had it: the button the test could not find the thanks of.
+    expect(html).toMatch(/^<!DOCTYPE html>/i);
+    expect(html).toContain('id="buy-now"');
+
+    // The run's stream carried it live too: dom_snapshot, with the failed step (the assertion, after the two steps) and the artifact's name.
+    const stream = await openSse(`${server.url}/stream/${threadId}`, { headers: { authorization: `Bearer ${user.token}`, 'x-organization-id': user.orgId } });
+    const event = await stream.waitFor((e) => e.event === 'dom_snapshot');
+    stream.close();
+    expect(event.data).toMatchObject({ test_id: failingTestId, url: `${target.url}/page`, step: 2, artifact: `${failingTestId}/failure.html`, truncated: false, chars: html.length });
+    expect(event.data.html).toBe(html);
+  });
+
   it("is a 404 for another organization, for a run's name it does not own, and a 400 naming a malformed segment", async () => {
     const trace = (await listed()).find((a) => a.kind === 'trace')!;
     const other = client(server.url, { token: stranger.token, org: stranger.orgId });
@@ -137,7 +158,7 @@ describe('run artifacts', () => {
       expect(result.isError ?? false).toBe(false);
       const body = result.structuredContent as { run_id: string; items: Artifact[] };
       expect(body.run_id).toBe(runId);
-      expect(body.items.map((a) => a.kind).sort()).toEqual(['screenshot', 'screenshot', 'trace']);
+      expect(body.items.map((a) => a.kind).sort()).toEqual(['dom_snapshot', 'screenshot', 'screenshot', 'trace']);
       const other = (await mcp.callTool({ name: 'svc_run_artifacts', arguments: { id: 'no-such-run' } })) as CallToolResult;
       expect(other.isError).toBe(true);
     } finally {

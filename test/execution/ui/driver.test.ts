@@ -113,6 +113,23 @@ describe('diagnostics', () => {
       await s.close();
     }
   });
+
+  it("reads the page's HTML as the DOM is now, cut at the cap and saying so", async () => {
+    const s = await driver.openSession({ baseUrl: app.url, trace: false });
+    try {
+      await run(s, [{ type: 'goto', url: '/login' }]);
+      await s.page.evaluate(() => document.body.append(Object.assign(document.createElement('p'), { id: 'added-late', textContent: 'added by a script' })));
+      const whole = await s.html(2_000_000);
+      expect(whole).toMatchObject({ url: `${app.url}/login`, truncated: false, chars: whole.html.length });
+      expect(whole.html).toMatch(/^<!DOCTYPE html>/i);
+      expect(whole.html).toContain('<p id="added-late">added by a script</p>');
+      const cut = await s.html(100);
+      expect(cut).toMatchObject({ truncated: true, chars: whole.chars });
+      expect(cut.html).toBe(whole.html.slice(0, 100));
+    } finally {
+      await s.close();
+    }
+  });
 });
 
 describe('screenshot cap', () => {

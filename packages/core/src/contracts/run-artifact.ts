@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** One artifact of a run, as `GET /api/runs/{id}/artifacts` lists it. */
 export const RunArtifactSchema = z.object({
   name: z.string().describe("The artifact's name within the run: `<test folder>/<file>` (e.g. `0193…/trace.zip`)"),
-  kind: z.enum(['trace', 'screenshot', 'visual']).describe('trace: the Playwright trace zip of a failed UI test; screenshot: a failure or on-demand screenshot; visual: a visual comparison image (baseline, actual or diff)'),
+  kind: z.enum(['trace', 'screenshot', 'visual', 'dom_snapshot']).describe('trace: the Playwright trace zip of a failed UI test; screenshot: a failure or on-demand screenshot; visual: a visual comparison image (baseline, actual or diff); dom_snapshot: the HTML of the page a UI test failed on (failure.html, always served as a download)'),
   test_id: z.string().describe('The test (or `<test id>[n]`, a parameter set\'s case) it belongs to'),
   test_name: z.string(),
   content_type: z.string().describe('What the download is served as: image/png, application/zip'),

@@ -2,7 +2,7 @@ import type { TestDefinition, Step, Assertion, UiAssertion, ApiAssertion, DbAsse
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { checkAccessibility } from '../accessibility/check-accessibility.ts';
 import type { Fingerprint } from '../contracts/fingerprint.ts';
-import { StepFailure, type FailureKind, type StepContext, type StepResult, type TestExecutionResult, type UiDriver, type UiSession, type SqlDriver, type HttpExchange, type HttpResult, type SqlResult, type ArtifactSink } from './types.ts';
+import { StepFailure, type FailureKind, type StepContext, type StepResult, type TestExecutionResult, type UiDriver, type UiSession, type SqlDriver, type HttpExchange, type PageHtml, type HttpResult, type SqlResult, type ArtifactSink } from './types.ts';
 import { interpolate, redactSecrets, type VariableScope } from './variables.ts';
 import { describeStep, describeAssertion } from './describe-step.ts';
 import { checkApiAssertion, loadJsonSchemaSupport } from './api/check-api-assertion.ts';
@@ -41,6 +41,8 @@ export interface TestRunDeps {
   /** What the run does with baselines (default missing: record where none exists). */
   baselineMode?: BaselineMode;
   onStep?: (testId: string, step: StepResult) => void;
+  /** A failed UI test's page as it failed (after its HTML is stored as `failure.html`); live streams show it. */
+  onDomSnapshot?: (testId: string, page: PageHtml & { step: number | null; artifact: string }) => void;
   /** The model extract steps with an instruction ask (paid by the run's organization); without it they fail with NO_MODEL. */
   extractModel?: ExtractModel;
   /** Per step of `test` (its flows expanded, flows/expand-flows.ts): the flow step it came from; results and errors name it. */
@@ -53,6 +55,8 @@ const uiStepTypes = new Set(['goto', 'click', 'dblclick', 'fill', 'type', 'press
 
 /** Grace after the deadline for a driver to give up on its own before the runner abandons it. */
 const ABANDON_GRACE_MS = 5_000;
+/** A failed UI test keeps at most this much of its page's HTML (2 MB; beyond it the page is cut, and says nothing more about a locator). */
+export const MAX_DOM_SNAPSHOT_CHARS = 2_000_000;
 
 /**
  * Runs one test: steps in order, then the trailing assertions. The first failing step
@@ -275,10 +279,17 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
 
   const diagnostics = session?.diagnostics() ?? { consoleErrors: [], failedRequests: [], pagesVisited: [] };
   let trace: string | undefined;
+  let domSnapshot: string | undefined;
   if (session) {
     if (failure && failure.kind !== 'cancelled') {
       const shot = await session.screenshot().catch(() => undefined);
       if (shot) screenshots.push(await deps.artifacts.put(`${safeName(testId)}/failure.png`, shot, 'image/png'));
+      // The DOM the step failed on, as text: what a person (or a model) reads to see why a locator missed.
+      const page = await session.html?.(MAX_DOM_SNAPSHOT_CHARS).catch(() => undefined);
+      if (page) {
+        domSnapshot = await deps.artifacts.put(`${safeName(testId)}/failure.html`, new TextEncoder().encode(page.html), 'text/html');
+        deps.onDomSnapshot?.(testId, { ...page, step: failure.step ?? null, artifact: `${safeName(testId)}/failure.html` });
+      }
     }
     const zip = await session.stopTrace(!!failure).catch(() => undefined);
     if (zip) trace = await deps.artifacts.put(`${safeName(testId)}/trace.zip`, zip, 'application/zip');
@@ -304,6 +315,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     ...(failure ? { error_message: failure.message, failure_kind: failure.kind, failed_step: failure.step, ...(failure.stack ? { stack_trace: redact(failure.stack) } : {}) } : {}),
     screenshots,
     ...(trace ? { trace } : {}),
+    ...(domSnapshot ? { dom_snapshot: domSnapshot } : {}),
     console_errors: diagnostics.consoleErrors.map(redact),
     failed_requests: diagnostics.failedRequests,
     ...(diagnostics.pagesVisited.length ? { pages_visited: diagnostics.pagesVisited.map(redact) } : {}),

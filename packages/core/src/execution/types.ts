@@ -116,6 +116,8 @@ export interface UiSession {
   extractField?(name: string, field: ExtractField, ctx: StepContext): Promise<{ value: ExtractedValue; fingerprint?: Fingerprint }>;
   /** The page's visible content as an accessibility snapshot (text), cut at maxChars; for a model extracting from it. */
   snapshot?(maxChars: number, ctx: StepContext): Promise<PageSnapshot>;
+  /** The page's HTML as it is now (the DOM serialised), cut at maxChars; optional (the runner keeps it when a test fails). */
+  html?(maxChars: number): Promise<PageHtml>;
   /** The page's title (optional: only callers that report the page's state, e.g. POST /api/act, need it). */
   title?(): Promise<string>;
   diagnostics(): UiDiagnostics;
@@ -126,6 +128,15 @@ export interface UiSession {
 
 /** One extracted field: text or an attribute (null: the element has no such attribute), or a list of them. */
 export type ExtractedValue = string | null | Array<string | null>;
+
+export interface PageHtml {
+  html: string;
+  /** The page's URL when it was read. */
+  url: string;
+  /** Characters before the cut. */
+  chars: number;
+  truncated: boolean;
+}
 
 export interface PageSnapshot {
   /** The accessibility snapshot (roles, names, visible text), cut at the cap. */
@@ -217,6 +228,8 @@ export interface TestExecutionResult {
   failed_step?: number;
   screenshots: string[];
   trace?: string;
+  /** A failed UI test: the page's HTML when it failed (artifact key, `failure.html`). */
+  dom_snapshot?: string;
   console_errors: string[];
   failed_requests: UiDiagnostics['failedRequests'];
   /** UI tests: pages the browser was on (coverage reads them). */

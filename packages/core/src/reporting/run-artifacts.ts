@@ -1,7 +1,7 @@
 import type { RunSummary } from '../execution/types.ts';
 import { screenshotKeys, visualKeys } from './format.ts';
 
-export type RunArtifactKind = 'trace' | 'screenshot' | 'visual';
+export type RunArtifactKind = 'trace' | 'screenshot' | 'visual' | 'dom_snapshot';
 
 export interface RunArtifactRef {
   /** Blob key, as the result recorded it. */
@@ -14,8 +14,8 @@ export interface RunArtifactRef {
 
 /**
  * Every artifact a run's results name — each case's latest attempt, as the report shows
- * it: the Playwright trace of a failed UI test, its screenshots (failure and on demand)
- * and its visual comparison images. What a result does not name is not the run's to
+ * it: the Playwright trace of a failed UI test, its page's HTML when it failed, its
+ * screenshots (failure and on demand) and its visual comparison images. What a result does not name is not the run's to
  * serve, whatever else lies under its folder.
  */
 export function runArtifactsOf(summary: RunSummary): RunArtifactRef[] {
@@ -25,6 +25,7 @@ export function runArtifactsOf(summary: RunSummary): RunArtifactRef[] {
       if (!refs.has(key)) refs.set(key, { key, kind, test_id: r.test_id, test_name: r.name });
     };
     if (r.trace) add(r.trace, 'trace');
+    if (r.dom_snapshot) add(r.dom_snapshot, 'dom_snapshot');
     for (const key of screenshotKeys(r)) add(key, 'screenshot');
     for (const key of visualKeys(r)) add(key, 'visual');
   }

@@ -15,6 +15,15 @@ export const runEventPayloads = {
   node_end: z.object({ node, duration_ms: z.number().nonnegative(), test_id: testId, timestamp: IsoDateTime.optional().describe('When the node ended (latency measurements)') }),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string(), test_id: testId }),
   screenshot: z.object({ base64: z.string().describe('PNG, base64'), step: z.number().int().nonnegative(), test_id: testId }),
+  dom_snapshot: z.object({
+    html: z.string().describe('The page\'s HTML when the test failed, cut at 200,000 characters for the stream (the artifact keeps up to 2,000,000)'),
+    url: z.string().describe('The page it is of'),
+    step: z.number().int().nonnegative().nullable().describe('The failed step (0-based), or null when the test failed elsewhere'),
+    test_id: testId,
+    chars: z.number().int().nonnegative().describe('Characters of the HTML kept in the artifact'),
+    truncated: z.boolean().describe('Whether the stream\'s copy was cut'),
+    artifact: z.string().describe('The artifact\'s name: GET /api/runs/{id}/artifacts/{folder}/failure.html'),
+  }),
   interrupt: z.object({
     node,
     reason: z.string(),

@@ -1,4 +1,4 @@
-import { runTest } from '../execution/run-test.ts';
+import { runTest, type TestRunDeps } from '../execution/run-test.ts';
 import type { StepResult, TestExecutionResult } from '../execution/types.ts';
 import type { TestResult } from '../contracts/run-state.ts';
 import { AppError } from '../errors.ts';
@@ -12,6 +12,9 @@ import { definitionOf, testIdOf } from './spec-to-definition.ts';
 import { asDefinition } from '../contracts/flow.ts';
 import { finalStatuses, resultOf, type RunGraphState } from './state.ts';
 import type { Write } from './writes.ts';
+
+/** A dom_snapshot event carries at most this much of the page's HTML (the artifact keeps up to 2 MB). */
+const STREAM_DOM_CHARS = 200_000;
 
 export type TestRoute = 'self_heal' | 'retry' | 'done';
 
@@ -137,8 +140,14 @@ async function execute(deps: GraphDeps, state: RunGraphState, threadId: string, 
       });
     }
   };
+  // The failed page's DOM, for a live view; the stream's copy is cut shorter than the stored artifact.
+  const onDomSnapshot: NonNullable<TestRunDeps['onDomSnapshot']> = (_, page) => {
+    if (signal.aborted) return;
+    const html = page.html.length > STREAM_DOM_CHARS ? page.html.slice(0, STREAM_DOM_CHARS) : page.html;
+    emit(() => deps.events.append(threadId, { type: 'dom_snapshot', data: { html, url: page.url, step: page.step, test_id: testId, chars: page.html.length, truncated: page.truncated || html.length < page.html.length, artifact: page.artifact } }));
+  };
   const log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => !signal.aborted && emit(() => deps.events.append(threadId, { type: 'log', data: { level, message, test_id: testId } }));
-  const result = await runTest(testId, def.definition, { ...env, ...(def.origins && { origins: def.origins }), baselineMode: state.graph.config.baseline_mode, baseUrl: state.app_url || undefined, signal, onStep, log });
+  const result = await runTest(testId, def.definition, { ...env, ...(def.origins && { origins: def.origins }), baselineMode: state.graph.config.baseline_mode, baseUrl: state.app_url || undefined, signal, onStep, onDomSnapshot, log });
   await pending;
   return { result };
 }

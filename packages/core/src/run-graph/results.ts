@@ -31,6 +31,7 @@ export function toTestResult(r: TestExecutionResult, attempt: number, healed: bo
       finished_at: r.finished_at,
       ...(r.failure_kind ? { failure_kind: r.failure_kind, failed_step: r.failed_step ?? null } : {}),
       ...(r.trace ? { trace: r.trace } : {}),
+      ...(r.dom_snapshot ? { dom_snapshot: r.dom_snapshot } : {}),
       steps: r.steps,
       console_errors: r.console_errors,
       failed_requests: r.failed_requests,

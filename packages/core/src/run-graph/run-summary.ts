@@ -65,6 +65,7 @@ export function executionResultOf(r: ResultLike): TestExecutionResult {
     ...(typeof m.failed_step === 'number' ? { failed_step: m.failed_step } : {}),
     screenshots: r.screenshots,
     ...(typeof m.trace === 'string' ? { trace: m.trace } : {}),
+    ...(typeof m.dom_snapshot === 'string' ? { dom_snapshot: m.dom_snapshot } : {}),
     console_errors: Array.isArray(m.console_errors) ? (m.console_errors as string[]) : [],
     failed_requests: Array.isArray(m.failed_requests) ? (m.failed_requests as TestExecutionResult['failed_requests']) : [],
     fingerprints: {},

@@ -4,8 +4,8 @@ import { openTraceViewer } from './trace-viewer.js';
 
 /**
  * What a failed test's row offers: its Playwright trace, viewed in the trace viewer this
- * server hosts or downloaded (opens in `npx playwright show-trace`), and its failure
- * screenshot, from
+ * server hosts or downloaded (opens in `npx playwright show-trace`), its failure
+ * screenshot and the HTML of the page it failed on (saved, never opened here), from
  * GET /api/runs/{id}/artifacts. Fetched with the session's headers — a plain link could
  * not send the organization header. Artifacts the retention deleted are not offered.
  *
@@ -32,8 +32,8 @@ export async function runArtifactsByCase(runId) {
 }
 
 /**
- * Buttons that view a failed case's trace and download it and its failure screenshot; a
- * failure is said in `status`.
+ * Buttons that view a failed case's trace and download it, its failure screenshot and its
+ * page's HTML; a failure is said in `status`.
  * @param {RunArtifact[]} artifacts the case's
  * @param {string} name the case's name, for the buttons' labels
  * @param {HTMLElement} status
@@ -43,6 +43,7 @@ export function artifactButtons(artifacts, name, status, save) {
   const offered = [
     { artifact: artifacts.find((a) => a.kind === 'trace'), what: 'trace', text: 'Download trace', label: `Download the Playwright trace of ${name}`, testid: 'test-result-trace' },
     { artifact: artifacts.find((a) => a.kind === 'screenshot' && a.name.endsWith('/failure.png')), what: 'screenshot', text: 'Screenshot', label: `Download the failure screenshot of ${name}`, testid: 'test-result-screenshot' },
+    { artifact: artifacts.find((a) => a.kind === 'dom_snapshot'), what: 'page HTML', text: 'Page HTML', label: `Download the HTML of the page ${name} failed on`, testid: 'test-result-dom' },
   ];
   const trace = offered[0].artifact;
   const view = trace ? [viewTraceButton(trace, name, status)] : [];

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { UiStep, UiAssertion, ExtractField } from '@svc/core/contracts/steps';
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
-import { StepFailure, type AccessibilityScanRequest, type ExtractedValue, type PageSnapshot, type StepContext, type UiDiagnostics, type UiSession, type UiSessionOptions, type VisualCapture } from '@svc/core/execution/types';
+import { StepFailure, type AccessibilityScanRequest, type ExtractedValue, type PageHtml, type PageSnapshot, type StepContext, type UiDiagnostics, type UiSession, type UiSessionOptions, type VisualCapture } from '@svc/core/execution/types';
 import type { AxeScan } from '@svc/core/contracts/accessibility';
 import { performStep, type StepEnv } from './perform-step.ts';
 import { contextOptionsFor, DEFAULT_VIEWPORT } from './context-options.ts';
@@ -31,6 +31,8 @@ export { DEFAULT_VIEWPORT };
 const MAX_DIAGNOSTICS = 200;
 /** Distinct pages kept per test (coverage needs where a test went, not every hop). */
 const MAX_PAGES_VISITED = 50;
+/** How long reading a page's HTML may take before it is given up. */
+const HTML_TIMEOUT_MS = 3000;
 
 /** A new, never used browser context and its page, with tracing already started when asked for. */
 export interface FreshPage {
@@ -153,6 +155,21 @@ export class PlaywrightUiSession implements UiSession {
 
   pageFingerprints(): Promise<Fingerprint[]> {
     return pageFingerprints(this.page);
+  }
+
+  /** page.content() waits for nothing but can hang on a page stuck mid-navigation: bounded by HTML_TIMEOUT_MS. */
+  async html(maxChars: number): Promise<PageHtml> {
+    const url = this.page.url();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the page's HTML could not be read within ${HTML_TIMEOUT_MS} ms`)), HTML_TIMEOUT_MS);
+    });
+    try {
+      const html = await Promise.race([this.page.content(), timeout]);
+      return { html: html.length > maxChars ? html.slice(0, maxChars) : html, url, chars: html.length, truncated: html.length > maxChars };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   url(): string {
