@@ -1,5 +1,5 @@
 // A failed UI test's artifacts in the run view, over the real API and a real run: the row
-// of the failed test offers its Playwright trace and its failure screenshot, each fetched
+// of the failed test offers its Playwright trace, its failure screenshot and its page's HTML, each fetched
 // with the session's headers and saved as a file — a zip with the trace inside, a PNG —
 // and opens the trace in the Playwright trace viewer the server hosts. A passing test's row
 // offers none of them.
@@ -50,6 +50,10 @@ describe('run view downloads', () => {
     expect(shot.suggestedFilename()).toBe(`${failingId}-failure.png`);
     const png = await readFile((await shot.path())!);
     expect([...png.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    const [dom] = await Promise.all([tab.waitForEvent('download'), failed.getByTestId('test-result-dom').click()]);
+    expect(dom.suggestedFilename()).toBe(`${failingId}-failure.html`);
+    expect(await readFile((await dom.path())!, 'utf8')).toMatch(/^<!DOCTYPE html>/i);
+    expect(await resultOf('home opens').getByTestId('test-result-dom').count()).toBe(0);
     expect(await failed.getByTestId('test-result-download-status').isVisible()).toBe(false);
     expect(problems).toEqual([]);
   }, 120_000);
@@ -71,6 +75,10 @@ describe('run view downloads', () => {
     // Only the viewer's inline file:// notice is refused by the CSP: the trace itself loaded.
     expect(viewerErrors.filter((e) => !e.includes('inline script'))).toEqual([]);
     await viewer.close();
+    const [dom] = await Promise.all([tab.waitForEvent('download'), failed.getByTestId('test-result-dom').click()]);
+    expect(dom.suggestedFilename()).toBe(`${failingId}-failure.html`);
+    expect(await readFile((await dom.path())!, 'utf8')).toMatch(/^<!DOCTYPE html>/i);
+    expect(await resultOf('home opens').getByTestId('test-result-dom').count()).toBe(0);
     expect(await failed.getByTestId('test-result-download-status').isVisible()).toBe(false);
     expect(problems).toEqual([]);
   }, 120_000);
