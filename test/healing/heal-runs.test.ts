@@ -105,7 +105,7 @@ describe('a heal request starts a heal run', () => {
   }, 240_000);
 
   it('starts nothing twice for one request, and nothing when healing is off for the project', async () => {
-    const start = healRunStarter({ store: server.runtime.deps.store, runGraph: () => server.runtime.deps.runGraph });
+    const start = healRunStarter({ store: server.runtime.deps.store, runGraph: server.runtime.deps.runGraph });
     const eventId = crypto.randomUUID();
     const first = await start(orgId, { event_id: eventId, test_id: testId });
     expect(first).toMatchObject({ status: 'started', thread_id: `heal-${eventId}` });

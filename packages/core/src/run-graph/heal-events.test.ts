@@ -8,7 +8,7 @@ import { initialState, type HealRecord } from './state.ts';
 const state = (trigger = 'api') => initialState({ run_id: 'r', started_at: '2026-01-01T00:00:00.000Z', config: { thread_id: 't', organization_id: 'o', project_id: 'p', trigger } });
 const result = (status: TestResult['status'], metadata: Record<string, unknown> = {}): TestResult => ({ test_id: 'a', status, duration_ms: 1, assertions_passed: 0, assertions_failed: 0, error_message: null, stack_trace: null, screenshots: [], metadata: { attempt: 1, ...metadata } });
 const plan = { id: 'a', name: 'checkout', type: 'ui', priority: 'high', steps: [{ type: 'goto', url: '/' }, { type: 'click', selector: '#buy' }], assertions: [] };
-const fix = { kind: 'locator', confidence: 0.91, changes: [{ step: 1, field: 'selector', from: '#buy', to: 'test_id=buy' }], test: plan };
+const fix = { kind: 'locator', method: 'dom_similarity', confidence: 0.91, changes: [{ step: 1, field: 'selector', from: '#buy', to: 'test_id=buy' }], test: plan };
 const heal = (record: Partial<HealRecord>) => ({ channel: 'heal' as const, value: { test_id: 'a', record: { status: 'none', attempts: 0, reason: null, proposal: null, ...record } as HealRecord } });
 const at = (trigger: string, ...writes: Parameters<typeof applyWrites>[1]) => applyWrites(state(trigger), [{ channel: 'replace', field: 'test_plan', value: [plan] as never }, ...writes]);
 /** Each conclusion must be an event the producer accepts. */

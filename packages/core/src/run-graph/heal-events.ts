@@ -42,7 +42,7 @@ export function healConclusions(state: RunGraphState, testId: string): Conclusio
   const requested = state.graph.config.trigger === 'heal';
   const h = state.graph.heal[testId];
   const attempt = typeof result.metadata.attempt === 'number' ? result.metadata.attempt : 1;
-  const proposal = h?.proposal as { changes?: Array<Record<string, unknown>>; confidence?: number } | null | undefined;
+  const proposal = h?.proposal as { changes?: Array<Record<string, unknown>>; confidence?: number; method?: unknown } | null | undefined;
   const change = proposal?.changes?.find((c) => typeof c.to === 'string');
 
   // In-step heals publish their own healing.completed as they happen (store-knowledge.ts);
@@ -51,7 +51,7 @@ export function healConclusions(state: RunGraphState, testId: string): Conclusio
     if (h?.status !== 'applied' || !change) return [];
     const confidence = proposal?.confidence ?? 0;
     // `applied` says applied automatically (at or above the threshold); a fix a reviewer approved below it was not.
-    return [{ success: true, applied: confidence >= limits.SELF_HEAL_CONFIDENCE_THRESHOLD, original_selector: String(change.from), healed_selector: String(change.to), confidence, healing_method: 'dom_similarity', outcome: 'healed', ...(typeof change.step === 'number' && { step_index: change.step }), attempt }];
+    return [{ success: true, applied: confidence >= limits.SELF_HEAL_CONFIDENCE_THRESHOLD, original_selector: String(change.from), healed_selector: String(change.to), confidence, ...(typeof proposal?.method === 'string' && { healing_method: proposal.method }), outcome: 'healed', ...(typeof change.step === 'number' && { step_index: change.step }), attempt }];
   }
 
   if (result.status === 'FAILED' && h && (h.status === 'cannot_heal' || h.status === 'exhausted' || h.status === 'rejected')) {

@@ -31,6 +31,8 @@ export interface HealPatch {
   confidence: number;
   /** locator: only selectors changed; anything else (assertion, data, intent) always needs approval. */
   kind: 'locator' | 'assertion' | 'data' | 'other';
+  /** How the fix was found (healing.completed's healing_method), e.g. dom_similarity. */
+  method?: string;
 }
 
 export type HealOutcome =

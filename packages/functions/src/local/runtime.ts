@@ -122,7 +122,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
       analyzeRoots: options.analyzeRoots ?? config.analyzeRoots,
       publicUrl: config.publicUrl,
     });
-    startHealRun = healRunStarter({ store: deps.store, runGraph: () => deps.runGraph });
+    startHealRun = healRunStarter({ store: deps.store, runGraph: deps.runGraph });
     deps.runGraphStream = options.runGraph?.stream;
     deps.publicUrl = config.publicUrl;
     const { createGenerationExecutor } = await import('../generation/execute-once.ts');

@@ -94,6 +94,7 @@ export function createDomHealer(o: DomHealerOptions): Healer {
             changes: [{ step: index, field: field === undefined ? 'selector' : `fields.${field}.selector`, ...(field !== undefined && { extract_field: field }), from: describeLocator(original), to: describeLocator(proposal.locator), strategy: proposal.strategy, element: describeElement(seen.page[candidate.index]) }],
             confidence: Number(candidate.confidence.toFixed(4)),
             kind: 'locator',
+            method: 'dom_similarity',
           },
         };
       }

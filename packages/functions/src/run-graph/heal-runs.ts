@@ -11,14 +11,11 @@ import { startOneTestRun } from './one-test-run.ts';
  * the id POST /api/heal answered with, and the reason a redelivered event finds the run
  * already started instead of starting a second. The run carries the source of the run the
  * failure was seen in, when the request names one.
- *
- * `runGraph` is read at each request: the local runtime builds its consumers before its
- * run graph.
  */
-export function healRunStarter(deps: { store: Store; runGraph: () => RunManager | undefined }): StartHealRun {
+export function healRunStarter(deps: { store: Store; runGraph: RunManager | undefined }): StartHealRun {
   return async (tenantId, request) => {
-    const runGraph = deps.runGraph();
-    if (!runGraph) throw new Error('heal runs need the run graph, which is not configured here');
+    const runGraph = deps.runGraph;
+    if (!runGraph) throw new Error('heal runs need the run graph, which is not configured here (SVC_STATE_MACHINE_ARN on AWS)');
     const threadId = healRunThreadId(request.event_id);
     const test = await deps.store.tests.get(tenantId, request.test_id);
     if (!test) return { status: 'skipped', reason: `test ${request.test_id} does not exist in this organization` };

@@ -61,7 +61,7 @@ function awsHealRunStarter(): StartHealRun {
     });
     const deps = await app;
     const { healRunStarter } = await import('../../run-graph/heal-runs.ts');
-    return healRunStarter({ store: deps.store, runGraph: () => deps.runGraph })(tenantId, request);
+    return healRunStarter({ store: deps.store, runGraph: deps.runGraph })(tenantId, request);
   };
 }
 
