@@ -23,6 +23,7 @@ let orgId: string;
 let projectId: string;
 let testId: string;
 let firstRunId: string;
+let healedRunId: string;
 const seen: EventEnvelope[] = [];
 
 beforeAll(async () => {
@@ -102,7 +103,31 @@ describe('a heal request starts a heal run', () => {
     expect(done!.payload.confidence).toBeGreaterThanOrEqual(0.8);
 
     await expect.poll(async () => (await api.get('/api/activity')).body.items.filter((i: { event_type: string; refs: { run_id?: string } }) => i.event_type === 'healing.completed' && i.refs.run_id === run.id).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    healedRunId = run.id;
   }, 240_000);
+
+  it('writes the heal into the test (a new revision, source healed); the next run on v2 passes without healing', async () => {
+    const before = (await api.get(`/api/tests/${testId}`)).body;
+    // A run that healed nothing, a stale revision, another project's run: refused, nothing written.
+    expect((await api.post(`/api/tests/${testId}/apply-heal`, { run_id: firstRunId })).status).toBe(409);
+    expect((await api.post(`/api/tests/${testId}/apply-heal`, { run_id: healedRunId, expected_revision: before.revision + 1 })).status).toBe(412);
+    expect((await api.post(`/api/tests/${testId}/apply-heal`, { run_id: crypto.randomUUID() })).status).toBe(404);
+
+    const applied = await api.post(`/api/tests/${testId}/apply-heal`, { run_id: healedRunId, expected_revision: before.revision });
+    expect(applied.status, applied.text).toBe(200);
+    expect(applied.body.changes).toEqual([{ path: 'steps.1.selector', from: '#email', to: 'test_id=login-email' }]);
+    expect(applied.body.test).toMatchObject({ revision: before.revision + 1, steps: [{ type: 'goto', url: '/login' }, { type: 'fill', selector: { test_id: 'login-email' }, value: 'demo@example.com' }] });
+    const revisions = (await api.get(`/api/tests/${testId}/revisions`)).body.items;
+    expect(revisions[0]).toMatchObject({ revision: before.revision + 1, source: 'healed', changed_fields: expect.arrayContaining(['steps']) });
+    // Applying it again would undo nothing and invent nothing: the test no longer has the broken locator.
+    const again = await api.post(`/api/tests/${testId}/apply-heal`, { run_id: healedRunId });
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toBe('steps.1.selector is test_id=login-email now, not #email as in the run: the test changed since the run');
+
+    const next = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [testId] });
+    expect((await runEnded(api, next.body.run.id, 120_000)).status).toBe('completed');
+    expect((await api.get(`/api/v1/tests/${next.body.run.id}/results`)).body.items.map((r: { status: string }) => r.status)).toEqual(['passed']);
+  }, 180_000);
 
   it('starts nothing twice for one request, and nothing when healing is off for the project', async () => {
     const start = healRunStarter({ store: server.runtime.deps.store, runGraph: server.runtime.deps.runGraph });

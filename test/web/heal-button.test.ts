@@ -3,7 +3,8 @@
 // of the fixture app against v2, where its field was renamed; the failed row offers Heal
 // (only a locator failure does), which asks POST /api/heal with the failed step and the run
 // shown, then follows the heal run the healer starts: the field is healed on the page and
-// the row reads healed. An assertion failure offers no Heal.
+// the row reads healed; Keep the fix then writes the healed locator into the test. An
+// assertion failure offers no Heal.
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
@@ -66,4 +67,16 @@ describe('Heal in the run view', () => {
     expect(healRun).toMatchObject({ trigger: 'heal', thread_id: expect.stringMatching(/^heal-/), passed_tests: 1 });
     expect(problems).toEqual([]);
   }, 180_000);
+
+  it('Keep the fix writes the healed locator into the test, as a new revision', async () => {
+    const before = (await world.api.get(`/api/tests/${emailId}`)).body;
+    const healed = resultOf('fill the email field');
+    await healed.getByTestId('test-result-keep-heal').click();
+    await expect.poll(() => healed.getByTestId('test-result-keep-heal-status').textContent()).toBe(`Saved as revision ${before.revision + 1}: steps.1.selector #email → test_id=login-email.`);
+    expect(await healed.getByTestId('test-result-keep-heal').isDisabled()).toBe(true);
+    const after = (await world.api.get(`/api/tests/${emailId}`)).body;
+    expect(after.steps[1].selector).toEqual({ test_id: 'login-email' });
+    expect((await world.api.get(`/api/tests/${emailId}/revisions`)).body.items[0]).toMatchObject({ source: 'healed', revision: before.revision + 1 });
+    expect(problems).toEqual([]);
+  }, 60_000);
 });

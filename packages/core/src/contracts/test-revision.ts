@@ -9,10 +9,10 @@ export const definitionFields = ['name', 'description', 'type', 'steps', 'assert
 export type DefinitionField = (typeof definitionFields)[number];
 
 /** Why a revision was written. */
-export const revisionSources = ['created', 'edited', 'restored', 'autonomous_loop', 'before_history'] as const;
+export const revisionSources = ['created', 'edited', 'restored', 'autonomous_loop', 'before_history', 'healed'] as const;
 export const RevisionSource = z
   .enum(revisionSources)
-  .describe('Why the revision was written: created, edited (PATCH), restored, autonomous_loop, or before_history (the definition a test had when revisions began, kept at its first change)');
+  .describe('Why the revision was written: created, edited (PATCH), restored, autonomous_loop, healed (a run\'s heals applied: POST /api/tests/{id}/apply-heal), or before_history (the definition a test had when revisions began, kept at its first change)');
 export type RevisionSource = z.output<typeof RevisionSource>;
 
 /** A test's definition as one revision kept it. */

@@ -325,7 +325,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     metadata: {
       priority: test.priority,
       tags: test.tags,
-      ...(heals.length ? { heals: heals.map(({ index, field, heal: h }) => ({ index, ...(field !== undefined && { field }), original: h.original, healed: h.healed, confidence: h.confidence, strategy: h.strategy })) } : {}),
+      ...(heals.length ? { heals: heals.map(({ index, field, heal: h }) => ({ index, ...(field !== undefined && { field }), original: h.original, healed: h.healed, healed_locator: h.healedLocator, confidence: h.confidence, strategy: h.strategy })) } : {}),
     },
   };
 }

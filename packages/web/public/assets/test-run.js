@@ -160,7 +160,37 @@ function resultRow(result, artifacts, newFailures) {
     actions.append(...artifactButtons(artifacts.get(caseOf(result)) ?? [], name, status, save));
     if (actions.childElementCount) li.append(actions, status);
   }
+  if (result.status === 'healed' && context?.canRetry && !result.parameter_set) li.append(...keepHealControls(result, name));
   return li;
+}
+
+/**
+ * A healed row's "Keep the fix": writes the locators this run healed into the test
+ * (POST /api/tests/{id}/apply-heal, a new revision), so the next run needs no healing.
+ * What changed, or why nothing could be, is said under the button.
+ * @param {Result} result @param {string} name
+ */
+function keepHealControls(result, name) {
+  const run = runId;
+  const actions = element('div', { className: 'test-result-actions' });
+  const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-result-keep-heal', text: 'Keep the fix' }));
+  button.type = 'button';
+  button.setAttribute('aria-label', `Write the locators healed in ${name} into the test`);
+  const said = element('p', { className: 'muted', testid: 'test-result-keep-heal-status' });
+  said.hidden = true;
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      /** @type {{ test: { revision: number }, changes: Array<{ path: string, from: string, to: string }> }} */
+      const out = await api(`/api/tests/${id(result.test_id)}/apply-heal`, { method: 'POST', body: { run_id: run } });
+      setMessage(said, `Saved as revision ${out.test.revision}: ${out.changes.map((c) => `${c.path} ${c.from} → ${c.to}`).join('; ')}.`);
+    } catch (err) {
+      button.disabled = false;
+      setMessage(said, `Not saved: ${messageOf(err)}`);
+    }
+  });
+  actions.append(button);
+  return [actions, said];
 }
 
 /**

@@ -12,6 +12,7 @@ import { flowService } from '@svc/core/services/flows';
 import { actorOf } from '../actor.ts';
 import { ETAG_HEADER, IF_MATCH_HEADER, expectedRevision, revisionEtag } from '../if-match.ts';
 import { testRevisionRoutes } from './test-revisions.ts';
+import { applyHealRoutes } from './apply-heal.ts';
 
 const IdParams = z.strictObject({ id: z.uuid().describe('Test id') });
 
@@ -112,4 +113,5 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
   });
 
   testRevisionRoutes(app, deps, registry);
+  applyHealRoutes(app, deps, registry);
 }

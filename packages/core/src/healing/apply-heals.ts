@@ -1,0 +1,54 @@
+import { Locator } from '../contracts/steps.ts';
+import { describeLocator } from '../execution/describe-step.ts';
+
+/**
+ * One locator a run healed: where (a step, or an assertion — indices after the steps
+ * count the assertions; an extract step's field), what it was, and what replaced it.
+ */
+export interface RunHeal {
+  index: number;
+  field?: string;
+  /** The broken locator as the run described it (describeLocator). */
+  original: string;
+  healed_locator: unknown;
+}
+
+export type HealedDefinition =
+  | { ok: true; steps: Array<Record<string, unknown>>; assertions: Array<Record<string, unknown>>; changes: Array<{ path: string; from: string; to: string }> }
+  | { ok: false; reason: string };
+
+/**
+ * The test with a run's heals written in (POST /api/tests/{id}/apply-heal), each at its
+ * place. Refused, changing nothing: a test with `use` steps (its indices count the flows'
+ * steps, and a fix belongs in the flow), a heal whose place the test no longer has or
+ * whose locator there is no longer the one that broke (the test changed since the run:
+ * writing the heal would undo that change), a healed locator that is not one, and a run
+ * that healed nothing.
+ */
+export function healedDefinition(test: { steps: ReadonlyArray<Record<string, unknown>>; assertions: ReadonlyArray<Record<string, unknown>> }, heals: readonly RunHeal[]): HealedDefinition {
+  if (test.steps.some((s) => s.type === 'use')) return { ok: false, reason: 'the test uses flows: a heal of a flow\'s step belongs in the flow, and is not written into the test' };
+  if (!heals.length) return { ok: false, reason: 'the run healed nothing in this test' };
+  const steps = structuredClone([...test.steps]) as Array<Record<string, unknown>>;
+  const assertions = structuredClone([...test.assertions]) as Array<Record<string, unknown>>;
+  const changes: Array<{ path: string; from: string; to: string }> = [];
+  for (const heal of heals) {
+    const onStep = heal.index < steps.length;
+    const item = onStep ? steps[heal.index] : assertions[heal.index - steps.length];
+    const path = onStep ? `steps.${heal.index}` : `assertions.${heal.index - steps.length}`;
+    const holder = heal.field === undefined ? item : (item?.fields as Record<string, Record<string, unknown>> | undefined)?.[heal.field];
+    const where = heal.field === undefined ? path : `${path}.fields.${heal.field}`;
+    if (!holder || holder.selector === undefined) return { ok: false, reason: `the run healed ${where}.selector, which the test no longer has: it changed since the run` };
+    const now = show(holder.selector);
+    if (now !== heal.original) return { ok: false, reason: `${where}.selector is ${now} now, not ${heal.original} as in the run: the test changed since the run` };
+    const locator = Locator.safeParse(heal.healed_locator);
+    if (!locator.success) return { ok: false, reason: `the heal of ${where}.selector has no usable locator` };
+    holder.selector = locator.data;
+    changes.push({ path: `${where}.selector`, from: now, to: describeLocator(locator.data) });
+  }
+  return { ok: true, steps, assertions, changes };
+}
+
+function show(locator: unknown): string {
+  const parsed = Locator.safeParse(locator);
+  return parsed.success ? describeLocator(parsed.data) : JSON.stringify(locator ?? null);
+}

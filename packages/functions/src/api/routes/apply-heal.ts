@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { Hono } from 'hono';
+import { AppError, notFound, validationFailed } from '@svc/core/errors';
+import { TestSchema } from '@svc/core/contracts/test';
+import { healedDefinition, type RunHeal } from '@svc/core/healing/apply-heals';
+import type { ApiEnv } from '../env.ts';
+import { mountRoute, type RouteDef } from '../route.ts';
+import { actorOf } from '../actor.ts';
+import { ETAG_HEADER, IF_MATCH_HEADER, expectedRevision, revisionEtag } from '../if-match.ts';
+import { runGraphOf, type RunGraphAppDeps } from './runs.ts';
+
+const IdParams = z.strictObject({ id: z.uuid().describe('Test id') });
+const ApplyHealInput = z.strictObject({
+  run_id: z.uuid().describe('The run whose heals of this test are written into it (a heal run, or any run that healed it)'),
+  expected_revision: z.number().int().positive().optional().describe('Write only if the test is still at this revision (or send If-Match)'),
+});
+const ApplyHealResponse = z.object({
+  test: TestSchema,
+  run_id: z.string(),
+  changes: z.array(z.object({ path: z.string().describe('e.g. steps.1.selector'), from: z.string(), to: z.string() })).describe('Each locator written, before and after'),
+});
+
+/**
+ * Makes a run's heals permanent: the locators a run healed in a test — the self-healer's
+ * applied fix and the in-step heals of the test's last execution, which passed on them —
+ * are written into the stored test as a new revision (source `healed`, by the caller), so
+ * the next run needs no healing. Docs: docs/healing.md "Writing heals into the test".
+ */
+export function applyHealRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[]) {
+  mountRoute(app, deps, registry, {
+    method: 'post', path: '/api/tests/:id/apply-heal', summary: "Write a run's heals of a test into the test (a new revision, source healed)", tags: ['tests', 'healing'], auth: 'member', params: IdParams, body: ApplyHealInput, headers: [IF_MATCH_HEADER],
+    responses: {
+      200: { description: 'the test as healed (ETag: its revision) and the locators changed', schema: ApplyHealResponse, headers: ETAG_HEADER },
+      400: { description: 'a run_id of another project than the test\'s' },
+      404: { description: 'no such test or run in this organization' },
+      409: { description: 'nothing to write: the run healed nothing in the test, its last execution failed, the test uses flows, or the test changed since the run' },
+      412: { description: 'the test is no longer at the revision in If-Match or expected_revision' },
+    },
+  }, async ({ c, params, body, access, principal }) => {
+    const org = access.organizationId;
+    const test = await deps.store.tests.get(org, params.id);
+    if (!test) throw notFound('test');
+    const run = await deps.store.testRuns.get(org, body.run_id);
+    if (!run) throw notFound(`run ${body.run_id} (run_id)`);
+    if (run.project_id !== test.project_id) throw validationFailed([{ path: 'run_id', message: `run ${run.id} is a run of another project than the test's` }]);
+
+    // The test's last execution in the run (a parameterised test: of its first case), which must have passed on its heals.
+    const executions = (await deps.store.testRuns.results(org, run.id)).filter((r) => r.test_id === test.id);
+    const last = executions.filter((r) => (r.parameter_set?.index ?? 0) === (executions[0]?.parameter_set?.index ?? 0)).sort((a, b) => b.attempt - a.attempt)[0];
+    if (!last) throw new AppError('CONFLICT', `run ${run.id} did not run this test`);
+    if (last.status !== 'healed') throw new AppError('CONFLICT', last.status === 'failed' ? `the test's last execution in run ${run.id} failed: its heals did not hold` : `the test's last execution in run ${run.id} ${last.status} without healing: nothing to write`);
+
+    const heals: RunHeal[] = [...(await selfHealFix(deps, run.thread_id, test.id)), ...inStepHeals(last.metadata)];
+    const healed = healedDefinition(test, heals);
+    if (!healed.ok) throw new AppError('CONFLICT', healed.reason);
+    const updated = await deps.store.tests.update(org, test.id, { steps: healed.steps as never, assertions: healed.assertions as never }, { changed_by: actorOf(principal), source: 'healed' }, expectedRevision(c, body.expected_revision));
+    if (!updated) throw notFound('test');
+    c.set('audit', { action: 'test.apply_heal', resource: `test:${test.id}`, metadata: { run_id: run.id, revision: updated.revision, changes: healed.changes.length } });
+    c.header('ETag', revisionEtag(updated.revision));
+    return c.json({ test: updated, run_id: run.id, changes: healed.changes });
+  });
+}
+
+/** The self-healer's fix the run applied to the test (its re-run validated it), as heals in step order. */
+async function selfHealFix(deps: RunGraphAppDeps, threadId: string, testId: string): Promise<RunHeal[]> {
+  const { state } = await runGraphOf(deps).checkpointer.load(threadId);
+  const h = state.graph.heal[testId];
+  if (h?.status !== 'applied') return [];
+  const fix = h.proposal as { changes?: Array<Record<string, unknown>>; test?: { steps?: Array<Record<string, unknown>> } } | null;
+  return (fix?.changes ?? []).flatMap((change) => {
+    const step = typeof change.step === 'number' ? fix?.test?.steps?.[change.step] : undefined;
+    const field = typeof change.extract_field === 'string' ? change.extract_field : undefined;
+    const locator = field === undefined ? step?.selector : (step?.fields as Record<string, { selector?: unknown }> | undefined)?.[field]?.selector;
+    return step && typeof change.from === 'string' ? [{ index: change.step as number, ...(field !== undefined && { field }), original: change.from, healed_locator: locator }] : [];
+  });
+}
+
+/** The in-step heals an execution recorded (metadata.heals). */
+function inStepHeals(metadata: Record<string, unknown>): RunHeal[] {
+  const heals = Array.isArray(metadata.heals) ? (metadata.heals as Array<Record<string, unknown>>) : [];
+  return heals.filter((h) => typeof h.index === 'number' && typeof h.original === 'string').map((h) => ({
+    index: h.index as number,
+    ...(typeof h.field === 'string' && { field: h.field }),
+    original: h.original as string,
+    healed_locator: h.healed_locator,
+  }));
+}
