@@ -111,4 +111,28 @@ describe('in-step healing of API-triggered runs', () => {
     expect(off.state.test_results[0].status).toBe('FAILED');
     expect(await patternsOf(project)).toEqual([expect.objectContaining({ success_count: 2 })]);
   });
+  it("an approved fix of self_heal is written into the test by apply-heal, from the run's checkpoint", { timeout: 240_000 }, async () => {
+    const project = (await api.post('/api/v1/projects', { name: 'approvals', app_url: v1.url })).body.id as string;
+    const test = (await api.post('/api/tests', {
+      project_id: project, name: 'fill the email field (reviewed fixes)', type: 'ui', priority: 'high', tags: [],
+      steps: [{ type: 'goto', url: '/login' }, { type: 'fill', selector: '#email', value: 'demo@example.com' }],
+      assertions: [],
+    })).body.id as string;
+    expect((await run({ project_id: project, test_ids: [test] })).state.test_results[0].status).toBe('PASSED');
+
+    // Approval required: no in-step heal; self_heal proposes the fix, a person approves it, the re-run passes on it.
+    const threadId = await start({ project_id: project, test_ids: [test], app_url: v2.url, require_healing_approval: true });
+    expect((await waitFor(threadId, ['awaiting_approval', 'completed', 'failed'])).run.status).toBe('awaiting_approval');
+    expect((await api.post(`/api/v1/approvals/${threadId}/approve`, { comment: 'right field' })).status).toBe(200);
+    const done = await waitFor(threadId, ['completed', 'failed']);
+    const state = (await api.get(`/api/v1/time-travel/state/${threadId}/${done.checkpoint_id}`)).body.state as State;
+    expect(state.test_results[0].status).toBe('HEALED');
+    expect(state.graph.heal[test].status).toBe('applied');
+    expect(completed(test).at(-1)).toMatchObject({ success: true, applied: true, outcome: 'healed', original_selector: '#email', healed_selector: 'test_id=login-email', healing_method: 'dom_similarity', run_id: state.run_id });
+
+    const applied = await api.post(`/api/tests/${test}/apply-heal`, { run_id: state.run_id });
+    expect(applied.status, applied.text).toBe(200);
+    expect(applied.body.changes).toEqual([{ path: 'steps.1.selector', from: '#email', to: 'test_id=login-email' }]);
+    expect(applied.body.test.steps[1].selector).toEqual({ test_id: 'login-email' });
+  });
 });
