@@ -8,6 +8,8 @@ import { nodeEvents } from './node-events.ts';
 import type { RunGraphState } from './state.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Event payloads name tests, runs and projects by UUID. */
+export const isUuid = (id: string) => UUID.test(id);
 
 /**
  * The failure_type a failure kind is published as: the names stream analytics groups and
@@ -32,8 +34,8 @@ export async function publishExecution(deps: GraphDeps, threadId: string, state:
   if (!deps.publisher) return;
   const cfg = state.graph.config;
   const spec = state.test_plan.find((t) => t.id === result.test_id);
-  const testId = spec?.parameter_set?.test_id ?? splitCaseId(result.test_id).testId;
-  if (!UUID.test(testId) || !UUID.test(state.run_id) || !UUID.test(cfg.project_id)) return;
+  const testId = publishedTestId(state, result.test_id);
+  if (!testId || !UUID.test(cfg.project_id)) return;
   const attempt = typeof result.metadata.attempt === 'number' ? result.metadata.attempt : 1;
   const status = result.status.toLowerCase() as 'passed' | 'failed' | 'skipped' | 'healed';
   const context = (type: string) => ({
@@ -74,12 +76,25 @@ export async function publishExecution(deps: GraphDeps, threadId: string, state:
       }),
     );
   }
-  for (const event of events) {
-    try {
-      await deps.publisher.publish(event);
-    } catch (err) {
-      await nodeEvents(deps, threadId).log('warn', `${event.event_type} was not published: ${(err as Error).message}`, result.test_id);
-    }
+  for (const event of events) await publishOrWarn(deps, threadId, result.test_id, event.event_type, () => event);
+}
+
+/**
+ * The stored test a case of the run is, as events name it: its UUID, or undefined when the
+ * case is not a stored test (svc run's file tests) or the run has no UUID.
+ */
+export function publishedTestId(state: RunGraphState, caseId: string): string | undefined {
+  const spec = state.test_plan.find((t) => t.id === caseId);
+  const testId = spec?.parameter_set?.test_id ?? splitCaseId(caseId).testId;
+  return UUID.test(testId) && UUID.test(state.run_id) ? testId : undefined;
+}
+
+/** Builds and publishes one event; a refused one (by its producer or the bus) is a warning in the run's log, never a failed run. */
+export async function publishOrWarn(deps: GraphDeps, threadId: string, caseId: string, type: string, build: () => EventEnvelope): Promise<void> {
+  try {
+    await deps.publisher!.publish(build());
+  } catch (err) {
+    await nodeEvents(deps, threadId).log('warn', `${type} was not published: ${(err as Error).message}`, caseId);
   }
 }
 

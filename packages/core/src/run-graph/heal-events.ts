@@ -1,13 +1,9 @@
 import type { EventPayloadInput } from '../contracts/events.ts';
 import { limits } from '../contracts/limits.ts';
-import { splitCaseId } from '../contracts/parameter-sets.ts';
 import { eventSources, healingCompleted } from '../events/producers.ts';
 import type { GraphDeps } from './deps.ts';
-import { selectorOf, stableEventId } from './execution-events.ts';
-import { nodeEvents } from './node-events.ts';
+import { isUuid, publishedTestId, publishOrWarn, selectorOf, stableEventId } from './execution-events.ts';
 import { resultOf, type RunGraphState } from './state.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A healing.completed payload without the test and run it is about. */
 type Conclusion = Pick<EventPayloadInput<'healing.completed'>, 'success' | 'applied' | 'healed_selector' | 'confidence'> & {
@@ -90,19 +86,12 @@ export function healConclusions(state: RunGraphState, testId: string): Conclusio
 export async function publishHealOutcome(deps: GraphDeps, threadId: string, state: RunGraphState, testId: string): Promise<void> {
   if (!deps.publisher) return;
   const cfg = state.graph.config;
-  const spec = state.test_plan.find((t) => t.id === testId);
-  const storedId = spec?.parameter_set?.test_id ?? splitCaseId(testId).testId;
-  if (!UUID.test(storedId) || !UUID.test(state.run_id)) return;
-  const conclusions = healConclusions(state, testId);
-  for (const [i, c] of conclusions.entries()) {
-    try {
-      const event = healingCompleted(
-        { source: eventSources.healer, tenant_id: cfg.organization_id, correlation_id: state.run_id, clock: deps.clock, ids: { uuid: () => stableEventId(state.run_id, testId, c.attempt, `healing.completed#${c.outcome}#${c.step_index ?? ''}#${c.field ?? ''}#${i}`) } },
-        { test_id: storedId, run_id: state.run_id, ...(UUID.test(cfg.project_id) && { project_id: cfg.project_id }), ...c },
-      );
-      await deps.publisher.publish(event);
-    } catch (err) {
-      await nodeEvents(deps, threadId).log('warn', `healing.completed was not published: ${(err as Error).message}`, testId);
-    }
+  const storedId = publishedTestId(state, testId);
+  if (!storedId) return;
+  for (const [i, c] of healConclusions(state, testId).entries()) {
+    await publishOrWarn(deps, threadId, testId, 'healing.completed', () => healingCompleted(
+      { source: eventSources.healer, tenant_id: cfg.organization_id, correlation_id: state.run_id, clock: deps.clock, ids: { uuid: () => stableEventId(state.run_id, testId, c.attempt, `healing.completed#${c.outcome}#${c.step_index ?? ''}#${c.field ?? ''}#${i}`) } },
+      { test_id: storedId, run_id: state.run_id, ...(isUuid(cfg.project_id) && { project_id: cfg.project_id }), ...c },
+    ));
   }
 }
