@@ -96,8 +96,29 @@ for (const [name, makeTable] of adapters) {
 
     it('a refresh token is consumed once', async () => {
       await store.refreshTokens.save(`r-${name}`, 'u-1', 60);
-      expect(await store.refreshTokens.consume(`r-${name}`)).toBe('u-1');
+      expect(await store.refreshTokens.consume(`r-${name}`)).toEqual({ userId: 'u-1' });
+      await store.refreshTokens.save(`a-${name}`, 'u-1', 60, 'my-agent');
+      expect(await store.refreshTokens.consume(`a-${name}`)).toEqual({ userId: 'u-1', agent: 'my-agent' });
       expect(await store.refreshTokens.consume(`r-${name}`)).toBeUndefined();
+    });
+
+    it('a device authorization: its user code is unique, it is decided once and exchanged once', async () => {
+      const base = { user_code: `BCDF-${name === 'FileTable' ? 'GHJK' : 'GHJL'}`, client_id: 'agent', scope: null, status: 'pending' as const, user_id: null, created_at: new Date().toISOString(), expires_at: new Date(Date.now() + 600_000).toISOString(), interval: 5, last_polled_at: null };
+      const devices = store.deviceAuthorizations;
+      expect(await devices.create({ ...base, device_code_hash: `d1-${name}` })).toBe(true);
+      expect(await devices.create({ ...base, device_code_hash: `d2-${name}` })).toBe(false); // same user code
+      expect(await devices.get(`d2-${name}`)).toBeUndefined(); // nothing of the refused one was written
+      expect(await devices.consume({ ...base, device_code_hash: `d1-${name}` })).toBe(false); // not approved yet
+      expect((await devices.decide(`d1-${name}`, 'approved', 'u-1'))?.status).toBe('approved');
+      expect(await devices.decide(`d1-${name}`, 'denied', 'u-2')).toBeUndefined();
+      await devices.recordPoll(`d1-${name}`, 1234, 10);
+      const found = await devices.findByUserCode(base.user_code);
+      expect(found).toMatchObject({ status: 'approved', user_id: 'u-1', last_polled_at: 1234, interval: 10 });
+      expect(await devices.consume(found!)).toBe(true);
+      expect(await devices.consume(found!)).toBe(false);
+      expect(await devices.findByUserCode(base.user_code)).toBeUndefined();
+      await devices.recordPoll(`d1-${name}`, 5678, 5); // after the exchange: a no-op, not an error
+      expect(await devices.get(`d1-${name}`)).toBeUndefined();
     });
 
     it('a run result is recorded once per test and attempt; thread ids are unique', async () => {

@@ -40,3 +40,11 @@ export {
   type ExternalIssuerConfig,
   type VerifiedIdentity,
 } from './jwt-verifier.ts';
+export {
+  generateDeviceCode,
+  hashDeviceCode,
+  generateUserCode,
+  normalizeUserCode,
+  userCodeAlphabet,
+  type GeneratedDeviceCode,
+} from './device-codes.ts';

@@ -29,7 +29,12 @@ export interface VerifiedIdentity {
   name?: string;
   /** The (verified) `iss` the token came from. */
   issuer: string;
+  /** The agent the user let act for them (`svc_agent`: a device-flow token); such a token is an agent credential. */
+  agent?: string;
 }
+
+/** The claim naming the agent of a device-flow token. Private (not `client_id`: other issuers put that on every token). */
+export const agentClaim = 'svc_agent';
 
 /** Asymmetric JWS algorithms we accept from any issuer. Never `none`, never HS*. */
 export const allowedJwtAlgorithms = [
@@ -148,6 +153,8 @@ function identityFrom(payload: JWTPayload, opts: VerifyJwtOptions): VerifiedIden
   }
   const name = payload.name;
   if (typeof name === 'string' && name.length > 0) identity.name = name;
+  const agent = payload[agentClaim];
+  if (typeof agent === 'string' && agent.length > 0) identity.agent = agent;
   return identity;
 }
 

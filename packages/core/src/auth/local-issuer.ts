@@ -19,6 +19,7 @@ import { systemClock, type Clock } from '../ports/clock.ts';
 import {
   defaultClockToleranceSeconds,
   verifyJwtWithKeys,
+  agentClaim,
   type VerifiedIdentity,
   type VerifyJwtOptions,
 } from './jwt-verifier.ts';
@@ -45,6 +46,8 @@ export interface AccessTokenClaims {
   sub: string;
   email: string;
   name?: string;
+  /** The agent acting for the user (OAuth device flow); becomes the `svc_agent` claim. */
+  agent?: string;
 }
 
 export interface IssuedAccessToken {
@@ -137,6 +140,7 @@ export function createLocalIssuer(opts: LocalIssuerOptions): LocalIssuer {
       const exp = iat + ttl;
       const payload: Record<string, string> = { email: claims.email };
       if (claims.name !== undefined) payload.name = claims.name;
+      if (claims.agent !== undefined) payload[agentClaim] = claims.agent;
       const token = await new SignJWT(payload)
         .setProtectedHeader({ alg: localIssuerAlgorithm, kid, typ: 'JWT' })
         .setIssuer(issuer)

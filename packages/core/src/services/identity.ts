@@ -15,7 +15,13 @@ import {
 
 /** Who is calling, once their credential checked out. */
 export type Principal =
-  | { kind: 'user'; userId: string; email: string }
+  | {
+      kind: 'user';
+      userId: string;
+      email: string;
+      /** Set when the token is an agent's (OAuth device flow): the agent acts as the user, within the agent interface's limits. */
+      agent?: string;
+    }
   | {
       kind: 'apiKey';
       keyId: string;
@@ -56,10 +62,10 @@ export function createIdentityService(opts: IdentityServiceOptions) {
   // from telling which emails have accounts.
   const decoyHash = hashPassword('decoy-password-for-timing');
 
-  async function issueSession(profile: UserProfile): Promise<Session> {
-    const access = await issuer.issueAccessToken({ sub: profile.user_id, email: profile.email, name: profile.display_name ?? undefined });
+  async function issueSession(profile: UserProfile, agent?: string): Promise<Session> {
+    const access = await issuer.issueAccessToken({ sub: profile.user_id, email: profile.email, name: profile.display_name ?? undefined, agent });
     const refresh = generateRefreshToken();
-    await store.refreshTokens.save(refresh.hash, profile.user_id, refreshTtl);
+    await store.refreshTokens.save(refresh.hash, profile.user_id, refreshTtl, agent);
     return {
       user: { id: profile.user_id, email: profile.email, display_name: profile.display_name ?? profile.email },
       access_token: access.token,
@@ -93,12 +99,19 @@ export function createIdentityService(opts: IdentityServiceOptions) {
       return issueSession(profile);
     },
 
-    /** Rotates: the presented refresh token is consumed and a new one issued. */
+    /** Rotates: the presented refresh token is consumed and a new one issued (an agent's stays an agent's). */
     async refresh(refreshToken: string): Promise<Session> {
-      const userId = await store.refreshTokens.consume(hashRefreshToken(refreshToken));
-      const profile = userId ? await store.users.getProfile(userId) : undefined;
-      if (!profile) throw new AppError('INVALID_TOKEN', 'refresh token is invalid or expired');
-      return issueSession(profile);
+      const owner = await store.refreshTokens.consume(hashRefreshToken(refreshToken));
+      const profile = owner ? await store.users.getProfile(owner.userId) : undefined;
+      if (!owner || !profile) throw new AppError('INVALID_TOKEN', 'refresh token is invalid or expired');
+      return issueSession(profile, owner.agent);
+    },
+
+    /** A session in which `agent` acts as the user: what an approved device flow hands the agent. */
+    async agentSession(userId: string, agent: string): Promise<Session> {
+      const profile = await store.users.getProfile(userId);
+      if (!profile) throw new AppError('INVALID_TOKEN', 'the user who approved this agent no longer exists');
+      return issueSession(profile, agent);
     },
 
     async logout(refreshToken: string | undefined): Promise<void> {
@@ -124,7 +137,7 @@ export function createIdentityService(opts: IdentityServiceOptions) {
       }
       const identity = await verifier.verify(credential);
       const profile = await store.users.ensureProfile(identity.userId, identity.email);
-      return { kind: 'user', userId: identity.userId, email: profile.email };
+      return { kind: 'user', userId: identity.userId, email: profile.email, ...(identity.agent && { agent: identity.agent }) };
     },
 
     /**

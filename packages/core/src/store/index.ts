@@ -6,6 +6,7 @@ import { organizationsRepo } from './organizations.ts';
 import { membersRepo } from './members.ts';
 import { usersRepo, refreshTokensRepo } from './users.ts';
 import { apiKeysRepo } from './api-keys.ts';
+import { deviceAuthorizationsRepo } from './device-authorizations.ts';
 import { projectsRepo } from './projects.ts';
 import { environmentRepo } from './environment.ts';
 import { testsRepo } from './tests.ts';
@@ -48,6 +49,7 @@ export function createStore(table: Table, clock: Clock, options: StoreOptions = 
     users: usersRepo(ctx),
     refreshTokens: refreshTokensRepo(ctx),
     apiKeys: apiKeysRepo(ctx),
+    deviceAuthorizations: deviceAuthorizationsRepo(ctx),
     projects: projectsRepo(ctx),
     environment: environmentRepo(ctx),
     tests: testsRepo(ctx),
@@ -83,6 +85,7 @@ export { memberItem, slugify } from './organizations.ts';
 export type { Organization, Member, Role } from './organizations.ts';
 export type { UserProfile } from './users.ts';
 export type { ApiKeyRecord, ApiKeyAuthRecord } from './api-keys.ts';
+export type { DeviceAuthorization } from './device-authorizations.ts';
 export type { Project } from './projects.ts';
 export type { ProjectEnvironment } from './environment.ts';
 export type { TestRecord, NewTest, TestPatch } from './tests.ts';

@@ -11,6 +11,10 @@ export const keys = {
   credential: (userId: string) => ({ pk: `USER#${userId}`, sk: 'CREDENTIAL' }),
   email: (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
   refreshToken: (hash: string) => ({ pk: `REFRESH#${hash}`, sk: 'REFRESH' }),
+  /** An agent's pending sign-in (OAuth device flow), by the hash of its device code. */
+  deviceAuthorization: (deviceCodeHash: string) => ({ pk: `DEVICE#${deviceCodeHash}`, sk: 'DEVICE' }),
+  /** The user code a person types, pointing at its device authorization. */
+  deviceUserCode: (userCode: string) => ({ pk: `USERCODE#${userCode}`, sk: 'USERCODE' }),
   apiKey: (orgId: string, keyId: string) => ({ pk: `ORG#${orgId}`, sk: `APIKEY#${keyId}` }),
   apiKeyHash: (hash: string) => ({ pk: `APIKEYHASH#${hash}`, sk: 'APIKEYHASH' }),
   project: (orgId: string, projectId: string) => ({ pk: `ORG#${orgId}`, sk: `PROJECT#${projectId}` }),

@@ -91,16 +91,20 @@ export function usersRepo(ctx: StoreContext) {
   };
 }
 
-/** Opaque refresh tokens, stored by hash, expiring through the table's TTL. */
+/**
+ * Opaque refresh tokens, stored by hash, expiring through the table's TTL. A token an
+ * agent got through the device flow remembers the agent, so its refreshed sessions stay
+ * agent sessions.
+ */
 export function refreshTokensRepo(ctx: StoreContext) {
   const { table } = ctx;
   return {
-    async save(hash: string, userId: string, ttlSeconds: number) {
+    async save(hash: string, userId: string, ttlSeconds: number, agent?: string) {
       const expiresAt = Math.floor(ctx.clock.now().getTime() / 1000) + ttlSeconds;
-      await table.put({ ...keys.refreshToken(hash), user_id: userId, expiresAt }, { kind: 'notExists' });
+      await table.put({ ...keys.refreshToken(hash), user_id: userId, ...(agent && { agent }), expiresAt }, { kind: 'notExists' });
     },
-    /** Consumes a token (single use): returns its user and deletes it atomically. */
-    async consume(hash: string): Promise<string | undefined> {
+    /** Consumes a token (single use): returns its user (and agent) and deletes it atomically. */
+    async consume(hash: string): Promise<{ userId: string; agent?: string } | undefined> {
       const item = await table.get(keys.refreshToken(hash));
       if (!item) return undefined;
       try {
@@ -109,7 +113,7 @@ export function refreshTokensRepo(ctx: StoreContext) {
         if (err instanceof ConditionFailedError) return undefined; // raced with another use
         throw err;
       }
-      return String(item.user_id);
+      return { userId: String(item.user_id), ...(typeof item.agent === 'string' && { agent: item.agent }) };
     },
     async revoke(hash: string) {
       await table.delete(keys.refreshToken(hash));
