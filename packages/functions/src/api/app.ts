@@ -10,6 +10,7 @@ import { audit } from './middleware/audit.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { healthRoutes } from './routes/health.ts';
 import { authRoutes } from './routes/auth.ts';
+import { oauthRoutes } from './routes/oauth.ts';
 import { organizationRoutes } from './routes/organizations.ts';
 import { userRoutes } from './routes/users.ts';
 import { teamRoutes } from './routes/teams.ts';
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps) {
   healthRoutes(app, deps, registry);
   metricsRoutes(app, deps, registry);
   authRoutes(app, deps, registry);
+  oauthRoutes(app, deps, registry);
   organizationRoutes(app, deps, registry);
   userRoutes(app, deps, registry);
   teamRoutes(app, deps, registry);

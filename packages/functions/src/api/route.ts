@@ -25,7 +25,7 @@ export interface RouteDef {
   summary: string;
   tags: string[];
   auth: RouteAccess;
-  /** false: dashboard-only (spec rule 7) — API keys are refused with 403. */
+  /** false: dashboard-only (spec rule 7) — API keys and agents' device-flow tokens are refused with 403. */
   apiKeys?: boolean;
   body?: z.ZodType;
   /** The handler reads the body itself (it also takes multipart); `body` documents the JSON form. */
@@ -85,8 +85,9 @@ function authenticate(deps: AppDeps, def: RouteDef) {
     if (!credential) throw new AppError('UNAUTHENTICATED', 'authentication required: send a bearer token, an API key or a session cookie');
     const principal = await deps.identity.authenticate(credential);
     c.set('principal', principal);
-    if (principal.kind === 'apiKey' && def.apiKeys === false) {
-      throw new AppError('FORBIDDEN', 'this endpoint is available to dashboard users only, not to API keys');
+    // Agents (an API key, or a person's token an agent got through the device flow) never reach these (spec rule 7).
+    if (def.apiKeys === false && (principal.kind === 'apiKey' || principal.agent)) {
+      throw new AppError('FORBIDDEN', `this endpoint is available to dashboard users only, not to ${principal.kind === 'apiKey' ? 'API keys' : 'agent tokens'}`);
     }
     if (def.auth !== 'user') {
       const access = await deps.identity.access(principal, c.req.header('x-organization-id')?.trim() || undefined);

@@ -39,7 +39,7 @@ export function rateLimit(opts: { perMinute: number; authPerMinute: number; now?
 
   return async (c, next) => {
     const ip = clientIp(c.req.raw.headers, c.env);
-    const isAuthFlow = /^\/api\/auth\/(sign-?up|login|refresh)/.test(c.req.path);
+    const isAuthFlow = /^\/api\/auth\/(sign-?up|login|refresh|device)/.test(c.req.path);
     const credential = c.req.header('authorization') ?? c.req.header('x-api-key') ?? '';
     const key = isAuthFlow ? `auth:${ip}` : credential ? `cred:${createHash('sha256').update(credential).digest('hex').slice(0, 32)}` : `ip:${ip}`;
     const wait = take(key, isAuthFlow ? opts.authPerMinute : opts.perMinute);

@@ -22,16 +22,20 @@ export function webRoutes(app: Hono<ApiEnv>, deps: AppDeps) {
   app.get('/assets/*', async (c) => (await serve(c.req.path.slice(1))) ?? c.notFound());
   app.get('/favicon.ico', async (c) => (await serve('favicon.ico')) ?? c.body(null, 204));
 
-  const shell = async (c: Context<ApiEnv>) => {
+  /** A page for signed-in people only; anyone else goes to sign in and comes back. */
+  const protectedPage = (page: string) => async (c: Context<ApiEnv>) => {
     const token = getCookie(c, SESSION_COOKIE);
     const signedIn = token ? await deps.issuer.verify(token).then(() => true, () => false) : false;
     if (!signedIn) {
       const next = encodeURIComponent(c.req.path + (new URL(c.req.url).search || ''));
       return c.redirect(`/sign-in?next=${next}`, 302);
     }
-    return (await serve('index.html')) ?? c.notFound();
+    return (await serve(page)) ?? c.notFound();
   };
+  const shell = protectedPage('index.html');
   app.get('/', shell);
   app.get('/app', shell);
   app.get('/app/*', shell);
+  // Where a person approves an agent's sign-in (OAuth device flow: the verification_uri).
+  app.get('/device', protectedPage('device.html'));
 }
