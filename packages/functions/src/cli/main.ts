@@ -12,6 +12,8 @@ Commands:
   analyze      List a codebase's testable surfaces (svc analyze --help)
   audit        Audit a page: accessibility, security, performance, console (svc audit --help)
   mcp          Serve svc's agent tools over MCP on stdin/stdout (svc mcp --help)
+  login        Sign this machine's agents in to a server as you (svc login --help)
+  logout       Revoke and forget that sign-in
   help         Show this help
 
 Options for start:
@@ -70,6 +72,14 @@ export async function main(argv: string[]): Promise<number> {
     case 'mcp': {
       const { mcpCommand } = await import('./mcp.ts');
       return mcpCommand(rest);
+    }
+    case 'login': {
+      const { loginCommand } = await import('./login.ts');
+      return loginCommand(rest);
+    }
+    case 'logout': {
+      const { logoutCommand } = await import('./login.ts');
+      return logoutCommand(rest);
     }
     case 'heal': {
       // Loaded on demand, like run: the healing engine stays out of `svc start` and --help.

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { readStoredLogin, storedAccessToken } from './credentials.ts';
 
 export const MCP_HELP = `Usage: svc mcp [--server <url>] [--organization <id>]
 
@@ -17,7 +18,9 @@ Options:
                        an API key always acts in its own)
 
 The credential comes from the environment, never the command line (process lists show it):
-SVC_API_KEY (svc_sk_…) or SVC_TOKEN (an access token).
+SVC_API_KEY (svc_sk_…) or SVC_TOKEN (an access token); without either, the sign-in that
+svc login stored for the server (its organization, unless --organization names another),
+refreshed as it expires.
 
 Exit code: 0 when standard input closes; 2 for bad usage, or a server that cannot be
 reached or refuses the credential.
@@ -44,20 +47,28 @@ export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = proces
     process.stdout.write(MCP_HELP);
     return 0;
   }
-  const credential = env.SVC_API_KEY?.trim() || env.SVC_TOKEN?.trim();
-  if (!credential) return usage('set SVC_API_KEY (an API key, svc_sk_…) or SVC_TOKEN (an access token)');
   let endpoint: URL;
   try {
-    endpoint = new URL('/mcp', values.server ?? env.SVC_SERVER_URL ?? 'http://127.0.0.1:4600');
+    endpoint = new URL('/mcp', values.server || env.SVC_SERVER_URL || 'http://127.0.0.1:4600');
   } catch {
     return usage(`--server must be a URL, got ${JSON.stringify(values.server ?? env.SVC_SERVER_URL)}`);
   }
-  const organization = values.organization ?? env.SVC_ORGANIZATION_ID;
-  const headers: Record<string, string> = { authorization: `Bearer ${credential}`, ...(organization && { 'x-organization-id': organization }) };
+  const credential = env.SVC_API_KEY?.trim() || env.SVC_TOKEN?.trim();
+  const stored = credential ? undefined : await readStoredLogin(env, endpoint.origin);
+  if (!credential && !stored) return usage(`set SVC_API_KEY (an API key, svc_sk_…) or SVC_TOKEN (an access token), or sign in with svc login --server ${endpoint.origin}`);
+  const login = stored && storedAccessToken(env, endpoint.origin, stored);
+  const organization = values.organization || env.SVC_ORGANIZATION_ID || login?.organizationId() || undefined;
+  const staticHeaders: Record<string, string> = { ...(credential && { authorization: `Bearer ${credential}` }), ...(organization && { 'x-organization-id': organization }) };
+  // A stored sign-in's access token lasts minutes: every request asks for a fresh one (refreshed when due).
+  const withFreshToken: typeof fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('authorization', `Bearer ${await login!.token()}`);
+    return fetch(input, { ...init, headers });
+  };
 
   const remote = new Client({ name: 'svc-mcp-stdio', version: '0.1.0' });
   try {
-    await remote.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }));
+    await remote.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: staticHeaders }, ...(login && { fetch: withFreshToken }) }));
   } catch (err) {
     const { code, message } = (err as { cause?: { code?: string; message?: string } }).cause ?? {};
     const cause = code ?? message; // e.g. ECONNREFUSED: no server there
