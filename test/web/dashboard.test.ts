@@ -208,6 +208,7 @@ describe('dashboard shell', () => {
     const orgId = await page.getByTestId('org-switcher').inputValue();
     await page.getByTestId('api-keys').waitFor({ state: 'visible' });
     expect(await page.getByTestId('mcp-url').textContent()).toBe(`${server.url}/mcp`);
+    expect(await page.getByTestId('device-login-command').textContent()).toBe(`npx svc login --server ${server.url}`);
 
     await page.getByTestId('api-key-create').click(); // no name
     await page.getByTestId('api-key-name-error').waitFor({ state: 'visible' });

@@ -12,6 +12,7 @@ import { $, deleteButton, element, listLoader, messageOf, requiredValue, setMess
 const el = {
   panel: $('api-keys'),
   mcpUrl: $('mcp-url'),
+  deviceLogin: $('device-login-command'),
   status: $('api-keys-status'),
   list: $('api-keys-list'),
   form: /** @type {HTMLFormElement} */ ($('api-key-form')),
@@ -67,6 +68,7 @@ export function showApiKeys(visible) {
     return;
   }
   el.mcpUrl.textContent = mcpUrl();
+  el.deviceLogin.textContent = `npx svc login --server ${location.origin}`;
   void load();
 }
 
