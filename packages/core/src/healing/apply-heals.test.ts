@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { healedDefinition } from './apply-heals.ts';
+import { healedDefinition, mergeCaseHeals } from './apply-heals.ts';
 
 const test = {
   steps: [
@@ -42,5 +42,27 @@ describe('healedDefinition', () => {
     expect(healedDefinition(test, [{ index: 1, original: '#email', healed_locator: { nope: 1 } }])).toMatchObject({ ok: false, reason: expect.stringMatching(/no usable locator/) });
     expect(healedDefinition({ steps: [{ type: 'use', flow: 'sign-in' }], assertions: [] }, [{ index: 0, original: '#a', healed_locator: '#b' }])).toMatchObject({ ok: false, reason: expect.stringMatching(/uses flows/) });
     expect(healedDefinition(test, [])).toEqual({ ok: false, reason: 'the run healed nothing in this test' });
+  });
+});
+
+describe('mergeCaseHeals', () => {
+  const heal = (index: number, healed: unknown, original = '#email') => ({ index, original, healed_locator: healed });
+  it('writes a heal that several cases made once, and keeps heals of different places', () => {
+    const merged = mergeCaseHeals([
+      { label: 'case a', heals: [heal(1, { test_id: 'login-email' })] },
+      { label: 'case b', heals: [heal(1, { test_id: 'login-email' }), heal(2, { role: 'button', name: 'Go' }, '#go')] },
+    ]);
+    expect(merged).toEqual({ ok: true, heals: [heal(1, { test_id: 'login-email' }), heal(2, { role: 'button', name: 'Go' }, '#go')] });
+  });
+  it('refuses cases that healed one place differently, naming both', () => {
+    const merged = mergeCaseHeals([
+      { label: 'case a', heals: [heal(1, { test_id: 'login-email' })] },
+      { label: 'case b', heals: [heal(1, { css: '#mail' })] },
+    ]);
+    expect(merged).toEqual({ ok: false, reason: expect.stringMatching(/^the cases healed #email differently: test_id=login-email in case a, .*#mail.* in case b/) });
+  });
+  it('keeps a field heal apart from its step\'s own locator', () => {
+    const merged = mergeCaseHeals([{ label: 'the test', heals: [{ index: 3, field: 'price', original: '.p', healed_locator: { css: '.price' } }, { index: 3, original: '.card', healed_locator: { css: '.item' } }] }]);
+    expect(merged.ok && merged.heals).toHaveLength(2);
   });
 });

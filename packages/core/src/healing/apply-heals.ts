@@ -52,3 +52,27 @@ function show(locator: unknown): string {
   const parsed = Locator.safeParse(locator);
   return parsed.success ? describeLocator(parsed.data) : JSON.stringify(locator ?? null);
 }
+
+/**
+ * The heals of every case of a run, one per place. A parameterised test runs once per
+ * parameter set, and each case may heal the same locator: the same heal is written once,
+ * and two cases that healed one place to different locators are refused (which one is
+ * right is for a person to say).
+ */
+export function mergeCaseHeals(cases: ReadonlyArray<{ label: string; heals: readonly RunHeal[] }>): { ok: true; heals: RunHeal[] } | { ok: false; reason: string } {
+  const byPlace = new Map<string, { heal: RunHeal; label: string }>();
+  for (const { label, heals } of cases) {
+    for (const heal of heals) {
+      const place = `${heal.index}\u0000${heal.field ?? ''}`;
+      const seen = byPlace.get(place);
+      if (!seen) {
+        byPlace.set(place, { heal, label });
+        continue;
+      }
+      if (seen.heal.original !== heal.original || JSON.stringify(seen.heal.healed_locator) !== JSON.stringify(heal.healed_locator)) {
+        return { ok: false, reason: `the cases healed ${heal.original} differently: ${show(seen.heal.healed_locator)} in ${seen.label}, ${show(heal.healed_locator)} in ${label}; fix the test by hand` };
+      }
+    }
+  }
+  return { ok: true, heals: [...byPlace.values()].map((v) => v.heal) };
+}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Hono } from 'hono';
 import { AppError, notFound, validationFailed } from '@svc/core/errors';
 import { TestSchema } from '@svc/core/contracts/test';
-import { healedDefinition, type RunHeal } from '@svc/core/healing/apply-heals';
+import { healedDefinition, mergeCaseHeals, type RunHeal } from '@svc/core/healing/apply-heals';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { actorOf } from '../actor.ts';
@@ -44,13 +44,28 @@ export function applyHealRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, regist
     if (!run) throw notFound(`run ${body.run_id} (run_id)`);
     if (run.project_id !== test.project_id) throw validationFailed([{ path: 'run_id', message: `run ${run.id} is a run of another project than the test's` }]);
 
-    // The test's last execution in the run (a parameterised test: of its first case), which must have passed on its heals.
+    // The test's last execution in the run — of each case, for a parameterised test — which must all have passed, on their heals.
     const executions = (await deps.store.testRuns.results(org, run.id)).filter((r) => r.test_id === test.id);
-    const last = executions.filter((r) => (r.parameter_set?.index ?? 0) === (executions[0]?.parameter_set?.index ?? 0)).sort((a, b) => b.attempt - a.attempt)[0];
-    if (!last) throw new AppError('CONFLICT', `run ${run.id} did not run this test`);
-    if (last.status !== 'healed') throw new AppError('CONFLICT', last.status === 'failed' ? `the test's last execution in run ${run.id} failed: its heals did not hold` : `the test's last execution in run ${run.id} ${last.status} without healing: nothing to write`);
+    const lastOfCase = new Map<number, (typeof executions)[number]>();
+    for (const r of executions) {
+      const index = r.parameter_set?.index ?? 0;
+      if ((lastOfCase.get(index)?.attempt ?? -1) < r.attempt) lastOfCase.set(index, r);
+    }
+    const lasts = [...lastOfCase.values()];
+    if (!lasts.length) throw new AppError('CONFLICT', `run ${run.id} did not run this test`);
+    const caseName = (r: (typeof lasts)[number]) => (r.parameter_set ? `case ${r.parameter_set.name}` : 'the test');
+    const caseOf = (r: (typeof lasts)[number]) => (r.parameter_set ? ` (${caseName(r)})` : '');
+    const failed = lasts.find((r) => r.status === 'failed');
+    if (failed) throw new AppError('CONFLICT', `the test's last execution${caseOf(failed)} in run ${run.id} failed: its heals did not hold`);
+    const healedCases = lasts.filter((r) => r.status === 'healed');
+    if (!healedCases.length) throw new AppError('CONFLICT', `the test's last execution in run ${run.id} ${lasts[0].status} without healing: nothing to write`);
 
-    const heals: RunHeal[] = [...(await selfHealFix(deps, run.thread_id, test.id)), ...inStepHeals(last.metadata)];
+    const merged = mergeCaseHeals([
+      { label: 'the self-healer\'s fix', heals: await selfHealFix(deps, run.thread_id, test.id) },
+      ...healedCases.map((r) => ({ label: caseName(r), heals: inStepHeals(r.metadata) })),
+    ]);
+    if (!merged.ok) throw new AppError('CONFLICT', merged.reason);
+    const heals: RunHeal[] = merged.heals;
     const healed = healedDefinition(test, heals);
     if (!healed.ok) throw new AppError('CONFLICT', healed.reason);
     const updated = await deps.store.tests.update(org, test.id, { steps: healed.steps as never, assertions: healed.assertions as never }, { changed_by: actorOf(principal), source: 'healed' }, expectedRevision(c, body.expected_revision));
