@@ -66,6 +66,22 @@ describe('expandFlows', () => {
     expect(expandSteps(test([{ type: 'use', flow: 'f0' }]).steps, chain)).toEqual({ ok: false, issues: [{ path: 'steps.0.flow', message: 'flows nest deeper than 5: f0 → f1 → f2 → f3 → f4 → f5' }] });
   });
 
+  it('refuses a baseline name a flow brings twice (a flow used twice) or that the test already has, naming the use step', () => {
+    const header = flow({ name: 'check header', steps: [{ type: 'assert', assertion: { type: 'visual', baseline: 'header' } }] });
+    const twice = expandFlows(test([{ type: 'goto', url: '/' }, { type: 'use', flow: 'check header' }, { type: 'goto', url: '/about' }, { type: 'use', flow: 'check header' }]), [header]);
+    expect(twice).toEqual({ ok: false, issues: [{ path: 'steps.3.flow', message: expect.stringMatching(/^check header › step 1 \(used by steps\.3\): baseline "header" is also used by check header › step 1 \(used by steps\.1\); two visual checks with one baseline would compare/) }] });
+
+    const own = expandFlows(test([{ type: 'assert', assertion: { type: 'visual', baseline: 'Header' } }, { type: 'use', flow: 'check header' }]), [header]);
+    expect(own.ok).toBe(true); // Header and header are two files
+    const sameFile = expandFlows(test([{ type: 'assert', assertion: { type: 'visual', baseline: 'head er' } }, { type: 'use', flow: 'check header' }]), [flow({ name: 'check header', steps: [{ type: 'assert', assertion: { type: 'visual', baseline: 'head_er' } }] })]);
+    expect(sameFile).toEqual({ ok: false, issues: [{ path: 'steps.1.flow', message: expect.stringContaining('is also used by steps.0 (as "head er": names differing only') }] });
+
+    // Once per test, and unnamed checks (visual-<n>, by position), are fine.
+    expect(expandFlows(test([{ type: 'use', flow: 'check header' }]), [header]).ok).toBe(true);
+    const unnamed = flow({ name: 'snap', steps: [{ type: 'assert', assertion: { type: 'visual' } }] });
+    expect(expandFlows(test([{ type: 'use', flow: 'snap' }, { type: 'use', flow: 'snap' }]), [unnamed]).ok).toBe(true);
+  });
+
   it('a test without use steps is returned as it is', () => {
     const t = test([{ type: 'goto', url: '/' }]);
     const out = expandFlows(t, []);

@@ -395,23 +395,43 @@ const TestDefinitionFields = z.strictObject({
 export const TestDefinition = TestDefinitionFields.superRefine(uniqueBaselineNames);
 export type TestDefinition = z.output<typeof TestDefinition>;
 
+/** Two visual assertions of one test with one baseline file; positions count the steps, then the assertions. */
+export interface BaselineClash {
+  position: number;
+  name: string;
+  earlierPosition: number;
+  earlierName: string;
+}
+
 /**
  * Each visual assertion of a test needs a baseline of its own: two with one name would
  * compare with each other's screenshot. Names are compared as files see them (spaces and
  * other characters become _), and unnamed ones count as visual-<n>.
  */
-function uniqueBaselineNames(t: { steps: Step[]; assertions: Assertion[] }, ctx: z.RefinementCtx): void {
-  const seen = new Map<string, string>();
-  const check = (a: Assertion, position: number, path: (string | number)[]) => {
+export function baselineClashes(t: { steps: readonly Step[]; assertions: readonly Assertion[] }): BaselineClash[] {
+  const seen = new Map<string, { name: string; position: number }>();
+  const clashes: BaselineClash[] = [];
+  const check = (a: Assertion, position: number) => {
     if (a.type !== 'visual') return;
     const name = a.baseline ?? defaultBaselineName(position);
     const key = fileSafe(name);
     const earlier = seen.get(key);
-    if (earlier !== undefined) ctx.addIssue({ code: 'custom', path: [...path, 'baseline'], message: `baseline ${JSON.stringify(name)} is already used by another visual assertion of this test${earlier === name ? '' : ` (as ${JSON.stringify(earlier)}: names differing only in characters other than letters, digits, . - _ are the same file)`}` });
-    else seen.set(key, name);
+    if (earlier) clashes.push({ position, name, earlierPosition: earlier.position, earlierName: earlier.name });
+    else seen.set(key, { name, position });
   };
-  t.steps.forEach((s, i) => s.type === 'assert' && check(s.assertion, i, ['steps', i, 'assertion']));
-  t.assertions.forEach((a, j) => check(a, t.steps.length + j, ['assertions', j]));
+  t.steps.forEach((s, i) => s.type === 'assert' && check(s.assertion, i));
+  t.assertions.forEach((a, j) => check(a, t.steps.length + j));
+  return clashes;
+}
+
+/** Why two names are one file, when they differ. */
+export const sameFileNote = (name: string, earlier: string) => (earlier === name ? '' : ` (as ${JSON.stringify(earlier)}: names differing only in characters other than letters, digits, . - _ are the same file)`);
+
+function uniqueBaselineNames(t: { steps: Step[]; assertions: Assertion[] }, ctx: z.RefinementCtx): void {
+  for (const clash of baselineClashes(t)) {
+    const path = clash.position < t.steps.length ? ['steps', clash.position, 'assertion', 'baseline'] : ['assertions', clash.position - t.steps.length, 'baseline'];
+    ctx.addIssue({ code: 'custom', path, message: `baseline ${JSON.stringify(clash.name)} is already used by another visual assertion of this test${sameFileNote(clash.name, clash.earlierName)}` });
+  }
 }
 
 /** A test file holds one test, or a suite: { "tests": [ … ] }. */

@@ -1,4 +1,4 @@
-import type { RunnableStep, Step, TestDefinition, UseStep } from '../contracts/steps.ts';
+import { baselineClashes, sameFileNote, type RunnableStep, type Step, type TestDefinition, type UseStep } from '../contracts/steps.ts';
 import { flowKey, MAX_EXPANDED_STEPS, MAX_FLOW_DEPTH, type FlowDefinition } from '../contracts/flow.ts';
 import type { FieldIssue } from '../errors.ts';
 import { bindParameters } from './bind-parameters.ts';
@@ -13,7 +13,8 @@ export interface FlowOrigin {
   via?: string[];
 }
 
-export type Expanded = { ok: true; steps: RunnableStep[]; origins: Array<FlowOrigin | undefined> } | { ok: false; issues: FieldIssue[] };
+/** `at`: the path of the step each expanded step stands for (`steps.3`: a step of the flow that step 3 uses). */
+export type Expanded = { ok: true; steps: RunnableStep[]; origins: Array<FlowOrigin | undefined>; at: string[] } | { ok: false; issues: FieldIssue[] };
 
 /**
  * Replaces every `use` step by its flow's steps, with the flow's {{parameters}} bound to
@@ -33,6 +34,7 @@ export function expandSteps(steps: readonly Step[], flows: readonly FlowDefiniti
   const issues: FieldIssue[] = [];
   const out: RunnableStep[] = [];
   const origins: Array<FlowOrigin | undefined> = [];
+  const stepPaths: string[] = [];
 
   // `chain` is the flows being expanded, outermost first; `at` the test step's path.
   const expandUse = (use: UseStep, at: string, chain: FlowDefinition[], from: string): void => {
@@ -60,6 +62,7 @@ export function expandSteps(steps: readonly Step[], flows: readonly FlowDefiniti
       else {
         out.push(step);
         origins.push({ flow: flow.name, step: j + 1, ...(via.length && { via }) });
+        stepPaths.push(at);
       }
     });
   };
@@ -89,10 +92,11 @@ export function expandSteps(steps: readonly Step[], flows: readonly FlowDefiniti
     else {
       out.push(step);
       origins.push(undefined);
+      stepPaths.push(`${prefix}.${i}`);
     }
   });
   if (!issues.length && out.length > MAX_EXPANDED_STEPS) issues.push({ path: prefix, message: `with its flows expanded the test has ${out.length} steps; at most ${MAX_EXPANDED_STEPS}` });
-  return issues.length ? { ok: false, issues } : { ok: true, steps: out, origins };
+  return issues.length ? { ok: false, issues } : { ok: true, steps: out, origins, at: stepPaths };
 }
 
 /** A test with its flows expanded, and each step's origin (undefined: written in the test). */
@@ -100,7 +104,21 @@ export function expandFlows(test: TestDefinition, flows: readonly FlowDefinition
   if (!test.steps.some((s) => s.type === 'use')) return { ok: true, definition: test, origins: test.steps.map(() => undefined) };
   const expanded = expandSteps(test.steps, flows);
   if (!expanded.ok) return expanded;
-  return { ok: true, definition: { ...test, steps: expanded.steps }, origins: expanded.origins };
+  const definition = { ...test, steps: expanded.steps };
+  // A flow's visual check, or a flow used twice, may bring a baseline name the test already has.
+  const issues = baselineClashes(definition).map((clash): FieldIssue => {
+    const where = (position: number) => {
+      if (position >= expanded.steps.length) return { path: `assertions.${position - expanded.steps.length}`, what: `assertion ${position - expanded.steps.length + 1}` };
+      const origin = expanded.origins[position];
+      const path = expanded.at[position];
+      return { path: origin ? `${path}.flow` : `${path}.assertion`, what: origin ? `${describeOrigin(origin)} (used by ${path})` : path };
+    };
+    const later = where(clash.position);
+    const earlier = where(clash.earlierPosition);
+    return { path: `${later.path}`, message: `${later.what}: baseline ${JSON.stringify(clash.name)} is also used by ${earlier.what}${sameFileNote(clash.name, clash.earlierName)}; two visual checks with one baseline would compare with each other's screenshot: name them apart (a flow with a named visual check can be used once per test)` };
+  });
+  if (issues.length) return { ok: false, issues };
+  return { ok: true, definition, origins: expanded.origins };
 }
 
 /** "sign in › step 2", or "open admin › sign in › step 2" for a nested flow's step. */
