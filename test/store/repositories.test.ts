@@ -121,6 +121,16 @@ for (const [name, makeTable] of adapters) {
       expect(await devices.get(`d1-${name}`)).toBeUndefined();
     });
 
+    it('a project\'s runs list newest first, and from a given run back', async () => {
+      const project = `01900000-0000-7000-8000-0000000000${name === 'FileTable' ? '10' : '11'}`;
+      const runs = [];
+      for (const n of [1, 2, 3]) runs.push(await store.testRuns.create('org-l', { project_id: project, trigger: 'api', thread_id: `list-${name}-${n}` }));
+      expect((await store.testRuns.listForProject(project, 10)).items.map((r) => r.id)).toEqual([runs[2].id, runs[1].id, runs[0].id]);
+      expect((await store.testRuns.listForProject(project, 10, undefined, runs[1].id)).items.map((r) => r.id)).toEqual([runs[1].id, runs[0].id]);
+      const first = await store.testRuns.listForProject(project, 1, undefined, runs[2].id);
+      expect((await store.testRuns.listForProject(project, 5, first.next_cursor!, runs[2].id)).items.map((r) => r.id)).toEqual([runs[1].id, runs[0].id]);
+    });
+
     it('a run result is recorded once per test and attempt; thread ids are unique', async () => {
       const run = await store.testRuns.create('org-r', { project_id: '01900000-0000-7000-8000-000000000001', trigger: 'api', thread_id: `thread-${name}` });
       expect(await code(store.testRuns.create('org-r', { project_id: '01900000-0000-7000-8000-000000000001', trigger: 'api', thread_id: `thread-${name}` }))).toBe('CONFLICT');

@@ -4,7 +4,7 @@ import { notFound, validationFailed } from '../errors.ts';
 import type { Store, TestRun } from '../store/index.ts';
 import { compareRuns, type CompareRun } from './run-compare.ts';
 
-/** How far back the default base is looked for: runs of the project, newest first. */
+/** How far back the default base is looked for: runs of the project from the run back, newest first. */
 const PAGE = 50;
 const MAX_PAGES = 20;
 /** Runs a default base may be: finished with a verdict (a cancelled run's missing cases would read as removed). */
@@ -37,7 +37,7 @@ export async function defaultBaseRun(store: Store, run: TestRun): Promise<{ run:
   let previous: TestRun | undefined;
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const { items, next_cursor } = await store.testRuns.listForProject(run.project_id, PAGE, cursor);
+    const { items, next_cursor } = await store.testRuns.listForProject(run.project_id, PAGE, cursor, run.id);
     for (const r of items) {
       if (r.id >= run.id || !BASE_STATUSES.has(r.status)) continue;
       if (!byRule) return { run: r, rule: 'previous_run' };

@@ -68,7 +68,8 @@ export function notificationService({ store, clock, fetch = globalThis.fetch as 
     if (run.status === 'cancelled') return [];
     // Failures of quarantined tests alone do not make a failed run (nor a recovery after one).
     if (run.status === 'failed' || blockingFailedTests(run) > 0) return ['run_failed'];
-    const page = await store.testRuns.listForProject(run.project_id, 50);
+    // From this run back: runs started after it (a busy project) cannot push its predecessor off the page.
+    const page = await store.testRuns.listForProject(run.project_id, 50, undefined, run.id);
     const previous = page.items.find((r) => r.id < run.id && isTerminalRunStatus(r.status) && r.status !== 'cancelled');
     const recovered = !!previous && (previous.status === 'failed' || blockingFailedTests(previous) > 0);
     return recovered ? ['run_recovered', 'run_passed'] : ['run_passed'];

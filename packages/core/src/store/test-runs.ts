@@ -63,8 +63,9 @@ export function testRunsRepo(ctx: StoreContext) {
       return run;
     },
 
-    async listForProject(projectId: string, limit: number, cursor?: string) {
-      const page = await queryPage<TestRun & { organization_id?: string }>(table, { index: 'gsi1', pk: keys.runsOfProject(projectId), limit, cursor, descending: true });
+    /** Newest first; `upTo`: from that run back (run ids are uuidv7: id order is creation order). */
+    async listForProject(projectId: string, limit: number, cursor?: string, upTo?: string) {
+      const page = await queryPage<TestRun & { organization_id?: string }>(table, { index: 'gsi1', pk: keys.runsOfProject(projectId), limit, cursor, descending: true, ...(upTo && { skTo: `RUN#${upTo}` }) });
       return { ...page, items: page.items.map(({ organization_id: _o, ...r }) => r) };
     },
 
