@@ -80,6 +80,19 @@ describe('the device flow with an independent OAuth client', () => {
     // The spent refresh token is refused, in OAuth's format.
     const spent = await post('/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: 'claude-code' });
     expect(spent).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+
+    // The person sees the agent signed in as them, and signs it out: its tokens stop at once.
+    const agents = await asPerson.get('/api/auth/agents');
+    expect(agents.body.items).toEqual([{ id: expect.any(String), client_id: 'claude-code', created_at: expect.any(String), last_refreshed_at: expect.any(String) }]);
+    expect((await asAgent.get('/api/auth/agents')).status).toBe(403);
+    expect((await asAgent.delete(`/api/auth/agents/${agents.body.items[0].id}`)).status).toBe(403);
+    expect((await asPerson.delete(`/api/auth/agents/${agents.body.items[0].id}`)).status).toBe(204);
+    const afterRevoke = await client(server.url, { token: refreshed.access_token }).get('/api/v1/users/me');
+    expect(afterRevoke.status).toBe(401);
+    expect(afterRevoke.body.error.message).toContain('revoked');
+    expect(await post('/oauth/token', { grant_type: 'refresh_token', refresh_token: refreshed.refresh_token! })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect((await asPerson.delete(`/api/auth/agents/${agents.body.items[0].id}`)).status).toBe(404);
+    expect((await asPerson.get('/api/auth/agents')).body.items).toEqual([]);
   }, 60_000);
 
   it('a denied sign-in ends the independent client\'s polling with access_denied', async () => {

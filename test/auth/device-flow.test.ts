@@ -57,6 +57,34 @@ describe('device flow', () => {
     expect(await identity.authenticate(refreshed.access_token)).toMatchObject({ agent: 'claude-code' });
   });
 
+  it('an approved agent is listed to the person; revoking it ends its access token and its refresh token at once; its logout ends the grant', async () => {
+    const { flow, identity, userId } = await world();
+    const signIn = async (clientId: string) => {
+      const codes = await flow.start({ clientId });
+      await flow.decide(codes.user_code, userId, true);
+      const polled = await flow.poll(codes.device_code);
+      if (polled.kind !== 'token') throw new Error(polled.error);
+      return polled.session;
+    };
+    const first = await signIn('claude-code');
+    const second = await signIn('cursor');
+    const agents = await identity.agentsOf(userId);
+    expect(agents.map((a) => a.client_id)).toEqual(['cursor', 'claude-code']);
+    expect(agents[1]).toMatchObject({ user_id: userId, last_refreshed_at: null });
+
+    const renewed = await identity.refresh(first.refresh_token);
+    expect((await identity.agentsOf(userId)).find((a) => a.client_id === 'claude-code')?.last_refreshed_at).toEqual(expect.any(String));
+    await identity.revokeAgent(userId, agents[1].id);
+    expect(await codeOf(identity.authenticate(renewed.access_token))).toBe('INVALID_TOKEN');
+    expect(await codeOf(identity.refresh(renewed.refresh_token))).toBe('INVALID_TOKEN');
+    expect(await codeOf(identity.revokeAgent(userId, agents[1].id))).toBe('NOT_FOUND');
+    expect(await identity.authenticate(second.access_token)).toMatchObject({ agent: 'cursor' });
+
+    await identity.logout(second.refresh_token);
+    expect(await identity.agentsOf(userId)).toEqual([]);
+    expect(await codeOf(identity.authenticate(second.access_token))).toBe('INVALID_TOKEN');
+  });
+
   it('a denied sign-in answers access_denied; an unapproved one expires after 10 minutes', async () => {
     const { flow, userId, advance } = await world();
     const denied = await flow.start({ clientId: 'cursor' });

@@ -110,6 +110,12 @@ describe('svc login', () => {
     expect(after.refresh_token).not.toBe(before.refresh_token);
     expect(Date.parse(after.expires_at)).toBeGreaterThan(Date.now());
 
+    // The person sees the agent on /device (the dashboard's Agents link), and could sign it out there.
+    await page.goto(`${server.url}/`);
+    await page.getByTestId('agents-link').click();
+    await page.waitForURL((u) => u.pathname === '/device');
+    await expect.poll(() => page.getByTestId('device-agent-name').allTextContents()).toEqual(['test agent']);
+
     const out = await promisify(execFile)(bin, ['logout', '--server', server.url], { env: env() });
     expect(out.stdout).toContain(`Signed out of ${new URL(server.url).origin}.`);
     expect(await stored()).toBeUndefined();
@@ -118,7 +124,7 @@ describe('svc login', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
-  it('a sign-in denied on the /device page ends svc login with exit code 1 and stores nothing', async () => {
+  it('a sign-in denied on the /device page ends svc login with exit code 1 and stores nothing; an agent signed out there stops at once', async () => {
     const login = startLogin([]);
     const { url } = await login.link;
     await page.goto(url); // still signed in from the test before
@@ -129,6 +135,19 @@ describe('svc login', () => {
     expect(ended.code).toBe(1);
     expect(ended.stderr).toContain('the sign-in was denied in the dashboard');
     expect(await stored()).toBeUndefined();
+
+    // Signing an agent out on /device stops its stored sign-in at once.
+    const again = startLogin(['--name', 'short-lived']);
+    await page.goto((await again.link).url);
+    await page.getByTestId('device-approve').click();
+    expect((await again.ended).code).toBe(0);
+    await page.goto(`${server.url}/device`);
+    const row = page.getByTestId('device-agent-row').filter({ hasText: 'short-lived' });
+    await row.getByTestId('device-agent-revoke').click();
+    await expect.poll(() => page.getByTestId('device-agents-status').textContent()).toBe('No agents are signed in as you.');
+    const refused = await promisify(execFile)(bin, ['mcp', '--server', server.url], { env: env() }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('cannot use');
 
     // A mistyped code on the page says so, and nothing is decided.
     await page.goto(`${server.url}/device`);

@@ -97,8 +97,8 @@ for (const [name, makeTable] of adapters) {
     it('a refresh token is consumed once', async () => {
       await store.refreshTokens.save(`r-${name}`, 'u-1', 60);
       expect(await store.refreshTokens.consume(`r-${name}`)).toEqual({ userId: 'u-1' });
-      await store.refreshTokens.save(`a-${name}`, 'u-1', 60, 'my-agent');
-      expect(await store.refreshTokens.consume(`a-${name}`)).toEqual({ userId: 'u-1', agent: 'my-agent' });
+      await store.refreshTokens.save(`a-${name}`, 'u-1', 60, { clientId: 'my-agent', grantId: 'g-1' });
+      expect(await store.refreshTokens.consume(`a-${name}`)).toEqual({ userId: 'u-1', agent: { clientId: 'my-agent', grantId: 'g-1' } });
       expect(await store.refreshTokens.consume(`r-${name}`)).toBeUndefined();
     });
 

@@ -31,10 +31,13 @@ export interface VerifiedIdentity {
   issuer: string;
   /** The agent the user let act for them (`svc_agent`: a device-flow token); such a token is an agent credential. */
   agent?: string;
+  /** The grant the person gave that agent (`svc_grant`): revoking it ends the token. */
+  agentGrant?: string;
 }
 
 /** The claim naming the agent of a device-flow token. Private (not `client_id`: other issuers put that on every token). */
 export const agentClaim = 'svc_agent';
+export const agentGrantClaim = 'svc_grant';
 
 /** Asymmetric JWS algorithms we accept from any issuer. Never `none`, never HS*. */
 export const allowedJwtAlgorithms = [
@@ -155,6 +158,8 @@ function identityFrom(payload: JWTPayload, opts: VerifyJwtOptions): VerifiedIden
   if (typeof name === 'string' && name.length > 0) identity.name = name;
   const agent = payload[agentClaim];
   if (typeof agent === 'string' && agent.length > 0) identity.agent = agent;
+  const grant = payload[agentGrantClaim];
+  if (typeof grant === 'string' && grant.length > 0) identity.agentGrant = grant;
   return identity;
 }
 

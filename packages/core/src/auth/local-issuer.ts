@@ -20,6 +20,7 @@ import {
   defaultClockToleranceSeconds,
   verifyJwtWithKeys,
   agentClaim,
+  agentGrantClaim,
   type VerifiedIdentity,
   type VerifyJwtOptions,
 } from './jwt-verifier.ts';
@@ -46,8 +47,8 @@ export interface AccessTokenClaims {
   sub: string;
   email: string;
   name?: string;
-  /** The agent acting for the user (OAuth device flow); becomes the `svc_agent` claim. */
-  agent?: string;
+  /** The agent acting for the user (OAuth device flow) and its grant: the `svc_agent` and `svc_grant` claims. */
+  agent?: { clientId: string; grantId: string };
 }
 
 export interface IssuedAccessToken {
@@ -140,7 +141,10 @@ export function createLocalIssuer(opts: LocalIssuerOptions): LocalIssuer {
       const exp = iat + ttl;
       const payload: Record<string, string> = { email: claims.email };
       if (claims.name !== undefined) payload.name = claims.name;
-      if (claims.agent !== undefined) payload[agentClaim] = claims.agent;
+      if (claims.agent !== undefined) {
+        payload[agentClaim] = claims.agent.clientId;
+        payload[agentGrantClaim] = claims.agent.grantId;
+      }
       const token = await new SignJWT(payload)
         .setProtectedHeader({ alg: localIssuerAlgorithm, kid, typ: 'JWT' })
         .setIssuer(issuer)

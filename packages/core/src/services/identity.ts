@@ -53,6 +53,7 @@ export interface IdentityServiceOptions {
 
 const DEFAULT_REFRESH_TTL_SECONDS = 30 * 24 * 3600;
 
+const agentRevoked = () => new AppError('INVALID_TOKEN', "this agent's sign-in was revoked: sign it in again (svc login)");
 const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'email or password is incorrect');
 
 export function createIdentityService(opts: IdentityServiceOptions) {
@@ -62,7 +63,7 @@ export function createIdentityService(opts: IdentityServiceOptions) {
   // from telling which emails have accounts.
   const decoyHash = hashPassword('decoy-password-for-timing');
 
-  async function issueSession(profile: UserProfile, agent?: string): Promise<Session> {
+  async function issueSession(profile: UserProfile, agent?: { clientId: string; grantId: string }): Promise<Session> {
     const access = await issuer.issueAccessToken({ sub: profile.user_id, email: profile.email, name: profile.display_name ?? undefined, agent });
     const refresh = generateRefreshToken();
     await store.refreshTokens.save(refresh.hash, profile.user_id, refreshTtl, agent);
@@ -99,23 +100,36 @@ export function createIdentityService(opts: IdentityServiceOptions) {
       return issueSession(profile);
     },
 
-    /** Rotates: the presented refresh token is consumed and a new one issued (an agent's stays an agent's). */
+    /** Rotates: the presented refresh token is consumed and a new one issued (an agent's stays an agent's, while its grant stands). */
     async refresh(refreshToken: string): Promise<Session> {
       const owner = await store.refreshTokens.consume(hashRefreshToken(refreshToken));
       const profile = owner ? await store.users.getProfile(owner.userId) : undefined;
       if (!owner || !profile) throw new AppError('INVALID_TOKEN', 'refresh token is invalid or expired');
+      if (owner.agent && !(await store.agentGrants.touch(owner.userId, owner.agent.grantId, refreshTtl))) throw agentRevoked();
       return issueSession(profile, owner.agent);
     },
 
-    /** A session in which `agent` acts as the user: what an approved device flow hands the agent. */
+    /** A session in which `agent` acts as the user, under a new grant the user can see and revoke: what an approved device flow hands the agent. */
     async agentSession(userId: string, agent: string): Promise<Session> {
       const profile = await store.users.getProfile(userId);
       if (!profile) throw new AppError('INVALID_TOKEN', 'the user who approved this agent no longer exists');
-      return issueSession(profile, agent);
+      const grant = await store.agentGrants.create(userId, agent, refreshTtl);
+      return issueSession(profile, { clientId: agent, grantId: grant.id });
     },
 
+    /** Ends a session; an agent's sign-in (its grant) ends with it. */
     async logout(refreshToken: string | undefined): Promise<void> {
-      if (refreshToken) await store.refreshTokens.revoke(hashRefreshToken(refreshToken));
+      if (!refreshToken) return;
+      const owner = await store.refreshTokens.consume(hashRefreshToken(refreshToken));
+      if (owner?.agent) await store.agentGrants.revoke(owner.userId, owner.agent.grantId);
+    },
+
+    /** The agents signed in as a user, newest first. */
+    agentsOf: (userId: string) => store.agentGrants.listForUser(userId),
+
+    /** Signs an agent out: its tokens stop working at once. */
+    async revokeAgent(userId: string, grantId: string): Promise<void> {
+      if (!(await store.agentGrants.revoke(userId, grantId))) throw notFound('agent sign-in');
     },
 
     /** Checks a credential: an API key (svc_sk_…) or a JWT from a trusted issuer. */
@@ -136,6 +150,8 @@ export function createIdentityService(opts: IdentityServiceOptions) {
         };
       }
       const identity = await verifier.verify(credential);
+      // An agent's token works only while the person's grant stands (revoking it ends its 15-minute tokens too).
+      if (identity.agent && identity.agentGrant && !(await store.agentGrants.get(identity.userId, identity.agentGrant))) throw agentRevoked();
       const profile = await store.users.ensureProfile(identity.userId, identity.email);
       return { kind: 'user', userId: identity.userId, email: profile.email, ...(identity.agent && { agent: identity.agent }) };
     },

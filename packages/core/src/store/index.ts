@@ -7,6 +7,7 @@ import { membersRepo } from './members.ts';
 import { usersRepo, refreshTokensRepo } from './users.ts';
 import { apiKeysRepo } from './api-keys.ts';
 import { deviceAuthorizationsRepo } from './device-authorizations.ts';
+import { agentGrantsRepo } from './agent-grants.ts';
 import { projectsRepo } from './projects.ts';
 import { environmentRepo } from './environment.ts';
 import { testsRepo } from './tests.ts';
@@ -50,6 +51,7 @@ export function createStore(table: Table, clock: Clock, options: StoreOptions = 
     refreshTokens: refreshTokensRepo(ctx),
     apiKeys: apiKeysRepo(ctx),
     deviceAuthorizations: deviceAuthorizationsRepo(ctx),
+    agentGrants: agentGrantsRepo(ctx),
     projects: projectsRepo(ctx),
     environment: environmentRepo(ctx),
     tests: testsRepo(ctx),
@@ -86,6 +88,7 @@ export type { Organization, Member, Role } from './organizations.ts';
 export type { UserProfile } from './users.ts';
 export type { ApiKeyRecord, ApiKeyAuthRecord } from './api-keys.ts';
 export type { DeviceAuthorization } from './device-authorizations.ts';
+export type { AgentGrant } from './agent-grants.ts';
 export type { Project } from './projects.ts';
 export type { ProjectEnvironment } from './environment.ts';
 export type { TestRecord, NewTest, TestPatch } from './tests.ts';

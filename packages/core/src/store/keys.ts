@@ -13,6 +13,9 @@ export const keys = {
   refreshToken: (hash: string) => ({ pk: `REFRESH#${hash}`, sk: 'REFRESH' }),
   /** An agent's pending sign-in (OAuth device flow), by the hash of its device code. */
   deviceAuthorization: (deviceCodeHash: string) => ({ pk: `DEVICE#${deviceCodeHash}`, sk: 'DEVICE' }),
+  /** An agent signed in as a user (device flow), in the user's partition. */
+  agentGrant: (userId: string, grantId: string) => ({ pk: `USER#${userId}`, sk: `AGENT#${grantId}` }),
+  agentGrantsOf: (userId: string) => `USER#${userId}`, // pk of a user's agent grants (sk prefix AGENT#)
   /** The user code a person types, pointing at its device authorization. */
   deviceUserCode: (userCode: string) => ({ pk: `USERCODE#${userCode}`, sk: 'USERCODE' }),
   apiKey: (orgId: string, keyId: string) => ({ pk: `ORG#${orgId}`, sk: `APIKEY#${keyId}` }),

@@ -99,12 +99,12 @@ export function usersRepo(ctx: StoreContext) {
 export function refreshTokensRepo(ctx: StoreContext) {
   const { table } = ctx;
   return {
-    async save(hash: string, userId: string, ttlSeconds: number, agent?: string) {
+    async save(hash: string, userId: string, ttlSeconds: number, agent?: { clientId: string; grantId: string }) {
       const expiresAt = Math.floor(ctx.clock.now().getTime() / 1000) + ttlSeconds;
-      await table.put({ ...keys.refreshToken(hash), user_id: userId, ...(agent && { agent }), expiresAt }, { kind: 'notExists' });
+      await table.put({ ...keys.refreshToken(hash), user_id: userId, ...(agent && { agent: agent.clientId, grant: agent.grantId }), expiresAt }, { kind: 'notExists' });
     },
     /** Consumes a token (single use): returns its user (and agent) and deletes it atomically. */
-    async consume(hash: string): Promise<{ userId: string; agent?: string } | undefined> {
+    async consume(hash: string): Promise<{ userId: string; agent?: { clientId: string; grantId: string } } | undefined> {
       const item = await table.get(keys.refreshToken(hash));
       if (!item) return undefined;
       try {
@@ -113,7 +113,7 @@ export function refreshTokensRepo(ctx: StoreContext) {
         if (err instanceof ConditionFailedError) return undefined; // raced with another use
         throw err;
       }
-      return { userId: String(item.user_id), ...(typeof item.agent === 'string' && { agent: item.agent }) };
+      return { userId: String(item.user_id), ...(typeof item.agent === 'string' && typeof item.grant === 'string' && { agent: { clientId: item.agent, grantId: item.grant } }) };
     },
     async revoke(hash: string) {
       await table.delete(keys.refreshToken(hash));

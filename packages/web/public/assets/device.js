@@ -1,5 +1,5 @@
 import { api } from './api.js';
-import { $, messageOf, setMessage } from './dom.js';
+import { $, deleteButton, element, listLoader, messageOf, setMessage, timeOf } from './dom.js';
 
 /**
  * The device flow's verification page (/device): a person types (or follows a link with)
@@ -7,6 +7,7 @@ import { $, messageOf, setMessage } from './dom.js';
  * redirects here through sign-in, so the calls below run as the signed-in person.
  *
  * @typedef {{ user_code: string, client_id: string, scope: string | null, status: 'pending' | 'approved' | 'denied', expires_at: string }} DeviceRequest
+ * @typedef {{ id: string, client_id: string, created_at: string, last_refreshed_at: string | null }} AgentGrant
  */
 
 const el = {
@@ -19,7 +20,25 @@ const el = {
   deny: /** @type {HTMLButtonElement} */ ($('device-deny')),
   error: $('device-error'),
   done: $('device-done'),
+  agentsStatus: $('device-agents-status'),
+  agents: $('device-agents-list'),
 };
+
+// The agents signed in as this person, each with Sign out (its tokens stop at once).
+const agents = listLoader({ status: el.agentsStatus, list: el.agents, empty: 'No agents are signed in as you.', what: 'the agents signed in as you' });
+
+/** @param {AgentGrant} grant */
+function agentRow(grant) {
+  const li = element('li', { className: 'device-agent-row', testid: 'device-agent-row' });
+  const name = element('strong', { testid: 'device-agent-name', text: grant.client_id });
+  const since = element('span', { className: 'muted', text: ' approved ' });
+  since.append(timeOf(grant.created_at, 'device-agent-since'));
+  li.append(name, since, deleteButton({ verb: 'Sign out', testid: 'device-agent-revoke', item: grant.client_id, path: `/api/auth/agents/${encodeURIComponent(grant.id)}`, status: el.agentsStatus, reload: loadAgents }));
+  return li;
+}
+
+/** @returns {Promise<void>} */
+const loadAgents = () => agents.load(() => api('/api/auth/agents', { organization: false }), agentRow);
 
 /** @type {DeviceRequest | undefined} */
 let current;
@@ -83,3 +102,4 @@ if (fromLink) {
   el.code.value = fromLink;
   void lookUp();
 }
+void loadAgents();

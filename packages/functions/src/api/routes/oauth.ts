@@ -33,6 +33,10 @@ const DeviceRequest = z.object({
   status: z.enum(['pending', 'approved', 'denied']), created_at: z.string(), expires_at: z.string(),
 });
 const UserCodeParams = z.object({ user_code: z.string().max(32) });
+const AgentGrantSchema = z.object({
+  id: z.string(), client_id: z.string().describe('The name the agent gave'), created_at: z.string().describe('When the person approved it'),
+  last_refreshed_at: z.string().nullable().describe('When the agent last renewed its token'),
+});
 
 /** RFC 6749 §5.2's error body (not svc's own): OAuth clients read `error`. Never cached (RFC 6749 §5.1). */
 function oauthError(c: Context<ApiEnv>, error: string, description: string, status: 400 | 401 = 400) {
@@ -170,6 +174,23 @@ export function oauthRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef
       404: { description: 'no such user code, or it expired' },
     },
   }, async ({ c, params }) => c.json(await flow.lookup(params.user_code)));
+
+  mountRoute(app, deps, registry, {
+    method: 'get', path: '/api/auth/agents', summary: 'The agents signed in as you (approved device sign-ins that can still renew their token)', tags: ['auth'], auth: 'user', apiKeys: false,
+    responses: { 200: { description: 'newest first', schema: z.object({ items: z.array(AgentGrantSchema) }) } },
+  }, async ({ c, principal }) => {
+    const grants = await deps.identity.agentsOf(principal.userId);
+    return c.json({ items: grants.map(({ id, client_id, created_at, last_refreshed_at }) => ({ id, client_id, created_at, last_refreshed_at })) });
+  });
+
+  mountRoute(app, deps, registry, {
+    method: 'delete', path: '/api/auth/agents/:id', summary: 'Sign an agent out: its access and refresh tokens stop working at once', tags: ['auth'], auth: 'user', apiKeys: false, params: z.object({ id: z.string().max(64) }),
+    responses: { 204: { description: 'signed out' }, 404: { description: 'no such agent sign-in of yours' } },
+  }, async ({ c, params, principal }) => {
+    await deps.identity.revokeAgent(principal.userId, params.id);
+    deps.logger.info('agent sign-in revoked', { grant_id: params.id, user_id: principal.userId });
+    return c.body(null, 204);
+  });
 
   for (const [verb, approve] of [['approve', true], ['deny', false]] as const) {
     mountRoute(app, deps, registry, {
