@@ -156,4 +156,14 @@ describe('svc login', () => {
     await expect.poll(() => page.getByTestId('device-error').textContent()).toContain('not found');
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it('bad usage exits 2 naming the problem; logout without a sign-in says so', async () => {
+    const run = (args: string[]) => promisify(execFile)(bin, args, { env: env() }).then((r) => ({ code: 0, ...r }), (e: { code: number; stdout: string; stderr: string }) => e);
+    const badUrl = await run(['login', '--server', 'not a url']);
+    expect(badUrl.code).toBe(2);
+    expect(badUrl.stderr).toContain('--server must be a URL, got "not a url"');
+    expect((await run(['login', '--nope'])).code).toBe(2);
+    const none = await run(['logout', '--server', 'http://127.0.0.1:9']);
+    expect(none).toMatchObject({ code: 0, stdout: 'Not signed in to http://127.0.0.1:9.\n' });
+  }, 60_000);
 });

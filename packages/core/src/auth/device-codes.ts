@@ -6,11 +6,11 @@
  * no look-alikes such as 0/O, 1/I), shown as two groups of four. 20^8 ≈ 2.6·10^10 codes,
  * against at most a few thousand live ones and a rate-limited form.
  */
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
+import { generateRefreshToken, hashRefreshToken } from './refresh-tokens.ts';
 
 export const userCodeAlphabet = 'BCDFGHJKLMNPQRSTVWXZ';
 const USER_CODE_LENGTH = 8;
-const DEVICE_CODE_BYTES = 32;
 
 export interface GeneratedDeviceCode {
   /** Give to the agent once; never store. */
@@ -19,14 +19,13 @@ export interface GeneratedDeviceCode {
   hash: string;
 }
 
+/** Made exactly as a refresh token is: an opaque secret of 256 bits and its SHA-256. */
 export function generateDeviceCode(): GeneratedDeviceCode {
-  const code = randomBytes(DEVICE_CODE_BYTES).toString('base64url');
-  return { code, hash: hashDeviceCode(code) };
+  const { token, hash } = generateRefreshToken();
+  return { code: token, hash };
 }
 
-export function hashDeviceCode(code: string): string {
-  return createHash('sha256').update(code, 'utf8').digest('hex');
-}
+export const hashDeviceCode: (code: string) => string = hashRefreshToken;
 
 /** A fresh user code in its canonical form: `BCDF-GHJK`. */
 export function generateUserCode(): string {

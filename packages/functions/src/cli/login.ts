@@ -28,11 +28,23 @@ const usage = (message: string) => {
   return 2;
 };
 
-function serverOf(value: string | undefined, env: NodeJS.ProcessEnv): URL | undefined {
+/** The command's options and server, or the exit code when it should stop here (--help, bad usage). */
+function parseCommand<O extends Record<string, { type: 'string' }>>(args: string[], env: NodeJS.ProcessEnv, options: O) {
+  let values: Record<string, string | boolean | undefined>;
   try {
-    return new URL(value || env.SVC_SERVER_URL || 'http://127.0.0.1:4600');
+    ({ values } = parseArgs({ args, options: { ...options, server: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }) as { values: Record<string, string | boolean | undefined> });
+  } catch (err) {
+    return usage((err as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(LOGIN_HELP);
+    return 0;
+  }
+  const given = (values.server as string | undefined) || env.SVC_SERVER_URL;
+  try {
+    return { values: values as Partial<Record<keyof O, string>>, server: new URL(given || 'http://127.0.0.1:4600') };
   } catch {
-    return undefined;
+    return usage(`--server must be a URL, got ${JSON.stringify(given)}`);
   }
 }
 
@@ -44,18 +56,9 @@ interface Me {
 
 /** `svc login`: the device flow, then which organization to act in, then the credentials file. */
 export async function loginCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args, options: { server: { type: 'string' }, organization: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
-  } catch (err) {
-    return usage((err as Error).message);
-  }
-  if (values.help) {
-    process.stdout.write(LOGIN_HELP);
-    return 0;
-  }
-  const server = serverOf(values.server, env);
-  if (!server) return usage(`--server must be a URL, got ${JSON.stringify(values.server ?? env.SVC_SERVER_URL)}`);
+  const parsed = parseCommand(args, env, { organization: { type: 'string' }, name: { type: 'string' } });
+  if (typeof parsed === 'number') return parsed;
+  const { values, server } = parsed;
   const clientId = values.name?.trim() || `svc CLI on ${hostname()}`;
 
   try {
@@ -99,18 +102,9 @@ export async function loginCommand(args: string[], env: NodeJS.ProcessEnv = proc
 
 /** `svc logout`: revokes the stored refresh token on the server and forgets the sign-in. */
 export async function logoutCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args, options: { server: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
-  } catch (err) {
-    return usage((err as Error).message);
-  }
-  if (values.help) {
-    process.stdout.write(LOGIN_HELP);
-    return 0;
-  }
-  const server = serverOf(values.server, env);
-  if (!server) return usage(`--server must be a URL, got ${JSON.stringify(values.server ?? env.SVC_SERVER_URL)}`);
+  const parsed = parseCommand(args, env, {});
+  if (typeof parsed === 'number') return parsed;
+  const { server } = parsed;
   const stored = await readStoredLogin(env, server.origin);
   if (!stored) {
     process.stdout.write(`Not signed in to ${server.origin}.\n`);
