@@ -148,6 +148,7 @@ describe('svc login', () => {
     const refused = await promisify(execFile)(bin, ['mcp', '--server', server.url], { env: env() }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('cannot use');
+    expect(refused.stderr).toContain(`no longer works: run svc login --server ${new URL(server.url).origin}`);
 
     // A mistyped code on the page says so, and nothing is decided.
     await page.goto(`${server.url}/device`);

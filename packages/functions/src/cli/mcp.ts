@@ -72,7 +72,9 @@ export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = proces
   } catch (err) {
     const { code, message } = (err as { cause?: { code?: string; message?: string } }).cause ?? {};
     const cause = code ?? message; // e.g. ECONNREFUSED: no server there
-    process.stderr.write(`svc mcp: cannot use ${endpoint.href}: ${(err as Error).message}${cause ? ` (${cause})` : ''}\n`);
+    // A stored sign-in the server refuses was signed out (or lapsed): say how to get a new one.
+    const hint = login && /\b401\b|INVALID_TOKEN|no longer works/.test((err as Error).message) ? `\nThe sign-in svc login stored for ${endpoint.origin} no longer works: run svc login --server ${endpoint.origin}` : '';
+    process.stderr.write(`svc mcp: cannot use ${endpoint.href}: ${(err as Error).message}${cause ? ` (${cause})` : ''}${hint}\n`);
     return 2;
   }
 
