@@ -9,6 +9,9 @@
 import { randomInt } from 'node:crypto';
 import { generateRefreshToken, hashRefreshToken } from './refresh-tokens.ts';
 
+/** The device flow's grant_type at the token endpoint (RFC 8628 §3.4). */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
 export const userCodeAlphabet = 'BCDFGHJKLMNPQRSTVWXZ';
 const USER_CODE_LENGTH = 8;
 

@@ -46,5 +46,6 @@ export {
   generateUserCode,
   normalizeUserCode,
   userCodeAlphabet,
+  DEVICE_CODE_GRANT,
   type GeneratedDeviceCode,
 } from './device-codes.ts';

@@ -39,3 +39,14 @@ export const AuthSessionSchema = z.object({
   refresh_token: z.string().describe('Token to obtain a new access token'),
 });
 export type AuthSession = z.output<typeof AuthSessionSchema>;
+
+/** What a person sees of an agent's device sign-in before deciding (GET /api/auth/device/{user_code}). */
+export const DeviceRequestSchema = z.object({
+  user_code: z.string(),
+  client_id: z.string().describe('The name the agent gave (self-asserted)'),
+  scope: z.string().nullable(),
+  status: z.enum(['pending', 'approved', 'denied']),
+  created_at: z.string(),
+  expires_at: z.string(),
+});
+export type DeviceRequestView = z.output<typeof DeviceRequestSchema>;

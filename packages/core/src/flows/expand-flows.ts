@@ -115,7 +115,7 @@ export function expandFlows(test: TestDefinition, flows: readonly FlowDefinition
     };
     const later = where(clash.position);
     const earlier = where(clash.earlierPosition);
-    return { path: `${later.path}`, message: `${later.what}: baseline ${JSON.stringify(clash.name)} is also used by ${earlier.what}${sameFileNote(clash.name, clash.earlierName)}; two visual checks with one baseline would compare with each other's screenshot: name them apart (a flow with a named visual check can be used once per test)` };
+    return { path: later.path, message: `${later.what}: baseline ${JSON.stringify(clash.name)} is also used by ${earlier.what}${sameFileNote(clash.name, clash.earlierName)}; two visual checks with one baseline would compare with each other's screenshot: name them apart (a flow with a named visual check can be used once per test)` };
   });
   if (issues.length) return { ok: false, issues };
   return { ok: true, definition, origins: expanded.origins };

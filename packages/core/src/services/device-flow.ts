@@ -11,6 +11,7 @@ import { conflict, notFound, validationFailed } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { DeviceAuthorization, Store } from '../store/index.ts';
 import { generateDeviceCode, generateUserCode, hashDeviceCode, normalizeUserCode } from '../auth/index.ts';
+import type { DeviceRequestView } from '../contracts/auth.ts';
 import type { IdentityService, Session } from './identity.ts';
 
 export const deviceCodeTtlSeconds = 600;
@@ -24,16 +25,6 @@ const USER_CODE_ATTEMPTS = 5;
 export type DevicePoll =
   | { kind: 'token'; session: Session }
   | { kind: 'error'; error: 'authorization_pending' | 'slow_down' | 'access_denied' | 'expired_token' | 'invalid_grant'; description: string };
-
-/** What the dashboard shows a person about a user code before they decide. */
-export interface DeviceRequestView {
-  user_code: string;
-  client_id: string;
-  scope: string | null;
-  status: DeviceAuthorization['status'];
-  created_at: string;
-  expires_at: string;
-}
 
 export interface DeviceFlowOptions {
   store: Store;

@@ -5,8 +5,7 @@
  * codes expire.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-
-export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+import { DEVICE_CODE_GRANT } from '@svc/core/auth/device-codes';
 
 export interface DeviceCodes {
   user_code: string;

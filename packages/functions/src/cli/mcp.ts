@@ -60,15 +60,15 @@ export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = proces
   const organization = values.organization || env.SVC_ORGANIZATION_ID || login?.organizationId() || undefined;
   const staticHeaders: Record<string, string> = { ...(credential && { authorization: `Bearer ${credential}` }), ...(organization && { 'x-organization-id': organization }) };
   // A stored sign-in's access token lasts minutes: every request asks for a fresh one (refreshed when due).
-  const withFreshToken: typeof fetch = async (input, init) => {
+  const withFreshToken: typeof fetch | undefined = login && (async (input, init) => {
     const headers = new Headers(init?.headers);
-    headers.set('authorization', `Bearer ${await login!.token()}`);
+    headers.set('authorization', `Bearer ${await login.token()}`);
     return fetch(input, { ...init, headers });
-  };
+  });
 
   const remote = new Client({ name: 'svc-mcp-stdio', version: '0.1.0' });
   try {
-    await remote.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: staticHeaders }, ...(login && { fetch: withFreshToken }) }));
+    await remote.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: staticHeaders }, ...(withFreshToken && { fetch: withFreshToken }) }));
   } catch (err) {
     const { code, message } = (err as { cause?: { code?: string; message?: string } }).cause ?? {};
     const cause = code ?? message; // e.g. ECONNREFUSED: no server there

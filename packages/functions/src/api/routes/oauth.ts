@@ -2,12 +2,13 @@ import { z } from 'zod';
 import type { Context, Hono } from 'hono';
 import { AppError } from '@svc/core/errors';
 import { createDeviceFlow } from '@svc/core/services/device-flow';
+import { DEVICE_CODE_GRANT } from '@svc/core/auth/index';
+import { DeviceRequestSchema as DeviceRequest } from '@svc/core/contracts/auth';
 import type { Session } from '@svc/core/services/identity';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 
-export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const OAUTH_MAX_BODY_BYTES = 16 * 1024;
 
 const DeviceCodeForm = z.object({
@@ -28,19 +29,18 @@ const TokenAnswer = z.object({
   access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int(), refresh_token: z.string(),
 });
 const OAuthError = z.object({ error: z.string(), error_description: z.string() });
-const DeviceRequest = z.object({
-  user_code: z.string(), client_id: z.string(), scope: z.string().nullable(),
-  status: z.enum(['pending', 'approved', 'denied']), created_at: z.string(), expires_at: z.string(),
-});
 const UserCodeParams = z.object({ user_code: z.string().max(32) });
 const AgentGrantSchema = z.object({
   id: z.string(), client_id: z.string().describe('The name the agent gave'), created_at: z.string().describe('When the person approved it'),
   last_refreshed_at: z.string().nullable().describe('When the agent last renewed its token'),
 });
 
-/** RFC 6749 §5.2's error body (not svc's own): OAuth clients read `error`. Never cached (RFC 6749 §5.1). */
+/** Codes and tokens are never cached (RFC 6749 §5.1, RFC 8628 §3.2). */
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+
+/** RFC 6749 §5.2's error body (not svc's own): OAuth clients read `error`. */
 function oauthError(c: Context<ApiEnv>, error: string, description: string, status: 400 | 401 = 400) {
-  return c.json({ error, error_description: description }, status, { 'cache-control': 'no-store', pragma: 'no-cache' });
+  return c.json({ error, error_description: description }, status, NO_STORE);
 }
 
 class OAuthRequestError extends Error {
@@ -133,7 +133,7 @@ export function oauthRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef
       verification_uri_complete: `${verification}?user_code=${encodeURIComponent(codes.user_code)}`,
       expires_in: codes.expires_in,
       interval: codes.interval,
-    }, 200, { 'cache-control': 'no-store' });
+    }, 200, NO_STORE);
   }));
 
   mountRoute(app, deps, registry, {
@@ -149,13 +149,13 @@ export function oauthRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef
       if (!params.device_code) throw new OAuthRequestError('invalid_request', 'device_code is required');
       const polled = await flow.poll(params.device_code, params.client_id?.trim() || undefined);
       if (polled.kind === 'error') return oauthError(c, polled.error, polled.description);
-      return c.json(tokenAnswer(polled.session, deps.clock.now()), 200, { 'cache-control': 'no-store', pragma: 'no-cache' });
+      return c.json(tokenAnswer(polled.session, deps.clock.now()), 200, NO_STORE);
     }
     if (params.grant_type === 'refresh_token') {
       if (!params.refresh_token) throw new OAuthRequestError('invalid_request', 'refresh_token is required');
       try {
         const session = await deps.identity.refresh(params.refresh_token);
-        return c.json(tokenAnswer(session, deps.clock.now()), 200, { 'cache-control': 'no-store', pragma: 'no-cache' });
+        return c.json(tokenAnswer(session, deps.clock.now()), 200, NO_STORE);
       } catch (err) {
         if (err instanceof AppError && err.code === 'INVALID_TOKEN') return oauthError(c, 'invalid_grant', err.message);
         throw err;
