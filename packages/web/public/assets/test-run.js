@@ -11,7 +11,8 @@ import { sourceText } from './run-source.js';
  * answer costs nothing), then its totals and one row per test, or per case of a
  * parameterised test ("test [set]"), with the error of each failure. Members may retry a
  * failed row, which starts and follows a run of just that test or case, heal a row whose
- * locator broke (a heal run of the test, followed the same way), and download its
+ * locator broke (a heal run of the test, followed the same way), keep a healed row's fix
+ * in its test (of a parameterised test, every case's heals at once), and download its
  * Playwright trace and failure screenshot (run-artifacts.js). A finished run's
  * report is offered as HTML and as PDF (POST /api/reports/generate; a server without a PDF
  * printer answers 501, said under the button). The HTML report is
@@ -160,14 +161,17 @@ function resultRow(result, artifacts, newFailures) {
     actions.append(...artifactButtons(artifacts.get(caseOf(result)) ?? [], name, status, save));
     if (actions.childElementCount) li.append(actions, status);
   }
-  if (result.status === 'healed' && context?.canRetry && !result.parameter_set) li.append(...keepHealControls(result, name));
+  if (result.status === 'healed' && context?.canRetry) li.append(...keepHealControls(result, name));
   return li;
 }
 
 /**
  * A healed row's "Keep the fix": writes the locators this run healed into the test
  * (POST /api/tests/{id}/apply-heal, a new revision), so the next run needs no healing.
- * What changed, or why nothing could be, is said under the button.
+ * A parameterised test is kept whole: the API merges the heals of every case of the run,
+ * so a case row's button keeps the fix of its test, and once it is kept every row of that
+ * test says so. A refusal (a case failed, or two cases healed a locator differently: the
+ * API's 409 names the case) is said under the button as an error.
  * @param {Result} result @param {string} name
  */
 function keepHealControls(result, name) {
@@ -175,22 +179,45 @@ function keepHealControls(result, name) {
   const actions = element('div', { className: 'test-result-actions' });
   const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-result-keep-heal', text: 'Keep the fix' }));
   button.type = 'button';
-  button.setAttribute('aria-label', `Write the locators healed in ${name} into the test`);
+  const testName = result.parameter_set ? name.replace(` [${result.parameter_set.name}]`, '') : name;
+  button.setAttribute('aria-label', result.parameter_set ? `Write the locators healed in every case of ${testName} into the test` : `Write the locators healed in ${name} into the test`);
+  if (result.parameter_set) button.title = `Keeps the fix of ${testName}: the heals of all its cases in this run`;
   const said = element('p', { className: 'muted', testid: 'test-result-keep-heal-status' });
   said.hidden = true;
   button.addEventListener('click', async () => {
-    button.disabled = true;
+    const rows = keepControlsOf(result.test_id);
+    for (const row of rows) row.button.disabled = true;
+    said.className = 'muted';
+    said.removeAttribute('role');
+    setMessage(said);
     try {
       /** @type {{ test: { revision: number }, changes: Array<{ path: string, from: string, to: string }> }} */
       const out = await api(`/api/tests/${id(result.test_id)}/apply-heal`, { method: 'POST', body: { run_id: run } });
-      setMessage(said, `Saved as revision ${out.test.revision}: ${out.changes.map((c) => `${c.path} ${c.from} → ${c.to}`).join('; ')}.`);
+      const kept = `Saved as revision ${out.test.revision}: ${out.changes.map((c) => `${c.path} ${c.from} → ${c.to}`).join('; ')}.`;
+      for (const row of rows) setMessage(row.said, kept);
     } catch (err) {
-      button.disabled = false;
+      for (const row of rows) row.button.disabled = false;
+      said.className = 'field-error';
+      said.setAttribute('role', 'alert');
       setMessage(said, `Not saved: ${messageOf(err)}`);
     }
   });
   actions.append(button);
   return [actions, said];
+}
+
+/**
+ * The Keep the fix buttons, and what they say, of every row of a test in the run shown
+ * (one per healed case of a parameterised test).
+ * @param {string} testId
+ */
+function keepControlsOf(testId) {
+  return [...el.results.children].flatMap((row) => {
+    if (!(row instanceof HTMLElement) || row.dataset.testId !== testId) return [];
+    const button = row.querySelector('[data-testid="test-result-keep-heal"]');
+    const said = row.querySelector('[data-testid="test-result-keep-heal-status"]');
+    return button instanceof HTMLButtonElement && said instanceof HTMLElement ? [{ button, said }] : [];
+  });
 }
 
 /**
