@@ -26,7 +26,7 @@ export default $config({
     // Domain events (docs/events.md): the bus, a queue + dead-letter queue per consumer,
     // the consumer functions and the alarms. The API and the run graph publish to the bus,
     // so it is declared first.
-    const events = declareEvents({ table: storage.table });
+    const events = declareEvents({ table: storage.table, artifacts: storage.artifacts });
     // Optional models and embeddings (docs/deploy.md "Models"): settings from the deploying
     // shell, API keys as SST secrets, Bedrock access when Bedrock is used.
     const models = declareModelSettings();

@@ -61,7 +61,11 @@ export const SUBSCRIBED_ELSEWHERE: readonly ConsumerName[] = ['healer'];
 
 const pascal = (s: string) => s.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
-export function declareEvents(opts: { table: { name: Output } }) {
+/**
+ * `artifacts` is the bucket the knowledge worker reads uploaded codebases from and keeps its
+ * analyses in (the API writes the uploads there).
+ */
+export function declareEvents(opts: { table: { name: Output }; artifacts?: { name: Output } }) {
   const bus = new sst.aws.Bus('Events');
 
   const retryDlq = new sst.aws.Queue('EventRetryDlq');
@@ -90,11 +94,12 @@ export function declareEvents(opts: { table: { name: Output } }) {
           handler: `${HANDLER}.handler`,
           runtime: 'nodejs22.x',
           timeout: `${FUNCTION_TIMEOUT_SECONDS} seconds`,
-          link: route.consumer === 'dlq-processor' ? [opts.table, bus, retryQueue] : [opts.table, bus],
+          link: [opts.table, bus, ...(route.consumer === 'dlq-processor' ? [retryQueue] : []), ...(route.consumer === 'knowledge-worker' ? [artifactsOf(opts)] : [])],
           environment: {
             ...env(opts.table, bus),
             SVC_CONSUMER: route.consumer,
             ...(route.consumer === 'dlq-processor' ? { SVC_RETRY_QUEUE_URL: retryQueue.url } : {}),
+            ...(route.consumer === 'knowledge-worker' ? { SVC_BUCKET_NAME: artifactsOf(opts).name } : {}),
           },
         },
         { batch: { size: 10, partialResponses: true } },
@@ -106,6 +111,11 @@ export function declareEvents(opts: { table: { name: Output } }) {
   const alerts = declareAlertTopic();
   const alarms = declareAlarms(consumers, retryDlq, alerts.arn);
   return { bus, retryQueue, consumers, alarms, alerts };
+}
+
+function artifactsOf(opts: { artifacts?: { name: Output } }) {
+  if (!opts.artifacts) throw new Error('declareEvents needs the artifacts bucket: the knowledge worker reads uploaded codebases from it');
+  return opts.artifacts;
 }
 
 function env(table: { name: Output }, bus: SstBus) {

@@ -2,10 +2,10 @@
  * Every emission rule (spec "Emission rules" 1–5) fires with a schema-valid payload and
  * reaches the consumers the routing table names. Rule 1 runs through the real API
  * server; its event is fed into the local event machinery over the server's own table,
- * as the local runtime will wire it. Rules 2–5 use the producer functions inside
- * stand-in healer and knowledge-worker consumers (the knowledge worker's real handlers come
- * with that feature; the real healer starts browser runs), so the chains ingested → analysed
- * and heal requested → healed run end to end.
+ * as the local runtime wires it. Rules 2 and 5 run through the real knowledge worker (a
+ * sample repository on disk); rules 3 and 4 use the producer functions inside a stand-in
+ * healer (the real healer starts browser runs), so the chains ingested → analysed and heal
+ * requested → healed run end to end.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../packages/core/src/contracts/events.ts';
@@ -15,8 +15,12 @@ import { apiConsumer, listActivity } from '../../packages/core/src/events/api-co
 import { streamAnalytics } from '../../packages/core/src/events/stream-analytics.ts';
 import { dlqProcessor } from '../../packages/core/src/events/dlq-processor.ts';
 import type { ConsumerDefinition } from '../../packages/core/src/events/consumer.ts';
-import { codebaseAnalyzed, codebaseIngested, eventSources, healingCompleted, healingRequested, testFailed } from '../../packages/core/src/events/producers.ts';
+import { codebaseIngested, eventSources, healingCompleted, healingRequested, testFailed } from '../../packages/core/src/events/producers.ts';
 import { createLocalEvents, type LocalEvents } from '../../packages/functions/src/events/local-events.ts';
+import { knowledgeWorker } from '../../packages/core/src/knowledge/knowledge-worker.ts';
+import { readAllowedFolder } from '../../packages/functions/src/intelligence/read-allowed-folder.ts';
+import { reposDir } from '../intelligence/analysis/sample-repos.ts';
+import { join } from 'node:path';
 import { startTestServer, client, signUp, type TestServer, type Client } from '../support/server.ts';
 
 let server: TestServer;
@@ -25,21 +29,7 @@ let orgId: string;
 let projectId: string;
 let events: LocalEvents;
 const seen: EventEnvelope[] = [];
-const received: Record<string, EventEnvelope[]> = { healer: [], 'knowledge-worker': [] };
-
-/** Knowledge worker stand-in: on codebase.ingested, publishes codebase.analyzed (rule 5). */
-const knowledgeWorker: ConsumerDefinition = {
-  name: 'knowledge-worker',
-  handlers: {
-    'codebase.ingested': (e, ctx) => {
-      received['knowledge-worker'].push(e);
-      ctx.emit(codebaseAnalyzed(
-        { source: eventSources.knowledgeWorker, tenant_id: e.tenant_id, correlation_id: e.correlation_id },
-        { project_id: String(e.payload.project_id), codebase_path: String(e.payload.codebase_path), testable_surfaces: [{ kind: 'route', path: '/cart' }], surface_count: 1 },
-      ));
-    },
-  },
-};
+const received: Record<string, EventEnvelope[]> = { healer: [] };
 
 /**
  * Healer stand-in: on healing.requested, publishes healing.completed either way (rule 4).
@@ -68,7 +58,10 @@ beforeAll(async () => {
   events = createLocalEvents({
     table: server.runtime.deps.store.table,
     logger: silentLogger,
-    consumers: [apiConsumer(), streamAnalytics(), dlqProcessor({ alerts: { raise: async () => {} } }), knowledgeWorker, healer],
+    consumers: [
+      apiConsumer(), streamAnalytics(), dlqProcessor({ alerts: { raise: async () => {} } }), healer,
+      knowledgeWorker({ blobs: server.runtime.blobs, readFolder: (path) => readAllowedFolder(path, [reposDir]) }),
+    ],
   });
   events.bus.subscribe((e) => void seen.push(e));
   // What runtime wiring will do: the API's publisher is the local bus.
@@ -95,12 +88,15 @@ describe('emission rules', () => {
   });
 
   it('rules 2 and 5: codebase.ingested reaches the knowledge worker, which publishes codebase.analyzed', async () => {
-    await events.bus.publish(codebaseIngested({ source: eventSources.api, tenant_id: orgId, correlation_id: 'ingest-1' }, { project_id: projectId, codebase_path: '/repos/shop' }));
+    // Another producer's event (no ingestion record): the worker reads the folder and keeps a record under the event's id.
+    const ingested = codebaseIngested({ source: eventSources.api, tenant_id: orgId, correlation_id: 'ingest-1' }, { project_id: projectId, codebase_path: join(reposDir, 'fastify-api') });
+    await events.bus.publish(ingested);
     await events.drain();
-    expect(received['knowledge-worker']).toHaveLength(1);
     const [analyzed] = ofType('codebase.analyzed');
     expect(checkEvent(analyzed)).toEqual(analyzed);
-    expect(analyzed).toMatchObject({ correlation_id: 'ingest-1', payload: { project_id: projectId, surface_count: 1 } });
+    expect(analyzed).toMatchObject({ source: 'svc.knowledge-worker', correlation_id: 'ingest-1', payload: { project_id: projectId, surface_count: 6, ingestion_id: ingested.event_id } });
+    const record = await server.runtime.deps.store.codebaseIngestions.get(orgId, ingested.event_id);
+    expect(record).toMatchObject({ status: 'analyzed', surface_count: 6, source: { kind: 'path' } });
     const types = (await listActivity({ table: server.runtime.deps.store.table }, orgId)).map((a) => a.event_type);
     expect(types).toEqual(expect.arrayContaining(['codebase.ingested', 'codebase.analyzed']));
   });

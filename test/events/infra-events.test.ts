@@ -44,7 +44,7 @@ afterEach(() => {
 async function evaluate() {
   const declared = install();
   const { declareEvents, SUBSCRIBED_ELSEWHERE } = await import('../../infra/events.ts');
-  const out = declareEvents({ table: { name: 'Table.name' as any } });
+  const out = declareEvents({ table: { name: 'Table.name' as any }, artifacts: { name: 'Artifacts.name' as any } });
   return { declared, out, byName: (n: string) => declared.find((d) => d.name === n)!, SUBSCRIBED_ELSEWHERE };
 }
 
@@ -90,6 +90,10 @@ describe('infra/events.ts', () => {
       expect(args).toEqual({ batch: { size: 10, partialResponses: true } });
     }
     expect(byName('DlqProcessorQueue').calls[0].args[0].environment.SVC_RETRY_QUEUE_URL).toBe('https://sqs/EventRetryQueue');
+    // The knowledge worker reads uploaded codebases from the artifacts bucket and keeps its analyses there.
+    const knowledge = byName('KnowledgeWorkerQueue').calls[0].args[0];
+    expect(knowledge.environment.SVC_BUCKET_NAME).toBe('Artifacts.name');
+    expect(knowledge.link).toContainEqual({ name: 'Artifacts.name' });
     expect(byName('EventRetryQueue').calls[0].args[0].handler).toBe('packages/functions/src/aws/events/consumer-handler.republishHandler');
   });
 
@@ -107,8 +111,8 @@ describe('infra/events.ts', () => {
     const dlq = alarms.find((a) => a.name === 'DeadLetterBacklogApi')!.args;
     expect(dlq).toMatchObject({ threshold: 10, evaluationPeriods: 10, dimensions: { QueueName: 'ApiDlq-sqs-name' } });
     expect(alarms.find((a) => a.name === 'EventDeadLettered')!.args).toMatchObject({ namespace: 'svc', metricName: 'events_parked', dimensions: { alert: 'EventDeadLettered' } });
-    // The knowledge worker has no function yet, so no "down" alarm on a queue nobody drains.
-    expect(names.some((n) => n.startsWith('KnowledgeWorkerDown'))).toBe(false);
+    // The knowledge worker is down when its queue is not drained (the oldest message waits > 120 s).
+    expect(alarms.find((a) => a.name === 'KnowledgeWorkerDown')!.args).toMatchObject({ namespace: 'AWS/SQS', metricName: 'ApproximateAgeOfOldestMessage', threshold: 120, dimensions: { QueueName: 'KnowledgeWorkerQueue-sqs-name' } });
     // Every alarm notifies the Alerts topic, firing and clearing.
     for (const alarm of alarms) expect(alarm.args, alarm.name).toMatchObject({ alarmActions: ['arn:Alerts'], okActions: ['arn:Alerts'] });
   });

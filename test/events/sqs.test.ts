@@ -135,8 +135,11 @@ describe('alerts and config on AWS', () => {
 
   it('parses the event functions\' environment and names bad variables', () => {
     const env = { AWS_REGION: 'eu-west-1', SVC_TABLE_NAME: 't', SVC_EVENT_BUS_NAME: 'b', SVC_CONSUMER: 'api' };
-    expect(loadEventsConfig(env)).toEqual({ region: 'eu-west-1', tableName: 't', busName: 'b', consumer: 'api', retryQueueUrl: undefined });
+    expect(loadEventsConfig(env)).toEqual({ region: 'eu-west-1', tableName: 't', busName: 'b', consumer: 'api', retryQueueUrl: undefined, bucketName: undefined, analyzeRoots: [] });
     expect(() => loadEventsConfig({ ...env, SVC_CONSUMER: 'nobody' })).toThrow(/SVC_CONSUMER/);
     expect(() => loadEventsConfig({ ...env, SVC_CONSUMER: 'dlq-processor' })).toThrow(/SVC_RETRY_QUEUE_URL/);
+    // The knowledge worker reads uploads from the artifacts bucket; folders only when a file system is mounted.
+    expect(() => loadEventsConfig({ ...env, SVC_CONSUMER: 'knowledge-worker' })).toThrow(/SVC_BUCKET_NAME/);
+    expect(loadEventsConfig({ ...env, SVC_CONSUMER: 'knowledge-worker', SVC_BUCKET_NAME: 'art', SVC_ANALYZE_ROOTS: '/mnt/repos' })).toMatchObject({ bucketName: 'art', analyzeRoots: ['/mnt/repos'] });
   });
 });

@@ -66,6 +66,7 @@ describe('sst.config.ts run()', () => {
       'aws.cloudwatch.MetricAlarm ConsumerLagHighApi',
       'aws.cloudwatch.MetricAlarm ConsumerLagHighDlqProcessor',
       'aws.cloudwatch.MetricAlarm ConsumerLagHighHealer',
+      'aws.cloudwatch.MetricAlarm ConsumerLagHighKnowledgeWorker',
       'aws.cloudwatch.MetricAlarm ConsumerLagHighStreamAnalytics',
       'aws.cloudwatch.MetricAlarm DeadLetterBacklogApi',
       'aws.cloudwatch.MetricAlarm DeadLetterBacklogDlqProcessor',
@@ -74,6 +75,7 @@ describe('sst.config.ts run()', () => {
       'aws.cloudwatch.MetricAlarm DeadLetterBacklogRetry',
       'aws.cloudwatch.MetricAlarm DeadLetterBacklogStreamAnalytics',
       'aws.cloudwatch.MetricAlarm EventDeadLettered',
+      'aws.cloudwatch.MetricAlarm KnowledgeWorkerDown',
       'aws.cloudwatch.MetricAlarm LlmErrorRateHigh',
       'aws.iam.Role RunGraphStateMachineRole',
       'aws.iam.RolePolicy RunGraphStateMachineInvoke',
@@ -398,7 +400,8 @@ describe('domain events', () => {
       expect(fn).toMatchObject({ handler: 'packages/functions/src/aws/events/consumer-handler.handler', runtime: 'nodejs22.x' });
       expect(args).toEqual({ batch: { size: 10, partialResponses: true } });
       expect(fn.link).toEqual(expect.arrayContaining([table, bus.instance]));
-      for (const name of (eventsEnvVarNames as string[]).filter((n) => n !== 'AWS_REGION' && n !== 'SVC_RETRY_QUEUE_URL')) {
+      // Every consumer's own settings: the retry queue (dlq processor), the bucket (knowledge worker); folders are the operator's.
+      for (const name of (eventsEnvVarNames as string[]).filter((n) => !['AWS_REGION', 'SVC_RETRY_QUEUE_URL', 'SVC_BUCKET_NAME', 'SVC_ANALYZE_ROOTS'].includes(n))) {
         expect(fn.environment, `${route.consumer} ${name}`).toHaveProperty(name);
       }
       const env = resolvedEnvironment(fn.environment);
@@ -407,6 +410,12 @@ describe('domain events', () => {
         expect(fn.environment.SVC_RETRY_QUEUE_URL).toBe(named('EventRetryQueue').instance.url);
         expect(fn.link).toContain(named('EventRetryQueue').instance);
         env.SVC_RETRY_QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/svc-event-retry';
+      }
+      if (route.consumer === 'knowledge-worker') {
+        // It reads uploaded codebases from the artifacts bucket and keeps its analyses there.
+        const bucket = only('sst.aws.Bucket').instance;
+        expect(fn.environment.SVC_BUCKET_NAME).toBe(bucket.name);
+        expect(fn.link).toContain(bucket);
       }
       expect(loadEventsConfig({ ...env, AWS_REGION: 'eu-west-1' })).toMatchObject({
         tableName: '{Table.name}',
@@ -426,7 +435,8 @@ describe('domain events', () => {
     for (const route of consumerRoutes) {
       const name = queueOf[route.consumer];
       expect(onQueue(named(name.replace(/Queue$/, 'Dlq'))), `${name} DLQ`).toHaveLength(1);
-      expect(onQueue(named(name)).length, `${name} lag`).toBe(route.implemented ? 1 : 0);
+      // Lag on every drained queue; the knowledge worker's also has its "down" alarm (oldest message > 120 s).
+      expect(onQueue(named(name)).length, `${name} lag`).toBe(route.implemented ? (route.consumer === 'knowledge-worker' ? 2 : 1) : 0);
     }
     expect(onQueue(named('EventRetryDlq'))).toEqual(['DeadLetterBacklogRetry']);
     for (const rule of alertRules) expect(alarms.some((a) => a.name.startsWith(rule.name)) || rule.cloudwatch.source === 'knowledge-worker-queue', rule.name).toBe(true);

@@ -49,6 +49,7 @@ export const CodebaseIngestedPayload = z.looseObject({
   project_id: Uuid.describe('Project whose codebase was ingested'),
   codebase_path: Str.describe('Path or URL of the ingested codebase'),
   commit_sha: z.string().optional().describe('Commit that was ingested, when known'),
+  ingestion_id: Uuid.optional().describe('The codebase ingestion record (POST /api/analyze with async); absent → the event id names it'),
 });
 
 export const CodebaseAnalyzedPayload = z.looseObject({
@@ -57,6 +58,7 @@ export const CodebaseAnalyzedPayload = z.looseObject({
   summary: z.string().optional().describe('Short summary of the codebase'),
   testable_surfaces: z.array(JsonObject).default([]).describe('Testable surfaces found (routes, endpoints, forms, ...)'),
   surface_count: z.number().int().nonnegative().optional().describe('Number of surfaces found'),
+  ingestion_id: Uuid.optional().describe('The codebase ingestion analysed, when the knowledge worker analysed one'),
 });
 
 export const TestCreatedPayload = z.looseObject({

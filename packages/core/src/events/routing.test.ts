@@ -18,7 +18,8 @@ describe('routing table', () => {
     const ingested = createEvent({ type: 'codebase.ingested', source: 'svc.api', tenant_id: 't', payload: { project_id: id(), codebase_path: '/r' } });
     expect(consumersFor(toBusEvent(ingested))).toEqual(['api', 'knowledge-worker']);
     const executed = createEvent({ type: 'test.executed', source: 'svc.test-runner', tenant_id: 't', payload: { test_id: id(), run_id: id(), project_id: id(), status: 'passed', duration_ms: 3 } });
-    expect(consumersFor(toBusEvent(executed))).toEqual(['stream-analytics', 'knowledge-worker']);
+    // What runs teach is read from the stored results, not learnt from test.executed (docs/decisions.md).
+    expect(consumersFor(toBusEvent(executed))).toEqual(['stream-analytics']);
     expect(consumerRoutes.find((r) => r.consumer === 'api')!.handles).toEqual(
       expect.arrayContaining(['codebase.ingested', 'codebase.analyzed', 'test.created', 'test.failed']),
     );

@@ -37,7 +37,9 @@ export const consumerRoutes: readonly ConsumerRoute[] = [
   // Failed tests of a run heal inside that run (self_heal); a request starts a heal run.
   { consumer: 'healer', handles: ['healing.requested'], why: 'heals on request: a heal run of the test (failed runs heal inline, in their self_heal node)', implemented: true },
   { consumer: 'stream-analytics', handles: ['test.executed', 'test.failed'], why: 'failure clustering → svc.patterns.failure-cluster', implemented: true },
-  { consumer: 'knowledge-worker', handles: ['codebase.ingested', 'test.executed'], why: 'analyses codebases (rule 5) and learns from executions', implemented: false },
+  // test.executed is not routed here: what runs teach (coverage, flakiness, quality) is read
+  // from the stored results, which hold more than the event (docs/decisions.md).
+  { consumer: 'knowledge-worker', handles: ['codebase.ingested'], why: 'analyses ingested codebases and keeps the analysis as the project\'s knowledge of its code (rule 5)', implemented: true },
   { consumer: 'dlq-processor', handles: ['dlq'], why: 'republishes dead letters with back-off, then parks them and alerts', implemented: true },
 ];
 

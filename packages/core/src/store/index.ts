@@ -18,6 +18,7 @@ import { testRunsRepo } from './test-runs.ts';
 import { checkpointsRepo } from './checkpoints.ts';
 import { generatedTestsRepo } from './generated-tests.ts';
 import { discoveryRepo } from './discovery.ts';
+import { codebaseIngestionsRepo } from './codebase-ingestions.ts';
 import { healingPatternsRepo } from './healing-patterns.ts';
 import { healingCacheRepo } from './healing-cache.ts';
 import { memoryRepo } from './memory.ts';
@@ -62,6 +63,7 @@ export function createStore(table: Table, clock: Clock, options: StoreOptions = 
     checkpoints: checkpointsRepo(ctx),
     generatedTests: generatedTestsRepo(ctx),
     discovery: discoveryRepo(ctx),
+    codebaseIngestions: codebaseIngestionsRepo(ctx),
     healingPatterns: healingPatternsRepo(ctx),
     healingCache: healingCacheRepo(ctx),
     memory: memoryRepo(ctx),

@@ -42,6 +42,9 @@ export const keys = {
   generatedTestsOfProject: (projectId: string) => `PROJECT#${projectId}#GENTESTS`, // gsi1pk of generated tests
   discoverySession: (orgId: string, sessionId: string) => ({ pk: `ORG#${orgId}`, sk: `DISCOVERY#${sessionId}` }),
   discoveriesOfProject: (projectId: string) => `PROJECT#${projectId}#DISCOVERY`, // gsi1pk of discovery sessions
+  /** A codebase handed to the knowledge worker (POST /api/analyze with async). */
+  codebaseIngestion: (orgId: string, ingestionId: string) => ({ pk: `ORG#${orgId}`, sk: `CODEBASE#${ingestionId}` }),
+  ingestionsOfProject: (projectId: string) => `PROJECT#${projectId}#CODEBASE`, // gsi1pk of codebase ingestions (gsi1sk created_at#id)
   discoveryChildren: (orgId: string, sessionId: string) => `ORG#${orgId}#DISCOVERY#${sessionId}`, // pk of pages, elements, flows
   discoveryChild: (orgId: string, sessionId: string, sk: string) => ({ pk: `ORG#${orgId}#DISCOVERY#${sessionId}`, sk }),
   aiUsage: (orgId: string, usageId: string) => ({ pk: `ORG#${orgId}`, sk: `AIUSAGE#${usageId}` }),

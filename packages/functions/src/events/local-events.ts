@@ -10,6 +10,7 @@ import { dlqProcessor } from '@svc/core/events/dlq-processor';
 import { failedEventsRepo } from '@svc/core/events/failed-events';
 import { streamAnalytics, type StreamAnalyticsOptions } from '@svc/core/events/stream-analytics';
 import { QueuePoller } from '@svc/core/events/queue-poller';
+import { knowledgeWorker, type KnowledgeWorkerDeps } from '@svc/core/knowledge/knowledge-worker';
 import { patternFor, routeOf, type ConsumerName } from '@svc/core/events/routing';
 import type { AlertSink, RetryScheduler } from '@svc/core/events/ports';
 import { consumerObserver, serviceMetrics, type ServiceMetrics } from '@svc/core/telemetry/service-metrics';
@@ -23,8 +24,8 @@ import { LogAlertSink } from './log-alert-sink.ts';
  * one queue (with its dead-letter queue, redrive after 3 receives) per consumer that has
  * a handler here, a poller per queue, the dlq processor with its back-off timer, and
  * the metrics collectors for consumer lag and dead-letter depth. A consumer without
- * handlers here (the knowledge worker; the healer when no run starter is given) gets no
- * queue, so nothing piles up unread.
+ * handlers here (the knowledge worker without `knowledge`, the healer without a run
+ * starter) gets no queue, so nothing piles up unread.
  */
 export interface LocalEventsOptions {
   table: Table;
@@ -32,10 +33,12 @@ export interface LocalEventsOptions {
   clock?: Clock;
   ids?: IdSource;
   metrics?: ServiceMetrics;
-  /** Consumers to run; default: api, stream-analytics, dlq-processor (and the healer, given `startHealRun`). */
+  /** Consumers to run; default: api, stream-analytics, dlq-processor (and the healer given `startHealRun`, the knowledge worker given `knowledge`). */
   consumers?: ConsumerDefinition[];
   /** Starts heal runs: with it the healer consumes healing.requested (healRunStarter). */
   startHealRun?: StartHealRun;
+  /** What the knowledge worker reads and keeps with: with it, it consumes codebase.ingested. */
+  knowledge?: Omit<KnowledgeWorkerDeps, 'countOperation'>;
   streamAnalytics?: StreamAnalyticsOptions;
   alerts?: AlertSink;
   /** Back-off timer for dlq republishes (inject to observe delays in tests). */
@@ -79,13 +82,16 @@ export function createLocalEvents(opts: LocalEventsOptions): LocalEvents {
   const alerts = opts.alerts ?? new LogAlertSink(opts.logger, metrics);
   const timerScheduler = opts.scheduler ? undefined : new TimerRetryScheduler(bus, opts.logger, opts.setTimer);
   const scheduler = opts.scheduler ?? timerScheduler!;
-  const definitions = opts.consumers ?? [apiConsumer(), streamAnalytics(opts.streamAnalytics), dlqProcessor({ alerts }), ...(opts.startHealRun ? [healerConsumer(opts.startHealRun)] : [])];
+  const definitions = opts.consumers ?? [apiConsumer(), streamAnalytics(opts.streamAnalytics), dlqProcessor({ alerts }), ...(opts.startHealRun ? [healerConsumer(opts.startHealRun)] : []),
+    ...(opts.knowledge ? [knowledgeWorker({ ...opts.knowledge, countOperation: (operation, status) => metrics.knowledgeEclOperations.inc({ operation, status }) })] : []),
+  ];
   const publisher: EventPublisher = bus;
   const consumers = new Map<string, LocalConsumer>();
 
   for (const def of definitions) {
     const route = routeOf(def.name as ConsumerName);
-    const queueOpts = { visibilityTimeoutMs: opts.visibilityTimeoutMs, maxReceiveCount: opts.maxReceiveCount ?? 3, now: opts.queueNow };
+    // A message stays hidden well past its handler's deadline, so a slow handler is not run twice at once.
+    const queueOpts = { visibilityTimeoutMs: opts.visibilityTimeoutMs ?? Math.max(30_000, 2 * (def.timeoutMs ?? 0)), maxReceiveCount: opts.maxReceiveCount ?? 3, now: opts.queueNow };
     const deadLetterQueue = new LocalQueue(`svc-${def.name}-dlq`, { ...queueOpts, retentionMs: 14 * 24 * 3600_000 });
     const queue = new LocalQueue(`svc-${def.name}`, { ...queueOpts, deadLetterQueue });
     bus.addRule({ name: `svc-${def.name}`, pattern: patternFor(route), target: queue });

@@ -17,6 +17,7 @@ import type { PlaywrightDriver } from '../execution/browser/playwright-driver.ts
 import type { Healer } from '@svc/core/run-graph/healer';
 import type { SseOptions } from '../run-graph/sse.ts';
 import { createLocalEvents, type LocalEvents } from '../events/local-events.ts';
+import { readAllowedFolder } from '../intelligence/read-allowed-folder.ts';
 import { activeBrowserSessions } from '../execution/browser/active-sessions.ts';
 import type { LocalEventBus } from '../events/local-bus.ts';
 import { scheduleService } from '@svc/core/services/schedules';
@@ -65,9 +66,12 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
   const blobs = new FsBlobs(join(config.dataDir, 'blobs'));
   // The healer starts heal runs on the run graph built below; its queue is polled only after that (events.start()).
   let startHealRun: StartHealRun | undefined;
+  const analyzeRoots = options.analyzeRoots ?? config.analyzeRoots;
   const events = createLocalEvents({
     table,
     logger,
+    // The knowledge worker analyses ingested codebases: uploads from the blobs, folders inside SVC_ANALYZE_ROOTS.
+    knowledge: { blobs, readFolder: (path) => readAllowedFolder(path, analyzeRoots) },
     startHealRun: (tenant, request) => {
       if (!startHealRun) throw new Error('the runtime is still starting: heal runs start once the run graph is up');
       return startHealRun(tenant, request);
@@ -119,7 +123,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
       // API runs heal in-step with the store's patterns, cache and memory, and analyse their codebase when it lies in SVC_ANALYZE_ROOTS.
       healingKnowledge: { embedder: deps.embedder, llm: deps.llm },
       publisher: deps.publisher,
-      analyzeRoots: options.analyzeRoots ?? config.analyzeRoots,
+      analyzeRoots,
       publicUrl: config.publicUrl,
     });
     startHealRun = healRunStarter({ store: deps.store, runGraph: deps.runGraph });
@@ -127,7 +131,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
     deps.publicUrl = config.publicUrl;
     const { createGenerationExecutor } = await import('../generation/execute-once.ts');
     deps.generation = createGenerationExecutor({ store: deps.store, dataDir: config.dataDir, browser: options.runGraph?.browser ?? (async (): Promise<UiDriver> => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath })) });
-    deps.analyzeRoots = options.analyzeRoots ?? config.analyzeRoots;
+    deps.analyzeRoots = analyzeRoots;
     const { createDiscoveryRunner } = await import('../discovery/runner.ts');
     // Crawls, quality audits and PDF reports share one browser, launched when the first of them needs it.
     const onDemandBrowser = lazyDriver(async () => (await import('../execution/browser/playwright-driver.ts')).createPlaywrightDriver({ executablePath: config.chromiumPath }));

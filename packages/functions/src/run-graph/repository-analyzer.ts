@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { Store } from '@svc/core/store/index';
 import type { CodeAnalyzer } from '@svc/core/run-graph/code-analyzer';
 import { analyzeFiles } from '@svc/core/intelligence/analysis/index';
-import { readRepository, resolveAllowedPath, type ReadLimits } from '../intelligence/read-repository.ts';
+import type { ReadLimits } from '../intelligence/read-repository.ts';
+import { readAllowedFolder } from '../intelligence/read-allowed-folder.ts';
 
 export interface RepositoryAnalyzerOptions {
   store: Store;
@@ -30,13 +31,9 @@ export function createRepositoryAnalyzer(o: RepositoryAnalyzerOptions): CodeAnal
       const local = candidates.map(localPath).find((p): p is string => !!p);
       if (!local) return { status: 'not_analyzed', reason: `the repository ${describeRemote(candidates[0])} is not a local folder; this server analyses local folders only (config.repo_path names one)` };
       if (!isAbsolute(local)) return { status: 'not_analyzed', reason: `the repository path ${local} is relative; give an absolute path` };
-      if (!o.roots.length) return { status: 'not_analyzed', reason: 'this server reads no folders (SVC_ANALYZE_ROOTS is not set)' };
-      const allowed = await resolveAllowedPath(local, o.roots);
-      if ('error' in allowed) return { status: 'not_analyzed', reason: `${local}: ${allowed.error}` };
-
-      const read = await readRepository(allowed.path, o.limits);
-      const skipped = read.skipped_unlisted ? [...read.skipped, { path: '…', reason: `${read.skipped_unlisted} more entries skipped` }] : read.skipped;
-      const analysis = await analyzeFiles(read.files, { skipped });
+      const read = await readAllowedFolder(local, o.roots, o.limits);
+      if ('why' in read) return { status: 'not_analyzed', reason: read.why === 'not_configured' ? read.reason : `${local}: ${read.reason}` };
+      const analysis = await analyzeFiles(read.files, { skipped: read.skipped });
       return { status: 'analyzed', codebase: local, analysis, partial: read.partial };
     },
   };

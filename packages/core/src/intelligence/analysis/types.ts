@@ -146,6 +146,8 @@ export const AnalyzeRequest = z
       .optional()
       .describe(`Files uploaded inline, at most ${inlineLimits.maxFiles} and ${inlineLimits.maxTotalBytes} characters in total`),
     include_content: z.boolean().default(false).describe('Return each file\'s redacted text as well'),
+    async: z.boolean().default(false).describe('Hand the codebase to the knowledge worker and answer 202 with the ingestion; GET /api/analyze/{id} has the analysis once done'),
+    commit_sha: z.string().min(1).max(64).optional().describe('Commit the codebase is at (kept on the ingestion and its events)'),
   })
   .superRefine((v, ctx) => {
     if ((v.path === undefined) === (v.files === undefined)) ctx.addIssue({ code: 'custom', path: ['path'], message: 'send exactly one of path or files' });

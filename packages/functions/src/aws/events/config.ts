@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { consumerNames, type ConsumerName } from '@svc/core/events/routing';
+import { parseAnalyzeRoots } from '../../intelligence/read-repository.ts';
 
 /**
  * Environment of the event Lambdas (consumers and the republisher), parsed once at the
@@ -11,6 +12,8 @@ const schema = z.object({
   SVC_EVENT_BUS_NAME: z.string().trim().min(1),
   SVC_CONSUMER: z.enum(consumerNames).optional(),
   SVC_RETRY_QUEUE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
+  SVC_BUCKET_NAME: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).optional()),
+  SVC_ANALYZE_ROOTS: z.string().optional(),
 });
 
 export interface EventsConfig {
@@ -19,6 +22,10 @@ export interface EventsConfig {
   busName: string;
   consumer?: ConsumerName;
   retryQueueUrl?: string;
+  /** The artifacts bucket (the knowledge worker's uploads and analyses). */
+  bucketName?: string;
+  /** Folders the knowledge worker may read (a file system mounted on its function); usually none. */
+  analyzeRoots: string[];
 }
 
 /** Variables infra must set on every event function. */
@@ -30,5 +37,9 @@ export function loadEventsConfig(env: Record<string, string | undefined>): Event
   if (!r.success) throw new Error(`invalid events configuration: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const c = r.data;
   if (c.SVC_CONSUMER === 'dlq-processor' && !c.SVC_RETRY_QUEUE_URL) throw new Error('invalid events configuration: SVC_RETRY_QUEUE_URL: required for the dlq-processor');
-  return { region: c.AWS_REGION, tableName: c.SVC_TABLE_NAME, busName: c.SVC_EVENT_BUS_NAME, consumer: c.SVC_CONSUMER, retryQueueUrl: c.SVC_RETRY_QUEUE_URL };
+  if (c.SVC_CONSUMER === 'knowledge-worker' && !c.SVC_BUCKET_NAME) throw new Error('invalid events configuration: SVC_BUCKET_NAME: required for the knowledge-worker');
+  return {
+    region: c.AWS_REGION, tableName: c.SVC_TABLE_NAME, busName: c.SVC_EVENT_BUS_NAME, consumer: c.SVC_CONSUMER, retryQueueUrl: c.SVC_RETRY_QUEUE_URL,
+    bucketName: c.SVC_BUCKET_NAME, analyzeRoots: parseAnalyzeRoots(c.SVC_ANALYZE_ROOTS),
+  };
 }

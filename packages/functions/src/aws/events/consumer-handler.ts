@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { S3Client } from '@aws-sdk/client-s3';
 import { systemClock } from '@svc/core/ports/clock';
 import type { Logger } from '@svc/core/ports/logger';
 import type { Table } from '@svc/core/ports/table';
@@ -12,6 +13,9 @@ import { streamAnalytics } from '@svc/core/events/stream-analytics';
 import type { AlertSink, RetryScheduler } from '@svc/core/events/ports';
 import type { ConsumerName } from '@svc/core/events/routing';
 import { healerConsumer, type StartHealRun } from '@svc/core/events/healer-consumer';
+import { knowledgeWorker, type KnowledgeWorkerDeps } from '@svc/core/knowledge/knowledge-worker';
+import { S3Blobs } from '../s3-blobs.ts';
+import { readAllowedFolder } from '../../intelligence/read-allowed-folder.ts';
 import type { AppDeps } from '../../api/deps.ts';
 import { DynamoDbTable } from '../dynamodb-table.ts';
 import { createLogger } from '../../shared/logger.ts';
@@ -25,11 +29,10 @@ import { createRepublishHandler, createSqsConsumerHandler, type SqsEvent } from 
  * Lambda entry points of the event consumers (one function per consumer queue, told
  * which by SVC_CONSUMER) and of the retry queue's republisher. The healer starts heal runs
  * on the state machine with the API's own deps (its function gets the API's run-graph
- * settings, infra/api.ts). Handlers for the knowledge worker arrive with that feature;
- * asking for them now fails the deploy's first invocation loudly instead of acknowledging
- * its events unprocessed.
+ * settings, infra/api.ts). The knowledge worker reads uploaded codebases from the artifacts
+ * bucket (and folders only when a file system is mounted and SVC_ANALYZE_ROOTS names it).
  */
-export function consumerDefinition(name: ConsumerName, deps: { alerts: AlertSink; startHealRun?: StartHealRun }): ConsumerDefinition {
+export function consumerDefinition(name: ConsumerName, deps: { alerts: AlertSink; startHealRun?: StartHealRun; knowledge?: KnowledgeWorkerDeps }): ConsumerDefinition {
   switch (name) {
     case 'api':
       return apiConsumer();
@@ -40,7 +43,8 @@ export function consumerDefinition(name: ConsumerName, deps: { alerts: AlertSink
     case 'healer':
       return healerConsumer(deps.startHealRun ?? awsHealRunStarter());
     case 'knowledge-worker':
-      throw new Error(`consumer ${name} has no handlers yet (it arrives with its feature); do not deploy its queue subscription`);
+      if (!deps.knowledge) throw new Error('the knowledge worker needs its blobs (SVC_BUCKET_NAME)');
+      return knowledgeWorker(deps.knowledge);
   }
 }
 
@@ -66,8 +70,13 @@ function awsHealRunStarter(): StartHealRun {
 }
 
 /** Builds the runner for one consumer from its ports (shared by the Lambda entry and tests). */
-export function buildRunner(name: ConsumerName, deps: { table: Table; publisher: EventPublisher; logger: Logger; alerts: AlertSink; scheduler?: RetryScheduler; startHealRun?: StartHealRun }) {
+export function buildRunner(name: ConsumerName, deps: { table: Table; publisher: EventPublisher; logger: Logger; alerts: AlertSink; scheduler?: RetryScheduler; startHealRun?: StartHealRun; knowledge?: KnowledgeWorkerDeps }) {
   return new ConsumerRunner(consumerDefinition(name, deps), { ...deps, clock: systemClock });
+}
+
+/** The knowledge worker's blobs (S3) and folders (SVC_ANALYZE_ROOTS, usually none on Lambda). */
+function awsKnowledgeDeps(bucket: string, region: string, roots: string[]): KnowledgeWorkerDeps {
+  return { blobs: new S3Blobs({ bucket, client: new S3Client({ region }) }), readFolder: (path) => readAllowedFolder(path, roots) };
 }
 
 interface Built {
@@ -96,7 +105,8 @@ export async function handler(event: SqsEvent) {
     if (!config.consumer) throw new Error('SVC_CONSUMER must name the consumer this function runs');
     const table = new DynamoDbTable({ tableName: config.tableName, client: new DynamoDBClient({ region: config.region }) });
     const scheduler = config.retryQueueUrl ? new SqsRetryScheduler(sqs, config.retryQueueUrl) : undefined;
-    const runner = buildRunner(config.consumer, { table, publisher, logger, alerts: new EmfAlertSink(), scheduler });
+    const knowledge = config.bucketName ? awsKnowledgeDeps(config.bucketName, config.region, config.analyzeRoots) : undefined;
+    const runner = buildRunner(config.consumer, { table, publisher, logger, alerts: new EmfAlertSink(), scheduler, knowledge });
     consumerHandler = createSqsConsumerHandler(runner, logger);
   }
   return consumerHandler(event);
