@@ -7,6 +7,7 @@
  * server may not read, a remote one, and one that cannot be read say why in the summary.
  */
 import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '@svc/core/contracts/events';
 import { client, signUp, startTestServer, type Client, type TestServer } from '../support/server.ts';
@@ -189,5 +190,23 @@ describe('when no code is analysed the summary says why, and the stored tests st
     const failed = (await run({ project_id: noTests })).state;
     expect(failed.error).toMatch(/^analyze_code failed: path is not a directory: .*package\.json$/);
     expect(failed.test_plan).toEqual([]);
+  });
+
+  it("without a codebase it may read, a run uses the project's latest codebase the knowledge worker analysed", async () => {
+    // A remote repository this server cannot read: what a Lambda deployment sees for every project.
+    const p = await project('https://github.com/acme/shop.git');
+    await apiTest(p, 'login page', '/login');
+    const files = await Promise.all(['src/server.js', 'src/routes/items.js', 'src/routes/login.js', 'src/routes/form.js', 'package.json'].map(async (path) => ({ path, content: await readFile(`${repo}/${path}`, 'utf8') })));
+    const queued = await api.post('/api/analyze', { project_id: p, files, async: true, commit_sha: 'c0ffee1' });
+    expect(queued.status, queued.text).toBe(202);
+    for (let i = 0; (await api.get(`/api/analyze/${queued.body.id}`)).body.status === 'queued'; i++) {
+      if (i > 200) throw new Error('the knowledge worker did not analyse the upload');
+      await server.runtime.events.drain();
+    }
+    const { state } = await run({ project_id: p });
+    expect(state.codebase_summary).toContain(`Analysed inline upload at commit c0ffee1 (ingestion ${queued.body.id}, analysed `);
+    expect(state.codebase_summary).toContain('this server could not read the code itself: the repository https://github.com/acme/shop.git is not a local folder');
+    expect(state.testable_surfaces.filter((s) => s.kind !== 'stored_test').length).toBe(10);
+    expect(state.test_results.map((r) => r.status)).toEqual(['PASSED']);
   });
 });

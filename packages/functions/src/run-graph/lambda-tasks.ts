@@ -23,6 +23,7 @@ import { createSfnWorkflow } from './sfn-workflow.ts';
 import { loadRunGraphLambdaConfig } from './lambda-config.ts';
 import { serverStepHealer } from './server-step-healer.ts';
 import { createRepositoryAnalyzer } from './repository-analyzer.ts';
+import { withIngestedKnowledge } from '@svc/core/knowledge/ingested-analyzer';
 import { taskEventPublisher } from './lambda-publisher.ts';
 import { embedderFromEnv } from '../embeddings/from-env.ts';
 import { parseAnalyzeRoots } from '../intelligence/read-repository.ts';
@@ -94,8 +95,9 @@ function build(): Promise<Built> {
       execution: (run) => envs.forRun(run),
       // self_heal replays the failed test in this Lambda's Chromium (released after the invocation).
       healer: createDomHealer({ execution: (run) => envs.forRun(run) }),
-      // A Lambda has no repositories on disk unless SVC_ANALYZE_ROOTS names a mounted one (EFS, a layer).
-      analyzer: createRepositoryAnalyzer({ store, roots: parseAnalyzeRoots(process.env.SVC_ANALYZE_ROOTS) }),
+      // A Lambda has no repositories on disk unless SVC_ANALYZE_ROOTS names a mounted one (EFS, a layer);
+      // otherwise the project's latest codebase analysed by the knowledge worker (an upload).
+      analyzer: withIngestedKnowledge({ store, blobs, live: createRepositoryAnalyzer({ store, roots: parseAnalyzeRoots(process.env.SVC_ANALYZE_ROOTS) }) }),
       publisher,
       // As in the local run manager (run-hooks.ts), but awaited: a Lambda is frozen once its
       // invocation returns, so a status still on its way would not be sent.

@@ -16,6 +16,7 @@ import type { EventPublisher } from '@svc/core/ports/events';
 import { localEmbedder, type Embedder } from '@svc/core/healing/service/embedder';
 import { serverStepHealer } from './server-step-healer.ts';
 import { createRepositoryAnalyzer } from './repository-analyzer.ts';
+import { withIngestedKnowledge } from '@svc/core/knowledge/ingested-analyzer';
 
 export interface LocalRunGraphOptions {
   store: Store;
@@ -71,7 +72,9 @@ export async function createLocalRunGraph(o: LocalRunGraphOptions): Promise<RunM
     ...(o.blobs ? { baselines: (run: { organizationId: string; projectId: string }) => storeBaselineStore(o.store, o.blobs!, run.organizationId, run.projectId) } : {}),
   });
   const healer = o.healer ?? createDomHealer({ execution: (run) => envs.forRun(run) });
-  const analyzer = o.analyzeRoots ? createRepositoryAnalyzer({ store: o.store, roots: o.analyzeRoots }) : undefined;
+  // The run's codebase when it lies in SVC_ANALYZE_ROOTS, else what the knowledge worker kept of the project's.
+  const live = o.analyzeRoots ? createRepositoryAnalyzer({ store: o.store, roots: o.analyzeRoots }) : undefined;
+  const analyzer = withIngestedKnowledge({ store: o.store, blobs: o.blobs, live });
   const manager = createRunManager({ store: o.store, table: o.table, clock: o.clock, logger: o.logger, envs, healer, analyzer, publisher: o.publisher, onCommit: o.onCommit, publicUrl: o.publicUrl });
   if (o.resume !== false) await manager.resumeUnfinished();
   return manager;
