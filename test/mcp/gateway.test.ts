@@ -142,6 +142,20 @@ describe('a route that reads its own body', () => {
     const steps = (r.structuredContent as { test: { steps: Array<{ type: string }> } }).test.steps;
     expect(steps.map((st) => st.type)).toEqual(['goto', 'fill', 'click']);
   });
+
+  it('svc_analyze with async queues a codebase for the knowledge worker; svc_analysis follows it', async () => {
+    const files = [{ path: 'api.js', content: "const app = require('express')();\napp.get('/orders', (q, r) => r.json([]));\n" }];
+    const queued = await call(agent, 'svc_analyze', { project_id: projectId, files, async: true });
+    expect(queued.isError, text(queued)).toBeFalsy();
+    const id = (queued.structuredContent as { id: string; status: string }).id;
+    let got = (await call(agent, 'svc_analysis', { id })).structuredContent as { status: string; surface_count: number | null; analysis: { surfaces: Array<{ path: string }> } | null };
+    for (let i = 0; got.status === 'queued' && i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      got = (await call(agent, 'svc_analysis', { id })).structuredContent as typeof got;
+    }
+    expect(got).toMatchObject({ status: 'analyzed', surface_count: 1 });
+    expect(got.analysis!.surfaces.map((x) => x.path)).toEqual(['/orders']);
+  });
 });
 
 describe('errors', () => {
