@@ -9,6 +9,8 @@
  * organization's 404, and the MCP tools through the SDK's own client.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -23,6 +25,7 @@ let stranger: Client;
 let authHeaders: Record<string, string>;
 let projectId: string;
 const testIds: Record<string, string> = {};
+const graphRepo = join(import.meta.dirname, '..', 'fixtures', 'graph-repo');
 
 const tests = [
   { name: 'items list', type: 'api', steps: [{ type: 'request', url: '/api/items' }], assertions: [{ type: 'status', equals: 200 }] },
@@ -122,6 +125,34 @@ describe('insights of real runs', () => {
       expect(gap.suggested_test).toBeTruthy();
     }
     expect(gaps.body.items[0].risk_score).toBeGreaterThanOrEqual(gaps.body.items[1].risk_score);
+  });
+
+  it("coverage of the code: the routes of the project's analysed codebase, each with the tests that reach it", async () => {
+    const before = await api.get(`/api/coverage/map?project_id=${projectId}`);
+    expect(before.body.code).toBeNull(); // nothing analysed yet
+    const files = await Promise.all(['src/server.js', 'src/routes/items.js', 'src/routes/login.js', 'src/routes/form.js'].map(async (path) => ({ path, content: await readFile(join(graphRepo, path), 'utf8') })));
+    const queued = await api.post('/api/analyze', { project_id: projectId, files, async: true, commit_sha: 'feed5ee' });
+    expect(queued.status, queued.text).toBe(202);
+    for (let i = 0; (await api.get(`/api/analyze/${queued.body.id}`)).body.status === 'queued'; i++) {
+      if (i > 200) throw new Error('the knowledge worker did not analyse the upload');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const map = await api.get(`/api/coverage/map?project_id=${projectId}`);
+    expect(map.status, map.text).toBe(200);
+    const code = map.body.code;
+    expect(code).toMatchObject({ ingestion_id: queued.body.id, commit_sha: 'feed5ee', codebase_path: 'inline upload' });
+    const state = Object.fromEntries(code.surfaces.map((s: { method: string; path: string; state: string }) => [`${s.method} ${s.path}`, s.state]));
+    expect(state).toMatchObject({
+      'GET /': 'covered', // the UI test's goto
+      'GET /login': 'covered', // where its click led (pages visited)
+      'GET /api/items': 'covered', // the API test's request
+      'GET /api/items/:id': 'uncovered', // /api/items is not /api/items/<id>
+      'POST /api/items': 'uncovered', // a GET does not reach a POST
+      'GET /table': 'uncovered',
+    });
+    expect(code.surfaces.find((s: { method: string; path: string }) => s.method === 'GET' && s.path === '/api/items').tests).toEqual([{ test_id: testIds['items list'], name: 'items list' }]);
+    expect(code.summary).toMatchObject({ surfaces: code.surfaces.length, covered: 3 });
+    expect(code.summary.coverage).toBe(Math.round((3 / code.surfaces.length) * 1000) / 1000);
   });
 
   it('a quality score made of what the runs and the crawl measured', async () => {

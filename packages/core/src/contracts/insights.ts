@@ -174,6 +174,31 @@ export const CoveredEndpoint = z.object({
   url: z.string().describe('Request URL as the test declares it ({{variables}} kept)'),
   tests: z.array(z.object({ test_id: Uuid, name: z.string() })),
 });
+export const CodeCoverage = z.object({
+  ingestion_id: Uuid.describe('The codebase ingestion the surfaces come from (the project\'s latest analysed one)'),
+  codebase_path: z.string(),
+  commit_sha: z.string().nullable(),
+  analysed_at: z.string().nullable(),
+  surfaces: z.array(z.object({
+    kind: z.string().describe('http_route, api_route, page, client_route, openapi_operation'),
+    method: z.string(),
+    path: z.string().describe('Route path as declared (:param, * for the rest)'),
+    file: z.string(),
+    line: z.number().int(),
+    state: CoverageState,
+    tests: z.array(z.object({ test_id: Uuid, name: z.string() })).describe('Tests that reach it (at most 20)'),
+  })).describe('At most 500, in the analyser\'s order; the summary counts them all'),
+  summary: z.object({
+    surfaces: z.number().int(),
+    covered: z.number().int(),
+    failing: z.number().int(),
+    declared: z.number().int(),
+    uncovered: z.number().int(),
+    coverage: z.number().nullable().describe('(covered + failing) / surfaces, or null without surfaces'),
+  }),
+});
+export type CodeCoverage = z.output<typeof CodeCoverage>;
+
 export const CoverageMapResponse = z.object({
   project_id: Uuid,
   window: InsightWindow,
@@ -189,6 +214,7 @@ export const CoverageMapResponse = z.object({
     coverage: z.number().nullable().describe('(covered + failing) / pages, or null without pages'),
   }),
   visited_elsewhere: z.array(z.string()).describe('Pages tests visited that discovery did not find (at most 50)'),
+  code: CodeCoverage.nullable().describe("The routes, pages and operations in the project's code (its latest codebase the knowledge worker analysed: POST /api/analyze with async), each with the tests that reach it; null when none was analysed"),
 });
 export type CoverageMapResponse = z.output<typeof CoverageMapResponse>;
 

@@ -1,4 +1,4 @@
-import type { CoverageGapsResponse, CoverageMapResponse } from '../contracts/insights.ts';
+import type { CodeCoverage, CoverageGapsResponse, CoverageMapResponse } from '../contracts/insights.ts';
 import { isHashRoute } from '../intelligence/discovery/urls.ts';
 import { buildPlan, type PlanPage } from '../intelligence/planning/index.ts';
 import { isPassing, type Execution, type RunHistory } from './history.ts';
@@ -18,6 +18,8 @@ export interface CoverageInput {
   pages: PlanPage[];
   tests: Map<string, CoverageTest>;
   history: RunHistory;
+  /** The code's side (code-coverage.ts), when the project has an analysed codebase. */
+  code?: CodeCoverage | null;
 }
 
 const MAX_TESTS_PER_PAGE = 20;
@@ -144,6 +146,7 @@ export function coverageMap(input: CoverageInput): CoverageMapResponse {
       coverage: pages.length ? Math.round((reached / pages.length) * 1000) / 1000 : null,
     },
     visited_elsewhere: [...elsewhere].sort(),
+    code: input.code ?? null,
   };
 }
 

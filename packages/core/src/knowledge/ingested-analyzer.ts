@@ -1,8 +1,7 @@
 import type { Blobs } from '../ports/blobs.ts';
 import type { Store } from '../store/index.ts';
-import { Analysis } from '../intelligence/analysis/types.ts';
 import type { CodeAnalysisOutcome, CodeAnalyzer } from '../run-graph/code-analyzer.ts';
-import { ingestionBlobKeys } from './blob-keys.ts';
+import { latestKnowledge } from './latest-knowledge.ts';
 
 /** analyze_code's answer when nothing at all can be analysed (the node's NOT_CONFIGURED). */
 const NOTHING_TO_READ = 'code analysis is not configured';
@@ -19,16 +18,14 @@ export function withIngestedKnowledge(o: { store: Store; blobs?: Blobs; live?: C
     async analyze(input) {
       const own: CodeAnalysisOutcome = o.live ? await o.live.analyze(input) : { status: 'not_analyzed', reason: NOTHING_TO_READ };
       if (own.status === 'analyzed' || !o.blobs) return own;
-      const latest = await o.store.codebaseIngestions.latestAnalyzed(input.projectId);
-      if (!latest) return own;
-      const blob = await o.blobs.get(ingestionBlobKeys.analysis(input.organizationId, latest.id));
-      const analysis = blob ? Analysis.safeParse(JSON.parse(new TextDecoder().decode(blob.body))) : undefined;
-      if (!analysis?.success) return own; // the kept analysis is gone or unreadable: as if never ingested
+      const known = await latestKnowledge(o.store, o.blobs, input.organizationId, input.projectId);
+      if (!known) return own; // never ingested, or the kept analysis is gone
+      const { ingestion: latest, analysis } = known;
       const commit = latest.commit_sha ? ` at commit ${latest.commit_sha}` : '';
       return {
         status: 'analyzed',
         codebase: `${latest.codebase_path}${commit} (ingestion ${latest.id}, analysed ${latest.finished_at}; this server could not read the code itself: ${own.reason})`,
-        analysis: analysis.data,
+        analysis,
         partial: latest.partial ?? false,
       };
     },

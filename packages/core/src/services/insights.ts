@@ -7,12 +7,17 @@ import { flakyRanking } from '../insights/flakiness.ts';
 import { failureHeatmap } from '../insights/heatmap.ts';
 import { executionTimeline } from '../insights/timeline.ts';
 import { coverageGaps, coverageMap } from '../insights/coverage.ts';
+import { codeCoverage } from '../insights/code-coverage.ts';
+import { latestKnowledge } from '../knowledge/latest-knowledge.ts';
+import type { Blobs } from '../ports/blobs.ts';
 import { qualityScore } from '../insights/quality-score.ts';
 import { costBreakdown } from '../insights/cost.ts';
 
 export interface InsightsServiceDeps {
   store: Store;
   clock: Clock;
+  /** Where the knowledge worker keeps analyses; absent → the coverage map has no code side. */
+  blobs?: Blobs;
 }
 
 /** Every ranking reads all of a project's tests; a flaky list needs no limit of its own here. */
@@ -23,7 +28,7 @@ const ALL = Number.MAX_SAFE_INTEGER;
  * (docs/insights.md). Every call first checks that the project is the organization's: a
  * project of another organization is a 404 like one that does not exist.
  */
-export function insightsService({ store, clock }: InsightsServiceDeps) {
+export function insightsService({ store, clock, blobs }: InsightsServiceDeps) {
   async function projectOf(orgId: string, projectId: string) {
     const project = await store.projects.get(orgId, projectId);
     if (!project) throw notFound('project');
@@ -55,8 +60,12 @@ export function insightsService({ store, clock }: InsightsServiceDeps) {
 
   async function mapOf(orgId: string, q: CoverageQuery) {
     const project = await projectOf(orgId, q.project_id);
-    const [history, tests, discovered] = await Promise.all([loadRunHistory(store, orgId, q.project_id, q), projectTests(store, orgId, q.project_id), discoveredPages(orgId, q.project_id, q.discovery_session_id)]);
-    const map = coverageMap({ projectId: q.project_id, appUrl: project.app_url, discoverySessionId: discovered.sessionId, pages: discovered.pages, tests, history });
+    const [history, tests, discovered, known] = await Promise.all([
+      loadRunHistory(store, orgId, q.project_id, q), projectTests(store, orgId, q.project_id), discoveredPages(orgId, q.project_id, q.discovery_session_id),
+      blobs ? latestKnowledge(store, blobs, orgId, q.project_id) : undefined,
+    ]);
+    const code = known ? codeCoverage({ ingestion: known.ingestion, surfaces: known.analysis.surfaces, tests, history, appUrl: project.app_url }) : null;
+    const map = coverageMap({ projectId: q.project_id, appUrl: project.app_url, discoverySessionId: discovered.sessionId, pages: discovered.pages, tests, history, code });
     return { map, history, tests };
   }
 

@@ -27,7 +27,7 @@ const noProject = { 404: { description: 'no such project in this organization' }
  * viewers may look.
  */
 export function insightsRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
-  const insights = insightsService({ store: deps.store, clock: deps.clock });
+  const insights = insightsService({ store: deps.store, clock: deps.clock, blobs: deps.blobs });
 
   mountRoute(app, deps, registry, {
     method: 'get', path: '/api/quality/flaky-ranking', summary: 'Flaky tests of a project, most flaky first, with their pass/fail history', tags: ['insights'], auth: 'viewer', query: FlakyRankingQuery,
