@@ -161,6 +161,9 @@ export const CoverageState = z
   .enum(coverageStates)
   .describe('covered: a test visited it in the window and the latest such test passed; failing: visited, latest failed; declared: a test goes there but none ran in the window; uncovered: no test goes there');
 
+/** How many pages or surfaces are in each coverage state. */
+const stateCounts = { covered: z.number().int(), failing: z.number().int(), declared: z.number().int(), uncovered: z.number().int() };
+
 export const CoveredPage = z.object({
   url: z.string(),
   page_type: z.string(),
@@ -190,10 +193,7 @@ export const CodeCoverage = z.object({
   })).describe('At most 500, in the analyser\'s order; the summary counts them all'),
   summary: z.object({
     surfaces: z.number().int(),
-    covered: z.number().int(),
-    failing: z.number().int(),
-    declared: z.number().int(),
-    uncovered: z.number().int(),
+    ...stateCounts,
     coverage: z.number().nullable().describe('(covered + failing) / surfaces, or null without surfaces'),
   }),
 });
@@ -207,10 +207,7 @@ export const CoverageMapResponse = z.object({
   endpoints: z.array(CoveredEndpoint).describe('HTTP endpoints the project\'s API tests call'),
   summary: z.object({
     pages: z.number().int(),
-    covered: z.number().int(),
-    failing: z.number().int(),
-    declared: z.number().int(),
-    uncovered: z.number().int(),
+    ...stateCounts,
     coverage: z.number().nullable().describe('(covered + failing) / pages, or null without pages'),
   }),
   visited_elsewhere: z.array(z.string()).describe('Pages tests visited that discovery did not find (at most 50)'),

@@ -1,5 +1,6 @@
 import { createEvent, type EventEnvelope, type EventPayloadInput, type EventType } from '../contracts/events.ts';
 import type { Clock, IdSource } from '../ports/clock.ts';
+import type { Analysis } from '../intelligence/analysis/types.ts';
 
 /**
  * Producer functions for the spec's emission rules. Each builds a schema-valid envelope
@@ -90,3 +91,23 @@ export const vcsPullRequest = (ctx: ProducerContext, payload: EventPayloadInput<
 /** An error-monitor webhook reported a production error. */
 export const integrationError = (ctx: ProducerContext, payload: EventPayloadInput<'integration.errors'>) =>
   build('integration.errors', ctx, payload);
+
+/** Surfaces carried by codebase.analyzed; `surface_count` says how many there were. */
+export const MAX_EVENT_SURFACES = 500;
+
+/**
+ * The codebase.analyzed payload of an analysis, whoever made it (the analyze endpoint, the
+ * knowledge worker, a run's analyze_code): its summary, the first surfaces and the counts.
+ */
+export function analyzedPayload(analysis: Analysis, where: { project_id: string; codebase_path: string }, extra: Record<string, unknown> = {}): EventPayloadInput<'codebase.analyzed'> {
+  return {
+    ...where,
+    summary: analysis.summary.text,
+    testable_surfaces: analysis.surfaces.slice(0, MAX_EVENT_SURFACES).map((s) => ({ ...s })),
+    surface_count: analysis.surfaces.length,
+    counts: analysis.summary.counts,
+    frameworks: analysis.summary.frameworks,
+    highest_classification: analysis.summary.highest_classification,
+    ...extra,
+  };
+}

@@ -4,7 +4,7 @@ import { analyzeFiles } from '../intelligence/analysis/index.ts';
 import { SourceFile, type Analysis, type SkippedFile } from '../intelligence/analysis/types.ts';
 import type { Blobs } from '../ports/blobs.ts';
 import type { ConsumerDefinition, HandlerContext } from '../events/consumer.ts';
-import { codebaseAnalyzed, eventSources } from '../events/producers.ts';
+import { analyzedPayload, codebaseAnalyzed, eventSources } from '../events/producers.ts';
 import { ingestionItem, ingestionOutcome } from '../store/codebase-ingestions.ts';
 import { keys, stripLayout } from '../store/keys.ts';
 import { ingestionBlobKeys } from './blob-keys.ts';
@@ -30,8 +30,6 @@ export interface KnowledgeWorkerDeps {
   timeoutMs?: number;
 }
 
-/** Surfaces carried by codebase.analyzed (the analyze endpoint's cap); the count says how many there were. */
-const MAX_EVENT_SURFACES = 500;
 /** Time kept back from the deadline to record the verdict. */
 const VERDICT_MARGIN_MS = 3_000;
 const DEFAULT_TIMEOUT_MS = 50_000;
@@ -104,18 +102,10 @@ async function ingest(deps: KnowledgeWorkerDeps, event: EventEnvelope, ctx: Hand
     ctx.emit(
       codebaseAnalyzed(
         { source: eventSources.knowledgeWorker, tenant_id: org, correlation_id: event.correlation_id, clock: ctx.clock },
-        {
-          project_id: ingestion.project_id,
-          codebase_path: ingestion.codebase_path,
+        analyzedPayload(analysis, { project_id: ingestion.project_id, codebase_path: ingestion.codebase_path }, {
           ingestion_id: ingestionId,
-          summary: analysis.summary.text,
-          testable_surfaces: analysis.surfaces.slice(0, MAX_EVENT_SURFACES).map((s) => ({ ...s })),
-          surface_count: analysis.surfaces.length,
-          counts: analysis.summary.counts,
-          frameworks: analysis.summary.frameworks,
-          highest_classification: analysis.summary.highest_classification,
           ...(ingestion.commit_sha ? { commit_sha: ingestion.commit_sha } : {}),
-        },
+        }),
       ),
     );
   }

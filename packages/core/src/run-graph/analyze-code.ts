@@ -1,5 +1,5 @@
 import type { TestRecord } from '../store/tests.ts';
-import { codebaseAnalyzed, eventSources } from '../events/producers.ts';
+import { analyzedPayload, codebaseAnalyzed, eventSources } from '../events/producers.ts';
 import type { Analysis } from '../intelligence/analysis/types.ts';
 import type { GraphDeps } from './deps.ts';
 import { runRootNode, type RootNodeOutcome } from './root-node.ts';
@@ -10,8 +10,6 @@ import { codeSurface, MAX_STATE_CODE_SURFACES, storedTestSurface } from './surfa
 export const NOT_CONFIGURED = 'code analysis is not configured';
 export const NO_SURFACES = `no surfaces: ${NOT_CONFIGURED}`;
 
-/** Surfaces carried by codebase.analyzed (the analyze endpoint's cap); the count says how many there were. */
-const MAX_EVENT_SURFACES = 500;
 
 type Log = NonNullable<RootNodeOutcome['logs']>[number];
 type CodeResult = { analysis: Analysis; codebase: string; partial: boolean } | { reason: string; failed?: true };
@@ -88,17 +86,7 @@ async function publishAnalyzed(deps: GraphDeps, state: RunGraphState, code: Extr
     await deps.publisher.publish(
       codebaseAnalyzed(
         { source: eventSources.knowledgeWorker, tenant_id: org, correlation_id: state.run_id, clock: deps.clock },
-        {
-          project_id: projectId,
-          codebase_path: code.codebase,
-          summary: code.analysis.summary.text,
-          testable_surfaces: code.analysis.surfaces.slice(0, MAX_EVENT_SURFACES).map((s) => ({ ...s })),
-          surface_count: code.analysis.surfaces.length,
-          run_id: state.run_id,
-          counts: code.analysis.summary.counts,
-          frameworks: code.analysis.summary.frameworks,
-          highest_classification: code.analysis.summary.highest_classification,
-        },
+        analyzedPayload(code.analysis, { project_id: projectId, codebase_path: code.codebase }, { run_id: state.run_id }),
       ),
     );
   } catch (err) {

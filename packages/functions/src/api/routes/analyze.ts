@@ -3,10 +3,9 @@ import { z } from 'zod';
 import { Analysis, AnalyzeRequest, AnalyzeResponse } from '@svc/core/intelligence/analysis/types';
 import { CodebaseIngestionSchema, IngestionListQuery, type CodebaseIngestion } from '@svc/core/contracts/codebase-ingestions';
 import { listResponse } from '@svc/core/contracts/common';
-import { codebaseIngested, eventSources } from '@svc/core/events/producers';
+import { analyzedPayload, codebaseAnalyzed, codebaseIngested, eventSources } from '@svc/core/events/producers';
 import { ingestionBlobKeys } from '@svc/core/knowledge/blob-keys';
 import { analyzeFiles } from '@svc/core/intelligence/analysis/index';
-import { createEvent } from '@svc/core/contracts/events';
 import { AppError, notFound, validationFailed } from '@svc/core/errors';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
@@ -15,8 +14,6 @@ import { readAllowedFolder } from '../../intelligence/read-allowed-folder.ts';
 import { resolveAllowedPath } from '../../intelligence/read-repository.ts';
 import { actorOf } from '../actor.ts';
 
-/** Surfaces carried in the codebase.analyzed event; the full list is in the response. */
-const MAX_EVENT_SURFACES = 500;
 const IdParams = z.strictObject({ id: z.uuid().describe('Codebase ingestion id') });
 const IngestionDetail = CodebaseIngestionSchema.extend({ analysis: Analysis.nullable().describe('The analysis (redacted), once analysed') });
 const NO_FOLDERS = 'this server reads no folders: set SVC_ANALYZE_ROOTS to the folders it may analyse, or upload the files inline with "files"';
@@ -56,22 +53,10 @@ export function analyzeRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
       analysis = await analyzeFiles(body.files!, { includeContent: body.include_content });
       source = { kind: 'inline', partial: false };
     }
-    await deps.publisher.publish(createEvent({
-      type: 'codebase.analyzed',
-      source: 'svc.api',
-      tenant_id: access.organizationId,
-      correlation_id: c.get('requestId'),
-      payload: {
-        project_id: body.project_id,
-        codebase_path: source.path ?? 'inline upload',
-        summary: analysis.summary.text,
-        testable_surfaces: analysis.surfaces.slice(0, MAX_EVENT_SURFACES).map((s) => ({ ...s })),
-        surface_count: analysis.surfaces.length,
-        counts: analysis.summary.counts,
-        frameworks: analysis.summary.frameworks,
-        highest_classification: analysis.summary.highest_classification,
-      },
-    }));
+    await deps.publisher.publish(codebaseAnalyzed(
+      { source: eventSources.api, tenant_id: access.organizationId, correlation_id: c.get('requestId') },
+      analyzedPayload(analysis, { project_id: body.project_id, codebase_path: source.path ?? 'inline upload' }),
+    ));
     return c.json({ ...analysis, source });
   });
 
