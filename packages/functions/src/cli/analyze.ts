@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 import { analyzeFiles } from '@svc/core/intelligence/analysis/index';
 import { readRepository, RepositoryReadError } from '../intelligence/read-repository.ts';
+import { uploadForAnalysis, uploadReadLimits, type UploadOptions } from './analyze-upload.ts';
 
 export const ANALYZE_HELP = `Usage: svc analyze <path> [--json] [--max-files N]
+       svc analyze <path> --upload --project <id> [--server <url>] [--commit <sha>] [--wait]
 
 Reads a local folder read-only and lists its testable surfaces: HTTP routes (Express,
 Fastify, Hono, Koa, object-style route declarations), Next.js app and pages routes,
@@ -11,16 +13,36 @@ Secrets are redacted and environment/credential files never opened; personal dat
 reported by kind and line only.
 
 Options:
-  --json           Print the whole analysis as JSON
-  --max-files <n>  Read at most n files (default 5000)
+  --json           Print the whole analysis as JSON (with --upload: the ingestion)
+  --max-files <n>  Read at most n files (default 5000; 2000 with --upload)
 
-Exit code: 0 on success, 2 for bad usage or a path that is not a readable folder.
+Upload to a server (CI, on every merge): the folder is read here (credential and
+environment files are never opened, so never sent) and handed to the server's knowledge
+worker, which keeps the analysis for the project's runs and its coverage map.
+  --upload              Send the files to the server instead of analysing them here
+  --project <id>        The project the codebase belongs to (required with --upload)
+  --server <url>        The svc server (env SVC_SERVER_URL, default http://127.0.0.1:4600)
+  --organization <id>   Organization to act in, with an access token (env SVC_ORGANIZATION_ID)
+  --commit <sha>        The commit the folder is at (kept with the analysis)
+  --wait                Wait until the server has analysed it (--timeout seconds, default 300)
+The credential comes from the environment: SVC_API_KEY or SVC_TOKEN, else the sign-in
+svc login stored for the server.
+
+Exit code: 0 on success (with --upload: queued, or analysed with --wait), 1 the server's
+analysis failed or --wait timed out, 2 for bad usage, a path that is not a readable folder,
+or a server that refused the upload or could not be reached.
 `;
 
 export async function analyzeCommand(args: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' }, 'max-files': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true });
+    parsed = parseArgs({
+      args, allowPositionals: true, strict: true,
+      options: {
+        json: { type: 'boolean' }, 'max-files': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        upload: { type: 'boolean' }, project: { type: 'string' }, server: { type: 'string' }, organization: { type: 'string' }, commit: { type: 'string' }, wait: { type: 'boolean' }, timeout: { type: 'string' },
+      },
+    });
   } catch (err) {
     return usage((err as Error).message);
   }
@@ -32,10 +54,21 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   if (positionals.length !== 1) return usage('give exactly one folder to analyse');
   const maxFiles = values['max-files'] === undefined ? undefined : Number(values['max-files']);
   if (maxFiles !== undefined && (!Number.isInteger(maxFiles) || maxFiles < 1)) return usage('--max-files must be a whole number of at least 1');
+  const serverOnly = (['project', 'server', 'organization', 'commit', 'wait', 'timeout'] as const).filter((k) => values[k] !== undefined);
+  if (!values.upload && serverOnly.length) return usage(`--${serverOnly[0]} goes with --upload`);
+  let upload: UploadOptions | undefined;
+  if (values.upload) {
+    if (!values.project) return usage('--upload needs --project <id>, the project the codebase belongs to');
+    const server = values.server || process.env.SVC_SERVER_URL || 'http://127.0.0.1:4600';
+    if (!URL.canParse(server)) return usage(`--server must be a URL, got ${JSON.stringify(server)}`);
+    const timeoutSeconds = values.timeout === undefined ? 300 : Number(values.timeout);
+    if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1) return usage('--timeout must be a whole number of seconds, at least 1');
+    upload = { server, project: values.project, commit: values.commit, organization: values.organization, wait: !!values.wait, timeoutSeconds, json: !!values.json };
+  }
 
   let read;
   try {
-    read = await readRepository(positionals[0], maxFiles ? { maxFiles } : {});
+    read = await readRepository(positionals[0], { ...(upload && uploadReadLimits), ...(maxFiles && { maxFiles: upload ? Math.min(maxFiles, uploadReadLimits.maxFiles) : maxFiles }) });
   } catch (err) {
     if (err instanceof RepositoryReadError) {
       process.stderr.write(`svc analyze: ${err.message}\n`);
@@ -43,6 +76,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
     }
     throw err;
   }
+  if (upload) return uploadForAnalysis(read, upload, process.env, (line) => process.stdout.write(`${line}\n`), (line) => process.stderr.write(`${line}\n`));
   const skipped = read.skipped_unlisted ? [...read.skipped, { path: '…', reason: `${read.skipped_unlisted} more entries skipped` }] : read.skipped;
   const analysis = await analyzeFiles(read.files, { skipped });
   if (values.json) {

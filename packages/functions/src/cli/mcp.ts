@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { readStoredLogin, storedAccessToken } from './credentials.ts';
+import { serverCredential, signInAgainHint } from './server-credential.ts';
 
 export const MCP_HELP = `Usage: svc mcp [--server <url>] [--organization <id>]
 
@@ -53,27 +53,24 @@ export async function mcpCommand(args: string[], env: NodeJS.ProcessEnv = proces
   } catch {
     return usage(`--server must be a URL, got ${JSON.stringify(values.server ?? env.SVC_SERVER_URL)}`);
   }
-  const credential = env.SVC_API_KEY?.trim() || env.SVC_TOKEN?.trim();
-  const stored = credential ? undefined : await readStoredLogin(env, endpoint.origin);
-  if (!credential && !stored) return usage(`set SVC_API_KEY (an API key, svc_sk_…) or SVC_TOKEN (an access token), or sign in with svc login --server ${endpoint.origin}`);
-  const login = stored && storedAccessToken(env, endpoint.origin, stored);
-  const organization = values.organization || env.SVC_ORGANIZATION_ID || login?.organizationId() || undefined;
-  const staticHeaders: Record<string, string> = { ...(credential && { authorization: `Bearer ${credential}` }), ...(organization && { 'x-organization-id': organization }) };
+  const credential = await serverCredential(env, endpoint.origin, values.organization);
+  if (typeof credential === 'string') return usage(credential);
   // A stored sign-in's access token lasts minutes: every request asks for a fresh one (refreshed when due).
-  const withFreshToken: typeof fetch | undefined = login && (async (input, init) => {
+  const { freshToken } = credential;
+  const withFreshToken: typeof fetch | undefined = freshToken && (async (input, init) => {
     const headers = new Headers(init?.headers);
-    headers.set('authorization', `Bearer ${await login.token()}`);
+    headers.set('authorization', `Bearer ${await freshToken()}`);
     return fetch(input, { ...init, headers });
   });
 
   const remote = new Client({ name: 'svc-mcp-stdio', version: '0.1.0' });
   try {
-    await remote.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: staticHeaders }, ...(withFreshToken && { fetch: withFreshToken }) }));
+    await remote.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: credential.staticHeaders }, ...(withFreshToken && { fetch: withFreshToken }) }));
   } catch (err) {
     const { code, message } = (err as { cause?: { code?: string; message?: string } }).cause ?? {};
     const cause = code ?? message; // e.g. ECONNREFUSED: no server there
     // A stored sign-in the server refuses was signed out (or lapsed): say how to get a new one.
-    const hint = login && /\b401\b|INVALID_TOKEN|no longer works/.test((err as Error).message) ? `\nThe sign-in svc login stored for ${endpoint.origin} no longer works: run svc login --server ${endpoint.origin}` : '';
+    const hint = credential.storedSignIn && /\b401\b|INVALID_TOKEN|no longer works/.test((err as Error).message) ? `\n${signInAgainHint(endpoint.origin)}` : '';
     process.stderr.write(`svc mcp: cannot use ${endpoint.href}: ${(err as Error).message}${cause ? ` (${cause})` : ''}${hint}\n`);
     return 2;
   }
