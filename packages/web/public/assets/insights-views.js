@@ -21,15 +21,27 @@ import { element } from './dom.js';
  * @typedef {{ items: CoverageGap[], total: number, pages: number }} CoverageGaps
  * @typedef {{ cluster_id: string, error_signature: string, failure_type: string | null, failure_count: number, tests: { id: string, name: string | null }[], window_start: string, window_end: string, first_seen: string, last_seen: string, suggested_cause: string | null }} FailureCluster
  * @typedef {{ items: FailureCluster[], threshold: number, window_minutes: number }} FailureClusters
+ * @typedef {{ kind: string, method: string, path: string, file: string, line: number, state: string, tests: { test_id: string, name: string }[] }} CodeSurface
+ * @typedef {{ surfaces: number, covered: number, failing: number, declared: number, uncovered: number, coverage: number | null }} CodeSummary
+ * @typedef {{ ingestion_id: string, codebase_path: string, commit_sha: string | null, analysed_at: string | null, surfaces: CodeSurface[], summary: CodeSummary }} CodeCoverage
+ * @typedef {{ code: CodeCoverage | null }} CoverageMap
  */
 
 /** Latest runs listed (the timeline answers with up to 30). */
 const RUNS_SHOWN = 10;
 /** Characters of a last error shown in the table; the whole of it is in its title. */
 const ERROR_SHOWN = 120;
+/** Surfaces of the code without a passing test listed (the rest are counted). */
+const SURFACES_SHOWN = 20;
+/** Characters of a commit shown; the whole of it is in its title. */
+const COMMIT_SHOWN = 7;
 
 const COMPONENT_NAMES = { pass_rate: 'Pass rate', stability: 'Stability', coverage: 'Coverage', maintenance: 'Maintenance' };
 const HISTORY_NAMES = { P: 'passed', H: 'healed', F: 'failed', S: 'skipped', '|': 'test edited' };
+const KIND_NAMES = { http_route: 'HTTP route', api_route: 'API route', page: 'page', client_route: 'client route', openapi_operation: 'OpenAPI operation' };
+/** The order the code's surfaces without a passing test are listed in, and their badges (classes of the stylesheet). */
+const STATE_ORDER = { failing: 0, uncovered: 1, declared: 2 };
+const STATE_BADGES = { failing: 'badge-failed', uncovered: 'priority-medium', declared: 'priority-low' };
 
 /** @param {number} ratio 0..1 */
 const percent = (ratio) => `${Math.round(ratio * 100)}%`;
@@ -293,4 +305,56 @@ export function clustersView(data) {
   if (!data.items.length) return { nodes: [], empty: `No failure cluster in the last 30 days (${data.threshold} failures with the same error within ${data.window_minutes} minutes make one).` };
   const about = element('p', { className: 'muted', text: `Tests that failed with the same error (ids and numbers aside) within ${data.window_minutes} minutes: one cause, often one change, breaking several tests.` });
   return { nodes: [about, table('insights-clusters', 'Failure clusters, newest first', ['Last seen', 'Failures', 'Error', 'Tests'], data.items.map(clusterRow))] };
+}
+
+/** @param {CodeSurface} surface */
+function surfaceRow(surface) {
+  const tr = element('tr', { testid: 'insights-code-row' });
+  tr.dataset.state = surface.state;
+  const what = element('th', { className: 'insights-test-name' });
+  what.setAttribute('scope', 'row');
+  what.append(
+    element('code', { className: 'insights-gap-url', testid: 'insights-code-surface', text: `${surface.method} ${surface.path}` }),
+    element('span', { className: 'muted insights-reason-line', text: KIND_NAMES[/** @type {keyof KIND_NAMES} */ (surface.kind)] ?? surface.kind }),
+  );
+  const state = element('div');
+  state.append(element('span', { className: `badge ${STATE_BADGES[/** @type {keyof STATE_BADGES} */ (surface.state)] ?? ''}`, testid: 'insights-code-state', text: surface.state }));
+  if (surface.state === 'declared') state.append(element('span', { className: 'muted insights-reason-line', text: 'a test goes there but did not run' }));
+  tr.append(
+    what,
+    cell(element('code', { className: 'insights-gap-url', testid: 'insights-code-where', text: `${surface.file}:${surface.line}` })),
+    cell(state),
+    cell(element('span', { testid: 'insights-code-tests', text: surface.tests.map((t) => t.name).join(', ') || '–' })),
+  );
+  return tr;
+}
+
+/** @param {CoverageMap} data @returns {View} */
+export function codeView(data) {
+  const code = data.code;
+  if (!code) return { nodes: [], empty: 'No codebase analysed yet: send one with POST /api/analyze and "async": true (or the svc_analyze tool with async) to see which of its routes and pages no test reaches.' };
+  const s = code.summary;
+  if (!s.surfaces) return { nodes: [], empty: 'The analysed codebase has no route, page or operation that svc recognises.' };
+  if (s.covered === s.surfaces) return { nodes: [], empty: `Every one of the ${count(s.surfaces, 'route and page', 'routes and pages')} in the code has a test that ran and passed.` };
+  const ran = s.covered + s.failing;
+  const summary = element('p', { className: 'muted', testid: 'insights-code-summary' });
+  summary.append(`${ran} of ${count(s.surfaces, 'route and page', 'routes and pages')} in the code ${ran === 1 ? 'has' : 'have'} a test that ran (${percent(s.coverage ?? ran / s.surfaces)})`);
+  if (code.analysed_at) summary.append(' · analysed ', time(code.analysed_at));
+  if (code.commit_sha) {
+    const sha = element('code', { testid: 'insights-code-commit', text: code.commit_sha.slice(0, COMMIT_SHOWN) });
+    sha.title = code.commit_sha;
+    summary.append(code.analysed_at ? ' at commit ' : ' · at commit ', sha);
+  }
+  const order = (/** @type {CodeSurface} */ x) => STATE_ORDER[/** @type {keyof STATE_ORDER} */ (x.state)];
+  const untested = code.surfaces.filter((x) => order(x) !== undefined).sort((a, b) => order(a) - order(b));
+  const shown = untested.slice(0, SURFACES_SHOWN);
+  const t = table('insights-code', 'Routes and pages of the code without a passing test: failing first, then uncovered, then declared', ['Route or page', 'Where', 'State', 'Tests'], shown.map(surfaceRow));
+  const wrap = element('div', { className: 'insights-scroll' });
+  wrap.append(t);
+  /** @type {Node[]} */
+  const nodes = [summary, wrap];
+  // The summary counts every surface; the answer lists 500 at most.
+  const more = s.failing + s.uncovered + s.declared - shown.length;
+  if (more > 0) nodes.push(element('p', { className: 'muted', testid: 'insights-code-more', text: `And ${more} more not shown.` }));
+  return { nodes };
 }

@@ -1,11 +1,13 @@
 import { api } from './api.js';
 import { $, messageOf, setMessage } from './dom.js';
-import { clustersView, flakyView, gapsView, heatmapView, qualityView, runsView } from './insights-views.js';
+import { clustersView, codeView, flakyView, gapsView, heatmapView, qualityView, runsView } from './insights-views.js';
 
 /**
  * The insights of one project: its quality score, flaky tests, failure heatmap, failure
- * clusters, latest runs and untested pages, computed by the API from the project's latest finished runs each time
- * the panel opens. Everyone may look (the API lets viewers read them). The six answers load
+ * clusters, latest runs, untested pages and untested code (the routes and pages of its
+ * analysed codebase that no passing test reaches), computed by the API from the project's
+ * latest finished runs each time the panel opens. Everyone may look (the API lets viewers
+ * read them). The seven answers load
  * in parallel and each fills its own section, so one that fails (or is slow) says so in its
  * place without holding back the others.
  *
@@ -34,6 +36,7 @@ const SOURCES = [
   { key: 'clusters', path: (p) => `/api/analytics/failure-clusters?project_id=${id(p)}&limit=10`, view: clustersView },
   { key: 'runs', path: (p) => `/api/analytics/timeline?project_id=${id(p)}`, view: runsView },
   { key: 'gaps', path: (p) => `/api/coverage/gaps?project_id=${id(p)}&limit=10`, view: gapsView },
+  { key: 'code', path: (p) => `/api/coverage/map?project_id=${id(p)}`, view: codeView },
 ];
 
 /** What the section names in "Could not load …". */
@@ -44,6 +47,7 @@ const WHAT = {
   clusters: 'the failure clusters',
   runs: 'the latest runs',
   gaps: 'the untested pages',
+  code: 'the untested code',
 };
 
 /**
