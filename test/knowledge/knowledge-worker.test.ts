@@ -113,6 +113,8 @@ for (const [name, makeTable] of adapters) {
       expect(publisher.events).toEqual([expect.objectContaining({ event_type: 'dlq', payload: expect.objectContaining({ error_message: 'S3 is unavailable' }) })]);
       expect(await store.codebaseIngestions.get(org, id)).toMatchObject({ status: 'queued' });
       expect(await blobs.get(ingestionBlobKeys.files(org, id))).toBeDefined(); // kept for the retry
+      // Still queued: a restarted local runtime finds it (and only it: decided ones leave the index).
+      expect((await store.codebaseIngestions.listQueued(new Date(Date.now() + 1000).toISOString())).map((q) => [q.orgId, q.ingestion.id])).toEqual([[org, id]]);
 
       // Another producer's event naming a project of another tenant: nothing is created.
       const foreign = codebaseIngested({ source: eventSources.api, tenant_id: org }, { project_id: crypto.randomUUID(), codebase_path: '/srv/repo' });

@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { CodebaseAnalyzedPayload, type EventEnvelope } from '@svc/core/contracts/events';
 import { CodebaseIngestionSchema } from '@svc/core/contracts/codebase-ingestions';
 import { ingestionBlobKeys } from '@svc/core/knowledge/blob-keys';
@@ -134,3 +136,28 @@ describe('POST /api/analyze with async', () => {
     expect((await api.get('/api/analyze/00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 });
+
+describe('a restart', () => {
+  it('announces the ingestions still queued again, so none is left waiting for ever', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'svc-ingest-restart-'));
+    const first = await startTestServer({ dataDir });
+    const admin = client(first.url, { token: first.admin.apiKey });
+    const project = (await admin.post('/api/v1/projects', { name: 'restarted' })).body.id as string;
+    // The worker is paused, then the runtime stops: the event was only in the in-memory queue.
+    await first.runtime.events.consumers.get('knowledge-worker')!.poller.stop();
+    const queued = await admin.post('/api/analyze', { project_id: project, files: upload, async: true });
+    expect(queued.status).toBe(202);
+    await first.stop();
+
+    const second = await startTestServer({ dataDir });
+    try {
+      const again = client(second.url, { token: second.admin.apiKey });
+      await expect.poll(async () => (await again.get(`/api/analyze/${queued.body.id}`)).body.status, { timeout: 15_000, interval: 50 }).toBe('analyzed');
+      expect(await second.runtime.deps.store.codebaseIngestions.listQueued(new Date().toISOString())).toEqual([]);
+    } finally {
+      await second.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+

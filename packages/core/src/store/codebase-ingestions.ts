@@ -12,6 +12,8 @@ export function ingestionItem(orgId: string, ingestion: CodebaseIngestion) {
     ...keys.codebaseIngestion(orgId, ingestion.id),
     gsi1pk: keys.ingestionsOfProject(ingestion.project_id),
     gsi1sk: `${ingestion.created_at}#${ingestion.id}`,
+    // While queued it also sits in one cross-organization partition, so a restart finds it.
+    ...(ingestion.status === 'queued' && { gsi2pk: keys.queuedIngestions, gsi2sk: `${ingestion.created_at}#${orgId}#${ingestion.id}` }),
     entity: 'codebase_ingestion',
     ...ingestion,
   };
@@ -19,7 +21,7 @@ export function ingestionItem(orgId: string, ingestion: CodebaseIngestion) {
 
 /** The update that records the worker's verdict (committed with the event's dedupe record). */
 export function ingestionOutcome(orgId: string, id: string, outcome: Pick<CodebaseIngestion, 'status' | 'finished_at' | 'error' | 'summary' | 'surface_count' | 'partial'>): UpdateInput {
-  return { key: keys.codebaseIngestion(orgId, id), set: { ...outcome } };
+  return { key: keys.codebaseIngestion(orgId, id), set: { ...outcome }, remove: ['gsi2pk', 'gsi2sk'] };
 }
 
 /** Codebase ingestions (knowledge worker): created by the API, finished by the worker. */
@@ -32,6 +34,11 @@ export function codebaseIngestionsRepo(ctx: StoreContext) {
       await table.put(ingestionItem(orgId, ingestion), { kind: 'notExists' });
     },
 
+    /** Records a verdict outside the worker (the event could not be published: failed). */
+    async decide(orgId: string, id: string, verdict: Parameters<typeof ingestionOutcome>[2]): Promise<void> {
+      await table.update(ingestionOutcome(orgId, id, verdict));
+    },
+
     async get(orgId: string, id: string): Promise<CodebaseIngestion | undefined> {
       const item = await table.get(keys.codebaseIngestion(orgId, id));
       return item ? stripLayout<CodebaseIngestion>(item) : undefined;
@@ -40,6 +47,15 @@ export function codebaseIngestionsRepo(ctx: StoreContext) {
     /** A project's ingestions, newest first (the caller has checked the project is theirs). */
     listForProject(projectId: string, limit: number, cursor?: string) {
       return queryPage<CodebaseIngestion>(table, { index: 'gsi1', pk: keys.ingestionsOfProject(projectId), limit, cursor, descending: true });
+    },
+
+    /**
+     * Ingestions still queued, oldest first, across organizations, created before `before`
+     * (ISO): what a restarted local runtime announces again (its queue lived in memory).
+     */
+    async listQueued(before: string, limit = 100): Promise<Array<{ orgId: string; ingestion: CodebaseIngestion }>> {
+      const page = await table.query({ index: 'gsi2', pk: keys.queuedIngestions, skTo: `${before}#`, limit });
+      return page.items.map((item) => ({ orgId: String(item.gsi2sk).split('#')[1], ingestion: stripLayout<CodebaseIngestion>(item) }));
     },
 
     /** The project's most recent analysed ingestion among its latest ones: its knowledge of its code. */

@@ -99,6 +99,8 @@ export const keys = {
   automationCallback: (orgId: string, threadId: string) => ({ pk: `ORG#${orgId}#AUTORUN`, sk: threadId }),
   /** gsi2pk of enabled schedules, with gsi2sk `<next_run_at>#<orgId>#<id>`: the sweeper reads what is due across organizations. */
   dueSchedules: 'SCHEDULES#DUE',
+  /** gsi2pk of codebase ingestions still queued, with gsi2sk `<created_at>#<orgId>#<id>`: a restarted local runtime announces them again. */
+  queuedIngestions: 'CODEBASE#QUEUED',
 } as const;
 
 /** Attributes that belong to the table layout, not to the resource. */

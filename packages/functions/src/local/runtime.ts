@@ -18,6 +18,7 @@ import type { Healer } from '@svc/core/run-graph/healer';
 import type { SseOptions } from '../run-graph/sse.ts';
 import { createLocalEvents, type LocalEvents } from '../events/local-events.ts';
 import { readAllowedFolder } from '../intelligence/read-allowed-folder.ts';
+import { requeueIngestions } from '@svc/core/knowledge/requeue';
 import { activeBrowserSessions } from '../execution/browser/active-sessions.ts';
 import type { LocalEventBus } from '../events/local-bus.ts';
 import { scheduleService } from '@svc/core/services/schedules';
@@ -144,6 +145,8 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
     const { chromiumPdfPrinter } = await import('../reporting/chromium-pdf.ts');
     deps.reportPdf = chromiumPdfPrinter(onDemandBrowser.get);
     const app = createApp(deps);
+    // Codebases queued before a restart: their events were in the (in-memory) queue.
+    await requeueIngestions({ store: deps.store, publisher: deps.publisher, clock: deps.clock, logger });
     const server = await listen(app, config.host, config.port);
     events.start();
     // Scheduled runs: the same sweep a per-minute schedule calls on AWS.

@@ -118,9 +118,16 @@ async function startIngestion(deps: AppDeps, o: { body: AnalyzeRequest; organiza
     partial: null,
   };
   await deps.store.codebaseIngestions.create(organizationId, ingestion);
-  await deps.publisher.publish(codebaseIngested(
-    { source: eventSources.api, tenant_id: organizationId, correlation_id: o.requestId },
-    { project_id: body.project_id, codebase_path: ingestion.codebase_path, ingestion_id: id, ...(body.commit_sha ? { commit_sha: body.commit_sha } : {}) },
-  ));
+  try {
+    await deps.publisher.publish(codebaseIngested(
+      { source: eventSources.api, tenant_id: organizationId, correlation_id: o.requestId },
+      { project_id: body.project_id, codebase_path: ingestion.codebase_path, ingestion_id: id, ...(body.commit_sha ? { commit_sha: body.commit_sha } : {}) },
+    ));
+  } catch (err) {
+    // Nobody will analyse it: say so on the record rather than leave it queued for ever.
+    await deps.store.codebaseIngestions.decide(organizationId, id, { status: 'failed', finished_at: new Date().toISOString(), error: `it could not be queued: ${(err as Error).message}`, summary: null, surface_count: null, partial: null });
+    if (source.kind === 'inline') await deps.blobs?.delete(ingestionBlobKeys.files(organizationId, id));
+    throw err;
+  }
   return ingestion;
 }
