@@ -137,6 +137,45 @@ describe('POST /api/analyze with async', () => {
   });
 });
 
+describe('planning from the knowledge worker\'s analysis', () => {
+  it('plans the surfaces of a named ingestion or of the project\'s latest, with a diff', async () => {
+    const files = [{ path: 'src/auth.js', content: "const app = require('express')();\napp.post('/api/login', h);\napp.get('/api/orders', h);\n" }];
+    const queued = await api.post('/api/analyze', { project_id: projectId, files, async: true });
+    await settled(queued.body.id);
+    const plan = await api.post('/api/suggest', { ingestion_id: queued.body.id, changed_files: ['src/auth.js'] });
+    expect(plan.status, plan.text).toBe(200);
+    const login = plan.body.items.find((i: { target: string }) => i.target.includes('/api/login'));
+    expect(login).toMatchObject({ priority: 'CRITICAL' });
+    expect(login.reasons).toContain('changed in this diff: src/auth.js');
+    // The project's latest analysed codebase is this one.
+    const latest = await api.post('/api/risk/score', { project_id: projectId, changed_files: ['src/auth.js'], target: '/api/login' });
+    expect(latest.status, latest.text).toBe(200);
+    expect(latest.body.priority).toBe('CRITICAL');
+  });
+
+  it('a queued or failed ingestion is a 409; a project with none, or another organization\'s, says so', async () => {
+    const worker = server.runtime.events.consumers.get('knowledge-worker')!.poller;
+    await worker.stop();
+    try {
+      const queued = await api.post('/api/analyze', { project_id: projectId, files: upload, async: true });
+      const res = await api.post('/api/suggest', { ingestion_id: queued.body.id });
+      expect(res.status).toBe(409);
+      expect(res.body.error.message).toMatch(/is queued; plan with an analysed one/);
+    } finally {
+      worker.start();
+    }
+    const bare = (await api.post('/api/v1/projects', { name: 'no code' })).body.id;
+    const none = await api.post('/api/suggest', { project_id: bare });
+    expect(none.status).toBe(400);
+    expect(none.body.error.details.issues).toEqual([{ path: 'project_id', message: expect.stringContaining('no analysed codebase') }]);
+    const other = await signUp(server.url, 'plan-other@example.com');
+    const them = client(server.url, { token: other.token, org: other.orgId });
+    expect((await them.post('/api/suggest', { project_id: projectId })).status).toBe(404);
+    const mine = (await api.get(`/api/analyze?project_id=${projectId}&limit=1`)).body.items[0].id;
+    expect((await them.post('/api/suggest', { ingestion_id: mine })).status).toBe(404);
+  });
+});
+
 describe('a restart', () => {
   it('announces the ingestions still queued again, so none is left waiting for ever', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'svc-ingest-restart-'));

@@ -5,6 +5,7 @@ import { CodebaseIngestionSchema, IngestionListQuery, type CodebaseIngestion } f
 import { listResponse } from '@svc/core/contracts/common';
 import { analyzedPayload, codebaseAnalyzed, codebaseIngested, eventSources } from '@svc/core/events/producers';
 import { ingestionBlobKeys } from '@svc/core/knowledge/blob-keys';
+import { keptAnalysis } from '@svc/core/knowledge/latest-knowledge';
 import { analyzeFiles } from '@svc/core/intelligence/analysis/index';
 import { AppError, notFound, validationFailed } from '@svc/core/errors';
 import type { AppDeps } from '../deps.ts';
@@ -75,8 +76,8 @@ export function analyzeRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
     const ingestion = await deps.store.codebaseIngestions.get(access.organizationId, params.id);
     if (!ingestion) throw notFound('codebase ingestion');
     if (ingestion.status !== 'analyzed') return c.json({ ...ingestion, analysis: null });
-    const blob = await deps.blobs?.get(ingestionBlobKeys.analysis(access.organizationId, ingestion.id));
-    return c.json({ ...ingestion, analysis: blob ? JSON.parse(new TextDecoder().decode(blob.body)) : null });
+    const analysis = deps.blobs ? await keptAnalysis(deps.blobs, access.organizationId, ingestion.id) : undefined;
+    return c.json({ ...ingestion, analysis: analysis ?? null });
   });
 }
 
