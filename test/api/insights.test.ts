@@ -153,6 +153,17 @@ describe('insights of real runs', () => {
     expect(code.surfaces.find((s: { method: string; path: string }) => s.method === 'GET' && s.path === '/api/items').tests).toEqual([{ test_id: testIds['items list'], name: 'items list' }]);
     expect(code.summary).toMatchObject({ surfaces: code.surfaces.length, covered: 3 });
     expect(code.summary.coverage).toBe(Math.round((3 / code.surfaces.length) * 1000) / 1000);
+
+    // The gaps of the code, riskiest first as the planner ranks them: a data-changing POST before a GET.
+    const gaps = await api.get(`/api/coverage/gaps?project_id=${projectId}&limit=50`);
+    expect(gaps.body.code).toMatchObject({ ingestion_id: queued.body.id, total: code.summary.uncovered + code.summary.declared });
+    const targets = gaps.body.code.items.map((g: { method: string; path: string }) => `${g.method} ${g.path}`);
+    expect(targets).toEqual(expect.arrayContaining(['POST /api/items', 'GET /api/items/:id', 'GET /table']));
+    expect(targets).not.toContain('GET /api/items');
+    expect(targets.indexOf('POST /login')).toBeLessThan(targets.indexOf('GET /table')); // sensitive and writes data
+    const post = gaps.body.code.items.find((g: { method: string; path: string }) => g.method === 'POST' && g.path === '/api/items');
+    expect(post).toMatchObject({ state: 'uncovered', file: 'src/routes/items.js', suggested_test: 'call POST /api/items and check status and body' });
+    expect(post.reasons).toEqual(expect.arrayContaining(['POST changes data', 'no test reaches it']));
   });
 
   it('a quality score made of what the runs and the crawl measured', async () => {

@@ -224,12 +224,29 @@ export const CoverageGap = z.object({
   suggested_test: z.string(),
   state: z.enum(['uncovered', 'declared']).describe('uncovered: no test goes there; declared: a test does, but did not run in the window'),
 });
+export const CodeGap = z.object({
+  kind: z.string(),
+  method: z.string(),
+  path: z.string(),
+  file: z.string(),
+  line: z.number().int(),
+  priority: z.enum(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']),
+  risk_score: z.number(),
+  reasons: z.array(z.string()),
+  suggested_test: z.string(),
+  state: z.enum(['uncovered', 'declared']),
+});
 export const CoverageGapsResponse = z.object({
   project_id: Uuid,
   discovery_session_id: Uuid.nullable(),
   items: z.array(CoverageGap).describe('Riskiest first'),
   total: z.number().int().describe('Gaps before the limit'),
   pages: z.number().int().describe('Pages on the map'),
+  code: z.object({
+    ingestion_id: Uuid,
+    items: z.array(CodeGap).describe('Riskiest first, at most `limit`'),
+    total: z.number().int().describe('Gaps before the limit (among the surfaces the map lists)'),
+  }).nullable().describe("Routes, pages and operations of the project's analysed codebase that no test reached in the window; null without one"),
 });
 export type CoverageGapsResponse = z.output<typeof CoverageGapsResponse>;
 

@@ -173,5 +173,19 @@ export function coverageGaps(map: CoverageMapResponse, limit: number): CoverageG
         state,
       };
     });
-  return { project_id: map.project_id, discovery_session_id: map.discovery_session_id, items: items.slice(0, limit), total: items.length, pages: map.pages.length };
+  return { project_id: map.project_id, discovery_session_id: map.discovery_session_id, items: items.slice(0, limit), total: items.length, pages: map.pages.length, code: map.code ? codeGaps(map.code, limit) : null };
+}
+
+/** The code's gaps, ranked as the planner ranks surfaces (sensitive, writes data, parameters). */
+function codeGaps(code: CodeCoverage, limit: number) {
+  const open = code.surfaces.filter((s) => s.state === 'uncovered' || s.state === 'declared');
+  const byTarget = new Map<string, typeof open>();
+  for (const s of open) byTarget.set(`${s.method} ${s.path}`, [...(byTarget.get(`${s.method} ${s.path}`) ?? []), s]);
+  const plan = buildPlan({ surfaces: open.map((s) => ({ kind: s.kind, method: s.method, path: s.path, file: s.file })) });
+  const items = plan.items.filter((i) => i.kind === 'surface').map((i) => {
+    const s = byTarget.get(i.target)!.shift()!; // one plan item per surface, in any order
+    const why = s.state === 'declared' ? 'a test goes here but did not run in the window' : 'no test reaches it';
+    return { kind: s.kind, method: s.method, path: s.path, file: s.file, line: s.line, priority: i.priority, risk_score: i.risk_score, reasons: [...i.reasons, why], suggested_test: i.suggested_test, state: s.state as 'uncovered' | 'declared' };
+  });
+  return { ingestion_id: code.ingestion_id, items: items.slice(0, limit), total: items.length };
 }
