@@ -94,6 +94,20 @@ for (const [name, makeTable] of adapters) {
       expect(await code(store.members.remove(organization.id, 'solo'))).toBe('CONFLICT');
     });
 
+    it('test template names are unique per organization regardless of case; a rename moves the claim', async () => {
+      const t = { description: null, type: 'api' as const, parameters: [], steps: [], assertions: [], priority: 'medium' as const, tags: [], created_by: 'user:u' };
+      const a = await store.testTemplates.create('org-t', { ...t, name: 'Smoke' });
+      expect(await code(store.testTemplates.create('org-t', { ...t, name: ' smoke' }))).toBe(' smoke'); // TemplateNameTaken, naming the name asked for
+      await store.testTemplates.create('org-other', { ...t, name: 'smoke' }); // another organization: free
+      const b = await store.testTemplates.create('org-t', { ...t, name: 'Other' });
+      expect(await code(store.testTemplates.update('org-t', b.id, { name: 'SMOKE' }))).toBe('SMOKE');
+      await store.testTemplates.update('org-t', a.id, { name: 'Renamed' });
+      expect((await store.testTemplates.create('org-t', { ...t, name: 'smoke' })).name).toBe('smoke'); // the old name is free
+      expect((await store.testTemplates.list('org-t')).map((x) => x.name)).toEqual(['Other', 'Renamed', 'smoke']);
+      await store.testTemplates.delete('org-t', b.id);
+      expect((await store.testTemplates.list('org-t')).map((x) => x.name)).toEqual(['Renamed', 'smoke']);
+    });
+
     it('a refresh token is consumed once', async () => {
       await store.refreshTokens.save(`r-${name}`, 'u-1', 60);
       expect(await store.refreshTokens.consume(`r-${name}`)).toEqual({ userId: 'u-1' });

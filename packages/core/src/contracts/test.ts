@@ -29,7 +29,7 @@ export type TestStep = z.output<typeof TestStepInput>;
 export const TestAssertionInput = Assertion;
 export type TestAssertion = z.output<typeof TestAssertionInput>;
 
-const Tag = z.string().trim().min(1).max(100).describe('A tag');
+export const Tag = z.string().trim().min(1).max(100).describe('A tag');
 
 /**
  * A quarantined test still runs and its results are kept, but its failure does not fail

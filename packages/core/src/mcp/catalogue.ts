@@ -50,6 +50,8 @@ export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_discover', 'Discover pages', 'post', '/api/discover', true, 'Crawl a few pages of an app and list what can be tested on them.'),
   tool('svc_analyze', 'Analyse a codebase', 'post', '/api/analyze', false, 'Find routes, pages, forms and API endpoints in a repository. With async: true the knowledge worker analyses it in the background and keeps it for the project\'s runs; follow it with svc_analysis.'),
   tool('svc_analysis', 'Codebase analysis', 'get', '/api/analyze/:id', true, 'A codebase queued with svc_analyze async: its status (queued, analyzed, failed with the reason) and the analysis once done.'),
+  tool('svc_test_templates', 'Test templates', 'get', '/api/test-templates', true, "The organization's custom test templates: the house shape of a kind of test, with the parameters ({{template.<name>}}) a new test fills in. Prefer one when it fits what you are asked to test."),
+  tool('svc_test_from_template', 'Test from a template', 'post', '/api/test-templates/:id/tests', false, 'Make a test in a project from a custom template, giving a value per parameter.'),
   tool('svc_what_to_test', 'What to test', 'post', '/api/suggest', true, 'A prioritised test plan with the reasons.'),
   tool('svc_risk_scores', 'Change risk', 'post', '/api/risk/score', true, 'Risk score of changes (a diff or changed files) or of one target.'),
   tool('svc_generate_test', 'Generate a test', 'post', '/api/generate', false, 'A test from a plain-language intent on a page, or from a discovered flow.'),

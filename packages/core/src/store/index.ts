@@ -19,6 +19,7 @@ import { checkpointsRepo } from './checkpoints.ts';
 import { generatedTestsRepo } from './generated-tests.ts';
 import { discoveryRepo } from './discovery.ts';
 import { codebaseIngestionsRepo } from './codebase-ingestions.ts';
+import { testTemplatesRepo } from './test-templates.ts';
 import { healingPatternsRepo } from './healing-patterns.ts';
 import { healingCacheRepo } from './healing-cache.ts';
 import { memoryRepo } from './memory.ts';
@@ -64,6 +65,7 @@ export function createStore(table: Table, clock: Clock, options: StoreOptions = 
     generatedTests: generatedTestsRepo(ctx),
     discovery: discoveryRepo(ctx),
     codebaseIngestions: codebaseIngestionsRepo(ctx),
+    testTemplates: testTemplatesRepo(ctx),
     healingPatterns: healingPatternsRepo(ctx),
     healingCache: healingCacheRepo(ctx),
     memory: memoryRepo(ctx),

@@ -21,6 +21,9 @@ export const keys = {
   apiKey: (orgId: string, keyId: string) => ({ pk: `ORG#${orgId}`, sk: `APIKEY#${keyId}` }),
   apiKeyHash: (hash: string) => ({ pk: `APIKEYHASH#${hash}`, sk: 'APIKEYHASH' }),
   project: (orgId: string, projectId: string) => ({ pk: `ORG#${orgId}`, sk: `PROJECT#${projectId}` }),
+  /** A custom test template of an organization; its name (lower case) has a second item keeping names unique. */
+  testTemplate: (orgId: string, templateId: string) => ({ pk: `ORG#${orgId}`, sk: `TEMPLATE#${templateId}` }),
+  testTemplateName: (orgId: string, name: string) => ({ pk: `ORG#${orgId}`, sk: `TEMPLATENAME#${name.trim().toLowerCase()}` }),
   /** A project's environment variables: a partition of their own, so listing projects never reads them. */
   environmentOfProject: (orgId: string, projectId: string) => `ORG#${orgId}#PROJECT#${projectId}#ENV`,
   environmentVariable: (orgId: string, projectId: string, name: string) => ({ pk: `ORG#${orgId}#PROJECT#${projectId}#ENV`, sk: `VAR#${name}` }),

@@ -43,6 +43,7 @@ import { extractRoutes } from './routes/extract.ts';
 import { autonomousLoopRoutes } from './routes/autonomous-loop.ts';
 import { scheduleRoutes } from './routes/schedules.ts';
 import { flowRoutes } from './routes/flows.ts';
+import { testTemplateRoutes } from './routes/test-templates.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { vcsIntegrationRoutes } from './routes/vcs-integrations.ts';
 import { vcsWebhookRoutes } from './routes/vcs-webhook.ts';
@@ -93,6 +94,7 @@ export function createApp(deps: AppDeps) {
   autonomousLoopRoutes(app, deps, registry);
   scheduleRoutes(app, deps, registry);
   flowRoutes(app, deps, registry);
+  testTemplateRoutes(app, deps, registry);
   notificationRoutes(app, deps, registry);
   vcsIntegrationRoutes(app, deps, registry);
   vcsWebhookRoutes(app, deps, registry);
