@@ -5,6 +5,7 @@ import { closeBaselines, openBaselines } from './visual.js';
 import { closeInsights, openInsights } from './insights.js';
 import { closeSchedules, openSchedules } from './schedules.js';
 import { closeFlows, openFlows } from './flows.js';
+import { closeTemplates, openTemplates } from './templates.js';
 import { closeTests, openTests } from './tests.js';
 import { closeAudit, openAudit } from './audit.js';
 import { closeLoop, openLoop } from './loop.js';
@@ -32,6 +33,7 @@ const el = {
   switcher: /** @type {HTMLSelectElement} */ ($('org-switcher')),
   userEmail: $('user-email'),
   signOut: /** @type {HTMLButtonElement} */ ($('sign-out')),
+  templatesOpen: /** @type {HTMLButtonElement} */ ($('templates-open')),
   orgName: $('org-name'),
   status: $('projects-status'),
   list: $('projects-list'),
@@ -217,6 +219,8 @@ function showOrganization() {
   const membership = currentMembership();
   el.orgName.textContent = membership ? `${membership.organization_name} · ${membership.role}` : '';
   el.newProject.hidden = !membership || !WRITE_ROLES.has(membership.role);
+  // Everyone may look at the organization's test templates; members and admins also write them and make tests from them.
+  el.templatesOpen.hidden = !membership;
   // Key management, notification channels, source control, chat commands and automation are for admins (the API refuses others with 403).
   showApiKeys(membership?.role === 'admin');
   showNotifications(membership?.role === 'admin');
@@ -276,6 +280,7 @@ el.switcher.addEventListener('change', () => {
   closeInsights();
   closeSchedules();
   closeFlows();
+  closeTemplates();
   closeTests();
   closeAudit();
   closeLoop();
@@ -285,6 +290,7 @@ el.switcher.addEventListener('change', () => {
 });
 
 el.more.addEventListener('click', () => void loadProjects(true));
+el.templatesOpen.addEventListener('click', () => openTemplates({ canEdit: canWriteHere() }));
 
 el.signOut.addEventListener('click', async () => {
   el.signOut.disabled = true;

@@ -140,6 +140,20 @@ export function listOf(input) {
 }
 
 /**
+ * What a JSON text area (a test's or a template's steps, its assertions) holds; undefined
+ * when it is not valid JSON (JSON itself has no undefined).
+ * @param {HTMLTextAreaElement} area
+ * @returns {unknown}
+ */
+export function jsonOf(area) {
+  try {
+    return JSON.parse(area.value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A <time> in the browser's local time (empty for a value that is not a date).
  * @param {string} iso
  * @param {string} testid
@@ -240,6 +254,30 @@ export function showFieldErrors(err, { fields, formError, form }) {
   if (issues.length === 0 || other.length > 0) setMessage(formError, other.length ? other.join(' ') : messageOf(err));
   const firstInvalid = form.querySelector('[aria-invalid="true"]');
   if (firstInvalid instanceof HTMLElement) firstInvalid.focus();
+}
+
+/**
+ * The API's field issues (400) of an error, each path written "steps.0.url"; none for
+ * another error.
+ * @param {unknown} err
+ * @returns {{ path: string, message: string }[]}
+ */
+export function issuesOf(err) {
+  if (!(err instanceof ApiError) || !Array.isArray(err.details?.issues)) return [];
+  return err.details.issues.map((/** @type {any} */ issue) => ({
+    path: Array.isArray(issue?.path) ? issue.path.join('.') : String(issue?.path ?? ''),
+    message: String(issue?.message ?? 'Invalid value'),
+  }));
+}
+
+/**
+ * The error with these issues instead of its own (issuesOf's, said another way or moved to
+ * the form field they are about), for showFieldErrors; another error unchanged.
+ * @param {unknown} err
+ * @param {{ path: string, message: string }[]} issues
+ */
+export function withIssues(err, issues) {
+  return err instanceof ApiError ? new ApiError(err.status, err.code, err.message, { ...err.details, issues }) : err;
 }
 
 /**

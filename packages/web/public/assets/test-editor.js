@@ -1,5 +1,5 @@
 import { api, ApiError } from './api.js';
-import { $, listOf, messageOf, setMessage } from './dom.js';
+import { $, jsonOf, listOf, messageOf, setMessage } from './dom.js';
 import { peopleNamer, when } from './revision-people.js';
 
 /**
@@ -85,11 +85,8 @@ el.form.addEventListener('submit', async (event) => {
   event.preventDefault();
   if (!editing) return;
   const target = editing;
-  /** @type {unknown} */
-  let steps;
-  try {
-    steps = JSON.parse(el.steps.value);
-  } catch {
+  const steps = jsonOf(el.steps);
+  if (steps === undefined) {
     setMessage(el.error, 'Steps: not valid JSON (a list of steps, e.g. [{ "type": "goto", "url": "/" }]).');
     return;
   }
