@@ -100,8 +100,8 @@ for (const [name, makeTable] of adapters) {
       expect(await code(store.testTemplates.create('org-t', { ...t, name: ' smoke' }))).toBe(' smoke'); // TemplateNameTaken, naming the name asked for
       await store.testTemplates.create('org-other', { ...t, name: 'smoke' }); // another organization: free
       const b = await store.testTemplates.create('org-t', { ...t, name: 'Other' });
-      expect(await code(store.testTemplates.update('org-t', b.id, { name: 'SMOKE' }))).toBe('SMOKE');
-      await store.testTemplates.update('org-t', a.id, { name: 'Renamed' });
+      expect(await code(store.testTemplates.update('org-t', b, { name: 'SMOKE' }))).toBe('SMOKE');
+      await store.testTemplates.update('org-t', a, { name: 'Renamed' });
       expect((await store.testTemplates.create('org-t', { ...t, name: 'smoke' })).name).toBe('smoke'); // the old name is free
       expect((await store.testTemplates.list('org-t')).map((x) => x.name)).toEqual(['Other', 'Renamed', 'smoke']);
       await store.testTemplates.delete('org-t', b.id);

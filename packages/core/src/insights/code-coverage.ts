@@ -1,8 +1,8 @@
 import type { CodeCoverage } from '../contracts/insights.ts';
 import type { CodebaseIngestion } from '../contracts/codebase-ingestions.ts';
 import type { Surface } from '../intelligence/analysis/types.ts';
-import { pageKey, type CoverageTest } from './coverage.ts';
-import { isPassing, type Execution, type RunHistory } from './history.ts';
+import { sampleKey, visitedExecutions, type CoverageTest } from './coverage.ts';
+import { isPassing, type RunHistory } from './history.ts';
 
 export interface CodeCoverageInput {
   ingestion: CodebaseIngestion;
@@ -15,8 +15,6 @@ export interface CodeCoverageInput {
 /** Surfaces listed in the answer; the summary counts them all. */
 export const MAX_CODE_SURFACES = 500;
 const MAX_TESTS_PER_SURFACE = 20;
-/** What a variable ({{id}}) in a test's URL stands for while matching: one path segment. */
-const VARIABLE = 'svcvar0';
 
 /**
  * A route path as a matcher on page keys (pageKey: path, plus a hash route). Express style:
@@ -42,11 +40,6 @@ export function routeMatcher(path: string, hashToo = false): (key: string) => bo
   };
 }
 
-/** A test URL as a page key, its variables standing for one segment (and a leading variable for the host). */
-function keyOf(url: string, base: string | null): string | undefined {
-  return pageKey(url.replace(/^\{\{[^}]*\}\}/, '').replace(/\{\{[^}]*\}\}/g, VARIABLE), base);
-}
-
 interface TestReach {
   pages: string[];
   requests: Array<{ method: string; key: string }>;
@@ -57,7 +50,7 @@ function reachOf(test: CoverageTest, base: string | null): TestReach {
   for (const step of test.steps) {
     const s = step as { type?: unknown; url?: unknown; method?: unknown };
     if (typeof s.url !== 'string') continue;
-    const key = keyOf(s.url, base);
+    const key = sampleKey(s.url, base);
     if (!key) continue;
     if (s.type === 'goto') out.pages.push(key);
     else if (s.type === 'request') out.requests.push({ method: typeof s.method === 'string' ? s.method.toUpperCase() : 'GET', key });
@@ -78,16 +71,14 @@ const byRequest = (s: Surface) => !isPage(s);
  */
 export function codeCoverage(input: CodeCoverageInput): CodeCoverage {
   const reach = new Map([...input.tests.values()].map((t) => [t.id, reachOf(t, input.appUrl)]));
-  const executions: Array<{ e: Execution; keys: string[] }> = [];
-  for (const { executions: es } of input.history.runs) for (const e of es) if (e.status !== 'skipped') executions.push({ e, keys: e.pages_visited.map((u) => pageKey(u)).filter((k): k is string => !!k) });
-  executions.reverse(); // newest first
+  const executions = visitedExecutions(input.history);
 
   const surfaces = input.surfaces.map((s) => {
     const matches = routeMatcher(s.path, s.kind === 'client_route');
     const declaring = [...reach].filter(([, r]) =>
       (byVisit(s) && r.pages.some(matches)) || (byRequest(s) && r.requests.some((q) => (s.method === 'ANY' || q.method === s.method) && matches(q.key))),
     ).map(([id]) => id);
-    const visits = executions.filter(({ e, keys }) => declaring.includes(e.test_id) || (byVisit(s) && keys.some(matches)));
+    const visits = executions.filter(({ e, keys }) => declaring.includes(e.test_id) || (byVisit(s) && [...keys].some(matches)));
     const latest = visits[0]?.e;
     const state = latest ? (isPassing(latest.status) ? 'covered' : 'failing') : declaring.length ? 'declared' : 'uncovered';
     const testIds = [...new Set([...visits.map((v) => v.e.test_id), ...declaring])];

@@ -46,6 +46,16 @@ export function pageKey(url: string, base?: string | null): string | undefined {
 
 const TEMPLATE = /\{\{[^}]*\}\}/g;
 const HAS_TEMPLATE = /\{\{[^}]*\}\}/;
+/** What a variable ({{id}}) in a test's URL stands for while matching: one path segment. */
+export const VARIABLE_MARKER = 'svcvar0';
+
+/**
+ * A test URL as a page key with each variable replaced by VARIABLE_MARKER; a leading
+ * variable is the host ({{env.BASE_URL}}/x → /x).
+ */
+export function sampleKey(url: string, base: string | null): string | undefined {
+  return pageKey(url.replace(/^\{\{[^}]*\}\}/, '').replace(TEMPLATE, VARIABLE_MARKER), base);
+}
 
 /**
  * Where a goto step says a test goes, as a matcher on page keys. A URL with variables
@@ -57,12 +67,17 @@ export function declaredMatcher(url: string, base: string | null): ((key: string
     const key = pageKey(url, base);
     return key ? (k) => k === key : undefined;
   }
-  const withoutLeadingVar = url.replace(/^\{\{[^}]*\}\}/, ''); // {{env.BASE_URL}}/x → /x
-  const marker = 'svcvar0';
-  const key = pageKey(withoutLeadingVar.replace(TEMPLATE, marker), base);
+  const key = sampleKey(url, base);
   if (!key) return undefined;
-  const pattern = new RegExp(`^${key.split(marker).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/#]+')}$`);
+  const pattern = new RegExp(`^${key.split(VARIABLE_MARKER).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/#]+')}$`);
   return (k) => pattern.test(k);
+}
+
+/** Every execution of the window that ran, newest first, with the page keys its browser was on. */
+export function visitedExecutions(history: RunHistory): Array<{ e: Execution; keys: Set<string> }> {
+  const out: Array<{ e: Execution; keys: Set<string> }> = [];
+  for (const { executions } of history.runs) for (const e of executions) if (e.status !== 'skipped') out.push({ e, keys: new Set(e.pages_visited.map((u) => pageKey(u)).filter((k): k is string => !!k)) });
+  return out.reverse();
 }
 
 /** The goto steps of a test, as matchers. */
@@ -89,10 +104,7 @@ export function coverageMap(input: CoverageInput): CoverageMapResponse {
   const declared = new Map<string, Array<(key: string) => boolean>>();
   for (const t of input.tests.values()) declared.set(t.id, declaredPages(t, input.appUrl));
 
-  // Every execution, newest first, with the page keys it was on.
-  const executions: Array<{ e: Execution; keys: Set<string> }> = [];
-  for (const { executions: es } of input.history.runs) for (const e of es) if (e.status !== 'skipped') executions.push({ e, keys: new Set(e.pages_visited.map((u) => pageKey(u)).filter((k): k is string => !!k)) });
-  executions.reverse();
+  const executions = visitedExecutions(input.history);
 
   const pageKeys = new Set<string>();
   const pages = input.pages.map((p) => {

@@ -1,10 +1,9 @@
 import type { Blobs } from '../ports/blobs.ts';
 import type { Store } from '../store/index.ts';
 import type { CodeAnalysisOutcome, CodeAnalyzer } from '../run-graph/code-analyzer.ts';
+import { NOT_CONFIGURED } from '../run-graph/analyze-code.ts';
 import { latestKnowledge } from './latest-knowledge.ts';
 
-/** analyze_code's answer when nothing at all can be analysed (the node's NOT_CONFIGURED). */
-const NOTHING_TO_READ = 'code analysis is not configured';
 
 /**
  * analyze_code's analyzer with the knowledge worker's memory: the run's own codebase when this
@@ -16,7 +15,7 @@ const NOTHING_TO_READ = 'code analysis is not configured';
 export function withIngestedKnowledge(o: { store: Store; blobs?: Blobs; live?: CodeAnalyzer }): CodeAnalyzer {
   return {
     async analyze(input) {
-      const own: CodeAnalysisOutcome = o.live ? await o.live.analyze(input) : { status: 'not_analyzed', reason: NOTHING_TO_READ };
+      const own: CodeAnalysisOutcome = o.live ? await o.live.analyze(input) : { status: 'not_analyzed', reason: NOT_CONFIGURED };
       if (own.status === 'analyzed' || !o.blobs) return own;
       const known = await latestKnowledge(o.store, o.blobs, input.organizationId, input.projectId);
       if (!known) return own; // never ingested, or the kept analysis is gone

@@ -36,9 +36,7 @@ export function testTemplateService({ store }: { store: Store }) {
       const merged = { ...current, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
       parseInput(TestTemplateDefinition, { ...merged, description: merged.description ?? undefined });
       try {
-        const next = await store.testTemplates.update(orgId, id, patch);
-        if (!next) throw notFound('test template');
-        return next;
+        return await store.testTemplates.update(orgId, current, patch);
       } catch (err) {
         throw err instanceof TemplateNameTaken ? taken(merged.name) : err;
       }

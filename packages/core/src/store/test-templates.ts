@@ -48,10 +48,12 @@ export function testTemplatesRepo(ctx: StoreContext) {
       return items.map(fromItem).sort((a, b) => a.name.localeCompare(b.name));
     },
 
-    /** Writes the merged template (checked by the caller); a new name moves its claim. Undefined when gone. */
-    async update(orgId: string, id: string, patch: TestTemplatePatch): Promise<TestTemplate | undefined> {
-      const current = await this.get(orgId, id);
-      if (!current) return undefined;
+    /**
+     * Writes the change onto the template the caller read (and checked the merge of); a new
+     * name moves its claim. Conditional on that read: a change made meanwhile fails it.
+     */
+    async update(orgId: string, current: TestTemplate, patch: TestTemplatePatch): Promise<TestTemplate> {
+      const id = current.id;
       const next: TestTemplate = { ...current, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)), updated_at: ctx.clock.now().toISOString() };
       const renamed = next.name.trim().toLowerCase() !== current.name.trim().toLowerCase();
       try {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { analyzeFiles } from '@svc/core/intelligence/analysis/index';
 import { readRepository, RepositoryReadError } from '../intelligence/read-repository.ts';
+import { skippedOf } from '../intelligence/read-allowed-folder.ts';
 import { uploadForAnalysis, uploadReadLimits, type UploadOptions } from './analyze-upload.ts';
 
 export const ANALYZE_HELP = `Usage: svc analyze <path> [--json] [--max-files N]
@@ -77,8 +78,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
     throw err;
   }
   if (upload) return uploadForAnalysis(read, upload, process.env, (line) => process.stdout.write(`${line}\n`), (line) => process.stderr.write(`${line}\n`));
-  const skipped = read.skipped_unlisted ? [...read.skipped, { path: '…', reason: `${read.skipped_unlisted} more entries skipped` }] : read.skipped;
-  const analysis = await analyzeFiles(read.files, { skipped });
+  const analysis = await analyzeFiles(read.files, { skipped: skippedOf(read) });
   if (values.json) {
     process.stdout.write(JSON.stringify({ root: read.root, partial: read.partial, ...analysis }, null, 2) + '\n');
     return 0;

@@ -1,7 +1,9 @@
 import type { FolderRead } from '@svc/core/knowledge/knowledge-worker';
-import { readRepository, resolveAllowedPath, type ReadLimits } from './read-repository.ts';
+import { readRepository, resolveAllowedPath, type ReadLimits, type RepositoryRead } from './read-repository.ts';
 
-export type AllowedFolderRead = (FolderRead & { root: string }) | { reason: string; why: 'not_configured' | 'not_allowed' | 'not_found' };
+/** Why a folder may not be read here. */
+export type FolderRefusal = { reason: string; why: 'not_configured' | 'not_allowed' | 'not_found' };
+export type AllowedFolderRead = (FolderRead & { root: string }) | FolderRefusal;
 
 /**
  * A folder read the way every analysis reads one: only inside the allowed roots
@@ -9,10 +11,18 @@ export type AllowedFolderRead = (FolderRead & { root: string }) | { reason: stri
  * opened; the entries skipped beyond the listed ones counted as one more skipped line.
  */
 export async function readAllowedFolder(path: string, roots: string[], limits?: Partial<ReadLimits>): Promise<AllowedFolderRead> {
+  const allowed = await allowedFolder(path, roots);
+  if ('why' in allowed) return allowed;
+  const read = await readRepository(allowed.path, limits);
+  return { root: read.root, files: read.files, skipped: skippedOf(read), partial: read.partial };
+}
+
+/** Whether a folder may be read here (SVC_ANALYZE_ROOTS), without reading it: its real path, or why not. */
+export async function allowedFolder(path: string, roots: string[]): Promise<{ path: string } | FolderRefusal> {
   if (!roots.length) return { reason: 'this server reads no folders (SVC_ANALYZE_ROOTS is not set)', why: 'not_configured' };
   const allowed = await resolveAllowedPath(path, roots);
-  if ('error' in allowed) return { reason: allowed.error, why: allowed.reason };
-  const read = await readRepository(allowed.path, limits);
-  const skipped = read.skipped_unlisted ? [...read.skipped, { path: '…', reason: `${read.skipped_unlisted} more entries skipped` }] : read.skipped;
-  return { root: read.root, files: read.files, skipped, partial: read.partial };
+  return 'error' in allowed ? { reason: allowed.error, why: allowed.reason } : allowed;
 }
+
+/** What a read skipped, the entries beyond the listed ones counted on one more line. */
+export const skippedOf = (read: RepositoryRead) => (read.skipped_unlisted ? [...read.skipped, { path: '…', reason: `${read.skipped_unlisted} more entries skipped` }] : read.skipped);

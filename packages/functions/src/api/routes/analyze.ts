@@ -6,13 +6,13 @@ import { listResponse } from '@svc/core/contracts/common';
 import { analyzedPayload, codebaseAnalyzed, codebaseIngested, eventSources } from '@svc/core/events/producers';
 import { ingestionBlobKeys } from '@svc/core/knowledge/blob-keys';
 import { keptAnalysis } from '@svc/core/knowledge/latest-knowledge';
+import type { FolderRead } from '@svc/core/knowledge/knowledge-worker';
 import { analyzeFiles } from '@svc/core/intelligence/analysis/index';
 import { AppError, notFound, validationFailed } from '@svc/core/errors';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
-import { readAllowedFolder } from '../../intelligence/read-allowed-folder.ts';
-import { resolveAllowedPath } from '../../intelligence/read-repository.ts';
+import { allowedFolder, readAllowedFolder, type FolderRefusal } from '../../intelligence/read-allowed-folder.ts';
 import { actorOf } from '../actor.ts';
 
 const IdParams = z.strictObject({ id: z.uuid().describe('Codebase ingestion id') });
@@ -43,11 +43,7 @@ export function analyzeRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
     let analysis;
     let source: { kind: 'path' | 'inline'; path?: string; partial: boolean };
     if (body.path !== undefined) {
-      const read = await readAllowedFolder(body.path, deps.analyzeRoots ?? []);
-      if ('why' in read) {
-        if (read.why === 'not_configured') throw new AppError('NOT_CONFIGURED', NO_FOLDERS);
-        throw validationFailed([{ path: 'path', message: read.reason }]);
-      }
+      const read = refuseFolder<FolderRead>(await readAllowedFolder(body.path, deps.analyzeRoots ?? []));
       analysis = await analyzeFiles(read.files, { skipped: read.skipped, includeContent: body.include_content });
       source = { kind: 'path', path: body.path, partial: read.partial };
     } else {
@@ -81,6 +77,13 @@ export function analyzeRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
   });
 }
 
+/** A folder this server may not read is a 501 (it reads none) or a 400 naming `path`. */
+function refuseFolder<T extends object>(outcome: T | FolderRefusal): T {
+  if (!('why' in outcome)) return outcome;
+  if (outcome.why === 'not_configured') throw new AppError('NOT_CONFIGURED', NO_FOLDERS);
+  throw validationFailed([{ path: 'path', message: outcome.reason }]);
+}
+
 /**
  * Queues a codebase for the knowledge worker: the record first (so the event never names a
  * missing one), uploaded files as a blob the worker deletes once analysed, then
@@ -92,10 +95,7 @@ async function startIngestion(deps: AppDeps, o: { body: AnalyzeRequest; organiza
   const id = deps.store.codebaseIngestions.newId();
   let source: CodebaseIngestion['source'];
   if (body.path !== undefined) {
-    const roots = deps.analyzeRoots ?? [];
-    if (!roots.length) throw new AppError('NOT_CONFIGURED', NO_FOLDERS);
-    const allowed = await resolveAllowedPath(body.path, roots);
-    if ('error' in allowed) throw validationFailed([{ path: 'path', message: allowed.error }]);
+    refuseFolder<{ path: string }>(await allowedFolder(body.path, deps.analyzeRoots ?? []));
     source = { kind: 'path', path: body.path };
   } else {
     if (!deps.blobs) throw new AppError('NOT_CONFIGURED', 'this server has no artifact store to keep uploaded files for the knowledge worker; analyse them synchronously (without "async")');
@@ -110,7 +110,7 @@ async function startIngestion(deps: AppDeps, o: { body: AnalyzeRequest; organiza
     codebase_path: body.path ?? 'inline upload',
     commit_sha: body.commit_sha ?? null,
     include_content: body.include_content,
-    created_at: new Date().toISOString(),
+    created_at: deps.clock.now().toISOString(),
     created_by: o.createdBy,
     finished_at: null,
     error: null,
@@ -126,7 +126,7 @@ async function startIngestion(deps: AppDeps, o: { body: AnalyzeRequest; organiza
     ));
   } catch (err) {
     // Nobody will analyse it: say so on the record rather than leave it queued for ever.
-    await deps.store.codebaseIngestions.decide(organizationId, id, { status: 'failed', finished_at: new Date().toISOString(), error: `it could not be queued: ${(err as Error).message}`, summary: null, surface_count: null, partial: null });
+    await deps.store.codebaseIngestions.decide(organizationId, id, { status: 'failed', finished_at: deps.clock.now().toISOString(), error: `it could not be queued: ${(err as Error).message}`, summary: null, surface_count: null, partial: null });
     if (source.kind === 'inline') await deps.blobs?.delete(ingestionBlobKeys.files(organizationId, id));
     throw err;
   }
