@@ -20,6 +20,7 @@ import { generatedTestsRepo } from './generated-tests.ts';
 import { discoveryRepo } from './discovery.ts';
 import { codebaseIngestionsRepo } from './codebase-ingestions.ts';
 import { testTemplatesRepo } from './test-templates.ts';
+import { reviewCommentsRepo } from './review-comments.ts';
 import { healingPatternsRepo } from './healing-patterns.ts';
 import { healingCacheRepo } from './healing-cache.ts';
 import { memoryRepo } from './memory.ts';
@@ -66,6 +67,7 @@ export function createStore(table: Table, clock: Clock, options: StoreOptions = 
     discovery: discoveryRepo(ctx),
     codebaseIngestions: codebaseIngestionsRepo(ctx),
     testTemplates: testTemplatesRepo(ctx),
+    reviewComments: reviewCommentsRepo(ctx),
     healingPatterns: healingPatternsRepo(ctx),
     healingCache: healingCacheRepo(ctx),
     memory: memoryRepo(ctx),

@@ -24,6 +24,9 @@ export const keys = {
   /** A custom test template of an organization; its name (lower case) has a second item keeping names unique. */
   testTemplate: (orgId: string, templateId: string) => ({ pk: `ORG#${orgId}`, sk: `TEMPLATE#${templateId}` }),
   testTemplateName: (orgId: string, name: string) => ({ pk: `ORG#${orgId}`, sk: `TEMPLATENAME#${name.trim().toLowerCase()}` }),
+  /** A review comment of an organization; the first index lists a target's comments oldest first (gsi1sk `created_at#id`). */
+  reviewComment: (orgId: string, commentId: string) => ({ pk: `ORG#${orgId}`, sk: `COMMENT#${commentId}` }),
+  commentsOfTarget: (orgId: string, targetType: string, targetId: string) => `ORG#${orgId}#COMMENTS#${targetType}#${targetId}`, // gsi1pk of comment items
   /** A project's environment variables: a partition of their own, so listing projects never reads them. */
   environmentOfProject: (orgId: string, projectId: string) => `ORG#${orgId}#PROJECT#${projectId}#ENV`,
   environmentVariable: (orgId: string, projectId: string, name: string) => ({ pk: `ORG#${orgId}#PROJECT#${projectId}#ENV`, sk: `VAR#${name}` }),

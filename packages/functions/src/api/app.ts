@@ -44,6 +44,7 @@ import { autonomousLoopRoutes } from './routes/autonomous-loop.ts';
 import { scheduleRoutes } from './routes/schedules.ts';
 import { flowRoutes } from './routes/flows.ts';
 import { testTemplateRoutes } from './routes/test-templates.ts';
+import { reviewCommentRoutes } from './routes/review-comments.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { vcsIntegrationRoutes } from './routes/vcs-integrations.ts';
 import { vcsWebhookRoutes } from './routes/vcs-webhook.ts';
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps) {
   scheduleRoutes(app, deps, registry);
   flowRoutes(app, deps, registry);
   testTemplateRoutes(app, deps, registry);
+  reviewCommentRoutes(app, deps, registry);
   notificationRoutes(app, deps, registry);
   vcsIntegrationRoutes(app, deps, registry);
   vcsWebhookRoutes(app, deps, registry);
