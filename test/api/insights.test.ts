@@ -166,17 +166,22 @@ describe('insights of real runs', () => {
     expect(post.reasons).toEqual(expect.arrayContaining(['POST changes data', 'no test reaches it']));
   });
 
-  it('a quality score made of what the runs and the crawl measured', async () => {
+  it('a quality score made of what the runs, the crawl and the analysed code measured', async () => {
     const res = await api.get(`/api/quality/score?project_id=${projectId}`);
     expect(res.status, res.text).toBe(200);
     const part = (n: string) => res.body.components.find((c: { name: string }) => c.name === n);
     expect(part('pass_rate')).toMatchObject({ score: 88.9, detail: '8 of 9 executions passed' });
     expect(part('stability').score).toBe(66.7);
-    expect(part('coverage').score).toBe(33.3);
+    // Coverage: the mean of the discovered pages' share (2 of 6) and the code's (3 of its surfaces).
+    const code = (await api.get(`/api/coverage/map?project_id=${projectId}`)).body.code.summary;
+    const coverage = Math.round(((2 / 6 + 3 / code.surfaces) / 2) * 1000) / 10;
+    expect(part('coverage').score).toBe(coverage);
+    expect(part('coverage').detail).toBe(`2 of 6 discovered pages visited by a test in the window; 3 of ${code.surfaces} routes and pages in the code reached by a test in the window`);
     expect(part('maintenance').score).toBe(100);
-    expect(res.body.score).toBe(Math.round((0.35 * 88.9 + 0.25 * 66.7 + 0.25 * 33.3 + 0.15 * 100) * 10) / 10);
-    expect(res.body.grade).toBe('C'); // 71.1
-    expect(res.body.reasons[0]).toMatch(/^4 of 6 discovered pages not tested in the window/);
+    expect(res.body.score).toBe(Math.round((0.35 * 88.9 + 0.25 * 66.7 + 0.25 * coverage + 0.15 * 100) * 10) / 10);
+    const coverageReason = res.body.reasons.find((r: string) => r.startsWith('4 of 6 discovered pages not tested in the window'));
+    expect(coverageReason).toContain(`; ${code.surfaces - 3} of ${code.surfaces} routes and pages in the code not tested in the window (`);
+    expect(coverageReason).toMatch(/POST \/api\/items|GET \/api\/items\/:id|GET \/table/);
   });
 
   it('model spend: no model is configured here, so nothing was spent', async () => {

@@ -17,9 +17,10 @@ export function gradeOf(score: number): 'A' | 'B' | 'C' | 'D' | 'F' {
 /**
  * One number for a project's test health, 0..100, with the parts it is made of and what
  * costs it most. Parts: pass rate of the window's executions; stability (tests that are
- * not flaky); coverage of the pages discovery found; maintenance (executions that did not
- * need a healed locator). A part with nothing to measure (no discovery yet: no coverage)
- * is left out rather than guessed, and says so.
+ * not flaky); coverage of the pages discovery found and of the routes and pages in the
+ * analysed code; maintenance (executions that did not need a healed locator). A part with
+ * nothing to measure (neither discovery nor an analysed codebase: no coverage) is left out
+ * rather than guessed, and says so.
  */
 export function qualityScore(projectId: string, history: RunHistory, flaky: FlakyRankingResponse, coverage: CoverageMapResponse, now: Date): QualityScoreResponse {
   const executions = history.runs.flatMap((r) => r.executions).filter((e) => e.status !== 'skipped');
@@ -44,13 +45,7 @@ export function qualityScore(projectId: string, history: RunHistory, flaky: Flak
     parts.push({ name: 'stability', score: null, detail: 'no finished run in the window', loss: null });
     parts.push({ name: 'maintenance', score: null, detail: 'no finished run in the window', loss: null });
   }
-  const s = coverage.summary;
-  if (s.coverage !== null) {
-    const untested = coverage.pages.filter((p) => p.state === 'uncovered' || p.state === 'declared').map((p) => p.url);
-    parts.push({ name: 'coverage', score: pct(s.coverage), detail: `${s.covered + s.failing} of ${plural(s.pages, 'discovered page')} visited by a test in the window`, loss: untested.length ? `${untested.length} of ${plural(s.pages, 'discovered page')} not tested in the window (${list(untested)})` : null });
-  } else {
-    parts.push({ name: 'coverage', score: null, detail: 'no completed discovery session: run one (POST /api/v1/discovery/start) to measure page coverage', loss: null });
-  }
+  parts.push(coveragePart(coverage));
   parts.sort((a, b) => Object.keys(QUALITY_WEIGHTS).indexOf(a.name) - Object.keys(QUALITY_WEIGHTS).indexOf(b.name));
 
   const measured = parts.filter((p) => p.score !== null);
@@ -67,4 +62,30 @@ export function qualityScore(projectId: string, history: RunHistory, flaky: Flak
   if (!executions.length) reasons.push('no finished run in the window: run the tests to get a score');
 
   return { project_id: projectId, window: history.window, score, grade: score === null ? null : gradeOf(score), components, reasons, computed_at: now.toISOString() };
+}
+
+/**
+ * Coverage: the share of discovered pages and the share of the analysed code's surfaces a
+ * test reached in the window; with both, their mean (each says something the other cannot:
+ * a crawl finds what users reach, the code what exists), with neither, not measured.
+ */
+function coveragePart(coverage: CoverageMapResponse): { name: 'coverage'; score: number | null; detail: string; loss: string | null } {
+  const measures: Array<{ share: number; detail: string; untested: string[]; of: string }> = [];
+  const s = coverage.summary;
+  if (s.coverage !== null) {
+    const of = plural(s.pages, 'discovered page');
+    measures.push({ share: s.coverage, of, detail: `${s.covered + s.failing} of ${of} visited by a test in the window`, untested: coverage.pages.filter((p) => p.state === 'uncovered' || p.state === 'declared').map((p) => p.url) });
+  }
+  const code = coverage.code;
+  if (code && code.summary.coverage !== null) {
+    const c = code.summary;
+    const of = plural(c.surfaces, 'route or page', 'routes and pages') + ' in the code';
+    measures.push({ share: c.coverage!, of, detail: `${c.covered + c.failing} of ${of} reached by a test in the window`, untested: code.surfaces.filter((x) => x.state === 'uncovered' || x.state === 'declared').map((x) => (x.kind === 'page' || x.kind === 'client_route' ? x.path : `${x.method} ${x.path}`)) });
+  }
+  if (!measures.length) {
+    return { name: 'coverage', score: null, detail: 'no completed discovery session and no analysed codebase: run discovery (POST /api/v1/discovery/start) or analyse the code (POST /api/analyze with async) to measure coverage', loss: null };
+  }
+  const score = pct(measures.reduce((n, m) => n + m.share, 0) / measures.length);
+  const losses = measures.filter((m) => m.untested.length).map((m) => `${m.untested.length} of ${m.of} not tested in the window (${list(m.untested)})`);
+  return { name: 'coverage', score, detail: measures.map((m) => m.detail).join('; '), loss: losses.length ? losses.join('; ') : null };
 }

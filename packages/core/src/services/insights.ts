@@ -58,12 +58,12 @@ export function insightsService({ store, clock, blobs }: InsightsServiceDeps) {
     return { sessionId: session?.id ?? null, pages: session ? await store.discovery.allPages(orgId, session.id) : [] };
   }
 
-  /** The coverage map; `withCode` also reads the analysed codebase (the score does not use it). */
-  async function mapOf(orgId: string, q: CoverageQuery, withCode = true) {
+  /** The coverage map, with the code's side when the project has an analysed codebase. */
+  async function mapOf(orgId: string, q: CoverageQuery) {
     const project = await projectOf(orgId, q.project_id);
     const [history, tests, discovered, known] = await Promise.all([
       loadRunHistory(store, orgId, q.project_id, q), projectTests(store, orgId, q.project_id), discoveredPages(orgId, q.project_id, q.discovery_session_id),
-      blobs && withCode ? latestKnowledge(store, blobs, orgId, q.project_id) : undefined,
+      blobs ? latestKnowledge(store, blobs, orgId, q.project_id) : undefined,
     ]);
     const code = known ? codeCoverage({ ingestion: known.ingestion, surfaces: known.analysis.surfaces, tests, history, appUrl: project.app_url }) : null;
     const map = coverageMap({ projectId: q.project_id, appUrl: project.app_url, discoverySessionId: discovered.sessionId, pages: discovered.pages, tests, history, code });
@@ -95,7 +95,7 @@ export function insightsService({ store, clock, blobs }: InsightsServiceDeps) {
     },
 
     async qualityScore(orgId: string, q: CoverageQuery) {
-      const { map, history, tests } = await mapOf(orgId, q, false);
+      const { map, history, tests } = await mapOf(orgId, q);
       return qualityScore(q.project_id, history, flakyRanking(q.project_id, history, tests, ALL), map, clock.now());
     },
 
