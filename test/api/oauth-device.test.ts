@@ -93,7 +93,33 @@ describe('the device flow with an independent OAuth client', () => {
     expect(await post('/oauth/token', { grant_type: 'refresh_token', refresh_token: refreshed.refresh_token! })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect((await asPerson.delete(`/api/auth/agents/${agents.body.items[0].id}`)).status).toBe(404);
     expect((await asPerson.get('/api/auth/agents')).body.items).toEqual([]);
+
+    // The organization's audit log says who let which agent in, and who signed it out.
+    const audit = (await client(server.url, { token: person.token, org: person.orgId }).get('/api/audit-logs?limit=100')).body.items;
+    expect(audit.find((e: { action: string }) => e.action === 'agent.sign_in.approve')).toMatchObject({ user_id: person.userId, resource: 'agent:claude-code', metadata: { client_id: 'claude-code', scope: 'tests' } });
+    expect(audit.find((e: { action: string }) => e.action === 'agent.sign_out')).toMatchObject({ user_id: person.userId, resource: `agent_grant:${agents.body.items[0].id}` });
   }, 60_000);
+
+  it("an approval is in the audit log of every organization the person acts in, a denial too", async () => {
+    const admin = await signUp(server.url, 'agent-other-org@example.com');
+    const adminApi = client(server.url, { token: admin.token, org: admin.orgId });
+    const invite = await adminApi.post('/api/teams/invitations', { email: 'agent-owner@example.com', role: 'member' });
+    expect((await client(server.url, { token: person.token }).post('/api/teams/invitations/accept', { token: invite.body.token })).status).toBeLessThan(300);
+
+    const started = await oauth.initiateDeviceAuthorization(config, { scope: 'runs' });
+    expect((await client(server.url, { token: person.token }).post(`/api/auth/device/${started.user_code}/approve`)).status).toBe(200);
+    const denied = await oauth.initiateDeviceAuthorization(config, {});
+    expect((await client(server.url, { token: person.token }).post(`/api/auth/device/${denied.user_code}/deny`)).status).toBe(200);
+
+    for (const api of [adminApi, client(server.url, { token: person.token, org: person.orgId })]) {
+      const entries = (await api.get('/api/audit-logs?limit=100')).body.items.filter((e: { action: string }) => e.action.startsWith('agent.sign_in.'));
+      expect(entries.map((e: { action: string }) => e.action)).toEqual(expect.arrayContaining(['agent.sign_in.approve', 'agent.sign_in.deny']));
+      expect(entries.find((e: { metadata: { scope: string } }) => e.metadata.scope === 'runs')).toMatchObject({ user_id: person.userId, action: 'agent.sign_in.approve' });
+    }
+    // The other organization's log holds only what reached it: the earlier approval was before the person joined.
+    const other = (await adminApi.get('/api/audit-logs?limit=100')).body.items.filter((e: { action: string }) => e.action === 'agent.sign_in.approve');
+    expect(other).toHaveLength(1);
+  }, 30_000);
 
   it('a denied sign-in ends the independent client\'s polling with access_denied', async () => {
     const started = await oauth.initiateDeviceAuthorization(config, {});

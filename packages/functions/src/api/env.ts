@@ -7,6 +7,8 @@ export interface AuditNote {
   metadata?: Record<string, unknown>;
   /** When the mutation created the organization the entry belongs to. */
   organizationId?: string;
+  /** A change of the user's own that reaches every organization they act in (an agent signed in as them): one entry in each. */
+  organizationIds?: string[];
   userId?: string;
 }
 

@@ -14,26 +14,28 @@ export function audit(store: Store, logger: Logger): MiddlewareHandler<ApiEnv> {
     const note = c.get('audit');
     if (!note || c.res.status >= 400) return;
     const principal = c.get('principal');
-    const organizationId = note.organizationId ?? c.get('access')?.organizationId;
-    if (!organizationId) return;
+    const single = note.organizationId ?? c.get('access')?.organizationId;
+    const organizationIds = note.organizationIds ?? (single ? [single] : []);
     const userId = note.userId ?? principal?.userId ?? 'anonymous';
-    try {
-      await store.auditLogs.append({
-        organization_id: organizationId,
-        user_id: userId,
-        action: note.action,
-        resource: note.resource,
-        metadata: {
-          ...note.metadata,
-          method: c.req.method,
-          path: c.req.path,
-          request_id: c.get('requestId'),
-          ...(principal?.kind === 'apiKey' ? { api_key_id: principal.keyId } : {}),
-        },
-      });
-    } catch (err) {
-      // The mutation already happened; losing its audit line is logged loudly, not hidden.
-      logger.error('audit log write failed', { error: (err as Error).message, action: note.action, organizationId });
+    for (const organizationId of organizationIds) {
+      try {
+        await store.auditLogs.append({
+          organization_id: organizationId,
+          user_id: userId,
+          action: note.action,
+          resource: note.resource,
+          metadata: {
+            ...note.metadata,
+            method: c.req.method,
+            path: c.req.path,
+            request_id: c.get('requestId'),
+            ...(principal?.kind === 'apiKey' ? { api_key_id: principal.keyId } : {}),
+          },
+        });
+      } catch (err) {
+        // The mutation already happened; losing its audit line is logged loudly, not hidden.
+        logger.error('audit log write failed', { error: (err as Error).message, action: note.action, organizationId });
+      }
     }
   };
 }

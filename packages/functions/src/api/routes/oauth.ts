@@ -189,6 +189,7 @@ export function oauthRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef
   }, async ({ c, params, principal }) => {
     await deps.identity.revokeAgent(principal.userId, params.id);
     deps.logger.info('agent sign-in revoked', { grant_id: params.id, user_id: principal.userId });
+    c.set('audit', { action: 'agent.sign_out', resource: `agent_grant:${params.id}`, organizationIds: await organizationsOf(deps, principal.userId) });
     return c.body(null, 204);
   });
 
@@ -204,7 +205,14 @@ export function oauthRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef
     }, async ({ c, params, principal }) => {
       const decided = await flow.decide(params.user_code, principal.userId, approve);
       deps.logger.info(`device sign-in ${decided.status}`, { client_id: decided.client_id, user_id: principal.userId });
+      // The agent will act with the person's role in each of their organizations: each one's admins see it.
+      c.set('audit', { action: `agent.sign_in.${verb}`, resource: `agent:${decided.client_id}`, metadata: { client_id: decided.client_id, scope: decided.scope }, organizationIds: await organizationsOf(deps, principal.userId) });
       return c.json(decided);
     });
   }
+}
+
+/** The organizations a person is an active member of: where an agent signed in as them acts. */
+async function organizationsOf(deps: AppDeps, userId: string): Promise<string[]> {
+  return (await deps.store.members.listForUser(userId)).map((m) => m.organization_id);
 }
