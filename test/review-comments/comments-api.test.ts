@@ -163,8 +163,12 @@ describe('review comments', () => {
     let list = (await listRun()).body;
     expect(list.items).toHaveLength(2);
     expect(list.items[0]).toMatchObject({ id: threadId, body: '', deleted_at: expect.any(String) });
-    expect(list.open_threads).toBe(1);
-    expect((await member.patch(`/api/comments/${threadId}`, { body: 'back' })).status).toBe(404);
+    expect(list.open_threads).toBe(1); // its answers are still open
+    expect((await member.patch(`/api/comments/${threadId}`, { body: 'back' })).status).toBe(409);
+    expect((await member.delete(`/api/comments/${threadId}`)).status).toBe(404); // deleted already
+    // Its thread can still be resolved, so it does not stay open for ever.
+    expect((await owner.patch(`/api/comments/${threadId}`, { resolved: true })).body).toMatchObject({ resolved: true, body: '' });
+    expect((await listRun()).body.open_threads).toBe(0);
 
     expect((await owner.delete(`/api/comments/${answerId}`)).status).toBe(204); // the last answer: the thread goes
     list = (await listRun()).body;

@@ -101,11 +101,12 @@ export function reviewCommentService({ store }: { store: Store }) {
     /** The author edits the text; any member resolves or reopens a thread (on its first comment). */
     async update(orgId: string, id: string, patch: ReviewCommentUpdateInput, by: Commenter): Promise<ReviewComment> {
       const current = await mustGet(orgId, id);
-      if (current.deleted_at) throw notFound('comment');
       const set: Partial<ReviewComment> = {};
       const now = store.reviewComments.now();
       if (patch.body !== undefined && patch.body !== current.body) {
         if (current.author !== by.actor) throw forbidden('only its author edits a comment');
+        // A deleted thread starter stays only so its answers read in context; it can still be resolved.
+        if (current.deleted_at) throw conflict('the comment was deleted: its text cannot be edited');
         Object.assign(set, { body: patch.body, edited_at: now });
       }
       if (patch.resolved !== undefined && patch.resolved !== current.resolved) {
