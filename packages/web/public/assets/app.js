@@ -16,10 +16,11 @@ import { chatProjectsChanged, showChat } from './chat.js';
 import { automationProjectsChanged, showAutomation } from './automation.js';
 import { searchOrganizationChanged, searchProject, searchProjectsChanged, setupSearch } from './search.js';
 import { showRun } from './test-run.js';
+import { setSignedIn } from './session.js';
 
 /**
  * @typedef {{ organization_id: string, organization_name: string, organization_slug: string, role: string }} Membership
- * @typedef {{ id: string, email: string, display_name: string, default_organization_id: string | null, memberships: Membership[] }} Me
+ * @typedef {{ id: string, user_id: string, email: string, display_name: string, default_organization_id: string | null, memberships: Membership[] }} Me
  * @typedef {{ id: string, organization_id: string, name: string, app_url?: string | null, created_at: string | number }} Project
  */
 
@@ -312,6 +313,7 @@ async function start() {
     return;
   }
   el.userEmail.textContent = me.email;
+  setSignedIn(me);
 
   const memberships = me.memberships ?? [];
   if (memberships.length === 0) {

@@ -4,6 +4,7 @@ import { artifactButtons, runArtifactsByCase } from './run-artifacts.js';
 import { extractedBlock } from './extracted.js';
 import { comparisonLine, newFailureKeys, previousRunComparison } from './run-compare.js';
 import { sourceText } from './run-source.js';
+import { commentsSection } from './comments.js';
 
 /**
  * The run the Tests panel started last, under the list: its status while it goes (the
@@ -22,7 +23,9 @@ import { sourceText } from './run-source.js';
  * row (extracted.js), passed or not. A finished run is compared with the project's previous
  * one (run-compare.js): a line says how many cases newly failed and how many got fixed, and
  * a new failure's row is marked "new". A run with a source (a webhook's, or a CI caller's)
- * names its branch, and a pull request's target, beside its status (run-source.js).
+ * names its branch, and a pull request's target, beside its status (run-source.js). Under
+ * a finished run's rows are its review comments (comments.js): a thread may be about one of
+ * the run's tests, and a member's Comment on a row starts one about that row's test.
  *
  * @typedef {{ id: string, status: string, total_tests: number, error: string | null, source?: import('./run-source.js').RunSource | null }} Run
  * @typedef {{ run: Run, passed_count: number, failed_count: number, skipped_count: number, pending_approvals: unknown[] }} RunStatus
@@ -44,6 +47,7 @@ const el = {
   compare: $('test-run-compare'),
   error: $('test-run-error'),
   results: $('test-run-results'),
+  comments: $('test-run-comments'),
 };
 
 /** How often a going run's status is asked for. */
@@ -64,6 +68,8 @@ let context;
 let runId = '';
 /** The object URL of the report last downloaded, released with the next one or when the view resets. */
 let reportUrl = '';
+/** @type {import('./comments.js').CommentsSection | undefined} the comments of the run on screen, once it finished */
+let comments;
 
 function releaseReport() {
   if (reportUrl) URL.revokeObjectURL(reportUrl);
@@ -152,17 +158,53 @@ function resultRow(result, artifacts, newFailures) {
   if (result.status !== 'passed' && result.error_message) li.append(element('p', { className: 'test-result-error', testid: 'test-result-error', text: result.error_message }));
   const extracted = extractedBlock(result.metadata);
   if (extracted) li.append(extracted);
+  const actions = element('div', { className: 'test-result-actions' });
+  /** @type {HTMLElement | undefined} */
+  let downloadStatus;
   if (result.status === 'failed') {
-    const actions = element('div', { className: 'test-result-actions' });
     if (context?.canRetry) actions.append(retryButton(result, name));
     if (context?.canRetry && result.metadata.failure_kind === 'locator' && typeof result.metadata.failed_step === 'number') actions.append(healButton(result, name, result.metadata.failed_step));
     const status = element('p', { className: 'muted', testid: 'test-result-download-status' });
     status.hidden = true;
     actions.append(...artifactButtons(artifacts.get(caseOf(result)) ?? [], name, status, save));
-    if (actions.childElementCount) li.append(actions, status);
+    if (actions.childElementCount) downloadStatus = status;
   }
-  if (result.status === 'healed' && context?.canRetry) li.append(...keepHealControls(result, name));
+  /** @type {HTMLElement | undefined} */
+  let keptStatus;
+  if (result.status === 'healed' && context?.canRetry) {
+    const keep = keepHealControls(result, name);
+    actions.append(keep.button);
+    keptStatus = keep.said;
+  }
+  if (context?.canRetry) actions.append(commentButton(result, name));
+  if (actions.childElementCount) li.append(actions);
+  if (downloadStatus) li.append(downloadStatus);
+  if (keptStatus) li.append(keptStatus);
   return li;
+}
+
+/**
+ * A row's Comment: the run's new-comment form, about this row's test.
+ * @param {Result} result @param {string} name
+ */
+function commentButton(result, name) {
+  const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-result-comment', text: 'Comment' }));
+  button.type = 'button';
+  button.setAttribute('aria-label', `Comment on ${name}`);
+  button.addEventListener('click', () => comments?.aboutTest(result.test_id));
+  return button;
+}
+
+/**
+ * The run's tests, once each, by name (a parameterised test's cases named without their set).
+ * @param {Result[]} cases
+ * @returns {import('./comments.js').TestRef[]}
+ */
+function testsOf(cases) {
+  /** @type {Map<string, string>} */
+  const names = new Map();
+  for (const r of cases) if (!names.has(r.test_id)) names.set(r.test_id, r.parameter_set ? nameOf(r).replace(` [${r.parameter_set.name}]`, '') : nameOf(r));
+  return [...names].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /**
@@ -176,7 +218,6 @@ function resultRow(result, artifacts, newFailures) {
  */
 function keepHealControls(result, name) {
   const run = runId;
-  const actions = element('div', { className: 'test-result-actions' });
   const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-result-keep-heal', text: 'Keep the fix' }));
   button.type = 'button';
   const testName = result.parameter_set ? name.replace(` [${result.parameter_set.name}]`, '') : name;
@@ -202,8 +243,7 @@ function keepHealControls(result, name) {
       setMessage(said, `Not saved: ${messageOf(err)}`);
     }
   });
-  actions.append(button);
-  return [actions, said];
+  return { button, said };
 }
 
 /**
@@ -300,6 +340,8 @@ export function resetRuns(ctx) {
   el.section.hidden = true;
   el.compare.hidden = true;
   el.results.replaceChildren();
+  el.comments.replaceChildren();
+  comments = undefined;
   setMessage(el.status);
   setMessage(el.error);
   setMessage(el.pdfError);
@@ -343,6 +385,8 @@ async function watch(what, waiting, start) {
   el.pdf.hidden = true;
   el.compare.hidden = true;
   el.results.replaceChildren();
+  el.comments.replaceChildren();
+  comments = undefined;
   setMessage(el.error);
   setMessage(el.pdfError);
   setMessage(el.status, waiting);
@@ -391,6 +435,8 @@ async function follow(mine) {
   el.compare.textContent = comparison ? comparisonLine(comparison) : '';
   el.compare.hidden = !comparison;
   const newFailures = newFailureKeys(comparison);
+  comments = commentsSection({ targetType: 'run', targetId: runId, canWrite: !!context?.canRetry, tests: testsOf(cases) });
+  el.comments.replaceChildren(comments.element);
   el.results.replaceChildren(...cases.map((r) => resultRow(r, artifacts, newFailures)));
   el.report.hidden = false;
   el.report.disabled = false;

@@ -3,6 +3,7 @@ import { $, deleteButton, element, listLoader, messageOf, setMessage } from './d
 import { badgeClass, resetRuns, startRun } from './test-run.js';
 import { closeEditor, openEditor } from './test-editor.js';
 import { closeHistory, openHistory } from './test-history.js';
+import { closeTestComments, openTestComments } from './test-comments.js';
 
 /**
  * The tests of one project: name, kind, priority, tags, the number of parameter sets of a
@@ -11,7 +12,8 @@ import { closeHistory, openHistory } from './test-history.js';
  * admins also run one test or all of them, retry a failed case, quarantine a test (it runs,
  * but its failure no longer fails runs) or release it, edit a test (test-editor.js), restore
  * an earlier revision from its history (test-history.js; everyone may read it), and delete
- * a test (the API enforces the same). The run started last is followed under the list (test-run.js).
+ * a test (the API enforces the same). Everyone reads a test's review comments (Comments,
+ * test-comments.js); members write them. The run started last is followed under the list (test-run.js).
  *
  * @typedef {{ name: string, values: Record<string, unknown> }} ParameterSet
  * @typedef {{ reason: string, since: string, by: string | null }} Quarantine
@@ -81,7 +83,9 @@ function testRow(test) {
   const actions = element('span', { className: 'test-actions' });
   const reload = reloadFor(opened);
   const history = rowButton('History', 'test-row-history', test, () => openHistory(test, { canRestore: !!current?.canRun, onRestored: () => void reload() }));
-  actions.append(history);
+  const comments = rowButton('Comments', 'test-row-comments', test, () => openTestComments(test, { canWrite: !!current?.canRun }));
+  comments.setAttribute('aria-label', `Comments on ${test.name}`);
+  actions.append(history, comments);
   if (current?.canRun) {
     actions.append(rowButton('Edit', 'test-row-edit', test, () => void openEditor(test.id, { onSaved: () => void reload() })));
     const run = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-row-run', text: 'Run' }));
@@ -97,7 +101,10 @@ function testRow(test) {
         item: `test ${test.name}`,
         path: `/api/tests/${id(test.id)}`,
         status: el.status,
-        reload: reloadFor(opened),
+        reload: async () => {
+          closeTestComments(test.id);
+          await reload();
+        },
         confirm: `Delete the test “${test.name}”? Its past results stay with their runs.`,
       }),
     );
@@ -220,6 +227,7 @@ export function openTests(project, { canRun }) {
   nextCursor = null;
   closeEditor();
   closeHistory();
+  closeTestComments();
   // A finished run changed the latest statuses: the list is read again.
   resetRuns({ canRetry: canRun, onFinished: () => void reloadFor(mine)() });
   el.panel.hidden = false;
@@ -234,6 +242,7 @@ export function closeTests() {
   resetRuns();
   closeEditor();
   closeHistory();
+  closeTestComments();
   el.list.replaceChildren();
   setMessage(el.status);
   el.more.hidden = true;

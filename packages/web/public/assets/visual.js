@@ -1,10 +1,12 @@
 import { api } from './api.js';
-import { $, deleteButton, element, listLoader } from './dom.js';
+import { $, deleteButton, disclosureButton, element, listLoader } from './dom.js';
+import { commentsSection } from './comments.js';
 
 /**
  * The visual baselines of one project: the accepted screenshot each visual assertion is
  * compared with, by test and name, with the image itself. Members and admins may delete
- * one (the next run records a new baseline); viewers look. Images are fetched with the
+ * one (the next run records a new baseline); viewers look. Each baseline's review comments
+ * open under its row (Comments; comments.js): everyone reads, members write. Images are fetched with the
  * session's headers (an <img src> could not send the organization header) and shown as
  * object URLs, released when the list is replaced.
  *
@@ -24,7 +26,7 @@ const el = {
 /** Baselines shown at once (the API's page size). */
 const PAGE = 100;
 
-/** @type {{ project: ProjectRef, canDelete: boolean } | undefined} */
+/** @type {{ project: ProjectRef, canDelete: boolean } | undefined} canDelete: a member's or an admin's, who also comment */
 let current;
 /** @type {string[]} object URLs of the images on screen */
 let imageUrls = [];
@@ -62,11 +64,23 @@ function baselineRow(baseline) {
     element('span', { className: 'baseline-name', testid: 'baseline-name', text: baseline.name }),
     element('span', { className: 'muted', testid: 'baseline-detail', text: `test ${baseline.test_id}${size} · updated ${new Date(baseline.updated_at).toLocaleString()}` }),
   );
-  const actions = element('span');
+  const actions = element('span', { className: 'baseline-actions' });
+  const comments = element('div', { className: 'baseline-comments', testid: 'baseline-comments' });
+  comments.id = `baseline-comments-${baseline.id}`;
+  comments.hidden = true;
+  const canWrite = !!current?.canDelete;
+  actions.append(disclosureButton({
+    text: 'Comments', testid: 'baseline-comments-toggle', label: `Comments on baseline ${baseline.name}`, failure: 'Could not show the comments', status: el.status,
+    current: () => list === loaded,
+    panel: comments,
+    opening: async () => {
+      comments.replaceChildren(commentsSection({ targetType: 'visual_baseline', targetId: baseline.id, canWrite }).element);
+    },
+  }));
   if (current?.canDelete) {
     actions.append(deleteButton({ verb: 'Delete', testid: 'baseline-delete', item: `baseline ${baseline.name}`, path: `/api/visual/baselines/${encodeURIComponent(baseline.id)}`, status: el.status, reload: load }));
   }
-  li.append(figure, about, actions);
+  li.append(figure, about, actions, comments);
   return li;
 }
 
