@@ -76,6 +76,18 @@ describe('svc run --discover, bad input', () => {
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
     expect(report.run.total).toBeGreaterThan(0);
     expect(res.stdout).not.toContain('s3cret!');
+
+    // The files name the app's pages by path, so they run against any --url.
+    const files = await readdir(join(out, 'generated-tests'));
+    const definitions = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(out, 'generated-tests', f), 'utf8'))));
+    const gotos = definitions.flatMap((d: { steps: Array<{ type: string; url?: string }> }) => d.steps.filter((s) => s.type === 'goto').map((s) => s.url!));
+    expect(gotos.length).toBeGreaterThan(0);
+    expect(gotos.every((u) => u.startsWith('/')), gotos.join(' ')).toBe(true);
+    // A page that sends a signed-out visitor to the sign-in page is tested as doing so, not as loading.
+    const guarded = definitions.find((d: { name: string }) => d.name.includes('(/dashboard → /login)'));
+    expect(guarded, definitions.map((d: { name: string }) => d.name).join(' | ')).toBeTruthy();
+    expect(guarded.steps[1]).toMatchObject({ type: 'assert', assertion: { type: 'url', contains: '/login' } });
+    expect(report.tests.find((r: { name: string }) => r.name === guarded.name)?.status).toBe('passed');
   });
 
   it("with a test account's secrets the sign-in test runs and checks that it signed in: it passes with the right password and fails with a wrong one", async () => {

@@ -65,6 +65,10 @@ describe('POST /api/quality/autonomous-loop', () => {
     const stored = await api.get(`/api/tests?project_id=${projectId}&limit=100`);
     const mine = stored.body.items.filter((t: { tags: string[] }) => t.tags.includes('autonomous'));
     expect(mine.map((t: { id: string }) => t.id).sort()).toEqual(firstTests.map((t) => t.id).sort());
+    // Pages of the project's app are paths, so the tests run against whatever app URL a run gives.
+    const gotos = mine.flatMap((t: { steps: Array<{ type: string; url?: string }> }) => t.steps.filter((s) => s.type === 'goto').map((s) => s.url!));
+    expect(gotos.length).toBeGreaterThanOrEqual(3);
+    expect(gotos.every((u: string) => u.startsWith('/')), gotos.join(' ')).toBe(true);
     // And the crawl is a discovery session like any other.
     const session = await api.get(`/api/discovery/${res.body.discovery_session_id}`);
     expect(session.body.status).toBe('completed');

@@ -35,7 +35,7 @@ export interface DiscoverOptions {
  */
 export async function discoverTests(driver: PlaywrightDriver, options: DiscoverOptions): Promise<DiscoveredSuite> {
   const result = await crawl(driver, { startUrl: options.url, maxPages: options.maxPages, strategy: 'breadth_first', signal: options.signal });
-  const found = testsFromCrawl(result, { hasSecret: (name) => options.secrets[name] !== undefined, secretHint: (name) => `SVC_SECRET_${name}` });
+  const found = testsFromCrawl(result, { hasSecret: (name) => options.secrets[name] !== undefined, secretHint: (name) => `SVC_SECRET_${name}`, runsAgainst: options.url });
   const definitions: TestDefinition[] = found.tests.map((t) => t.definition);
   const skipped = found.skipped;
 

@@ -12,6 +12,8 @@ export const AUTONOMOUS_TAG = 'autonomous';
 
 export interface AutonomousLoopRequest {
   projectId: string;
+  /** The app URL the tests will run against (the project's): pages of its origin become paths. */
+  appUrl: string | null;
   crawl: CrawlRequest;
   run: { healing_enabled: boolean; require_test_plan_approval: boolean; retries?: number };
 }
@@ -57,7 +59,7 @@ export async function runAutonomousLoop(
 
   // A sign-in flow needs the test account's user name and password as the project's secrets.
   const secrets = new Set((await store.environment.list(orgId, request.projectId)).filter((v) => v.secret).map((v) => v.name));
-  const found = testsFromCrawl(result, { hasSecret: (name) => secrets.has(name), secretHint: (name) => `the project secret ${name}` });
+  const found = testsFromCrawl(result, { hasSecret: (name) => secrets.has(name), secretHint: (name) => `the project secret ${name}`, runsAgainst: request.appUrl });
   const tests = await writeTests(store, orgId, request.projectId, found.tests);
   const outcome: AutonomousLoopOutcome = { discoverySessionId: session.id, pages: result.pages.length, tests, skipped: found.skipped };
   if (!tests.length) return outcome;

@@ -18,9 +18,11 @@ export interface CrawlTests {
  * to provide it: `secretHint(name)` (SVC_SECRET_<NAME> for the CLI, the project's
  * environment on the server).
  */
-export function testsFromCrawl(result: CrawlResult, o: { hasSecret: (name: string) => boolean; secretHint: (name: string) => string }): CrawlTests {
+export function testsFromCrawl(result: CrawlResult, o: { hasSecret: (name: string) => boolean; secretHint: (name: string) => string; runsAgainst?: string | null }): CrawlTests {
   const tests: CrawlTests['tests'] = [];
   const skipped: CrawlTests['skipped'] = [];
+  // Paths only when the tests run against the crawled origin; a crawl of another host keeps its URLs.
+  const origin = o.runsAgainst && URL.canParse(o.runsAgainst) && new URL(o.runsAgainst).origin === new URL(result.startUrl).origin ? new URL(result.startUrl).origin : null;
   for (const page of result.pages) {
     if (page.partial) {
       skipped.push({ name: `smoke: ${page.url}`, reason: 'the page did not finish loading during discovery' });
@@ -31,7 +33,7 @@ export function testsFromCrawl(result: CrawlResult, o: { hasSecret: (name: strin
       continue;
     }
     if (page.json) continue; // API resources are not pages; a smoke test would check an HTML title
-    tests.push({ definition: generateFromSpec({ url: page.url, name: `${page.title || page.page_type} loads (${pathOf(page.url)})` }).test, kind: 'smoke' });
+    tests.push({ definition: relativeTo(origin, smokeTest(page)), kind: 'smoke' });
   }
   for (const flow of result.flows) {
     const missing = secretsReferenced(flow.steps).filter((name) => !o.hasSecret(name));
@@ -39,9 +41,44 @@ export function testsFromCrawl(result: CrawlResult, o: { hasSecret: (name: strin
       skipped.push({ name: flow.name, reason: `needs ${missing.map(o.secretHint).join(' and ')}: sign-in flows use the user name and password of a test account` });
       continue;
     }
-    tests.push({ definition: generateFromFlow({ name: flow.name, flow_type: flow.flow_type, url: flow.url, steps: flow.steps }).test, kind: flow.flow_type });
+    tests.push({ definition: relativeTo(origin, generateFromFlow({ name: flow.name, flow_type: flow.flow_type, url: flow.url, steps: flow.steps }).test), kind: flow.flow_type });
   }
   return { tests, skipped };
+}
+
+/**
+ * A page's smoke test. A page that sent the browser elsewhere (a sign-in guard: /dashboard
+ * → /login) is named by both and checks that it still lands there: it would otherwise pass
+ * on the other page and say nothing about its own.
+ */
+function smokeTest(page: CrawlResult['pages'][number]): TestDefinition {
+  const landed = page.redirectedTo && new URL(page.redirectedTo).origin === new URL(page.url).origin ? pathOf(page.redirectedTo) : undefined;
+  const name = `${page.title || page.page_type} loads (${pathOf(page.url)}${landed ? ` → ${landed}` : ''})`;
+  const test = generateFromSpec({ url: page.url, name }).test;
+  if (!landed) return test;
+  const [goto, ...checks] = test.steps;
+  // The path only: a query the app adds on the way (?next=…, a nonce) is not the point.
+  const where = new URL(page.redirectedTo!).pathname;
+  return {
+    ...test,
+    description: `The page ${pathOf(page.url)} leads to ${landed}, which opens, has a title and shows content`,
+    steps: [goto, { type: 'assert', assertion: { type: 'url', contains: where }, name: `it leads to ${landed}` }, ...checks],
+  };
+}
+
+/**
+ * Pages of the crawled origin as paths, so the tests run against whatever app URL a run
+ * gives (staging, a preview) rather than the host that was crawled. Only when the tests
+ * run against that origin to begin with (`origin` null: URLs kept).
+ */
+function relativeTo(origin: string | null, test: TestDefinition): TestDefinition {
+  if (!origin) return test;
+  const steps = test.steps.map((step) => {
+    if (step.type !== 'goto' || !URL.canParse(step.url)) return step;
+    const u = new URL(step.url);
+    return u.origin === origin ? { ...step, url: `${u.pathname}${u.search}${u.hash}` } : step;
+  });
+  return { ...test, steps, description: test.description?.replace(`${origin}/`, '/') };
 }
 
 function pathOf(url: string): string {

@@ -60,6 +60,7 @@ export function autonomousLoopRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry:
       if (body.login) checkHosts(project, discovery.allowedHosts, body.login.url, 'login.url');
       const outcome = await runAutonomousLoop({ store: deps.store, discovery, runGraph }, access.organizationId, userOf(principal), {
         projectId: project.id,
+        appUrl: project.app_url ?? null,
         crawl: { startUrl, maxPages: body.max_pages, maxDepth: 3, pageTimeoutMs: 15_000, deadlineMs: 60_000, ...(body.login ? { login: body.login } : {}) },
         run: { healing_enabled: body.healing_enabled, require_test_plan_approval: body.require_test_plan_approval, ...(body.retries !== undefined ? { retries: body.retries } : {}) },
       });
