@@ -81,6 +81,17 @@ describe('retries', () => {
     expect(config.results).toHaveLength(1);
     expect(config.results[0].metadata.failure_kind).toBe('configuration');
 
+    // A test that cannot start (no steps yet: a draft) fails as configuration and is still reported by its name and kind.
+    const draft = await api.post('/api/tests', { project_id: projectId, name: 'draft with no steps', type: 'ui' });
+    expect(draft.status, draft.text).toBe(201);
+    const drafted = await runToEnd({ test_ids: [draft.body.id], retries: 1 });
+    expect(drafted.results).toHaveLength(1);
+    expect(drafted.results[0]).toMatchObject({ status: 'failed', error_message: 'the test has no steps', metadata: { name: 'draft with no steps', type: 'ui', failure_kind: 'configuration' } });
+    const junit = await parseJUnit((await api.get(`/api/reports/${drafted.runId}?format=junit`)).text);
+    expect(JSON.stringify(junit)).toContain('"name":"draft with no steps"');
+    expect(JSON.stringify(junit)).toContain('"classname":"ui"');
+    expect((await api.get(`/api/reports/${drafted.runId}?format=md`)).text).toContain('draft with no steps');
+
     await primeFlaky('project-retries');
     const testId = await createTest('flaky by project setting', '/api/flaky/project-retries');
     expect((await api.patch(`/api/v1/projects/${projectId}`, { config: { retries: 1 } })).status).toBe(200);

@@ -30,7 +30,7 @@ export async function report(deps: GraphDeps, threadId: string, input: { error?:
         const why = skipReason(head, input.error);
         for (const t of head.test_plan) {
           const r = resultOf(head, t.id);
-          if (!r || !finalStatuses.has(r.status)) writes.push({ channel: 'result', value: notRunResult(t.id, 'SKIPPED', why, { attempt: 0 }) });
+          if (!r || !finalStatuses.has(r.status)) writes.push({ channel: 'result', value: notRunResult(t, 'SKIPPED', why, { attempt: 0 }) });
         }
         writes.push(
           { channel: 'replace', field: 'completed_at', value: at },

@@ -3,7 +3,8 @@ import type { TestExecutionResult } from '../execution/types.ts';
 import type { GraphDeps } from './deps.ts';
 import type { RunGraphState } from './state.ts';
 import { finalStatuses } from './state.ts';
-import { testIdOf } from './spec-to-definition.ts';
+import { runnerTypeOf, testIdOf } from './spec-to-definition.ts';
+import type { TestSpec } from '../contracts/test-spec.ts';
 import { forEachLimited } from '../concurrency.ts';
 
 /**
@@ -44,8 +45,9 @@ export function toTestResult(r: TestExecutionResult, attempt: number, healed: bo
 }
 
 /** A result for a test that never ran (plan rejected, run stopped, not executable). */
-export function notRunResult(testId: string, status: 'SKIPPED' | 'FAILED', message: string, metadata: Record<string, unknown> = {}): TestResult {
-  return { test_id: testId, status, duration_ms: 0, assertions_passed: 0, assertions_failed: 0, error_message: message, stack_trace: null, screenshots: [], metadata };
+export function notRunResult(spec: Pick<TestSpec, 'id' | 'name' | 'type'>, status: 'SKIPPED' | 'FAILED', message: string, metadata: Record<string, unknown> = {}): TestResult {
+  // Named and typed as a result that ran is, so reports (JUnit's testcase name, Markdown's heading) show the test, not its id.
+  return { test_id: spec.id, status, duration_ms: 0, assertions_passed: 0, assertions_failed: 0, error_message: message, stack_trace: null, screenshots: [], metadata: { name: spec.name, type: runnerTypeOf(spec), ...metadata } };
 }
 
 /**

@@ -17,6 +17,9 @@ export const testIdOf = (spec: Pick<TestSpec, 'id' | 'parameter_set'>): string =
 
 const typeFor = { UI: 'ui', E2E: 'ui', API: 'api', INTEGRATION: 'db' } as const;
 
+/** The runner's kind of a planned test (ui, api, db); a UNIT spec, which never runs, reads as api. */
+export const runnerTypeOf = (spec: Pick<TestSpec, 'type'>): 'ui' | 'api' | 'db' => (spec.type === 'UNIT' ? 'api' : typeFor[spec.type]);
+
 /**
  * A planned test (TestSpec) as the runner's TestDefinition. The spec's execution timeout
  * (10 minutes) caps timeout_seconds. A test the runner cannot run says why.
