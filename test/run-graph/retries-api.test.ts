@@ -90,7 +90,9 @@ describe('retries', () => {
     const junit = await parseJUnit((await api.get(`/api/reports/${drafted.runId}?format=junit`)).text);
     expect(JSON.stringify(junit)).toContain('"name":"draft with no steps"');
     expect(JSON.stringify(junit)).toContain('"classname":"ui"');
-    expect((await api.get(`/api/reports/${drafted.runId}?format=md`)).text).toContain('draft with no steps');
+    const md = (await api.get(`/api/reports/${drafted.runId}?format=md`)).text;
+    expect(md).toContain('draft with no steps');
+    expect((await api.get(`/api/reports/${drafted.runId}?format=markdown`)).text).toBe(md); // both names, as the downloads take
 
     await primeFlaky('project-retries');
     const testId = await createTest('flaky by project setting', '/api/flaky/project-retries');

@@ -45,7 +45,10 @@ const ExecuteInput = RunStartInput.omit({ project_id: true, test_ids: true })
     test_id: z.uuid().describe('The test to execute'),
     parameter_set: z.number().int().min(1).max(MAX_PARAMETER_SETS).optional().describe('Only this parameter set (1-based) of a parameterised test; default all its cases'),
   });
-const ReportQuery = z.strictObject({ format: z.enum(reportFormats).default('json').describe('json (default), html, md or junit') });
+// `markdown` is accepted for `md`, as the report downloads (POST …/download) accept both.
+const ReportQuery = z.strictObject({
+  format: z.enum([...reportFormats, 'markdown']).default('json').transform((v) => (v === 'markdown' ? 'md' : v)).describe('json (default), html, md (or markdown) or junit'),
+});
 
 /**
  * Run endpoints (spec: versioned and unversioned families) and, through it, every run
