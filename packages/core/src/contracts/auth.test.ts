@@ -6,6 +6,8 @@ describe('auth', () => {
   it('sign-up', () => {
     expect(parseInput(SignUpInput, { email: 'a@b.co', password: 'long enough' })).toEqual({ email: 'a@b.co', password: 'long enough' });
     expect(paths(SignUpInput, { email: 'a@b.co', password: 'short' })).toEqual(['password']);
+    expect(issues(SignUpInput, { email: 'a@b.co', password: '        ' })).toEqual([{ path: 'password', message: 'at least 8 characters that are not spaces' }]);
+    expect(parseInput(SignUpInput, { email: 'a@b.co', password: 'a b c d e f g h' }).password).toBe('a b c d e f g h'); // a pass phrase
     expect(issues(SignUpInput, { email: 'a@b.co', password: 'long enough', role: 'admin' })).toEqual([{ path: 'role', message: 'unknown field' }]);
   });
   it('login and refresh', () => {

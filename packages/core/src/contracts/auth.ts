@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { Email, IsoDateTime } from './common.ts';
 
-const Password = z.string().min(8).max(256).describe('Password, 8-256 characters');
+// Spaces count (pass phrases), but a password must have 8 characters that are not spaces.
+const Password = z
+  .string()
+  .min(8, { abort: true })
+  .max(256, { abort: true })
+  .refine((p) => p.replace(/\s/g, '').length >= 8, 'at least 8 characters that are not spaces')
+  .describe('Password, 8-256 characters, at least 8 of them not spaces');
 
 /** POST /api/auth/signup body. */
 export const SignUpInput = z.strictObject({
