@@ -39,8 +39,9 @@ describe('svc CLI', () => {
     expect(stdout).toContain('start');
   });
 
-  it('an unknown command exits 2 with help', async () => {
-    await expect(run(bin, ['frobnicate'], { cwd: root })).rejects.toMatchObject({ code: 2 });
+  it('an unknown command or bad usage exits 2 with the problem and where the help is, not the whole help', async () => {
+    await expect(run(bin, ['frobnicate'], { cwd: root })).rejects.toMatchObject({ code: 2, stderr: 'svc: unknown command "frobnicate"\nRun "svc help" for the commands.\n' });
+    await expect(run(bin, ['run', '--workers', '0'], { cwd: root })).rejects.toMatchObject({ code: 2, stderr: 'svc run: --url is required\nRun "svc run --help" for its options.\n' });
   });
 
   it('svc run --help documents --resume; --resume refuses a second --url/--tests and an unknown run (exit 2)', async () => {

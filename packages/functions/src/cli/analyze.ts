@@ -3,6 +3,7 @@ import { analyzeFiles } from '@svc/core/intelligence/analysis/index';
 import { readRepository, RepositoryReadError } from '../intelligence/read-repository.ts';
 import { skippedOf } from '../intelligence/read-allowed-folder.ts';
 import { uploadForAnalysis, uploadReadLimits, type UploadOptions } from './analyze-upload.ts';
+import { usageError } from './usage-error.ts';
 
 export const ANALYZE_HELP = `Usage: svc analyze <path> [--json] [--max-files N]
        svc analyze <path> --upload --project <id> [--server <url>] [--commit <sha>] [--wait]
@@ -111,7 +112,4 @@ function summariseReasons(skipped: Array<{ reason: string }>): string {
   return [...counts].map(([r, n]) => `${n} ${r}`).join('; ');
 }
 
-function usage(message: string): number {
-  process.stderr.write(`svc analyze: ${message}\n\n${ANALYZE_HELP}`);
-  return 2;
-}
+const usage = (message: string): number => usageError('analyze', message);

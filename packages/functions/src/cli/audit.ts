@@ -3,6 +3,7 @@ import { QualityAuditOptions, type QualityAuditReport } from '@svc/core/contract
 import { runQualityAudit } from '@svc/core/quality/audit';
 import { PageLoadError } from '@svc/core/quality/page-probe';
 import { chromiumProbe } from '../quality/chromium-probe.ts';
+import { usageError } from './usage-error.ts';
 
 export const AUDIT_HELP = `Usage: svc audit <url> [--json] [--checks accessibility,security,performance,console]
                  [--fail-on high] [--min-impact serious] [--tags wcag2a,wcag2aa] [--chromium <path>]
@@ -95,8 +96,5 @@ function text(r: QualityAuditReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-function usage(message: string): number {
-  process.stderr.write(`svc audit: ${message}\n\n${AUDIT_HELP}`);
-  return 2;
-}
+const usage = (message: string): number => usageError('audit', message);
 

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { exportPlaywrightProject } from '@svc/core/export/playwright';
 import { loadTests, TestFileError } from '../execution/load-tests.ts';
+import { usageError } from './usage-error.ts';
 
 export const EXPORT_HELP = `Usage: svc export --format playwright --tests <file|dir> [--flows <file|dir>] [--out <dir>] [--url <app>]
 
@@ -53,7 +54,4 @@ export async function exportCommand(args: string[]): Promise<number> {
   return 0;
 }
 
-function usage(message: string): number {
-  process.stderr.write(`svc export: ${message}\n\n${EXPORT_HELP}`);
-  return 2;
-}
+const usage = (message: string): number => usageError('export', message);

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { rankPage } from '@svc/core/healing/rank';
+import { usageError } from './usage-error.ts';
 
 export const HEAL_HELP = `Usage: svc heal rank --input <file> [--top N]
        svc heal git --repo <path> --selector <selector>   (svc heal git --help)
@@ -81,10 +82,7 @@ export async function healCommand(args: string[]): Promise<number> {
   return 0;
 }
 
-function usage(message: string): number {
-  process.stderr.write(`svc heal: ${message}\n\n${HEAL_HELP}`);
-  return 2;
-}
+const usage = (message: string): number => usageError('heal', message);
 
 /** Reads the file in chunks and decodes it; invalid UTF-8 becomes U+FFFD instead of failing. */
 async function readJson(path: string): Promise<unknown> {

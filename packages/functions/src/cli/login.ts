@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { deviceLogin } from './device-login.ts';
 import { readStoredLogin, saveStoredLogin, credentialsPath } from './credentials.ts';
+import { usageError } from './usage-error.ts';
 
 export const LOGIN_HELP = `Usage: svc login [--server <url>] [--organization <id>] [--name <agent>]
        svc logout [--server <url>]
@@ -23,10 +24,7 @@ you only. svc logout revokes it on the server and forgets it.
 Exit code: 0 signed in (or out); 1 denied, expired or refused; 2 bad usage.
 `;
 
-const usage = (message: string) => {
-  process.stderr.write(`svc login: ${message}\n\n${LOGIN_HELP}`);
-  return 2;
-};
+const usage = (message: string): number => usageError('login', message);
 
 /** The command's options and server, or the exit code when it should stop here (--help, bad usage). */
 function parseCommand<O extends Record<string, { type: 'string' }>>(args: string[], env: NodeJS.ProcessEnv, options: O) {

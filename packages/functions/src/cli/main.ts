@@ -87,7 +87,7 @@ export async function main(argv: string[]): Promise<number> {
       return healCommand(rest);
     }
     default:
-      process.stderr.write(`svc: unknown command "${command}"\n\n${HELP}`);
+      process.stderr.write(`svc: unknown command "${command}"\nRun "svc help" for the commands.\n`);
       return 2;
   }
 }

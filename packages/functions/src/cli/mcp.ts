@@ -5,6 +5,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { serverCredential, signInAgainHint } from './server-credential.ts';
+import { usageError } from './usage-error.ts';
 
 export const MCP_HELP = `Usage: svc mcp [--server <url>] [--organization <id>]
 
@@ -26,10 +27,7 @@ Exit code: 0 when standard input closes; 2 for bad usage, or a server that canno
 reached or refuses the credential.
 `;
 
-const usage = (message: string) => {
-  process.stderr.write(`svc mcp: ${message}\n\n${MCP_HELP}`);
-  return 2;
-};
+const usage = (message: string): number => usageError('mcp', message);
 
 /**
  * `svc mcp`: a stdio MCP server that relays tools/list and tools/call to the server's

@@ -15,6 +15,7 @@ import { fileHealingKnowledge } from '../execution/file-healing-knowledge.ts';
 import { limits } from '@svc/core/contracts/limits';
 import { selectTests } from '../execution/select-tests.ts';
 import { progressPrinter } from './progress.ts';
+import { usageError } from './usage-error.ts';
 
 export const RUN_HELP = `Usage: svc run --url <app> --tests <file|dir> [options]
        svc run --url <app> --discover [--max-pages N] [options]
@@ -305,10 +306,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   }
 }
 
-function usage(message: string): number {
-  process.stderr.write(`svc run: ${message}\n\n${RUN_HELP}`);
-  return 2;
-}
+const usage = (message: string): number => usageError('run', message);
 
 /** KEY=value per line; # comments; optional quotes. */
 export function parseEnvFile(text: string): Record<string, string> {
