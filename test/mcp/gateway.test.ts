@@ -211,6 +211,13 @@ describe('the transport', () => {
     const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
     expect(cookie).toContain('=');
     expect((await post({ cookie })).status).toBe(401);
+    // A tools/call whose arguments are not an object is invalid params (-32602), not an internal error.
+    const rpc = async (body: unknown) => (await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': server.admin.apiKey }, body: JSON.stringify(body) })).text();
+    await rpc(init);
+    const malformed = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'svc_list_projects', arguments: 'notanobject' } });
+    const answer = JSON.parse(malformed.startsWith('{') ? malformed : malformed.split('\n').find((l) => l.startsWith('data: '))!.slice(6));
+    expect(answer.error.code, malformed).toBe(-32602);
+    expect(answer.error.message).toContain('arguments');
     for (const method of ['GET', 'DELETE']) {
       const r = await fetch(`${server.url}/mcp`, { method, headers: { authorization: `Bearer ${server.admin.apiKey}`, accept: 'text/event-stream' } });
       expect(r.status).toBe(405);

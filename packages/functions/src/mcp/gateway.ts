@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '@svc/core/errors';
@@ -127,6 +128,8 @@ function takeImage(text: string, field: string): { text: string; data: string; m
   return { text: JSON.stringify({ ...(body as object), [field]: { ...rest, base64: '(sent as the image content of this result)' } }), data: base64, mimeType: rest.mime_type };
 }
 
+const AnyToolCall = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+
 export function createGatewayServer(options: GatewayOptions): Server {
   const { tools, byName } = options.catalogue;
   const server = new Server(
@@ -139,7 +142,11 @@ export function createGatewayServer(options: GatewayOptions): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  // Registered with a lenient schema: the SDK parses a request with the registered schema
+  // before its own tools/call check, so a malformed call (arguments that are not an object)
+  // failed as -32603 internal error; this way the SDK's check answers -32602 invalid params.
+  server.setRequestHandler(AnyToolCall, async (raw, extra): Promise<CallToolResult> => {
+    const request = CallToolRequestSchema.parse(raw);
     const entry = byName.get(request.params.name);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(request.params.name)}; tools/list names the ${tools.length} tools`);
     let split;
