@@ -2,8 +2,9 @@
  * Comparing a run with a base run, over real HTTP on the local runtime with real runs of
  * API tests against a small app on 127.0.0.1: a test that broke between the runs is a new
  * failure, one whose endpoint was fixed is fixed, one failing in both still failing; a
- * test only in the later run is new, one only in the base removed. Without ?base= the
- * base is the project's latest finished run before this one; a run still going is
+ * test only in the later run is new, one only in the base removed when it was deleted and
+ * not run when it was only left out. Without ?base= the base is the project's latest
+ * finished run before this one that ran the same tests; a run still going is
  * compared as far as it got (partial). Bad input is a 400 naming `base`; another
  * organization's run (or base) is a 404; the MCP tool answers the same.
  */
@@ -24,7 +25,7 @@ let user: Awaited<ReturnType<typeof signUp>>;
 let stranger: Client;
 let strangerRun: string;
 let shop: string;
-const ids: Record<'breaks' | 'flaky' | 'broken' | 'added' | 'dropped' | 'held', string> = { breaks: '', flaky: '', broken: '', added: '', dropped: '', held: '' };
+const ids: Record<'breaks' | 'flaky' | 'broken' | 'added' | 'dropped' | 'deleted' | 'held', string> = { breaks: '', flaky: '', broken: '', added: '', dropped: '', deleted: '', held: '' };
 let first: string;
 let second: string;
 
@@ -60,10 +61,12 @@ beforeAll(async () => {
   ids.flaky = await create(api, shop, 'stock answers', '/flaky');
   ids.broken = await create(api, shop, 'refunds answer', '/fail');
   ids.dropped = await create(api, shop, 'old search answers', '/ok');
+  ids.deleted = await create(api, shop, 'retired answers', '/ok');
   // The base: /flaky still broken.
-  first = await run(api, shop, [ids.breaks, ids.flaky, ids.broken, ids.dropped]);
+  first = await run(api, shop, [ids.breaks, ids.flaky, ids.broken, ids.dropped, ids.deleted]);
   expect((await finished(api, first)).status).toBe('completed');
-  // Between the runs: /flaky is fixed, "orders answer" now calls a failing endpoint, a test is added and one left out.
+  // Between the runs: /flaky is fixed, "orders answer" now calls a failing endpoint, a test is added, one left out and one deleted.
+  expect((await api.delete(`/api/tests/${ids.deleted}`)).status).toBe(204);
   target.setBroken(false);
   const changed = await api.patch(`/api/tests/${ids.breaks}`, { steps: [{ type: 'request', method: 'GET', url: '/fail' }] });
   expect(changed.status, changed.text).toBe(200);
@@ -88,12 +91,13 @@ describe('GET /api/runs/{id}/compare', () => {
     const res = await api.get(`/api/runs/${second}/compare?base=${first}`);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ run_id: second, base_run_id: first, partial: false });
-    expect(res.body.summary).toEqual({ new_failures: 1, quarantined_new_failures: 0, fixed: 1, still_failing: 1, new_tests: 1, removed_tests: 1, unchanged_passing: 0, skipped: 0, not_yet_run: 0 });
+    expect(res.body.summary).toEqual({ new_failures: 1, quarantined_new_failures: 0, fixed: 1, still_failing: 1, new_tests: 1, removed_tests: 1, not_run: 1, unchanged_passing: 0, skipped: 0, not_yet_run: 0 });
     expect(caseOf(res.body, ids.breaks)).toMatchObject({ name: 'orders answer', status: 'failed', base_status: 'passed', change: 'new_failure', error: expect.stringContaining('500') });
     expect(caseOf(res.body, ids.flaky)).toMatchObject({ status: 'passed', base_status: 'failed', change: 'fixed' });
     expect(caseOf(res.body, ids.broken)).toMatchObject({ change: 'still_failing' });
     expect(caseOf(res.body, ids.added)).toMatchObject({ change: 'new_test', base_status: null });
-    expect(caseOf(res.body, ids.dropped)).toMatchObject({ name: 'old search answers', change: 'removed', status: null, base_status: 'passed' });
+    expect(caseOf(res.body, ids.dropped)).toMatchObject({ name: 'old search answers', change: 'not_run', status: null, base_status: 'passed' });
+    expect(caseOf(res.body, ids.deleted)).toMatchObject({ name: 'retired answers', change: 'removed', status: null, base_status: 'passed' });
     expect(res.body.cases[0].change).toBe('new_failure');
     expect(Array.isArray(res.body.slower)).toBe(true);
   });
@@ -105,7 +109,7 @@ describe('GET /api/runs/{id}/compare', () => {
     expect(v1.body.summary.new_failures).toBe(1);
     // The first run of the project has nothing before it: every case is new.
     const earliest = await api.get(`/api/runs/${first}/compare`);
-    expect(earliest.body).toMatchObject({ base_run_id: null, summary: { new_tests: 4, new_failures: 0 } });
+    expect(earliest.body).toMatchObject({ base_run_id: null, summary: { new_tests: 5, new_failures: 0 } });
   });
 
   it('compares a run still going as far as it got, and says it is partial', async () => {
@@ -123,7 +127,19 @@ describe('GET /api/runs/{id}/compare', () => {
     }
     await finished(api, going);
     const done = await api.get(`/api/runs/${going}/compare`);
-    expect(done.body).toMatchObject({ base_run_id: second, partial: false, summary: { new_tests: 1, removed_tests: 4, not_yet_run: 0 } });
+    // The base's tests still exist: this run only did not select them.
+    expect(done.body).toMatchObject({ base_run_id: second, partial: false, summary: { new_tests: 1, removed_tests: 0, not_run: 4, not_yet_run: 0 } });
+  });
+
+  it('the default base is the latest run that ran the same tests: a full run after a run of one test is compared with the full run before it', async () => {
+    const one = await run(api, shop, [ids.added]);
+    await finished(api, one);
+    const ofOne = (await api.get(`/api/runs/${one}/compare`)).body;
+    expect(ofOne).toMatchObject({ base_run_id: second, base_rule: 'previous_run', summary: { unchanged_passing: 1, not_run: 3, removed_tests: 0, new_tests: 0 } });
+    const full = await run(api, shop, [ids.breaks, ids.flaky, ids.broken, ids.added]);
+    await finished(api, full);
+    const ofFull = (await api.get(`/api/runs/${full}/compare`)).body;
+    expect(ofFull).toMatchObject({ base_run_id: second, summary: { new_tests: 0, still_failing: 2 } });
   });
 
   it('refuses a bad base with a 400 naming base', async () => {

@@ -2,7 +2,9 @@ import type { BaseRule, RunCompare } from '../contracts/run-compare.ts';
 import { isTerminalRunStatus, type TestRunStatus } from '../contracts/test-run.ts';
 import { notFound, validationFailed } from '../errors.ts';
 import type { Store, TestRun } from '../store/index.ts';
-import { compareRuns, type CompareRun } from './run-compare.ts';
+import { compareRuns, lastAttempts, type CompareResult, type CompareRun } from './run-compare.ts';
+import { mapLimited } from '../concurrency.ts';
+import type { TestRecord } from '../store/tests.ts';
 
 /** How far back the default base is looked for: runs of the project from the run back, newest first. */
 const PAGE = 50;
@@ -26,28 +28,53 @@ function sourceRule(run: TestRun): { rule: BaseRule; wants: (r: TestRun) => bool
   return { rule: 'same_branch', wants: (r) => r.source?.branch === source.branch };
 }
 
+/** How many default-base candidates are looked through for one that ran every test the run ran. */
+const COVERING_CANDIDATES = 5;
+
 /**
- * The default base of a run and how it was chosen: the run its source's rule wants (see
- * sourceRule), else — and for runs without a source — the latest completed or failed run
- * of its project created before it. Run ids are uuidv7, so id order is creation order, as
- * notifications' "recovered" reads it. One pass over the project's runs serves both rules.
+ * The default base candidates of a run, best first, with how each was chosen: the runs its
+ * source's rule wants (see sourceRule), then — and for runs without a source only these —
+ * the latest completed or failed runs of its project created before it. Run ids are
+ * uuidv7, so id order is creation order, as notifications' "recovered" reads it. One pass
+ * over the project's runs serves both rules.
  */
-export async function defaultBaseRun(store: Store, run: TestRun): Promise<{ run: TestRun; rule: BaseRule } | undefined> {
+async function defaultBaseCandidates(store: Store, run: TestRun, max: number): Promise<Array<{ run: TestRun; rule: BaseRule }>> {
   const byRule = sourceRule(run);
-  let previous: TestRun | undefined;
+  const wanted: Array<{ run: TestRun; rule: BaseRule }> = [];
+  const previous: Array<{ run: TestRun; rule: BaseRule }> = [];
   let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
+  for (let page = 0; page < MAX_PAGES && wanted.length < max; page++) {
     const { items, next_cursor } = await store.testRuns.listForProject(run.project_id, PAGE, cursor, run.id);
     for (const r of items) {
       if (r.id >= run.id || !BASE_STATUSES.has(r.status)) continue;
-      if (!byRule) return { run: r, rule: 'previous_run' };
-      if (byRule.wants(r)) return { run: r, rule: byRule.rule };
-      previous ??= r;
+      if (byRule?.wants(r)) wanted.push({ run: r, rule: byRule.rule });
+      else if (previous.length < max) previous.push({ run: r, rule: 'previous_run' });
+      if (!byRule && previous.length >= max) break;
     }
+    if (!byRule && previous.length >= max) break;
     if (!next_cursor) break;
     cursor = next_cursor;
   }
-  return previous ? { run: previous, rule: 'previous_run' } : undefined;
+  return [...wanted, ...previous].slice(0, max);
+}
+
+/**
+ * The default base: among the best few candidates, the first that ran every case this run
+ * ran, else the best. A full run after a run of one test is compared with the full run
+ * before it, not with the one test (which would call every other test new).
+ */
+async function defaultBase(store: Store, orgId: string, run: TestRun, now: CompareRun): Promise<{ run: TestRun; results: CompareRun; rule: BaseRule } | undefined> {
+  const candidates = await defaultBaseCandidates(store, run, COVERING_CANDIDATES);
+  const wanted = [...lastAttempts(now.results).keys()];
+  let first: { run: TestRun; results: CompareRun; rule: BaseRule } | undefined;
+  for (const c of candidates) {
+    const results = await resultsOf(store, orgId, c.run);
+    const had = lastAttempts(results.results);
+    const chosen = { run: c.run, results, rule: c.rule };
+    if (wanted.every((k) => had.has(k))) return chosen;
+    first ??= chosen;
+  }
+  return first;
 }
 
 /**
@@ -68,17 +95,31 @@ async function resultsOf(store: Store, orgId: string, run: TestRun): Promise<Com
 
 /**
  * A stored run compared with its base (named, or the default). Results recorded from
- * outside may carry no name: those are named by their stored test.
+ * outside may carry no name: those are named by their stored test. A base case this run
+ * did not run is "removed" only when its test (or parameter set) is gone; a test that
+ * still exists was just not selected ("not_run").
  */
 export async function runComparisonOf(store: Store, orgId: string, run: TestRun, baseId?: string): Promise<RunCompare> {
-  const chosen = baseId ? { run: await namedBaseRun(store, orgId, run, baseId), rule: 'named' as const } : await defaultBaseRun(store, run);
-  const base = chosen?.run;
-  const [now, before] = await Promise.all([resultsOf(store, orgId, run), base ? resultsOf(store, orgId, base) : null]);
-  const unnamed = new Set([...now.results, ...(before?.results ?? [])].filter((r) => typeof r.metadata.name !== 'string').map((r) => r.test_id));
+  const now = await resultsOf(store, orgId, run);
+  const chosen = baseId
+    ? await (async () => {
+        const named = await namedBaseRun(store, orgId, run, baseId);
+        return { run: named, results: await resultsOf(store, orgId, named), rule: 'named' as const };
+      })()
+    : await defaultBase(store, orgId, run, now);
+  const before = chosen?.results ?? null;
+  // Read only the tests that matter: results with no name, and base cases this run did not run.
+  const ran = lastAttempts(now.results);
+  const unnamed = [...now.results, ...(before?.results ?? [])].filter((r) => typeof r.metadata.name !== 'string');
+  const notHere = [...lastAttempts(before?.results ?? []).entries()].filter(([key]) => !ran.has(key)).map(([, r]) => r);
+  const ids = new Set([...unnamed, ...notHere].map((r) => r.test_id));
+  const tests = new Map<string, TestRecord | undefined>();
+  await mapLimited([...ids].slice(0, 500), 8, async (testId) => tests.set(testId, await store.tests.get(orgId, testId)));
   const names = new Map<string, string>();
-  await Promise.all([...unnamed].slice(0, 200).map(async (testId) => {
-    const test = await store.tests.get(orgId, testId);
-    if (test) names.set(testId, test.name);
-  }));
-  return compareRuns(now, before, names, chosen?.rule);
+  for (const [id, test] of tests) if (test) names.set(id, test.name);
+  const stillExists = (r: CompareResult) => {
+    const test = tests.get(r.test_id);
+    return !!test && test.project_id === run.project_id && (!r.parameter_set || test.parameter_sets.length >= r.parameter_set.index);
+  };
+  return compareRuns(now, before, names, chosen?.rule, stillExists);
 }

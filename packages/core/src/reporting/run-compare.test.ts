@@ -20,7 +20,7 @@ describe('compareRuns', () => {
     const now = run('now', [r(1, 'failed'), r(2, 'passed'), r(3, 'failed'), r(5, 'passed'), r(6, 'passed')]);
     const cmp = compareRuns(now, base);
     expect(cmp).toMatchObject({ run_id: 'now', base_run_id: 'base', partial: false });
-    expect(cmp.summary).toEqual({ new_failures: 1, quarantined_new_failures: 0, fixed: 1, still_failing: 1, new_tests: 1, removed_tests: 1, unchanged_passing: 1, skipped: 0, not_yet_run: 0 });
+    expect(cmp.summary).toEqual({ new_failures: 1, quarantined_new_failures: 0, fixed: 1, still_failing: 1, new_tests: 1, removed_tests: 1, not_run: 0, unchanged_passing: 1, skipped: 0, not_yet_run: 0 });
     expect(byId(cmp, 1)).toMatchObject({ change: 'new_failure', status: 'failed', base_status: 'passed', error: 'test 1 broke' });
     expect(byId(cmp, 2)).toMatchObject({ change: 'fixed', status: 'passed', base_status: 'failed' });
     expect(byId(cmp, 2)!.error).toBeUndefined();
@@ -30,6 +30,15 @@ describe('compareRuns', () => {
     expect(byId(cmp, 6)).toMatchObject({ change: 'passing' });
     // New failures lead the list.
     expect(cmp.cases.map((c) => c.change)).toEqual(['new_failure', 'still_failing', 'fixed', 'new_test', 'removed', 'passing']);
+  });
+
+  it("a base case whose test still exists was only not selected: not_run, not removed", () => {
+    const base = run('base', [r(1, 'passed'), r(2, 'failed'), r(4, 'passed')]);
+    const now = run('now', [r(1, 'passed')]);
+    const cmp = compareRuns(now, base, new Map(), 'previous_run', (c) => c.test_id !== T(4));
+    expect(cmp.summary).toMatchObject({ removed_tests: 1, not_run: 1, unchanged_passing: 1, new_failures: 0 });
+    expect(byId(cmp, 2)).toMatchObject({ change: 'not_run', status: null, base_status: 'failed' });
+    expect(byId(cmp, 4)).toMatchObject({ change: 'removed' });
   });
 
   it('judges each run by the last attempt of a case', () => {

@@ -26,7 +26,7 @@ export const SLOWER_MS = 500;
 const SLOWER_TOP = 5;
 
 /** The order cases are listed in: what a red run's reader needs first. */
-const ORDER: readonly RunChange[] = ['new_failure', 'still_failing', 'fixed', 'new_test', 'removed', 'skipped', 'passing'];
+const ORDER: readonly RunChange[] = ['new_failure', 'still_failing', 'fixed', 'new_test', 'removed', 'skipped', 'not_run', 'passing'];
 
 /**
  * The last attempt of each case (a test, or one parameter set of it): a retried or
@@ -46,8 +46,8 @@ const failed = (r: CompareResult | undefined) => !!r && lower(r.status) === 'fai
 /** Healed is passing: the test did what it should, the healer only found its element again. */
 const passing = (r: CompareResult) => lower(r.status) === 'passed' || lower(r.status) === 'healed';
 
-function changeOf(now: CompareResult | undefined, base: CompareResult | undefined): RunChange {
-  if (!now) return 'removed';
+function changeOf(now: CompareResult | undefined, base: CompareResult | undefined, exists: (r: CompareResult) => boolean): RunChange {
+  if (!now) return exists(base!) ? 'not_run' : 'removed';
   if (!base) return 'new_test';
   if (failed(now)) return failed(base) ? 'still_failing' : 'new_failure';
   if (passing(now)) return failed(base) ? 'fixed' : 'passing';
@@ -63,11 +63,11 @@ function nameOf(r: CompareResult, names: ReadonlyMap<string, string>): string {
 
 /**
  * A run against a base run, case by case: what newly failed (what this change broke),
- * what got fixed, what was already failing, what is new or gone, and what got much
- * slower. A quarantined test's new failure is counted apart (it does not fail the run).
+ * what got fixed, what was already failing, what is new or gone (or only not selected this
+ * time: `stillExists`), and what got much slower. A quarantined test's new failure is counted apart (it does not fail the run).
  * Without a base every case is a new test. Pure: the caller reads both runs' results.
  */
-export function compareRuns(run: CompareRun, base: CompareRun | null, names: ReadonlyMap<string, string> = new Map(), baseRule: BaseRule = 'previous_run'): RunCompare {
+export function compareRuns(run: CompareRun, base: CompareRun | null, names: ReadonlyMap<string, string> = new Map(), baseRule: BaseRule = 'previous_run', stillExists: (r: CompareResult) => boolean = () => false): RunCompare {
   const now = lastAttempts(run.results);
   const before = lastAttempts(base?.results ?? []);
   const cases: RunCompareCase[] = [];
@@ -90,7 +90,7 @@ export function compareRuns(run: CompareRun, base: CompareRun | null, names: Rea
       ...(r.parameter_set ? { parameter_set: { index: r.parameter_set.index, name: r.parameter_set.name } } : {}),
       status: a ? lower(a.status) : null,
       base_status: b ? lower(b.status) : null,
-      change: changeOf(a, b),
+      change: changeOf(a, b, stillExists),
       ...(quarantined !== undefined ? { quarantined } : {}),
       ...(failed(a) && a!.error_message ? { error: a!.error_message } : {}),
       duration_ms: duration,
@@ -119,6 +119,7 @@ export function compareRuns(run: CompareRun, base: CompareRun | null, names: Rea
       still_failing: count('still_failing'),
       new_tests: count('new_test'),
       removed_tests: count('removed'),
+      not_run: count('not_run'),
       unchanged_passing: count('passing'),
       skipped: count('skipped'),
       not_yet_run: notYetRun,
