@@ -45,6 +45,23 @@ describe('workflow automation section', () => {
     await expect.poll(() => tab.getByTestId('automation-projects').locator('option').allTextContents()).toEqual([PROJECT]);
   });
 
+  it('is spaced like the other panels: a gap above it, and the empty list apart from the help', async () => {
+    const box = async (testid: string) => {
+      const b = await tab.getByTestId(testid).boundingBox();
+      if (!b) throw new Error(`${testid} is not shown`);
+      return { top: b.y, bottom: b.y + b.height };
+    };
+    const [vcs, chat, automation] = [await box('vcs'), await box('chat'), await box('automation')];
+    const panelGap = chat.top - vcs.bottom;
+    expect(panelGap).toBeGreaterThan(15);
+    // The chat panel above ends a gap before this one starts, the same gap as between the panels above it.
+    expect(automation.top - chat.bottom).toBeCloseTo(panelGap, 0);
+    // "No automation integrations yet." is a line apart from the help paragraph, as in the chat panel.
+    const helpGap = (await box('automation-status')).top - (await box('automation-help')).bottom;
+    expect(helpGap).toBeGreaterThan(10);
+    expect(helpGap).toBeCloseTo((await box('chat-slack')).top - (await box('chat-help')).bottom, 0);
+  });
+
   it("names what is missing under its input, in the section's words", async () => {
     await tab.getByTestId('automation-submit').click();
     await expect.poll(() => tab.getByTestId('automation-name-error').textContent()).toBe('Name the integration (the tool or workflow it is for).');

@@ -24,6 +24,12 @@ let browser: Browser;
 let page: Page;
 /** Uncaught page errors and CSP violations seen in the browser. */
 const browserProblems: string[] = [];
+/** Everything the browser logged as an error (a failed request is logged too: "Failed to load resource"). */
+const consoleErrors: string[] = [];
+/** The page's requests to POST /api/auth/refresh, with the status each was answered with. */
+const refreshes: number[] = [];
+/** The page's POST /api/v1/projects requests. */
+const projectPosts: string[] = [];
 
 /** Organization id → name of the project seeded into it through the API. */
 const seeded = new Map<string, string>();
@@ -87,6 +93,15 @@ describe('dashboard shell', () => {
     expect(memberships.map((m) => m.organization_id).sort()).toEqual([server.admin.organizationId, secondOrgId].sort());
 
     ({ browser, page } = await openBrowser(browserProblems));
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/api/auth/refresh') refreshes.push(response.status());
+    });
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/v1/projects') projectPosts.push(request.postData() ?? '');
+    });
   });
 
   afterAll(async () => {
@@ -100,6 +115,12 @@ describe('dashboard shell', () => {
     expect(new URL(page.url()).searchParams.get('next')).toBe('/');
     await page.getByTestId('email').waitFor();
     await page.getByTestId('password').waitFor();
+    // With no session made in this browser there is nothing to renew: the page asks for the
+    // password at once, without a refresh request that could only be refused (401, logged
+    // by the browser as a failed request).
+    await expect.poll(() => page.getByTestId('email').evaluate((node) => node === document.activeElement)).toBe(true);
+    expect(refreshes).toEqual([]);
+    expect(consoleErrors).toEqual([]);
   });
 
   it('shows the error for a wrong password', async () => {
@@ -138,12 +159,28 @@ describe('dashboard shell', () => {
   });
 
   it('shows validation errors next to the new-project form', async () => {
+    const errorsBefore = consoleErrors.length;
     await page.getByTestId('new-project-name').fill('');
     await page.getByTestId('new-project-url').fill('not a url');
     await page.getByTestId('new-project-submit').click();
     await page.getByTestId('new-project-name-error').waitFor({ state: 'visible' });
     await page.getByTestId('new-project-url-error').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('new-project-name-error').textContent()).toBe('This field is required.');
+    expect(await page.getByTestId('new-project-url-error').textContent()).toBe('Enter an http or https URL, e.g. https://staging.example.com.');
     expect(await page.getByTestId('new-project-name').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByTestId('new-project-url').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByTestId('new-project-name').evaluate((node) => node === document.activeElement)).toBe(true);
+    // Checked in the page: nothing was sent (the API would only have answered 400).
+    expect(projectPosts).toEqual([]);
+    // A name with a good URL is still one the page sends only when both are right.
+    await page.getByTestId('new-project-name').fill('Not sent');
+    await page.getByTestId('new-project-submit').click();
+    await expect.poll(() => page.getByTestId('new-project-name-error').isVisible()).toBe(false);
+    expect(await page.getByTestId('new-project-url-error').isVisible()).toBe(true);
+    expect(await page.getByTestId('new-project-name').getAttribute('aria-invalid')).toBeNull();
+    expect(projectPosts).toEqual([]);
+    expect(consoleErrors.slice(errorsBefore)).toEqual([]);
+    expect((await call('/api/v1/projects', { org: await page.getByTestId('org-switcher').inputValue() })).body.items.map((p: { name: string }) => p.name)).not.toContain('Not sent');
   });
 
   it('creates a project through the form in the selected organization', async () => {
@@ -285,11 +322,36 @@ describe('dashboard shell', () => {
   });
 
   it('signs out back to the sign-in page, after which / redirects again', async () => {
+    // The session was renewed from the refresh cookie above, each time accepted.
+    expect(refreshes.length).toBeGreaterThan(0);
+    expect(refreshes.every((status) => status === 200)).toBe(true);
+    const renewals = refreshes.length;
+    const errorsBefore = consoleErrors.length;
     await page.getByTestId('sign-out').click();
     await page.waitForURL((url) => url.pathname === '/sign-in');
 
     await page.goto(new URL('/', server.url).href);
     expect(pathOf(page)).toBe('/sign-in');
+    // Signed out: nothing left to renew, so the sign-in page does not try.
+    await expect.poll(() => page.getByTestId('email').evaluate((node) => node === document.activeElement)).toBe(true);
+    expect(refreshes).toHaveLength(renewals);
+    expect(consoleErrors.slice(errorsBefore)).toEqual([]);
+    expect(browserProblems).toEqual([]);
+  });
+
+  it('a session the browser thought it had, but the server refused, is tried once only', async () => {
+    // As after the refresh cookie expired: the page still has its mark of a session.
+    await page.evaluate(() => localStorage.setItem('svc.session', '1'));
+    const tried = refreshes.length;
+    await page.reload();
+    await expect.poll(() => refreshes.length).toBe(tried + 1);
+    expect(refreshes.at(-1)).toBe(401);
+    await expect.poll(() => page.getByTestId('email').evaluate((node) => node === document.activeElement)).toBe(true);
+    expect(pathOf(page)).toBe('/sign-in');
+    // The refusal is remembered: the next visit asks for the password straight away.
+    await page.reload();
+    await expect.poll(() => page.getByTestId('email').evaluate((node) => node === document.activeElement)).toBe(true);
+    expect(refreshes).toHaveLength(tried + 1);
     expect(browserProblems).toEqual([]);
   });
 });

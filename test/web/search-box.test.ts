@@ -4,8 +4,8 @@
 // first, with its kind, score and project; a failure query shows that failure, and its
 // "Open run" follows that run in the project's Tests panel; a query over 500 characters shows
 // the API's own message under the field; a query about nothing stored says nothing was
-// found; an answer ranked by words only says so, with the reason. A viewer has the search
-// box too.
+// found; an empty query is said under the field without asking the API; an answer ranked
+// by words only says so, with the reason. A viewer has the search box too.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinAs, signInAs, startPanelWorld } from './browser.ts';
@@ -128,6 +128,41 @@ describe('search box', () => {
     await expect.poll(() => tab.getByTestId('search-status').textContent()).toBe(`Nothing found in ${PROJECT} for “zebra quartz xylophone”.`);
     expect(await tab.getByTestId('search-q-error').isVisible()).toBe(false);
     expect(await tab.getByTestId('search-q').getAttribute('aria-invalid')).toBeNull();
+    expect(problems).toEqual([]);
+  });
+
+  it('an empty query is said under the field and sends no request; the placeholder reads as a search', async () => {
+    // An example query next to the account area read like a sign-in prompt: the box says what it searches.
+    expect(await tab.getByTestId('search-q').getAttribute('placeholder')).toBe('Search tests, failures, heals…');
+    const sent: string[] = [];
+    const onRequest = (request: { url: () => string }) => {
+      if (new URL(request.url()).pathname === '/api/quality/semantic-search') sent.push(request.url());
+    };
+    tab.on('request', onRequest);
+    try {
+      // The last search's answer is on the page; an empty query clears it.
+      expect(await tab.getByTestId('search-status').textContent()).toMatch(/^Nothing found/);
+      await tab.getByTestId('search-q').fill('   ');
+      await tab.getByTestId('search-q').press('Enter');
+      const error = tab.getByTestId('search-q-error');
+      await expect.poll(() => error.textContent()).toBe('Type what to search for.');
+      expect(await error.isVisible()).toBe(true);
+      expect(await tab.getByTestId('search-q').getAttribute('aria-invalid')).toBe('true');
+      expect(await tab.getByTestId('search-q').evaluate((node) => node === document.activeElement)).toBe(true);
+      expect(await tab.getByTestId('search-status').isVisible()).toBe(false);
+      expect(await results().count()).toBe(0);
+      await tab.getByTestId('search-submit').click();
+      await expect.poll(() => error.textContent()).toBe('Type what to search for.');
+      // A search that does happen is seen by the listener: nothing was sent for the empty ones.
+      await tab.getByTestId('search-q').fill('zebra quartz xylophone');
+      await tab.getByTestId('search-q').press('Enter');
+      await expect.poll(() => tab.getByTestId('search-status').textContent()).toMatch(/^Nothing found/);
+      expect(sent).toHaveLength(1);
+      expect(new URL(sent[0]).searchParams.get('q')).toBe('zebra quartz xylophone');
+      expect(await error.isVisible()).toBe(false);
+    } finally {
+      tab.off('request', onRequest);
+    }
     expect(problems).toEqual([]);
   });
 

@@ -54,11 +54,13 @@ describe('test editor and history', () => {
     expect(await tab.getByTestId('test-editor-name').inputValue()).toBe('items are listed, my edit');
     expect((await api.get(`/api/tests/${testId}`)).body).toMatchObject({ name: 'items are listed, their edit', revision: 2 });
 
-    // A broken steps list is said, and nothing is sent.
+    // A broken steps list is said under the steps, and nothing is sent.
     const steps = await tab.getByTestId('test-editor-steps').inputValue();
     await tab.getByTestId('test-editor-steps').fill('[{ "type": ');
     await tab.getByTestId('test-editor-save').click();
-    await expect.poll(() => error.textContent()).toMatch(/^Steps: not valid JSON/);
+    await expect.poll(() => tab.getByTestId('test-editor-steps-error').textContent()).toMatch(/^Not valid JSON: a list of steps/);
+    expect(await tab.getByTestId('test-editor-steps').getAttribute('aria-invalid')).toBe('true');
+    expect((await api.get(`/api/tests/${testId}`)).body.revision).toBe(2);
     await tab.getByTestId('test-editor-steps').fill(steps);
 
     await tab.getByTestId('test-editor-reload').click();

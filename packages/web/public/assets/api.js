@@ -37,6 +37,34 @@ export function setOrganizationId(id) {
   }
 }
 
+/**
+ * Whether this browser may hold a refresh cookie. The cookie is HttpOnly (and scoped to
+ * /api/auth), so the page cannot see it; instead the dashboard keeps a mark in
+ * localStorage: set when a session is made or used (sign-in, a renewal, the dashboard
+ * loading who is signed in), dropped on sign-out and when a renewal is refused. Without the
+ * mark the sign-in page does not ask /api/auth/refresh, which could only answer 401.
+ */
+const SESSION_KEY = 'svc.session';
+
+/** @returns {boolean} false only when the mark says no session was made here since the last sign-out (storage unavailable: maybe) */
+export function maySessionExist() {
+  try {
+    return localStorage.getItem(SESSION_KEY) === '1';
+  } catch {
+    return true;
+  }
+}
+
+/** @param {boolean} present whether a session was just made or used (true) or ended (false) */
+export function markSession(present) {
+  try {
+    if (present) localStorage.setItem(SESSION_KEY, '1');
+    else localStorage.removeItem(SESSION_KEY);
+  } catch {
+    // Storage may be unavailable: the sign-in page then tries renewing every time, as before.
+  }
+}
+
 /** Send the browser to the sign-in page, coming back here afterwards. */
 export function redirectToSignIn() {
   const next = location.pathname + location.search;
@@ -58,7 +86,11 @@ function refreshSession() {
     credentials: 'same-origin',
     body: '{}',
   })
-    .then((res) => res.ok)
+    .then((res) => {
+      // Refused (401): the refresh cookie is gone or spent, so the sign-in page need not try it again.
+      if (res.ok || res.status === 401) markSession(res.ok);
+      return res.ok;
+    })
     .catch(() => false)
     .finally(() => {
       refreshing = undefined;

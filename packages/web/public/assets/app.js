@@ -1,5 +1,5 @@
-import { api, getOrganizationId, setOrganizationId } from './api.js';
-import { $, clearFieldErrors, messageOf, setMessage, showFieldErrors } from './dom.js';
+import { api, getOrganizationId, markSession, setOrganizationId } from './api.js';
+import { $, clearFieldErrors, messageOf, setMessage, showFieldError, showFieldErrors } from './dom.js';
 import { closeEnvironment, openEnvironment } from './environment.js';
 import { closeBaselines, openBaselines } from './visual.js';
 import { closeInsights, openInsights } from './insights.js';
@@ -254,6 +254,14 @@ el.form.addEventListener('submit', async (event) => {
   const body = { name: el.name.value.trim() };
   const appUrl = el.url.value.trim();
   if (appUrl) body.app_url = appUrl;
+  // What is wrong for sure is said under its field (all at once) and nothing is sent; the API checks the rest.
+  if (!body.name) showFieldError(FIELDS.name, 'This field is required.');
+  if (appUrl && !safeHttpUrl(appUrl)) showFieldError(FIELDS.app_url, 'Enter an http or https URL, e.g. https://staging.example.com.');
+  const firstInvalid = el.form.querySelector('[aria-invalid="true"]');
+  if (firstInvalid instanceof HTMLElement) {
+    firstInvalid.focus();
+    return;
+  }
 
   submit.disabled = true;
   try {
@@ -295,6 +303,8 @@ el.templatesOpen.addEventListener('click', () => openTemplates({ canEdit: canWri
 
 el.signOut.addEventListener('click', async () => {
   el.signOut.disabled = true;
+  // No session left to renew: the sign-in page will not try.
+  markSession(false);
   try {
     await api('/api/auth/logout', { method: 'POST', body: {}, organization: false, redirectOn401: false });
   } catch {
@@ -314,6 +324,8 @@ async function start() {
   }
   el.userEmail.textContent = me.email;
   setSignedIn(me);
+  // Signed in (perhaps through another page or before the mark existed): the sign-in page may renew this session.
+  markSession(true);
 
   const memberships = me.memberships ?? [];
   if (memberships.length === 0) {

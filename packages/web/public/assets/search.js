@@ -1,5 +1,5 @@
 import { api } from './api.js';
-import { $, clearFieldErrors, element, setMessage, showFieldErrors } from './dom.js';
+import { $, clearFieldErrors, element, setMessage, showFieldError, showFieldErrors } from './dom.js';
 import { allProjects } from './projects.js';
 
 /**
@@ -161,7 +161,17 @@ async function search() {
   const mine = ++seq;
   clearFieldErrors(FIELDS, el.error);
   setMessage(el.fallback);
-  const params = new URLSearchParams({ q: el.q.value.trim() });
+  const q = el.q.value.trim();
+  if (!q) {
+    // Nothing to search for: said under the field, and no request the API would refuse.
+    el.results.replaceChildren();
+    el.results.setAttribute('aria-busy', 'false');
+    setMessage(el.status);
+    showFieldError(FIELDS.q, FIELDS.q.emptyMessage ?? 'This field is required.');
+    el.q.focus();
+    return;
+  }
+  const params = new URLSearchParams({ q });
   if (el.scope.value) params.set('project_id', el.scope.value);
   const kinds = kindInputs.filter((i) => i.checked).map((i) => i.value);
   if (kinds.length) params.set('kinds', kinds.join(','));

@@ -1,4 +1,4 @@
-import { api, ApiError } from './api.js';
+import { api, ApiError, markSession, maySessionExist } from './api.js';
 
 /**
  * Where to go after signing in: the `next` query parameter when it is a path
@@ -48,6 +48,7 @@ form.addEventListener('submit', async (event) => {
       organization: false,
       redirectOn401: false,
     });
+    markSession(true);
     location.assign(nextPath());
   } catch (err) {
     showError(err instanceof ApiError ? err.message : 'Something went wrong. Please try again.');
@@ -60,11 +61,18 @@ form.addEventListener('submit', async (event) => {
 /**
  * A page load after the 15-minute access token expired lands here even when the
  * refresh cookie (scoped to /api/auth, so the server never sees it on page loads) is
- * still valid: try it once before asking for the password again.
+ * still valid: try it once before asking for the password again. Only when this browser
+ * may have a session (api.js's mark): a first visit, or one after signing out, would only
+ * get a 401, which the browser logs as a failed request.
  */
 async function resumeSession() {
+  if (!maySessionExist()) {
+    email.focus();
+    return;
+  }
   try {
     const res = await fetch('/api/auth/refresh', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: '{}' });
+    if (res.ok || res.status === 401) markSession(res.ok);
     if (res.ok) {
       location.replace(nextPath());
       return;

@@ -1,12 +1,19 @@
 import { api, ApiError } from './api.js';
-import { $, jsonOf, listOf, messageOf, setMessage } from './dom.js';
+import { $, clearFieldErrors, issuesOf, jsonOf, listOf, messageOf, setMessage, showFieldError, showFieldErrors, withIssues } from './dom.js';
 import { peopleNamer, when } from './revision-people.js';
 
 /**
- * Edits one test's name, description, priority, tags and steps. The editor remembers the
- * revision it loaded and sends it as If-Match, so a save never overwrites a change someone
- * made since: the API answers 412 and the editor says who changed the test and when,
- * keeping the edit in its fields until the person chooses to reload (docs/test-revisions.md).
+ * Edits one test's name, description, priority, tags, steps, assertions and parameter sets
+ * (the lists as JSON, as in the test format; an edit replaces each list whole). The editor
+ * remembers the revision it loaded and sends it as If-Match, so a save never overwrites a
+ * change someone made since: the API answers 412 and the editor says who changed the test
+ * and when, keeping the edit in its fields until the person chooses to reload
+ * (docs/test-revisions.md). JSON that does not parse, or an empty name, is said under its
+ * field and nothing is sent; the API's 400 names the fields it refuses ("assertions.0.equals"),
+ * each said under its own field.
+ *
+ * @typedef {import('./dom.js').FormField} FormField
+ * @typedef {{ name: string, description: string | null, priority: string, tags: string[], steps: unknown[], assertions?: unknown[], parameter_sets?: unknown[], revision: number }} EditedTest
  */
 
 const el = {
@@ -17,24 +24,67 @@ const el = {
   priority: /** @type {HTMLSelectElement} */ ($('test-editor-priority')),
   tags: /** @type {HTMLInputElement} */ ($('test-editor-tags')),
   steps: /** @type {HTMLTextAreaElement} */ ($('test-editor-steps')),
+  assertions: /** @type {HTMLTextAreaElement} */ ($('test-editor-assertions')),
+  parameterSets: /** @type {HTMLTextAreaElement} */ ($('test-editor-parameter-sets')),
   error: $('test-editor-error'),
   status: $('test-editor-status'),
   reload: /** @type {HTMLButtonElement} */ ($('test-editor-reload')),
   close: /** @type {HTMLButtonElement} */ ($('test-editor-close')),
 };
 
+/** A select or text area where a FormField takes inputs (they are marked and focused alike). @param {HTMLElement} node */
+const asInput = (node) => /** @type {HTMLInputElement} */ (/** @type {unknown} */ (node));
+/** A field whose API message is always shown as it is (never "required"). @param {HTMLElement} input @param {string} error */
+const field = (input, error) => ({ inputs: [asInput(input)], error: $(error), empty: () => false });
+
+/** The form's fields by the name the API's issues use. */
+const FIELDS = /** @type {Record<string, FormField>} */ ({
+  name: { inputs: [el.name], error: $('test-editor-name-error') },
+  description: field(el.description, 'test-editor-description-error'),
+  priority: field(el.priority, 'test-editor-priority-error'),
+  tags: field(el.tags, 'test-editor-tags-error'),
+  steps: field(el.steps, 'test-editor-steps-error'),
+  assertions: field(el.assertions, 'test-editor-assertions-error'),
+  parameter_sets: field(el.parameterSets, 'test-editor-parameter-sets-error'),
+});
+
+/** Fields holding a list: an issue inside one says where ("assertions.0.equals: …"). */
+const LISTS = new Set(['tags', 'steps', 'assertions', 'parameter_sets']);
+
 /** @type {{ id: string, revision: number, onSaved: () => void } | undefined} what the editor shows */
 let editing;
 /** Bumped on every open and close: a late answer for an editor since closed changes nothing. */
 let opening = 0;
 
-/** @param {{ name: string, description: string | null, priority: string, tags: string[], steps: unknown[] }} test */
+/** @param {EditedTest} test */
 function fill(test) {
   el.name.value = test.name;
   el.description.value = test.description ?? '';
   el.priority.value = test.priority;
   el.tags.value = test.tags.join(', ');
   el.steps.value = JSON.stringify(test.steps, null, 2);
+  el.assertions.value = JSON.stringify(test.assertions ?? [], null, 2);
+  el.parameterSets.value = JSON.stringify(test.parameter_sets ?? [], null, 2);
+}
+
+function clearErrors() {
+  clearFieldErrors(FIELDS, el.error);
+}
+
+/**
+ * What a list's JSON text area holds; an empty one is the empty list (a test without
+ * assertions, or run once). Undefined when it is not valid JSON.
+ * @param {HTMLTextAreaElement} area
+ */
+function listJsonOf(area) {
+  return area.value.trim() ? jsonOf(area) : [];
+}
+
+/** The API's 400 under the fields it names, the place inside a list said ("steps.0.url: …"). @param {unknown} err */
+function showErrors(err) {
+  const issues = issuesOf(err);
+  const said = issues.map(({ path, message }) => ({ path, message: LISTS.has(path.split('.')[0]) && path.includes('.') ? `${path}: ${message}` : message }));
+  showFieldErrors(issues.length ? withIssues(err, said) : err, { fields: FIELDS, formError: el.error, form: el.form });
 }
 
 /** @param {string} testId */
@@ -46,7 +96,7 @@ async function loadInto(testId) {
   editing.revision = test.revision;
   el.heading.textContent = `Edit test · ${test.name} (revision ${test.revision})`;
   el.reload.hidden = true;
-  setMessage(el.error);
+  clearErrors();
 }
 
 /**
@@ -57,8 +107,10 @@ async function loadInto(testId) {
 export async function openEditor(testId, { onSaved }) {
   opening++;
   editing = { id: testId, revision: 0, onSaved };
+  // Until the test is read, the heading names no test (not the one edited before).
+  el.heading.textContent = 'Edit test';
   setMessage(el.status);
-  setMessage(el.error);
+  clearErrors();
   el.form.hidden = false;
   try {
     await loadInto(testId);
@@ -85,18 +137,29 @@ el.form.addEventListener('submit', async (event) => {
   event.preventDefault();
   if (!editing) return;
   const target = editing;
+  clearErrors();
+  // What can be told here is said under its field, all at once, and nothing is sent.
+  const name = el.name.value.trim();
   const steps = jsonOf(el.steps);
-  if (steps === undefined) {
-    setMessage(el.error, 'Steps: not valid JSON (a list of steps, e.g. [{ "type": "goto", "url": "/" }]).');
+  const assertions = listJsonOf(el.assertions);
+  const parameterSets = listJsonOf(el.parameterSets);
+  if (!name) showFieldError(FIELDS.name, 'This field is required.');
+  if (steps === undefined) showFieldError(FIELDS.steps, 'Not valid JSON: a list of steps, e.g. [{ "type": "goto", "url": "/" }].');
+  if (assertions === undefined) showFieldError(FIELDS.assertions, 'Not valid JSON: a list of assertions, e.g. [{ "type": "status", "equals": 200 }] (empty: none).');
+  if (parameterSets === undefined) showFieldError(FIELDS.parameter_sets, 'Not valid JSON: a list of sets, e.g. [{ "name": "admin", "values": { "role": "admin" } }] (empty: the test runs once).');
+  const firstInvalid = el.form.querySelector('[aria-invalid="true"]');
+  if (firstInvalid instanceof HTMLElement) {
+    firstInvalid.focus();
     return;
   }
-  setMessage(el.error);
   setMessage(el.status, 'Saving…');
   try {
+    /** @type {EditedTest} */
     const saved = await api(`/api/tests/${encodeURIComponent(target.id)}`, {
       method: 'PATCH',
       headers: { 'If-Match': `"${target.revision}"` },
-      body: { name: el.name.value, description: el.description.value.trim() ? el.description.value : null, priority: el.priority.value, tags: listOf(el.tags), steps },
+      // Lists are replaced whole: what the text areas say is the test's.
+      body: { name, description: el.description.value.trim() ? el.description.value : null, priority: el.priority.value, tags: listOf(el.tags), steps, assertions, parameter_sets: parameterSets },
     });
     if (target !== editing) return;
     target.revision = saved.revision;
@@ -109,6 +172,8 @@ el.form.addEventListener('submit', async (event) => {
     if (err instanceof ApiError && err.status === 412) {
       setMessage(el.error, await staleMessage(err));
       el.reload.hidden = false;
+    } else if (issuesOf(err).length) {
+      showErrors(err);
     } else {
       setMessage(el.error, `Not saved: ${messageOf(err)}`);
     }
