@@ -94,6 +94,20 @@ describe('self-healing, v1 → v2', () => {
     expect(md).toContain('contact-submit');
   }, 240_000);
 
+  it('run again on v2, the heals come from the cache while the step waits for its element, not after the 10 s locate timeout', async () => {
+    const { report, byId } = await runOn('v2', 'v2-again');
+    expect(report.run).toMatchObject({ total: 3, healed: 2, failed: 1 });
+    const login = byId['login-by-ids'];
+    expect(login.status, JSON.stringify(login.error)).toBe('healed');
+    expect(Object.fromEntries(login.healed_selectors.map((h: { original: string; healed: string }) => [h.original, h.healed]))['#email']).toBe('test_id=login-email');
+    // Each healed step found the known fix there and used it: none waited out the locate timeout first (10 s).
+    const healedSteps = [...login.steps, ...byId['contact-by-ids'].steps].filter((step: { healed?: unknown }) => step.healed);
+    expect(healedSteps.length).toBeGreaterThanOrEqual(8);
+    for (const step of healedSteps) expect(step.duration_ms, step.description).toBeLessThan(10_000);
+    // The newsletter checkbox has no fix in the cache, so it fails as before.
+    expect(byId['newsletter'].status).toBe('failed');
+  }, 240_000);
+
   it('with --no-heal, the same run fails on the renamed elements', async () => {
     const { byId } = await runOn('v2', 'v2-no-heal', ['--no-heal']);
     expect(byId['login-by-ids'].status).toBe('failed');

@@ -92,6 +92,18 @@ describe('healing cache', () => {
     expect(await store.healingCache.get(ORG, key)).toBeUndefined();
   });
 
+  it("lists a project's live fixes only: not another project's, another organization's or expired ones", async () => {
+    const { store, advance } = setup();
+    await store.healingCache.put(ORG, entry);
+    await store.healingCache.put(ORG, { ...entry, project_id: '0190c0de-0000-7000-8000-0000000000a2', original_selector: '#theirs' });
+    await store.healingCache.put(OTHER, { ...entry, original_selector: '#other-org' });
+    advance(DAY);
+    await store.healingCache.put(ORG, { ...entry, url_pattern: '/signup' });
+    expect((await store.healingCache.listForProject(ORG, PROJECT)).map((e) => [e.original_selector, e.url_pattern]).sort()).toEqual([['#email', '/login'], ['#email', '/signup']]);
+    advance(6 * DAY);
+    expect((await store.healingCache.listForProject(ORG, PROJECT)).map((e) => e.url_pattern)).toEqual(['/signup']);
+  });
+
   it('invalidates every page entry of a selector that healed to a reverted selector', async () => {
     const { store } = setup();
     await store.healingCache.put(ORG, entry);

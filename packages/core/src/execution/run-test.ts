@@ -4,12 +4,12 @@ import { checkAccessibility } from '../accessibility/check-accessibility.ts';
 import type { Fingerprint } from '../contracts/fingerprint.ts';
 import { StepFailure, type FailureKind, type StepContext, type StepResult, type TestExecutionResult, type UiDriver, type UiSession, type SqlDriver, type HttpExchange, type PageHtml, type HttpResult, type SqlResult, type ArtifactSink } from './types.ts';
 import { interpolate, redactSecrets, type VariableScope } from './variables.ts';
-import { describeStep, describeAssertion } from './describe-step.ts';
+import { describeStep, describeAssertion, describeLocator } from './describe-step.ts';
 import { checkApiAssertion, loadJsonSchemaSupport } from './api/check-api-assertion.ts';
 import { checkDbAssertion } from './db/check-db-assertion.ts';
 import { saveVariables } from './save-variables.ts';
 import { fieldKey, type FingerprintStore, type StepFingerprints } from './fingerprint-store.ts';
-import { StepHealer, type AppliedHeal, type ExtractFieldItem, type HealableItem } from './step-healer.ts';
+import { healableSelector, StepHealer, type AppliedHeal, type ExtractFieldItem, type HealableItem } from './step-healer.ts';
 import type { BaselineMode, BaselineStore, VisualOutcome } from '../visual/baseline-store.ts';
 import { checkVisual } from '../visual/check-visual.ts';
 import { fileSafe } from '../file-safe.ts';
@@ -159,17 +159,29 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
    * timeout or a failed expectation is never healed).
    */
   async function withHealing<T>(index: number, item: HealableItem, s: UiSession, ctx: StepContext, run: (item: HealableItem) => Promise<T>, field?: string): Promise<T> {
+    // A locator healed before (earlier in this run, or in the healing cache): wait for it or
+    // its fix, and when only the fix is there, heal at once rather than after the locate timeout.
+    const fix = deps.healer && s.firstPresent ? await deps.healer.knownFix(item, s.url()) : undefined;
+    if (fix && (await s.firstPresent!([healableSelector(item)!, fix], ctx)) === 1) {
+      const desc = describeLocator(healableSelector(item)!);
+      return healed(index, item, s, ctx, run, field, new StepFailure('locator', `${item.type}: ${desc} matched 0 elements`, { selector: desc, count: 0 }));
+    }
     try {
       return await run(item);
     } catch (err) {
       if (!(err instanceof StepFailure) || err.kind !== 'locator' || !deps.healer || controller.signal.aborted) throw err;
-      const stored = await storedFingerprint(field === undefined ? index : fieldKey(index, field));
-      const attempt = await deps.healer.heal({ item, stored, session: s, ctx, rerun: run, error: { message: err.message, details: err.details }, testId, stepIndex: index, ...(deps.origins?.[index] && { origin: deps.origins[index] }) });
-      if (!attempt.healed) throw new StepFailure('locator', `${err.message}; not healed: ${attempt.reason}`, err.details);
-      heals.push({ index, ...(field !== undefined && { field }), heal: attempt.heal });
-      log('info', `healed ${field === undefined ? '' : `field ${JSON.stringify(field)}: `}${attempt.heal.original} → ${attempt.heal.healed} (confidence ${attempt.heal.confidence.toFixed(2)})`);
-      return attempt.result;
+      return healed(index, item, s, ctx, run, field, err);
     }
+  }
+
+  /** A locator failure healed, or the failure with why it was not. */
+  async function healed<T>(index: number, item: HealableItem, s: UiSession, ctx: StepContext, run: (item: HealableItem) => Promise<T>, field: string | undefined, err: StepFailure): Promise<T> {
+    const stored = await storedFingerprint(field === undefined ? index : fieldKey(index, field));
+    const attempt = await deps.healer!.heal({ item, stored, session: s, ctx, rerun: run, error: { message: err.message, details: err.details }, testId, stepIndex: index, ...(deps.origins?.[index] && { origin: deps.origins[index] }) });
+    if (!attempt.healed) throw new StepFailure('locator', `${err.message}; not healed: ${attempt.reason}`, err.details);
+    heals.push({ index, ...(field !== undefined && { field }), heal: attempt.heal });
+    log('info', `healed ${field === undefined ? '' : `field ${JSON.stringify(field)}: `}${attempt.heal.original} → ${attempt.heal.healed} (confidence ${attempt.heal.confidence.toFixed(2)})`);
+    return attempt.result;
   }
 
   /** One field of an extract step: its element located, fingerprinted and healed as a step's is. */

@@ -71,6 +71,8 @@ export function healableSelector(item: HealableItem): Locator | undefined {
 export class StepHealer {
   private readonly applied = new Map<string, AppliedHeal>();
   private readonly service: HealingService;
+  /** The healing cache's fixes by `original|url pattern`, read once, when a step first asks. */
+  private cached?: Promise<Map<string, Locator>>;
 
   constructor(
     readonly policy: HealingPolicy,
@@ -79,6 +81,26 @@ export class StepHealer {
     chooser?: ModelChooser,
   ) {
     this.service = new HealingService(policy, knowledge, chooser);
+  }
+
+  /**
+   * A fix for this item's locator on this page that is known before trying it: one made
+   * earlier in this run, else one the healing cache holds. The runner then waits for either
+   * locator, so a step healed before does not wait out the locate timeout on every run.
+   */
+  async knownFix(item: HealableItem, url: string): Promise<Locator | undefined> {
+    const selector = this.policy.enabled ? healableSelector(item) : undefined;
+    if (!selector) return undefined;
+    const key = `${describeLocator(selector)}|${urlPathPattern(url)}`;
+    const inRun = this.applied.get(key);
+    if (inRun) return inRun.healedLocator;
+    const fromCache = this.knowledge?.cachedFixes;
+    if (!fromCache) return undefined;
+    this.cached ??= fromCache
+      .call(this.knowledge)
+      .then((fixes) => new Map(fixes.map((f) => [`${f.original}|${f.urlPattern}`, f.locator])))
+      .catch(() => new Map()); // no shortcut, healing as usual
+    return (await this.cached).get(key);
   }
 
   async heal<T>(input: {

@@ -104,6 +104,12 @@ export interface UiSession {
   accessibility(scan: AccessibilityScanRequest, ctx: StepContext): Promise<{ scan: AxeScan; fingerprint?: Fingerprint }>;
   /** Fingerprints of every visible element on the current page (healing candidates). */
   pageFingerprints(): Promise<Fingerprint[]>;
+  /**
+   * Waits (as a locate does) until one of the locators matches an element; the index of the
+   * first in the list that does, -1 when none did in time or a selector is bad (the step's
+   * own locate then says what is wrong). Used with a known fix of a locator.
+   */
+  firstPresent?(selectors: Locator[], ctx: StepContext): Promise<number>;
   url(): string;
   /**
    * Reads one field of an extract step: its element's visible text (or `attribute`), with

@@ -69,6 +69,22 @@ export function healingCacheRepo(ctx: StoreContext) {
       return full;
     },
 
+    /**
+     * The live cached fixes of a project (what a run may try before waiting out a broken
+     * locator), from one page of the organization's cache (1,000 entries): a run reads it
+     * once per healer, so it stays one read; a fix past it still heals, just after the wait.
+     */
+    async listForProject(orgId: string, projectId: string): Promise<HealingCacheEntry[]> {
+      const { items } = await table.query({ pk: keys.healingCache(orgId, '').pk, limit: 1000 });
+      const now = nowSec();
+      return items
+        .filter((item) => item.project_id === projectId && !(typeof item.expiresAt === 'number' && item.expiresAt <= now))
+        .map((item) => {
+          const { organization_id: _org, ...rest } = stripLayout<HealingCacheEntry & { organization_id?: string }>(item);
+          return rest;
+        });
+    },
+
     async recordHit(orgId: string, key: HealingCacheKey): Promise<void> {
       await table.update({ key: keys.healingCache(orgId, entryKey(key)), add: { hit_count: 1 } }).catch(() => undefined); // expired meanwhile: nothing to count
     },

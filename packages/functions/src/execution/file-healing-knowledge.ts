@@ -57,6 +57,9 @@ export function fileHealingKnowledge(stateDir: string, embedder: Embedder = loca
     async lookup(q) {
       return (await open()).inner.lookup(q);
     },
+    async cachedFixes() {
+      return (await open()).inner.cachedFixes!();
+    },
     async recordSuccess(q, heal) {
       const { inner, table } = await open();
       await inner.recordSuccess(q, heal);

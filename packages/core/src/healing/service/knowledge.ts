@@ -67,6 +67,12 @@ export interface HealingKnowledge {
   recordFailure(q: HealQuery, fix: KnownFix, reason: string): Promise<void>;
   /** After every heal attempt, successful or not (healing.completed, stats). */
   completed?(q: HealQuery, outcome: { success: boolean; heal?: HealRecord; bestConfidence: number }): Promise<void>;
+  /**
+   * The fixes the 7-day cache holds for the project, by original selector and page (URL
+   * pattern): what a run tries alongside a locator it healed before, so it does not wait
+   * out the locate timeout first. Read once per healer.
+   */
+  cachedFixes?(): Promise<Array<{ original: string; urlPattern: string; locator: Locator }>>;
 }
 
 /** The text embedded for memory: stored with the fix and compared with later failures. */

@@ -65,6 +65,11 @@ export function storeHealingKnowledge(o: StoreKnowledgeOptions): HealingKnowledg
       return { fixes, reverted: [...reverted] };
     },
 
+    async cachedFixes() {
+      const entries = await store.healingCache.listForProject(org, projectId);
+      return entries.map((e) => ({ original: e.original_selector, urlPattern: e.url_pattern, locator: e.healed_locator }));
+    },
+
     async recordSuccess(q, heal) {
       const patterns = await store.healingPatterns.forSelector(org, projectId, q.original);
       let pattern = patterns.find((p) => p.id === heal.patternId) ?? patterns.find((p) => p.healed_selector === heal.healed && !p.reverted_at);

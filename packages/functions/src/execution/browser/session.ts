@@ -3,7 +3,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { UiStep, UiAssertion, ExtractField } from '@svc/core/contracts/steps';
+import type { UiStep, UiAssertion, ExtractField, Locator } from '@svc/core/contracts/steps';
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
 import { StepFailure, type AccessibilityScanRequest, type ExtractedValue, type PageHtml, type PageSnapshot, type StepContext, type UiDiagnostics, type UiSession, type UiSessionOptions, type VisualCapture } from '@svc/core/execution/types';
 import type { AxeScan } from '@svc/core/contracts/accessibility';
@@ -16,6 +16,8 @@ import { scanAccessibility } from './accessibility.ts';
 import { extractField, pageSnapshot } from './extract.ts';
 import type { ScreenshotBudget } from './screenshot-budget.ts';
 import type { VisionLocator } from './vision.ts';
+import { resolveLocator } from './locators.ts';
+import { msLeft } from './failures.ts';
 
 /** Settings a session takes from its driver. */
 export interface SessionConfig {
@@ -140,6 +142,18 @@ export class PlaywrightUiSession implements UiSession {
   }
 
   /** Counts against the per-run cap; beyond it, throws StepFailure('configuration'). */
+  async firstPresent(selectors: Locator[], ctx: StepContext): Promise<number> {
+    const locators = selectors.map((selector) => resolveLocator(this.env.page, selector));
+    const until = Math.min(ctx.deadline, Date.now() + this.config.locateTimeoutMs);
+    try {
+      await locators.reduce((a, b) => a.or(b)).first().waitFor({ state: 'attached', timeout: msLeft(until) });
+    } catch {
+      return -1; // none in time, or a bad selector: the step's own locate says which
+    }
+    for (const [i, locator] of locators.entries()) if ((await locator.count().catch(() => 0)) > 0) return i;
+    return -1;
+  }
+
   async screenshot(options?: { fullPage?: boolean }): Promise<Uint8Array> {
     if (!this.config.budget.take()) throw new StepFailure('configuration', `screenshot skipped: the cap of ${this.config.budget.max} screenshots per run is reached`);
     return new Uint8Array(await this.page.screenshot({ fullPage: options?.fullPage, type: 'png' }));
