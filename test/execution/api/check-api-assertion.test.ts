@@ -147,10 +147,11 @@ describe('json', () => {
     expect(empty.message).toBe('expected a JSON body but the response is empty (status 204)');
   });
 
-  it('a malformed JSONPath is a configuration failure', () => {
-    const f = failure({ type: 'json', path: '$.items[', exists: true }, res.list);
+  it('a malformed JSONPath is refused when the test is saved; one that is malformed once its variables are filled in is a configuration failure', () => {
+    expect(ApiAssertion.safeParse({ type: 'json', path: '$.items[', exists: true }).error?.issues[0]).toMatchObject({ path: ['path'], message: 'not a valid JSONPath: unclosed [ at position 7' });
+    const f = failure({ type: 'json', path: '$.items[{{n}}', exists: true }, res.list);
     expect(f.kind).toBe('configuration');
-    expect(f.message).toBe('invalid JSONPath "$.items[": unclosed [ at position 7');
+    expect(f.message).toMatch(/^invalid JSONPath "\$\.items\[\{\{n\}\}": /);
   });
 });
 

@@ -36,6 +36,15 @@ describe('parseInput', () => {
   it('says "required" for a missing field', () => {
     expect(issuesOf(() => parseInput(S, { a: {} }))).toEqual([{ path: 'a.b', message: 'required' }]);
   });
+  it('says "required" for a missing enum field too (with its options), and "expected a number" for text that is not one', () => {
+    const E = z.strictObject({ type: z.enum(['ui', 'api']), revision: z.coerce.number().int() });
+    expect(issuesOf(() => parseInput(E, { revision: 'abc' }, 'params'))).toEqual([
+      { path: 'type', message: 'required (expected one of "ui"|"api")' },
+      { path: 'revision', message: 'expected a number' },
+    ]);
+    // A wrong value (not a missing one) still lists the options.
+    expect(issuesOf(() => parseInput(E, { type: 'db', revision: 1 }))[0]?.message).toMatch(/^Invalid option: expected one of/);
+  });
   it('names where the root value came from', () => {
     expect(issuesOf(() => parseInput(S, null, 'query'))[0]?.message).toMatch(/^query: /);
   });

@@ -12,11 +12,11 @@ export type InputLocation = 'body' | 'query' | 'params';
 export function parseInput<S extends z.ZodType>(schema: S, data: unknown, where: InputLocation = 'body'): z.output<S> {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
-  throw validationFailed(toFieldIssues(result.error, where));
+  throw validationFailed(toFieldIssues(result.error, where, data));
 }
 
 /** Flatten a ZodError into the service's field issues. */
-export function toFieldIssues(error: z.ZodError, where: InputLocation = 'body'): FieldIssue[] {
+export function toFieldIssues(error: z.ZodError, where: InputLocation = 'body', data?: unknown): FieldIssue[] {
   const issues: FieldIssue[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
@@ -28,7 +28,7 @@ export function toFieldIssues(error: z.ZodError, where: InputLocation = 'body'):
       const best = [...issue.errors].sort((a, b) => depth(b) - depth(a))[0];
       if (best && best.length > 0 && !(best.length === 1 && best[0]?.code === 'invalid_type' && best[0].path.length === 0)) {
         const nested = new z.ZodError(best.map((i) => ({ ...i, path: [...issue.path, ...i.path] })));
-        issues.push(...toFieldIssues(nested, where));
+        issues.push(...toFieldIssues(nested, where, data));
         continue;
       }
     }
@@ -36,6 +36,10 @@ export function toFieldIssues(error: z.ZodError, where: InputLocation = 'body'):
     let message = issue.message;
     if (issue.code === 'invalid_type' && path !== '' && message.endsWith('received undefined')) message = 'required';
     else if (issue.code === 'invalid_type' && path === '') message = `${where}: ${message}`;
+    // A number from text (a path or query parameter) that is not one: zod says "received NaN".
+    else if (issue.code === 'invalid_type' && message.endsWith('received NaN')) message = 'expected a number';
+    // An enum field left out: say it is required, as for any other field, rather than listing the options.
+    else if (issue.code === 'invalid_value' && path !== '' && data !== undefined && valueAt(data, issue.path) === undefined) message = `required (${message.replace(/^Invalid option: /, '')})`;
     issues.push({ path, message });
   }
   return issues;
@@ -47,4 +51,14 @@ function depth(issues: z.core.$ZodIssue[]): number {
 
 function joinPath(path: PropertyKey[]): string {
   return path.map((p) => (typeof p === 'symbol' ? p.toString() : String(p))).join('.');
+}
+
+/** The value at a path of the input, undefined when any step of it is missing. */
+function valueAt(data: unknown, path: PropertyKey[]): unknown {
+  let at: unknown = data;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
 }

@@ -3,6 +3,7 @@ import { fileSafe } from '../file-safe.ts';
 import { ParameterSets } from './parameter-sets.ts';
 import { BrowserSettings } from './browser-settings.ts';
 import { AxeImpact, AxeRuleId, AxeTag } from './accessibility.ts';
+import { JsonPathError, parseJsonPath } from '../execution/jsonpath.ts';
 
 /**
  * The executable test model: locators, steps and assertions for UI, API and DB tests.
@@ -116,6 +117,17 @@ export const AccessibilityAssertion = z.strictObject({
 }).describe('The page (or one element) has no accessibility violations: axe-core runs in the browser');
 export type AccessibilityAssertion = z.output<typeof AccessibilityAssertion>;
 
+/** A JSONPath is checked when the test is saved, not first when it runs; one with {{variables}} is checked once they are filled in. */
+function checkJsonPath(v: { path: string }, ctx: z.RefinementCtx) {
+  if (v.path.includes('{{')) return;
+  try {
+    parseJsonPath(v.path);
+  } catch (err) {
+    if (err instanceof JsonPathError) ctx.addIssue({ code: 'custom', path: ['path'], message: `not a valid JSONPath: ${err.reason}` });
+    else throw err;
+  }
+}
+
 // ---------------------------------------------------------------- API assertions (about the latest response)
 
 export const ApiAssertion = z.discriminatedUnion('type', [
@@ -137,6 +149,7 @@ export const ApiAssertion = z.discriminatedUnion('type', [
   })
     .refine((v) => [v.equals, v.contains, v.matches, v.exists].filter((x) => x !== undefined).length === 1 || ('equals' in v && [v.contains, v.matches, v.exists].every((x) => x === undefined)), { message: 'give exactly one of equals, contains, matches, exists' })
     .refine(validRegex, VALID_REGEX)
+    .superRefine(checkJsonPath)
     .describe('A value in the JSON response body'),
   z.strictObject({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()).describe('JSON Schema (draft 2020-12) the response body must satisfy'), ...common }).describe('The response body matches a JSON Schema'),
   z.strictObject({ type: z.literal('response_time'), max_ms: z.number().int().min(1).max(600_000).describe('Upper bound in milliseconds'), ...common }).describe('The latest response arrived within a time'),

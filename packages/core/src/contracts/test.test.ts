@@ -13,6 +13,12 @@ describe('test', () => {
     const out = parseInput(TestCreateInput, { project_id: id(), name: 't', type: 'ui', steps: [{ type: 'click', selector: '#go' }] });
     expect(out.steps).toEqual([{ type: 'click', selector: '#go' }]);
   });
+  it('create: a JSONPath that cannot parse is refused when the test is saved (one with {{variables}} waits until they are filled in)', () => {
+    const withPath = (path: string) => ({ project_id: id(), name: 't', type: 'api', steps: [{ type: 'request', method: 'GET', url: '/x' }], assertions: [{ type: 'json', path, exists: true }] });
+    expect(issues(TestCreateInput, withPath('$.items.length()'))).toEqual([{ path: 'assertions.0.path', message: expect.stringMatching(/^not a valid JSONPath: /) }]);
+    expect(parseInput(TestCreateInput, withPath('$.items[0].id')).assertions).toHaveLength(1);
+    expect(parseInput(TestCreateInput, withPath('$.items[{{i}}].id')).assertions).toHaveLength(1);
+  });
   it('create: invalid fields are named', () => {
     expect(paths(TestCreateInput, { project_id: id(), name: 't', type: 'e2e' })).toEqual(['type']);
     expect(paths(TestCreateInput, { project_id: id(), name: 't', type: 'ui', steps: [{ selector: '#a' }] })).toEqual(['steps.0.type']);
