@@ -71,6 +71,9 @@ describe('retries', () => {
     const retried = await runToEnd({ test_ids: [testId], retries: 2 });
     expect(retried.run).toMatchObject({ passed_tests: 0, failed_tests: 1 });
     expect(retried.results.map((r) => r.status)).toEqual(['failed', 'failed', 'failed']);
+    // An assertion failure is the test's, not svc's: no stack of svc's own code comes with it.
+    expect(retried.results[0].metadata).toMatchObject({ failure_kind: 'assertion' });
+    expect(retried.results[0].metadata.stack_trace).toBeUndefined();
     const once = await runToEnd({ test_ids: [testId] });
     expect(once.results.map((r) => r.status)).toEqual(['failed']);
   });

@@ -324,7 +324,9 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     steps,
     assertions_passed: assertionsPassed,
     assertions_failed: assertionsFailed,
-    ...(failure ? { error_message: failure.message, failure_kind: failure.kind, failed_step: failure.step, ...(failure.stack ? { stack_trace: redact(failure.stack) } : {}) } : {}),
+    // A stack only for svc's own errors ('internal'): for a locator, an assertion or a
+    // configuration failure it would show svc's code, not the test; the message names the step.
+    ...(failure ? { error_message: failure.message, failure_kind: failure.kind, failed_step: failure.step, ...(failure.stack && failure.kind === 'internal' ? { stack_trace: redact(failure.stack) } : {}) } : {}),
     screenshots,
     ...(trace ? { trace } : {}),
     ...(domSnapshot ? { dom_snapshot: domSnapshot } : {}),
