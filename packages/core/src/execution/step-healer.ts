@@ -91,16 +91,18 @@ export class StepHealer {
   async knownFix(item: HealableItem, url: string): Promise<Locator | undefined> {
     const selector = this.policy.enabled ? healableSelector(item) : undefined;
     if (!selector) return undefined;
-    const key = `${describeLocator(selector)}|${urlPathPattern(url)}`;
-    const inRun = this.applied.get(key);
-    if (inRun) return inRun.healedLocator;
     const fromCache = this.knowledge?.cachedFixes;
-    if (!fromCache) return undefined;
     this.cached ??= fromCache
-      .call(this.knowledge)
-      .then((fixes) => new Map(fixes.map((f) => [`${f.original}|${f.urlPattern}`, f.locator])))
-      .catch(() => new Map()); // no shortcut, healing as usual
-    return (await this.cached).get(key);
+      ? fromCache
+          .call(this.knowledge)
+          .then((fixes) => new Map(fixes.map((f) => [`${f.original}|${f.urlPattern}`, f.locator])))
+          .catch(() => new Map<string, Locator>()) // no shortcut, healing as usual
+      : Promise.resolve(new Map<string, Locator>());
+    const cached = await this.cached;
+    // The common case on the step path: nothing healed yet, nothing cached — no key to build.
+    if (this.applied.size === 0 && cached.size === 0) return undefined;
+    const key = `${describeLocator(selector)}|${urlPathPattern(url)}`;
+    return this.applied.get(key)?.healedLocator ?? cached.get(key);
   }
 
   async heal<T>(input: {
