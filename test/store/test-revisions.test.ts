@@ -105,6 +105,28 @@ for (const [name, makeTable] of adapters) {
       expect((await store.tests.revisions.get(ORG, test.id, 1))?.definition.name).toBe('legacy');
     });
 
+    it('timeout_ms and parameters are definition fields: a test stored before them reads with the defaults, and restoring a revision from before them brings the defaults back', async () => {
+      const test = await store.tests.create(ORG, { project_id: PROJECT, name: 'timed', description: null, type: 'api', steps: [{ type: 'request', method: 'GET', url: '/{{path}}' }], assertions: [], priority: 'medium', tags: [], timeout_ms: 5000, parameters: { path: 'ok' } }, { changed_by: 'user:u-1' });
+      expect(test).toMatchObject({ timeout_ms: 5000, parameters: { path: 'ok' } });
+      expect((await store.tests.revisions.get(ORG, test.id, 1))?.definition).toMatchObject({ timeout_ms: 5000, parameters: { path: 'ok' } });
+
+      const changed = await store.tests.update(ORG, test.id, { timeout_ms: 20_000, parameters: { path: 'fail' } }, author);
+      expect((await store.tests.revisions.get(ORG, test.id, 2))?.changed_fields.sort()).toEqual(['parameters', 'timeout_ms']);
+      expect(changed).toMatchObject({ revision: 2, timeout_ms: 20_000, parameters: { path: 'fail' } });
+
+      // Revision 1 as written before the fields existed, and the test as stored then.
+      const first = (await table.get(keys.testRevision(ORG, test.id, 1)))!;
+      const { timeout_ms: _t, parameters: _p, ...oldDefinition } = first.definition as Record<string, unknown>;
+      await table.put({ ...first, definition: oldDefinition });
+      await table.update({ key: keys.test(ORG, test.id), remove: ['timeout_ms', 'parameters'] });
+      expect(await store.tests.get(ORG, test.id)).toMatchObject({ revision: 2, timeout_ms: 600_000, parameters: {} });
+
+      await store.tests.update(ORG, test.id, { timeout_ms: 20_000, parameters: { path: 'fail' } }, author);
+      const restored = await store.tests.restore(ORG, test.id, 1, { changed_by: 'user:u-1' });
+      expect(restored).toMatchObject({ revision: 4, timeout_ms: 600_000, parameters: {} });
+      expect(await store.tests.get(ORG, test.id)).toEqual(restored);
+    });
+
     it(`keeps the newest ${REVISIONS_KEPT} revisions, and deleting the test deletes them`, async () => {
       const test = await newTest(store, 'busy');
       for (let i = 1; i <= REVISIONS_KEPT + 1; i++) await store.tests.update(ORG, test.id, { name: `busy ${i}` }, author);

@@ -22,6 +22,12 @@ const VariableName = z
   .regex(/^[A-Za-z_][\w-]{0,99}$/, 'a variable name: a letter or _, then letters, digits, _ or -; at most 100')
   .refine((n) => n !== 'secrets' && n !== 'env', { message: 'secrets and env are reserved ({{secrets.NAME}}, {{env.NAME}})' });
 
+/** A stored test's shared {{name}} values (a test file's `parameters`); a parameter set's values win over them. */
+export const SharedParameters = z
+  .record(VariableName, ParameterValue)
+  .refine((v) => Object.keys(v).length <= 100, { message: 'at most 100 values' })
+  .describe('Values of {{name}} variables shared by every run of the test (a parameter set\'s values win over them)');
+
 const SetName = z
   .string()
   .trim()

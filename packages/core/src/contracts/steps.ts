@@ -388,6 +388,9 @@ export type StepType = (typeof stepTypes)[number];
 
 export const MAX_TEST_TIMEOUT_MS = 600_000; // the spec's execution timeout: 10 minutes
 
+/** A whole test's timeout (a file's and a stored test's): 1 s to 10 minutes. */
+export const TestTimeoutMs = z.number().int().min(1000).max(MAX_TEST_TIMEOUT_MS);
+
 /** A test's fields; TestDefinition adds the checks across fields (the JSON Schema shows these). */
 const TestDefinitionFields = z.strictObject({
   $schema: z.string().optional(),
@@ -397,7 +400,7 @@ const TestDefinitionFields = z.strictObject({
   type: z.enum(['ui', 'api', 'db']).describe('ui (browser), api (HTTP) or db (database)'),
   priority: z.enum(['critical', 'high', 'medium', 'low']).default('medium'),
   tags: z.array(z.string().min(1).max(100)).max(50).default([]),
-  timeout_ms: z.number().int().min(1000).max(MAX_TEST_TIMEOUT_MS).default(MAX_TEST_TIMEOUT_MS).describe('Whole-test timeout, at most 10 minutes (default 10 minutes)'),
+  timeout_ms: TestTimeoutMs.default(MAX_TEST_TIMEOUT_MS).describe('Whole-test timeout, at most 10 minutes (default 10 minutes)'),
   parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}).describe('Values for {{name}} variables (shared by every parameter set)'),
   parameter_sets: ParameterSets.default([]),
   browser: BrowserSettings.optional(),

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { BrowserSettings } from './browser-settings.ts';
-import { ParameterSets } from './parameter-sets.ts';
+import { ParameterSets, SharedParameters } from './parameter-sets.ts';
+import { TestTimeoutMs } from './steps.ts';
 import { IsoDateTime, ListQuery, Uuid } from './common.ts';
 import { TestAssertionInput, TestPriority, TestStepInput, TestType } from './test.ts';
 
 /** The fields of a test that are its definition: what a revision keeps and a restore brings back. */
-export const definitionFields = ['name', 'description', 'type', 'steps', 'assertions', 'priority', 'tags', 'parameter_sets', 'browser'] as const;
+export const definitionFields = ['name', 'description', 'type', 'steps', 'assertions', 'priority', 'tags', 'timeout_ms', 'parameters', 'parameter_sets', 'browser'] as const;
 export type DefinitionField = (typeof definitionFields)[number];
 
 /** Why a revision was written. */
@@ -24,6 +25,9 @@ export const TestDefinition = z.object({
   assertions: z.array(TestAssertionInput).describe('Assertions checked after the steps'),
   priority: TestPriority,
   tags: z.array(z.string()).describe('Free-form tags'),
+  // Optional: revisions written before tests had them (the test then had the defaults).
+  timeout_ms: TestTimeoutMs.optional().describe('Whole-test timeout in milliseconds (absent in revisions from before it existed: the 10-minute default)'),
+  parameters: SharedParameters.optional().describe('Shared {{name}} values (absent in revisions from before they existed: none)'),
   parameter_sets: ParameterSets.describe('Data sets the test runs once each'),
   browser: BrowserSettings.optional(),
 });

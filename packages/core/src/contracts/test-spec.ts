@@ -36,6 +36,7 @@ export const TestSpecSchema = z.object({
   tags: z.array(z.string()).default([]).describe('Free-form tags'),
   browser: BrowserSettings.optional().describe('Device, viewport, locale, time zone and colour scheme of the test\'s browser context'),
   quarantine: z.string().optional().describe('Set while the test is quarantined (why): it runs, but its failure does not fail the run'),
+  parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe("The test's shared {{name}} values (a stored test's `parameters`); a parameter set's values win over them"),
   parameter_set: ParameterCase.optional().describe('Set when this is one case of a parameterised test: which test and set, and the values of its {{name}} variables'),
 });
 export type TestSpec = z.output<typeof TestSpecSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Step, Assertion } from './steps.ts';
-import { ParameterSets } from './parameter-sets.ts';
+import { Step, Assertion, MAX_TEST_TIMEOUT_MS, TestTimeoutMs } from './steps.ts';
+import { ParameterSets, SharedParameters } from './parameter-sets.ts';
 import { BrowserSettings } from './browser-settings.ts';
 import { atLeastOneField, atLeastOneFieldParams, IsoDateTime, JsonObject, ListQuery, Uuid } from './common.ts';
 
@@ -60,6 +60,8 @@ export const TestSchema = z.object({
   status: TestStatusValue.describe('Latest status of the test (default pending)'),
   priority: TestPriority,
   tags: z.array(z.string()).describe('Free-form tags'),
+  timeout_ms: TestTimeoutMs.describe('Whole-test timeout in milliseconds, 1000-600000 (default 600000: the 10-minute maximum); a run ends the test there as failed'),
+  parameters: SharedParameters,
   parameter_sets: ParameterSets.describe('Data sets the test runs once each, as cases with their own results (empty: it runs once)'),
   browser: BrowserSettings.optional(),
   quarantine: Quarantine.nullable().describe('Set while the test is quarantined: it runs, but its failure does not fail the run; null otherwise'),
@@ -85,6 +87,8 @@ export const TestCreateInput = z.strictObject({
   assertions: z.array(TestAssertionInput).max(500).default([]).describe('Assertions (default none)'),
   priority: TestPriority.default('medium').describe('Priority (default medium)'),
   tags: z.array(Tag).max(50).default([]).describe('Free-form tags (default none)'),
+  timeout_ms: TestTimeoutMs.default(MAX_TEST_TIMEOUT_MS).describe('Whole-test timeout in milliseconds, 1000-600000 (default 600000, the maximum)'),
+  parameters: SharedParameters.default({}).describe('Values of {{name}} variables shared by every run and case of the test; a parameter set\'s values win (default none)'),
   parameter_sets: ParameterSets.default([]).describe('Data sets: the test runs once per set, each a case with its own result ({{name}} variables take the set\'s values; default none: it runs once)'),
   browser: BrowserSettings.optional(),
 });
@@ -100,6 +104,8 @@ export const TestUpdateInput = z
     assertions: z.array(TestAssertionInput).max(500).optional().describe('Assertions, replaced as a whole'),
     priority: TestPriority.optional(),
     tags: z.array(Tag).max(50).optional().describe('Tags, replaced as a whole'),
+    timeout_ms: TestTimeoutMs.optional().describe('Whole-test timeout in milliseconds, 1000-600000'),
+    parameters: SharedParameters.optional().describe('Shared {{name}} values, replaced as a whole ({} for none)'),
     parameter_sets: ParameterSets.optional().describe('Data sets, replaced as a whole ([] makes it an ordinary test again)'),
     browser: BrowserSettings.nullable().optional().describe('Device, viewport, locale…, replaced as a whole; null for the default browser'),
     expected_revision: ExpectedRevision.optional(),

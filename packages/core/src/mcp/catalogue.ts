@@ -36,7 +36,7 @@ export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_list_projects', 'List projects', 'get', '/api/v1/projects', true, 'The projects of your organization (ids are needed by most other tools).'),
   tool('svc_list_tests', 'List tests', 'get', '/api/tests', true, 'Tests of a project, newest first.'),
   tool('svc_create_test', 'Create a test', 'post', '/api/tests', false, 'Store a test (UI, API or database steps and assertions) in a project.'),
-  tool('svc_update_test', 'Change a test', 'patch', '/api/tests/:id', false, 'Change a stored test: its name, steps, assertions, priority or tags (a list given replaces the old one whole). Use it to accept a heal into the test or fix a test that broke.'),
+  tool('svc_update_test', 'Change a test', 'patch', '/api/tests/:id', false, 'Change a stored test: its name, steps, assertions, priority, tags, timeout_ms or parameters (a list or map given replaces the old one whole). Use it to accept a heal into the test or fix a test that broke.'),
   tool('svc_quarantine_test', 'Quarantine a test', 'post', '/api/tests/:id/quarantine', false, 'Quarantine a test that fails for a known reason (a flake, a bug being fixed): it keeps running and reporting, but its failure no longer fails runs, commit statuses or notifications. Give the reason.'),
   tool('svc_release_test', 'Release a test', 'delete', '/api/tests/:id/quarantine', false, 'Take a test out of quarantine: its failures fail runs again.'),
   tool('svc_test_revisions', 'Test history', 'get', '/api/tests/:id/revisions', true, 'Who changed a test, when, and which fields.'),

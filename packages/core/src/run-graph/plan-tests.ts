@@ -90,6 +90,9 @@ export function specFromRecord(t: TestRecord): TestSpec {
     steps: t.steps,
     assertions: t.assertions,
     tags: t.tags,
+    // The spec counts whole seconds: a timeout of 1.5 s gives the test 2.
+    timeout_seconds: Math.ceil(t.timeout_ms / 1000),
+    ...(Object.keys(t.parameters).length && { parameters: t.parameters }),
     ...(t.browser && { browser: t.browser }),
     ...(t.quarantine && { quarantine: t.quarantine.reason }),
   });

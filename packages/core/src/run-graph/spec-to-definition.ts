@@ -38,8 +38,8 @@ export function definitionOf(spec: TestSpec, extra: TestExtras = {}): { ok: true
     priority: spec.priority.toLowerCase(),
     tags: spec.tags.slice(0, 50),
     timeout_ms: Math.max(1000, Math.min(extra.timeout_ms ?? spec.timeout_seconds * 1000, MAX_TEST_TIMEOUT_MS)),
-    // A case's set fills its variables over the test's shared parameters.
-    parameters: { ...extra.parameters, ...spec.parameter_set?.values },
+    // A case's set fills its variables over the test's shared parameters (a file's, or a stored test's).
+    parameters: { ...extra.parameters, ...spec.parameters, ...spec.parameter_set?.values },
     ...(spec.browser && { browser: spec.browser }),
     steps: spec.steps,
     assertions: spec.assertions,

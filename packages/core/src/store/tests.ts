@@ -2,24 +2,36 @@ import type { z } from 'zod';
 import type { TestSchema } from '../contracts/test.ts';
 import { ConditionFailedError } from '../ports/table.ts';
 import { AppError } from '../errors.ts';
+import { MAX_TEST_TIMEOUT_MS } from '../contracts/steps.ts';
 import { keys, stripLayout } from './keys.ts';
 import { definitionOf, REVISIONS_KEPT, revisionPut, testRevisionsRepo, type RevisionAuthor } from './test-revisions.ts';
 import { testChanger } from './test-change.ts';
 import { queryPage, type StoreContext } from './context.ts';
 
 export type TestRecord = z.output<typeof TestSchema>;
-/** A new test; `parameter_sets` defaults to none. */
-export type NewTest = Omit<TestRecord, 'id' | 'status' | 'created_at' | 'updated_at' | 'parameter_sets' | 'quarantine' | 'revision'> & Partial<Pick<TestRecord, 'parameter_sets'>>;
+type Defaulted = 'timeout_ms' | 'parameters' | 'parameter_sets';
+/** A new test; the timeout defaults to the 10-minute maximum, parameters and parameter sets to none. */
+export type NewTest = Omit<TestRecord, 'id' | 'status' | 'created_at' | 'updated_at' | Defaulted | 'quarantine' | 'revision'> & Partial<Pick<TestRecord, Defaulted>>;
 /** A change of a test's definition: the fields given; `browser: null` goes back to the default context. */
-export type TestPatch = Partial<Pick<TestRecord, 'name' | 'description' | 'type' | 'steps' | 'assertions' | 'priority' | 'tags' | 'parameter_sets'>> & { browser?: TestRecord['browser'] | null };
+export type TestPatch = Partial<Pick<TestRecord, 'name' | 'description' | 'type' | 'steps' | 'assertions' | 'priority' | 'tags' | Defaulted>> & { browser?: TestRecord['browser'] | null };
+
+/** What a test has that was stored before these fields existed (or a revision that lacks them). */
+export const testDefaults = { timeout_ms: MAX_TEST_TIMEOUT_MS, parameters: {}, parameter_sets: [] } as const satisfies Pick<TestRecord, Defaulted>;
 
 /**
- * A stored test as read: tests stored before parameter sets (or quarantine) existed have
- * none, and tests stored before revisions are at revision 1.
+ * A stored test as read: tests stored before timeouts, parameters, parameter sets (or
+ * quarantine) existed have the defaults, and tests stored before revisions are at revision 1.
  */
 function asTest(item: Record<string, unknown>): TestRecord {
   const { organization_id: _org, ...test } = stripLayout<TestRecord & { organization_id?: string }>(item);
-  return { ...test, parameter_sets: test.parameter_sets ?? [], quarantine: test.quarantine ?? null, revision: typeof test.revision === 'number' ? test.revision : 1 };
+  return {
+    ...test,
+    timeout_ms: test.timeout_ms ?? testDefaults.timeout_ms,
+    parameters: test.parameters ?? testDefaults.parameters,
+    parameter_sets: test.parameter_sets ?? testDefaults.parameter_sets,
+    quarantine: test.quarantine ?? null,
+    revision: typeof test.revision === 'number' ? test.revision : 1,
+  };
 }
 
 /**
@@ -39,7 +51,7 @@ export function testsRepo(ctx: StoreContext) {
     /** Writes the test at revision 1 with its first revision, in one transaction. */
     async create(orgId: string, input: NewTest, author: Omit<RevisionAuthor, 'source'> = { changed_by: 'system:unknown' }): Promise<TestRecord> {
       const now = ctx.clock.now().toISOString();
-      const { quarantine: _none, ...test }: TestRecord = { ...input, parameter_sets: input.parameter_sets ?? [], id: ctx.newId(), status: 'pending', quarantine: null, revision: 1, created_at: now, updated_at: now };
+      const { quarantine: _none, ...test }: TestRecord = { ...input, timeout_ms: input.timeout_ms ?? testDefaults.timeout_ms, parameters: input.parameters ?? testDefaults.parameters, parameter_sets: input.parameter_sets ?? testDefaults.parameter_sets, id: ctx.newId(), status: 'pending', quarantine: null, revision: 1, created_at: now, updated_at: now };
       const definition = definitionOf(test);
       await table.transact([
         { type: 'put', item: { ...keys.test(orgId, test.id), entity: 'test', organization_id: orgId, gsi1pk: keys.testsOfProject(test.project_id), gsi1sk: `TEST#${test.id}`, ...test }, condition: { kind: 'notExists' } },
@@ -71,7 +83,8 @@ export function testsRepo(ctx: StoreContext) {
       const kept = await revisions.get(orgId, testId, revision);
       if (!kept) throw new AppError('NOT_FOUND', `revision ${revision} of test ${testId} not found (the newest ${REVISIONS_KEPT} are kept)`);
       const { browser, ...definition } = kept.definition;
-      return change(orgId, testId, () => ({ ...definition, browser: browser ?? null }), { ...author, source: 'restored', restored_from: revision }, expectedRevision);
+      // A revision from before a field existed had its default: restoring it restores that too.
+      return change(orgId, testId, () => ({ ...testDefaults, ...definition, browser: browser ?? null }), { ...author, source: 'restored', restored_from: revision }, expectedRevision);
     },
 
     /**

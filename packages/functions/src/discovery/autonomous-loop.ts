@@ -92,6 +92,7 @@ async function writeTests(store: Store, orgId: string, projectId: string, genera
       type: definition.type,
       steps: definition.steps,
       assertions: definition.assertions ?? [],
+      timeout_ms: definition.timeout_ms,
       tags: [AUTONOMOUS_TAG, kind],
     };
     const before = earlier.get(definition.name);

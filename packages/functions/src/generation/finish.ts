@@ -108,6 +108,8 @@ export async function finishGeneration(i: FinishInput): Promise<Finished> {
       assertions: i.test.assertions,
       priority: i.test.priority,
       tags: i.test.tags,
+      timeout_ms: i.test.timeout_ms,
+      parameters: i.test.parameters,
       parameter_sets: i.test.parameter_sets,
     }, { changed_by: 'system:generation' });
     // It ran and passed just now: that is its latest status.

@@ -111,7 +111,7 @@ export async function runSuiteThroughGraph(o: GraphSuiteOptions): Promise<GraphS
     const project = await store.projects.create(manifest.organization_id, { name: o.name.slice(0, 255) || 'svc run', app_url: o.baseUrl });
     for (const t of o.tests) {
       const d = t.definition;
-      const stored = await store.tests.create(manifest.organization_id, { project_id: project.id, name: d.name, description: d.description ?? null, type: d.type, steps: d.steps, assertions: d.assertions, priority: d.priority, tags: d.tags, parameter_sets: d.parameter_sets, ...(d.browser && { browser: d.browser }) }, { changed_by: 'system:cli' });
+      const stored = await store.tests.create(manifest.organization_id, { project_id: project.id, name: d.name, description: d.description ?? null, type: d.type, steps: d.steps, assertions: d.assertions, priority: d.priority, tags: d.tags, timeout_ms: d.timeout_ms, parameters: d.parameters, parameter_sets: d.parameter_sets, ...(d.browser && { browser: d.browser }) }, { changed_by: 'system:cli' });
       if (d.quarantine) await store.tests.setQuarantine(manifest.organization_id, stored.id, { reason: d.quarantine, since: new Date().toISOString(), by: null });
       manifest.tests.push({ ...t, stored_id: stored.id });
     }

@@ -47,7 +47,7 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
   });
 
   mountRoute(app, deps, registry, {
-    method: 'patch', path: '/api/tests/:id', summary: 'Change a test: any of name, description, type, steps, assertions, priority, tags, parameter_sets (lists are replaced whole)', tags: ['tests'], auth: 'member', params: IdParams, body: TestUpdateInput, headers: [IF_MATCH_HEADER],
+    method: 'patch', path: '/api/tests/:id', summary: 'Change a test: any of name, description, type, steps, assertions, priority, tags, timeout_ms, parameters, parameter_sets, browser (lists and maps are replaced whole)', tags: ['tests'], auth: 'member', params: IdParams, body: TestUpdateInput, headers: [IF_MATCH_HEADER],
     responses: {
       200: { description: 'the test as changed (ETag: its revision)', schema: TestSchema, headers: ETAG_HEADER },
       404: { description: 'no such test in this organization' },
