@@ -4,7 +4,8 @@
 // API's 400 ("assertions.0.equals", "parameter_sets.1.name") is said under the text area it
 // is about; a save replaces the lists whole (an emptied parameter-sets field makes the test
 // an ordinary one); and a save against a revision someone changed since is still refused
-// with who and when, the edited assertions kept until Reload.
+// with who and when, the edited assertions kept until Reload. The timeout is edited in
+// seconds and the shared parameters as a JSON object.
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAs, startPanelWorld } from './browser.ts';
@@ -151,6 +152,47 @@ describe('test editor: assertions and parameter sets', () => {
     await expect.poll(async () => JSON.parse(await area('assertions').inputValue())).toEqual([{ type: 'status', in: [200, 204] }]);
     expect(await tab.getByTestId('test-editor-heading').textContent()).toBe('Edit test · items answer (revision 3)');
     expect(await error.isVisible()).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('edits the timeout in seconds and the shared parameters as a JSON object, each refusal under its field', async () => {
+    // Shown as stored: the default 10 minutes, and no shared parameters (an empty field).
+    expect(await area('timeout').inputValue()).toBe('600');
+    expect(await area('parameters').inputValue()).toBe('');
+    const editor = tab.getByTestId('test-editor');
+    expect(await editor.getByLabel(/^Timeout/).getAttribute('data-testid')).toBe('test-editor-timeout');
+    expect(await editor.getByLabel(/^Shared parameters/).getAttribute('data-testid')).toBe('test-editor-parameters');
+
+    const sent = patches.length;
+    await area('timeout').fill('0.5');
+    await area('parameters').fill('["page"]');
+    await tab.getByTestId('test-editor-save').click();
+    await expect.poll(() => errorOf('timeout').textContent()).toBe('A number of seconds from 1 to 600 (empty: 600).');
+    expect(await errorOf('parameters').textContent()).toMatch(/^Not a JSON object/);
+    expect(patches).toHaveLength(sent);
+
+    // A name the API refuses is said under the field, with the place.
+    await area('timeout').fill('45');
+    await area('parameters').fill('{ "secrets": "x" }');
+    await tab.getByTestId('test-editor-save').click();
+    await expect.poll(() => errorOf('parameters').textContent()).toMatch(/^parameters\.secrets: not a valid name: secrets and env are reserved/);
+    expect(await errorOf('timeout').isVisible()).toBe(false);
+    expect((await stored()).revision).toBe(3);
+
+    await area('parameters').fill('{ "page": 3 }');
+    await tab.getByTestId('test-editor-save').click();
+    await expect.poll(() => tab.getByTestId('test-editor-status').textContent()).toBe('Saved as revision 4.');
+    expect(patches.at(-1)!.postDataJSON()).toMatchObject({ timeout_ms: 45_000, parameters: { page: 3 } });
+    expect(await stored()).toMatchObject({ revision: 4, timeout_ms: 45_000, parameters: { page: 3 } });
+    const history = await api.get(`/api/tests/${testId}/revisions`);
+    expect(history.body.items[0].changed_fields.sort()).toEqual(['parameters', 'timeout_ms']);
+
+    // Emptied, the fields mean the defaults again.
+    await area('timeout').fill('');
+    await area('parameters').fill('');
+    await tab.getByTestId('test-editor-save').click();
+    await expect.poll(() => tab.getByTestId('test-editor-status').textContent()).toBe('Saved as revision 5.');
+    expect(await stored()).toMatchObject({ timeout_ms: 600_000, parameters: {} });
     expect(problems).toEqual([]);
   });
 });

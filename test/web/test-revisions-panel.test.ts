@@ -82,7 +82,7 @@ describe('test editor and history', () => {
     const texts = await historyTexts();
     expect(texts[0]).toMatch(new RegExp(`^Revision 3 · edited · ${server.admin.email} · .+ · name, priority$`));
     expect(texts[1]).toMatch(new RegExp(`^Revision 2 · edited · ${server.admin.email} · .+ · name$`));
-    expect(texts[2]).toMatch(/^Revision 1 · created · .+ · name, description, type, steps, assertions, priority, tags, parameter_sets$/);
+    expect(texts[2]).toMatch(/^Revision 1 · created · .+ · name, description, type, steps, assertions, priority, tags, timeout_ms, parameters, parameter_sets$/);
     // The newest is what the test is: nothing to restore there.
     expect(await tab.getByTestId('test-history-row').first().getByTestId('test-history-restore').count()).toBe(0);
     // Changes: the lines revision 3 changed against revision 2, folded; revision 1 has nothing before it.

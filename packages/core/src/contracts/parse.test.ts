@@ -45,6 +45,10 @@ describe('parseInput', () => {
     // A wrong value (not a missing one) still lists the options.
     expect(issuesOf(() => parseInput(E, { type: 'db', revision: 1 }))[0]?.message).toMatch(/^Invalid option: expected one of/);
   });
+  it("says why a map's key is refused, not only that it is", () => {
+    const M = z.strictObject({ values: z.record(z.string().regex(/^[a-z]+$/, 'lower-case letters only'), z.number()) });
+    expect(issuesOf(() => parseInput(M, { values: { ok: 1, 'Not-OK': 2 } }))).toEqual([{ path: 'values.Not-OK', message: 'not a valid name: lower-case letters only' }]);
+  });
   it('names where the root value came from', () => {
     expect(issuesOf(() => parseInput(S, null, 'query'))[0]?.message).toMatch(/^query: /);
   });

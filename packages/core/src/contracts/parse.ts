@@ -34,6 +34,8 @@ export function toFieldIssues(error: z.ZodError, where: InputLocation = 'body', 
     }
     const path = joinPath(issue.path);
     let message = issue.message;
+    // A map key the key schema refuses: zod says only "Invalid key in record"; say why.
+    if (issue.code === 'invalid_key' && issue.issues.length) message = `not a valid name: ${issue.issues.map((i) => i.message).join('; ')}`;
     if (issue.code === 'invalid_type' && path !== '' && message.endsWith('received undefined')) message = 'required';
     else if (issue.code === 'invalid_type' && path === '') message = `${where}: ${message}`;
     // A number from text (a path or query parameter) that is not one: zod says "received NaN".

@@ -6,7 +6,7 @@ describe('test', () => {
   it('create: defaults', () => {
     const project_id = id();
     expect(parseInput(TestCreateInput, { project_id, name: 't', type: 'ui' })).toEqual({
-      project_id, name: 't', type: 'ui', steps: [], assertions: [], priority: 'medium', tags: [], parameter_sets: [],
+      project_id, name: 't', type: 'ui', steps: [], assertions: [], priority: 'medium', tags: [], timeout_ms: 600_000, parameters: {}, parameter_sets: [],
     });
   });
   it('create: steps keep their type-specific fields', () => {
@@ -33,6 +33,17 @@ describe('test', () => {
     expect(paths(TestUpdateInput, { parameter_sets: [{ values: { a: 1 }, label: 'x' }] })).toEqual(['parameter_sets.0.label']);
     expect(parseInput(TestUpdateInput, { parameter_sets: [] })).toEqual({ parameter_sets: [] });
   });
+  it('create and update: timeout_ms from 1 s to 10 minutes; parameters named as variables', () => {
+    const base = { project_id: id(), name: 't', type: 'api' };
+    expect(parseInput(TestCreateInput, { ...base, timeout_ms: 1000, parameters: { user: 'ann', n: 2, on: true } })).toMatchObject({ timeout_ms: 1000, parameters: { user: 'ann', n: 2, on: true } });
+    expect(paths(TestCreateInput, { ...base, timeout_ms: 999 })).toEqual(['timeout_ms']);
+    expect(paths(TestCreateInput, { ...base, timeout_ms: 600_001 })).toEqual(['timeout_ms']);
+    expect(paths(TestCreateInput, { ...base, timeout_ms: 1.5 })).toEqual(['timeout_ms']);
+    expect(issues(TestCreateInput, { ...base, parameters: { env: 'x' } })).toEqual([{ path: 'parameters.env', message: 'not a valid name: secrets and env are reserved ({{secrets.NAME}}, {{env.NAME}})' }]);
+    expect(paths(TestCreateInput, { ...base, parameters: { user: null } })).toEqual(['parameters.user']);
+    expect(parseInput(TestUpdateInput, { parameters: {} })).toEqual({ parameters: {} });
+    expect(paths(TestUpdateInput, { timeout_ms: 0 })).toEqual(['timeout_ms']);
+  });
   it('update: at least one field', () => {
     expect(issues(TestUpdateInput, {})[0]?.message).toBe('at least one field is required');
     expect(parseInput(TestUpdateInput, { priority: 'high' })).toEqual({ priority: 'high' });
@@ -42,7 +53,7 @@ describe('test', () => {
     expect(paths(TestUpdateInput, { priority: 'high', expected_revision: 0 })).toEqual(['expected_revision']);
   });
   it('resource rejects upper-case status', () => {
-    const base = { id: id(), project_id: id(), name: 't', description: null, type: 'api', steps: [], assertions: [], priority: 'low', tags: [], parameter_sets: [], quarantine: null, revision: 1, created_at: now, updated_at: now };
+    const base = { id: id(), project_id: id(), name: 't', description: null, type: 'api', steps: [], assertions: [], priority: 'low', tags: [], timeout_ms: 600_000, parameters: {}, parameter_sets: [], quarantine: null, revision: 1, created_at: now, updated_at: now };
     expect(TestSchema.safeParse({ ...base, status: 'pending' }).success).toBe(true);
     expect(TestSchema.safeParse({ ...base, status: 'PENDING' }).success).toBe(false);
     expect(TestSchema.safeParse({ ...base, status: 'pending', revision: 0 }).success).toBe(false);

@@ -3,8 +3,9 @@ import { $, clearFieldErrors, issuesOf, jsonOf, listOf, messageOf, setMessage, s
 import { peopleNamer, when } from './revision-people.js';
 
 /**
- * Edits one test's name, description, priority, tags, steps, assertions and parameter sets
- * (the lists as JSON, as in the test format; an edit replaces each list whole). The editor
+ * Edits one test's name, description, priority, tags, steps, assertions, timeout, shared
+ * parameters and parameter sets (the lists and the parameters as JSON, as in the test
+ * format; an edit replaces each whole). The timeout is shown in seconds, kept in ms. The editor
  * remembers the revision it loaded and sends it as If-Match, so a save never overwrites a
  * change someone made since: the API answers 412 and the editor says who changed the test
  * and when, keeping the edit in its fields until the person chooses to reload
@@ -13,7 +14,7 @@ import { peopleNamer, when } from './revision-people.js';
  * each said under its own field.
  *
  * @typedef {import('./dom.js').FormField} FormField
- * @typedef {{ name: string, description: string | null, priority: string, tags: string[], steps: unknown[], assertions?: unknown[], parameter_sets?: unknown[], revision: number }} EditedTest
+ * @typedef {{ name: string, description: string | null, priority: string, tags: string[], steps: unknown[], assertions?: unknown[], timeout_ms?: number, parameters?: Record<string, unknown>, parameter_sets?: unknown[], revision: number }} EditedTest
  */
 
 const el = {
@@ -25,6 +26,8 @@ const el = {
   tags: /** @type {HTMLInputElement} */ ($('test-editor-tags')),
   steps: /** @type {HTMLTextAreaElement} */ ($('test-editor-steps')),
   assertions: /** @type {HTMLTextAreaElement} */ ($('test-editor-assertions')),
+  timeout: /** @type {HTMLInputElement} */ ($('test-editor-timeout')),
+  parameters: /** @type {HTMLTextAreaElement} */ ($('test-editor-parameters')),
   parameterSets: /** @type {HTMLTextAreaElement} */ ($('test-editor-parameter-sets')),
   error: $('test-editor-error'),
   status: $('test-editor-status'),
@@ -45,11 +48,16 @@ const FIELDS = /** @type {Record<string, FormField>} */ ({
   tags: field(el.tags, 'test-editor-tags-error'),
   steps: field(el.steps, 'test-editor-steps-error'),
   assertions: field(el.assertions, 'test-editor-assertions-error'),
+  timeout_ms: field(el.timeout, 'test-editor-timeout-error'),
+  parameters: field(el.parameters, 'test-editor-parameters-error'),
   parameter_sets: field(el.parameterSets, 'test-editor-parameter-sets-error'),
 });
 
 /** Fields holding a list: an issue inside one says where ("assertions.0.equals: …"). */
-const LISTS = new Set(['tags', 'steps', 'assertions', 'parameter_sets']);
+const LISTS = new Set(['tags', 'steps', 'assertions', 'parameters', 'parameter_sets']);
+
+/** The most a test may take, in seconds (the spec's execution timeout). */
+const MAX_TIMEOUT_SECONDS = 600;
 
 /** @type {{ id: string, revision: number, onSaved: () => void } | undefined} what the editor shows */
 let editing;
@@ -64,7 +72,28 @@ function fill(test) {
   el.tags.value = test.tags.join(', ');
   el.steps.value = JSON.stringify(test.steps, null, 2);
   el.assertions.value = JSON.stringify(test.assertions ?? [], null, 2);
+  el.timeout.value = String((test.timeout_ms ?? MAX_TIMEOUT_SECONDS * 1000) / 1000);
+  const shared = test.parameters ?? {};
+  el.parameters.value = Object.keys(shared).length ? JSON.stringify(shared, null, 2) : '';
   el.parameterSets.value = JSON.stringify(test.parameter_sets ?? [], null, 2);
+}
+
+/**
+ * The timeout field in ms: empty is the most, 600 s. Undefined when it is not a number
+ * from 1 to 600 (said under the field; the API would refuse it naming timeout_ms).
+ */
+function timeoutMsOf() {
+  const text = el.timeout.value.trim();
+  if (!text) return MAX_TIMEOUT_SECONDS * 1000;
+  const seconds = Number(text);
+  return Number.isFinite(seconds) && seconds >= 1 && seconds <= MAX_TIMEOUT_SECONDS ? Math.round(seconds * 1000) : undefined;
+}
+
+/** The shared parameters' JSON: empty is none; undefined unless it is a JSON object. */
+function parametersOf() {
+  if (!el.parameters.value.trim()) return {};
+  const value = jsonOf(el.parameters);
+  return value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
 }
 
 function clearErrors() {
@@ -143,9 +172,13 @@ el.form.addEventListener('submit', async (event) => {
   const steps = jsonOf(el.steps);
   const assertions = listJsonOf(el.assertions);
   const parameterSets = listJsonOf(el.parameterSets);
+  const timeoutMs = timeoutMsOf();
+  const parameters = parametersOf();
   if (!name) showFieldError(FIELDS.name, 'This field is required.');
   if (steps === undefined) showFieldError(FIELDS.steps, 'Not valid JSON: a list of steps, e.g. [{ "type": "goto", "url": "/" }].');
   if (assertions === undefined) showFieldError(FIELDS.assertions, 'Not valid JSON: a list of assertions, e.g. [{ "type": "status", "equals": 200 }] (empty: none).');
+  if (timeoutMs === undefined) showFieldError(FIELDS.timeout_ms, `A number of seconds from 1 to ${MAX_TIMEOUT_SECONDS} (empty: ${MAX_TIMEOUT_SECONDS}).`);
+  if (parameters === undefined) showFieldError(FIELDS.parameters, 'Not a JSON object: names and values, e.g. { "email": "demo@example.com" } (empty: none).');
   if (parameterSets === undefined) showFieldError(FIELDS.parameter_sets, 'Not valid JSON: a list of sets, e.g. [{ "name": "admin", "values": { "role": "admin" } }] (empty: the test runs once).');
   const firstInvalid = el.form.querySelector('[aria-invalid="true"]');
   if (firstInvalid instanceof HTMLElement) {
@@ -159,7 +192,7 @@ el.form.addEventListener('submit', async (event) => {
       method: 'PATCH',
       headers: { 'If-Match': `"${target.revision}"` },
       // Lists are replaced whole: what the text areas say is the test's.
-      body: { name, description: el.description.value.trim() ? el.description.value : null, priority: el.priority.value, tags: listOf(el.tags), steps, assertions, parameter_sets: parameterSets },
+      body: { name, description: el.description.value.trim() ? el.description.value : null, priority: el.priority.value, tags: listOf(el.tags), steps, assertions, timeout_ms: timeoutMs, parameters, parameter_sets: parameterSets },
     });
     if (target !== editing) return;
     target.revision = saved.revision;
