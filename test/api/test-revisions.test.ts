@@ -71,7 +71,8 @@ describe('test revisions', () => {
     expect(stale.status).toBe(412);
     expect(stale.body.error.code).toBe('PRECONDITION_FAILED');
     expect(stale.body.error.message).toContain('revision 2');
-    expect(stale.body.error.message).toContain(`user:${userId}`);
+    // The message names the member by email; details keep the id for programs.
+    expect(stale.body.error.message).toContain('changed by revisions@example.com at');
     expect(stale.body.error.message).toContain(mine.body.updated_at);
     expect(stale.body.error.details).toEqual({ current_revision: 2, changed_by: `user:${userId}`, changed_at: mine.body.updated_at });
     const staleBody = await member.patch(`/api/tests/${test.id}`, { description: 'second editor', expected_revision: 1 });
@@ -80,6 +81,18 @@ describe('test revisions', () => {
 
     expect((await member.patch(`/api/tests/${test.id}`, { description: 'any', expected_revision: 2 })).body.revision).toBe(3);
     expect((await member.patch(`/api/tests/${test.id}`, { description: 'star' }, { headers: { 'if-match': '*' } })).body.revision).toBe(4);
+  });
+
+  it("a change made with an API key is named by the key's name in the 412, and by its id in details", async () => {
+    const test = await newTest('keyed');
+    const created = await member.post('/api/api-keys', { name: 'nightly CI', permissions: ['read', 'write'] });
+    expect(created.status, created.text).toBe(201);
+    const ci = client(server.url, { token: created.body.key, org: null });
+    expect((await ci.patch(`/api/tests/${test.id}`, { description: 'from CI' })).status).toBe(200);
+    const stale = await member.patch(`/api/tests/${test.id}`, { description: 'mine' }, { headers: { 'if-match': '"1"' } });
+    expect(stale.status).toBe(412);
+    expect(stale.body.error.message).toMatch(/^test \S+ is at revision 2, changed by API key "nightly CI" at /);
+    expect(stale.body.error.details.changed_by).toBe(`api_key:${created.body.id}`);
   });
 
   it('concurrent PATCHes on one revision: exactly one wins, the others get 412, and no revision is lost', async () => {

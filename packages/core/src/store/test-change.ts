@@ -2,6 +2,7 @@ import { ConditionFailedError, type WriteOp } from '../ports/table.ts';
 import { AppError } from '../errors.ts';
 import { definitionFields } from '../contracts/test-revision.ts';
 import { keys } from './keys.ts';
+import { authorName } from './author-name.ts';
 import type { StoreContext } from './context.ts';
 import { changedFields, definitionOf, REVISIONS_KEPT, revisionPut, type RevisionAuthor, type testRevisionsRepo } from './test-revisions.ts';
 import type { TestPatch, TestRecord } from './tests.ts';
@@ -19,7 +20,8 @@ export function testChanger(ctx: StoreContext, revisions: ReturnType<typeof test
     const by = latest?.changed_by ?? 'unknown';
     const at = latest?.created_at ?? current.updated_at;
     const against = expected === undefined ? 'it changed while your change was being written' : `your change was made against revision ${expected}`;
-    return new AppError('PRECONDITION_FAILED', `test ${current.id} is at revision ${current.revision}, changed by ${by} at ${at}; ${against}: reload it and apply your change again`, {
+    const who = await authorName(table, orgId, by);
+    return new AppError('PRECONDITION_FAILED', `test ${current.id} is at revision ${current.revision}, changed by ${who} at ${at}; ${against}: reload it and apply your change again`, {
       current_revision: current.revision,
       changed_by: by,
       changed_at: at,
