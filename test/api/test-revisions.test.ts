@@ -48,8 +48,8 @@ describe('test revisions', () => {
     const list = await member.get(`/api/tests/${test.id}/revisions`);
     expect(list.status).toBe(200);
     expect(list.body.items).toEqual([
-      { test_id: test.id, revision: 3, created_at: third.body.updated_at, changed_by: `user:${userId}`, source: 'edited', changed_fields: ['steps'], restored_from: null },
-      { test_id: test.id, revision: 2, created_at: edit.body.updated_at, changed_by: `user:${userId}`, source: 'edited', changed_fields: ['name'], restored_from: null },
+      { test_id: test.id, revision: 3, created_at: third.body.updated_at, changed_by: `user:${userId}`, changed_by_name: 'revisions@example.com', source: 'edited', changed_fields: ['steps'], restored_from: null },
+      { test_id: test.id, revision: 2, created_at: edit.body.updated_at, changed_by: `user:${userId}`, changed_by_name: 'revisions@example.com', source: 'edited', changed_fields: ['name'], restored_from: null },
       expect.objectContaining({ revision: 1, source: 'created', changed_by: `user:${userId}`, created_at: test.updated_at }),
     ]);
     const page1 = await member.get(`/api/tests/${test.id}/revisions?limit=2`);
@@ -74,7 +74,7 @@ describe('test revisions', () => {
     // The message names the member by email; details keep the id for programs.
     expect(stale.body.error.message).toContain('changed by revisions@example.com at');
     expect(stale.body.error.message).toContain(mine.body.updated_at);
-    expect(stale.body.error.details).toEqual({ current_revision: 2, changed_by: `user:${userId}`, changed_at: mine.body.updated_at });
+    expect(stale.body.error.details).toEqual({ current_revision: 2, changed_by: `user:${userId}`, changed_by_name: 'revisions@example.com', changed_at: mine.body.updated_at });
     const staleBody = await member.patch(`/api/tests/${test.id}`, { description: 'second editor', expected_revision: 1 });
     expect(staleBody.status).toBe(412);
     expect((await member.get(`/api/tests/${test.id}`)).body).toMatchObject({ description: 'first editor', revision: 2 });
@@ -87,12 +87,19 @@ describe('test revisions', () => {
     const test = await newTest('keyed');
     const created = await member.post('/api/api-keys', { name: 'nightly CI', permissions: ['read', 'write'] });
     expect(created.status, created.text).toBe(201);
-    const ci = client(server.url, { token: created.body.key, org: null });
+    const ci = client(server.url, { token: created.body.key });
     expect((await ci.patch(`/api/tests/${test.id}`, { description: 'from CI' })).status).toBe(200);
     const stale = await member.patch(`/api/tests/${test.id}`, { description: 'mine' }, { headers: { 'if-match': '"1"' } });
     expect(stale.status).toBe(412);
     expect(stale.body.error.message).toMatch(/^test \S+ is at revision 2, changed by API key "nightly CI" at /);
-    expect(stale.body.error.details.changed_by).toBe(`api_key:${created.body.id}`);
+    expect(stale.body.error.details).toMatchObject({ changed_by: `api_key:${created.body.id}`, changed_by_name: 'API key "nightly CI"' });
+    // The history names writers the same way.
+    const history = (await member.get(`/api/tests/${test.id}/revisions`)).body.items;
+    expect(history.map((r: { changed_by_name: string }) => r.changed_by_name)).toEqual(['API key "nightly CI"', 'revisions@example.com']);
+    expect((await member.get(`/api/tests/${test.id}/revisions/2`)).body).toMatchObject({ changed_by: `api_key:${created.body.id}`, changed_by_name: 'API key "nightly CI"' });
+    // A revoked key is still named (its record stays): the history keeps reading.
+    expect((await member.delete(`/api/api-keys/${created.body.id}`)).status).toBe(200);
+    expect((await member.get(`/api/tests/${test.id}/revisions?limit=1`)).body.items[0].changed_by_name).toBe('API key "nightly CI"');
   });
 
   it('concurrent PATCHes on one revision: exactly one wins, the others get 412, and no revision is lost', async () => {

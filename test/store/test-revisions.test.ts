@@ -58,7 +58,7 @@ for (const [name, makeTable] of adapters) {
       const stale = await failure(store.tests.update(ORG, test.id, { name: 'late' }, author, 1));
       expect(stale?.code).toBe('PRECONDITION_FAILED');
       expect(stale?.status).toBe(412);
-      expect(stale?.details).toEqual({ current_revision: 2, changed_by: 'user:u-1', changed_at: updated!.updated_at });
+      expect(stale?.details).toEqual({ current_revision: 2, changed_by: 'user:u-1', changed_by_name: 'user:u-1', changed_at: updated!.updated_at });
       expect((await store.tests.get(ORG, test.id))?.name).toBe('first');
 
       // Back to the default browser: the attribute goes, and the restore of revision 1 brings the same back.

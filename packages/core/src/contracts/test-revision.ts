@@ -49,6 +49,12 @@ export type TestRevisionSummary = z.output<typeof TestRevisionSummary>;
 export const TestRevision = TestRevisionSummary.extend({ definition: TestDefinition.describe('The test definition at this revision') });
 export type TestRevision = z.output<typeof TestRevision>;
 
+const ChangedByName = z.string().describe('Who wrote it, in words: the member\'s email, API key "<name>", or which part of svc (the autonomous loop, test generation, svc run); the id when the member has left or the key is revoked');
+/** A revision summary as the API answers it: with who wrote it in words. */
+export const NamedRevisionSummary = TestRevisionSummary.extend({ changed_by_name: ChangedByName });
+/** A revision as the API answers it: with who wrote it in words. */
+export const NamedRevision = TestRevision.extend({ changed_by_name: ChangedByName });
+
 /** GET /api/tests/{id}/revisions query. */
 export const TestRevisionListQuery = ListQuery;
 

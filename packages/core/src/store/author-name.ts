@@ -9,8 +9,8 @@ const SYSTEM_AUTHORS: Record<string, string> = {
 
 /**
  * Who wrote a revision, in words for a message: a member by email, an API key by its name
- * (`API key "ci"`), svc's own writers by what they are; anything else (a member who left, a
- * revoked key) as its id. The id stays in the error's details for programs.
+ * (`API key "ci"`, revoked ones too: their record stays), svc's own writers by what they
+ * are; anything else (a member who has left) as its id. Callers keep the id beside it.
  */
 export async function authorName(table: Table, orgId: string, changedBy: string): Promise<string> {
   const [kind, id] = [changedBy.slice(0, changedBy.indexOf(':')), changedBy.slice(changedBy.indexOf(':') + 1)];
@@ -23,4 +23,11 @@ export async function authorName(table: Table, orgId: string, changedBy: string)
     if (typeof key?.name === 'string') return `API key "${key.name}"`;
   }
   return SYSTEM_AUTHORS[changedBy] ?? changedBy;
+}
+
+/** Each of some writers' names (as authorName), each read once. */
+export async function authorNames(table: Table, orgId: string, changedBy: readonly string[]): Promise<Map<string, string>> {
+  const distinct = [...new Set(changedBy)];
+  const names = await Promise.all(distinct.map((by) => authorName(table, orgId, by)));
+  return new Map(distinct.map((by, i) => [by, names[i]!]));
 }

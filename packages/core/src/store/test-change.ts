@@ -24,6 +24,7 @@ export function testChanger(ctx: StoreContext, revisions: ReturnType<typeof test
     return new AppError('PRECONDITION_FAILED', `test ${current.id} is at revision ${current.revision}, changed by ${who} at ${at}; ${against}: reload it and apply your change again`, {
       current_revision: current.revision,
       changed_by: by,
+      changed_by_name: who,
       changed_at: at,
     });
   }

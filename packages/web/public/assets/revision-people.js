@@ -1,7 +1,8 @@
 import { api } from './api.js';
 
 /**
- * A revision's author in words: `user:<id>` as the member's email when the organization's
+ * A writer's id in words (who resolved a comment; revisions and edit conflicts come with
+ * `changed_by_name` from the API): `user:<id>` as the member's email when the organization's
  * member list (readable by every role) names them; API keys and system writers as they are.
  * The list is read once per call site that asks; a failure only leaves ids unnamed.
  */

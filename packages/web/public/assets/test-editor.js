@@ -1,6 +1,6 @@
 import { api, ApiError } from './api.js';
 import { $, clearFieldErrors, issuesOf, jsonOf, listOf, messageOf, setMessage, showFieldError, showFieldErrors, withIssues } from './dom.js';
-import { peopleNamer, when } from './revision-people.js';
+import { when } from './revision-people.js';
 
 /**
  * Edits one test's name, description, priority, tags, steps, assertions, timeout, shared
@@ -156,10 +156,9 @@ export function closeEditor() {
 }
 
 /** The 412's words: who changed the test and when, and that the edit is still here. @param {ApiError} err */
-async function staleMessage(err) {
+function staleMessage(err) {
   const details = err.details ?? {};
-  const name = await peopleNamer();
-  return `This test was changed by ${name(String(details.changed_by ?? 'someone'))} at ${details.changed_at ? when(details.changed_at) : 'an unknown time'} (now revision ${details.current_revision ?? '?'}) since you opened it — reload to see it; your edit is kept in the editor.`;
+  return `This test was changed by ${details.changed_by_name ?? details.changed_by ?? 'someone'} at ${details.changed_at ? when(details.changed_at) : 'an unknown time'} (now revision ${details.current_revision ?? '?'}) since you opened it — reload to see it; your edit is kept in the editor.`;
 }
 
 el.form.addEventListener('submit', async (event) => {
@@ -203,7 +202,7 @@ el.form.addEventListener('submit', async (event) => {
     if (target !== editing) return;
     setMessage(el.status);
     if (err instanceof ApiError && err.status === 412) {
-      setMessage(el.error, await staleMessage(err));
+      setMessage(el.error, staleMessage(err));
       el.reload.hidden = false;
     } else if (issuesOf(err).length) {
       showErrors(err);

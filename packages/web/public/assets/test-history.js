@@ -1,6 +1,6 @@
 import { api, ApiError } from './api.js';
 import { $, element, messageOf, setMessage } from './dom.js';
-import { peopleNamer, when } from './revision-people.js';
+import { when } from './revision-people.js';
 import { foldUnchanged, lineDiff } from './line-diff.js';
 
 /**
@@ -8,7 +8,7 @@ import { foldUnchanged, lineDiff } from './line-diff.js';
  * lines of the definition a revision changed (Changes). Members restore an earlier one; the restore is conditioned (If-Match) on the newest revision shown, so it
  * never undoes a change this list has not shown (docs/test-revisions.md).
  *
- * @typedef {{ revision: number, created_at: string, changed_by: string, source: string, changed_fields: string[], restored_from: number | null }} Revision
+ * @typedef {{ revision: number, created_at: string, changed_by: string, changed_by_name: string, source: string, changed_fields: string[], restored_from: number | null }} Revision
  */
 
 const el = {
@@ -30,16 +30,15 @@ let opening = 0;
 
 /**
  * @param {Revision} r
- * @param {(by: string) => string} name
  * @param {number} newest the revision a restore is conditioned on
  */
-function revisionRow(r, name, newest) {
+function revisionRow(r, newest) {
   const li = element('li', { className: 'test-history-row', testid: 'test-history-row' });
   li.dataset.revision = String(r.revision);
   const why = SOURCE_WORDS[r.source] ?? r.source;
   const from = r.restored_from ? ` revision ${r.restored_from}` : '';
   const fields = r.changed_fields.length ? ` · ${r.changed_fields.join(', ')}` : '';
-  li.append(element('span', { testid: 'test-history-text', text: `Revision ${r.revision} · ${why}${from} · ${name(r.changed_by)} · ${when(r.created_at)}${fields}` }));
+  li.append(element('span', { testid: 'test-history-text', text: `Revision ${r.revision} · ${why}${from} · ${r.changed_by_name} · ${when(r.created_at)}${fields}` }));
   if (r.revision > 1) li.append(changesButton(r.revision, li));
   if (shown?.canRestore && r.revision !== newest) {
     const restore = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-history-restore', text: 'Restore' }));
@@ -149,11 +148,11 @@ async function load(clearStatus = true) {
   if (!target) return;
   if (clearStatus) setMessage(el.status, 'Loading…');
   try {
-    const [page, name] = await Promise.all([api(`/api/tests/${encodeURIComponent(target.id)}/revisions?limit=${SHOWN}`), peopleNamer()]);
+    const page = await api(`/api/tests/${encodeURIComponent(target.id)}/revisions?limit=${SHOWN}`);
     if (mine !== opening) return;
     const items = /** @type {Revision[]} */ (page.items);
     const newest = items[0]?.revision ?? 0;
-    el.list.replaceChildren(...items.map((r) => revisionRow(r, name, newest)));
+    el.list.replaceChildren(...items.map((r) => revisionRow(r, newest)));
     if (clearStatus) setMessage(el.status, items.length ? '' : 'No revisions kept.');
   } catch (err) {
     if (mine === opening) setMessage(el.status, `Could not load the history: ${messageOf(err)}`);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Hono } from 'hono';
 import { TestSchema } from '@svc/core/contracts/test';
-import { TestRevision, TestRevisionListQuery, TestRevisionParams, TestRevisionSummary } from '@svc/core/contracts/test-revision';
+import { NamedRevision, NamedRevisionSummary, TestRevisionListQuery, TestRevisionParams } from '@svc/core/contracts/test-revision';
+import { authorNames } from '@svc/core/store/author-name';
 import { listResponse } from '@svc/core/contracts/common';
 import { AppError, conflict, notFound, type FieldIssue } from '@svc/core/errors';
 import { flowService } from '@svc/core/services/flows';
@@ -37,20 +38,23 @@ export function testRevisionRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: R
 
   mountRoute(app, deps, registry, {
     method: 'get', path: '/api/tests/:id/revisions', summary: 'Revisions, newest first', tags: ['tests'], auth: 'viewer', params: IdParams, query: TestRevisionListQuery,
-    responses: { 200: { description: 'revisions', schema: listResponse(TestRevisionSummary) }, 404: { description: 'no such test in this organization' } },
+    responses: { 200: { description: 'revisions', schema: listResponse(NamedRevisionSummary) }, 404: { description: 'no such test in this organization' } },
   }, async ({ c, params, query, access }) => {
     if (!(await store.tests.get(access.organizationId, params.id))) throw notFound('test');
-    return c.json(await store.tests.revisions.list(access.organizationId, params.id, { limit: query.limit, cursor: query.cursor }));
+    const page = await store.tests.revisions.list(access.organizationId, params.id, { limit: query.limit, cursor: query.cursor });
+    const names = await authorNames(store.table, access.organizationId, page.items.map((r) => r.changed_by));
+    return c.json({ ...page, items: page.items.map((r) => ({ ...r, changed_by_name: names.get(r.changed_by)! })) });
   });
 
   mountRoute(app, deps, registry, {
     method: 'get', path: '/api/tests/:id/revisions/:revision', summary: 'Get one revision of a test with the definition it kept', tags: ['tests'], auth: 'viewer', params: TestRevisionParams,
-    responses: { 200: { description: 'the revision', schema: TestRevision }, 404: missing },
+    responses: { 200: { description: 'the revision', schema: NamedRevision }, 404: missing },
   }, async ({ c, params, access }) => {
     if (!(await store.tests.get(access.organizationId, params.id))) throw notFound('test');
     const revision = await store.tests.revisions.get(access.organizationId, params.id, params.revision);
     if (!revision) throw notFound(`revision ${params.revision} of the test`);
-    return c.json(revision);
+    const names = await authorNames(store.table, access.organizationId, [revision.changed_by]);
+    return c.json({ ...revision, changed_by_name: names.get(revision.changed_by)! });
   });
 
   mountRoute(app, deps, registry, {
