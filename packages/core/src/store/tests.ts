@@ -15,20 +15,24 @@ export type NewTest = Omit<TestRecord, 'id' | 'status' | 'created_at' | 'updated
 /** A change of a test's definition: the fields given; `browser: null` goes back to the default context. */
 export type TestPatch = Partial<Pick<TestRecord, 'name' | 'description' | 'type' | 'steps' | 'assertions' | 'priority' | 'tags' | Defaulted>> & { browser?: TestRecord['browser'] | null };
 
-/** What a test has that was stored before these fields existed (or a revision that lacks them). */
-export const testDefaults = { timeout_ms: MAX_TEST_TIMEOUT_MS, parameters: {}, parameter_sets: [] } as const satisfies Pick<TestRecord, Defaulted>;
+/** What a test has that was stored before these fields existed (or a revision that lacks them); fresh objects each time. */
+export const testDefaults = (): Pick<TestRecord, Defaulted> => ({ timeout_ms: MAX_TEST_TIMEOUT_MS, parameters: {}, parameter_sets: [] });
 
 /**
  * A stored test as read: tests stored before timeouts, parameters, parameter sets (or
  * quarantine) existed have the defaults, and tests stored before revisions are at revision 1.
  */
+/** The fields given a value (an explicit undefined must not hide a default). */
+const withoutUndefined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+
 function asTest(item: Record<string, unknown>): TestRecord {
   const { organization_id: _org, ...test } = stripLayout<TestRecord & { organization_id?: string }>(item);
+  const defaults = testDefaults();
   return {
     ...test,
-    timeout_ms: test.timeout_ms ?? testDefaults.timeout_ms,
-    parameters: test.parameters ?? testDefaults.parameters,
-    parameter_sets: test.parameter_sets ?? testDefaults.parameter_sets,
+    timeout_ms: test.timeout_ms ?? defaults.timeout_ms,
+    parameters: test.parameters ?? defaults.parameters,
+    parameter_sets: test.parameter_sets ?? defaults.parameter_sets,
     quarantine: test.quarantine ?? null,
     revision: typeof test.revision === 'number' ? test.revision : 1,
   };
@@ -51,7 +55,7 @@ export function testsRepo(ctx: StoreContext) {
     /** Writes the test at revision 1 with its first revision, in one transaction. */
     async create(orgId: string, input: NewTest, author: Omit<RevisionAuthor, 'source'> = { changed_by: 'system:unknown' }): Promise<TestRecord> {
       const now = ctx.clock.now().toISOString();
-      const { quarantine: _none, ...test }: TestRecord = { ...input, timeout_ms: input.timeout_ms ?? testDefaults.timeout_ms, parameters: input.parameters ?? testDefaults.parameters, parameter_sets: input.parameter_sets ?? testDefaults.parameter_sets, id: ctx.newId(), status: 'pending', quarantine: null, revision: 1, created_at: now, updated_at: now };
+      const { quarantine: _none, ...test }: TestRecord = { ...testDefaults(), ...withoutUndefined(input), id: ctx.newId(), status: 'pending', quarantine: null, revision: 1, created_at: now, updated_at: now };
       const definition = definitionOf(test);
       await table.transact([
         { type: 'put', item: { ...keys.test(orgId, test.id), entity: 'test', organization_id: orgId, gsi1pk: keys.testsOfProject(test.project_id), gsi1sk: `TEST#${test.id}`, ...test }, condition: { kind: 'notExists' } },
@@ -84,7 +88,7 @@ export function testsRepo(ctx: StoreContext) {
       if (!kept) throw new AppError('NOT_FOUND', `revision ${revision} of test ${testId} not found (the newest ${REVISIONS_KEPT} are kept)`);
       const { browser, ...definition } = kept.definition;
       // A revision from before a field existed had its default: restoring it restores that too.
-      return change(orgId, testId, () => ({ ...testDefaults, ...definition, browser: browser ?? null }), { ...author, source: 'restored', restored_from: revision }, expectedRevision);
+      return change(orgId, testId, () => ({ ...testDefaults(), ...definition, browser: browser ?? null }), { ...author, source: 'restored', restored_from: revision }, expectedRevision);
     },
 
     /**
