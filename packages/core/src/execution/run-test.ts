@@ -55,6 +55,8 @@ const uiStepTypes = new Set(['goto', 'click', 'dblclick', 'fill', 'type', 'press
 
 /** Grace after the deadline for a driver to give up on its own before the runner abandons it. */
 const ABANDON_GRACE_MS = 5_000;
+/** How long the failure screenshot may take: it is evidence, not worth holding the run for. */
+const FAILURE_CAPTURE_TIMEOUT_MS = 5_000;
 /** A failed UI test keeps at most this much of its page's HTML (2 MB; beyond it the page is cut, and says nothing more about a locator). */
 export const MAX_DOM_SNAPSHOT_CHARS = 2_000_000;
 
@@ -294,7 +296,10 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   let domSnapshot: string | undefined;
   if (session) {
     if (failure && failure.kind !== 'cancelled') {
-      const shot = await session.screenshot().catch(() => undefined);
+      // A goto cut off by the timeout leaves the page navigating: stop it, or the capture
+      // below waits for a page that may never load, holding the test well past its timeout.
+      await session.stopLoading?.().catch(() => undefined);
+      const shot = await session.screenshot({ timeoutMs: FAILURE_CAPTURE_TIMEOUT_MS }).catch(() => undefined);
       if (shot) screenshots.push(await deps.artifacts.put(`${safeName(testId)}/failure.png`, shot, 'image/png'));
       // The DOM the step failed on, as text: what a person (or a model) reads to see why a locator missed.
       const page = await session.html?.(MAX_DOM_SNAPSHOT_CHARS).catch(() => undefined);

@@ -97,7 +97,14 @@ export interface UiSession {
   perform(step: UiStep, ctx: StepContext): Promise<{ fingerprint?: Fingerprint; screenshot?: Uint8Array }>;
   /** Checks an assertion; throws StepFailure('assertion' | 'locator' | 'timeout'). */
   check(assertion: UiAssertion, ctx: StepContext): Promise<{ fingerprint?: Fingerprint }>;
-  screenshot(options?: { fullPage?: boolean }): Promise<Uint8Array>;
+  /** A PNG of the page (timeoutMs: give up after it; default the driver's). */
+  screenshot(options?: { fullPage?: boolean; timeoutMs?: number }): Promise<Uint8Array>;
+  /**
+   * Stops a navigation still in progress (a goto that ran out of time), so what is captured
+   * of a failed test — screenshot, HTML — is the page as it is, not a wait for one that may
+   * never load. Optional.
+   */
+  stopLoading?(): Promise<void>;
   /** A PNG for a visual comparison: animations stopped, caret hidden, masks painted; with the element's fingerprint when one was captured. Throws StepFailure. */
   capture(options: VisualCapture, ctx: StepContext): Promise<{ png: Uint8Array; fingerprint?: Fingerprint }>;
   /** Runs axe-core on the current page without touching the page's own scripts; throws StepFailure ('locator' when the scoped element is missing, 'configuration' for an unknown tag or rule). */

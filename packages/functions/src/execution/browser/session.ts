@@ -154,9 +154,23 @@ export class PlaywrightUiSession implements UiSession {
     return -1;
   }
 
-  async screenshot(options?: { fullPage?: boolean }): Promise<Uint8Array> {
+  async screenshot(options?: { fullPage?: boolean; timeoutMs?: number }): Promise<Uint8Array> {
     if (!this.config.budget.take()) throw new StepFailure('configuration', `screenshot skipped: the cap of ${this.config.budget.max} screenshots per run is reached`);
-    return new Uint8Array(await this.page.screenshot({ fullPage: options?.fullPage, type: 'png' }));
+    return new Uint8Array(await this.page.screenshot({ fullPage: options?.fullPage, type: 'png', ...(options?.timeoutMs !== undefined && { timeout: options.timeoutMs }) }));
+  }
+
+  /**
+   * Chromium's Page.stopLoading (the Stop button): a page still navigating blocks a
+   * screenshot until it loads and page.content() for as long (measured: a goto cut off at
+   * 4 s left the screenshot waiting out its whole timeout). A finished page is unaffected.
+   */
+  async stopLoading(): Promise<void> {
+    const cdp = await this.context.newCDPSession(this.page);
+    try {
+      await cdp.send('Page.stopLoading');
+    } finally {
+      await cdp.detach().catch(() => undefined);
+    }
   }
 
   extractField(name: string, field: ExtractField, ctx: StepContext): Promise<{ value: ExtractedValue; fingerprint?: Fingerprint }> {
