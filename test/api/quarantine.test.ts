@@ -96,11 +96,15 @@ describe('quarantine', () => {
     expect(json.tests.find((t: { id: string }) => t.id === passingId)).not.toHaveProperty('quarantine');
     const md = (await api.get(`/api/reports/${runId}?format=md`)).text;
     expect(md).toContain('**Quarantined:** the legacy endpoint is being removed (JIRA-12) — this failure does not fail the run');
+    // The headline judges the run as its exit code and notifications do: the quarantined failure does not fail it.
+    expect(md).toMatch(/^## ✅ Passed — /);
     const junit = (await api.get(`/api/reports/${runId}?format=junit`)).text;
     expect(junit).toContain('<property name="svc.quarantined" value="the legacy endpoint is being removed (JIRA-12)"/>');
     expect(junit).toMatch(/<failure /);
     const html = (await api.get(`/api/reports/${runId}?format=html`)).text;
     expect(html).toContain('>quarantined</span>');
+    expect(html).toMatch(/<title>✓ /);
+    expect(html).toContain('<header class="run-passed">');
   });
 
   it('released, the same failure fails the next run again', async () => {

@@ -5,7 +5,7 @@ import type { Fingerprint } from '../contracts/fingerprint.ts';
 import { StepFailure, type FailureKind, type StepContext, type StepResult, type TestExecutionResult, type UiDriver, type UiSession, type SqlDriver, type HttpExchange, type PageHtml, type HttpResult, type SqlResult, type ArtifactSink } from './types.ts';
 import { interpolate, redactSecrets, type VariableScope } from './variables.ts';
 import { describeStep, describeAssertion, describeLocator } from './describe-step.ts';
-import { checkApiAssertion, loadJsonSchemaSupport } from './api/check-api-assertion.ts';
+import { checkApiAssertion, loadJsonSchemaSupport, requireJsonBody } from './api/check-api-assertion.ts';
 import { checkDbAssertion } from './db/check-db-assertion.ts';
 import { saveVariables } from './save-variables.ts';
 import { fieldKey, type FingerprintStore, type StepFingerprints } from './fingerprint-store.ts';
@@ -212,8 +212,9 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       return undefined;
     }
     if (step.type === 'request') {
-      lastResponse = await deps.http(step, { ...ctx, baseUrl: deps.baseUrl });
-      if (step.save) Object.assign(scope.saved, saveVariables(step.save, { status: lastResponse.status, headers: lastResponse.headers, body: lastResponse.body }));
+      const response = await deps.http(step, { ...ctx, baseUrl: deps.baseUrl });
+      lastResponse = response;
+      if (step.save) Object.assign(scope.saved, explainingBody(response, () => saveVariables(step.save, { status: response.status, headers: response.headers, body: response.body })));
       return undefined;
     }
     if (step.type === 'sql') {
@@ -272,6 +273,8 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     }
 
     if (!failure) {
+      // Every failed trailing assertion is said, not only the first (which sets the kind).
+      const failedAssertions: string[] = [];
       for (let j = 0; j < test.assertions.length; j++) {
         const assertion = interpolate(test.assertions[j], scope);
         const index = test.steps.length + j;
@@ -281,10 +284,14 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
         } catch (err) {
           const f = asFailure(err, controller.signal);
           assertionsFailed++;
-          failure ??= { kind: f.kind, message: redact(`assertion ${j + 1} (${describeAssertion(assertion)}): ${f.message}`), stack: f.stack, step: index };
+          const message = redact(`assertion ${j + 1} (${describeAssertion(assertion)}): ${f.message}`);
+          failedAssertions.push(message);
+          failure ??= { kind: f.kind, message, stack: f.stack, step: index };
           if (f.kind === 'timeout' || f.kind === 'cancelled') break;
         }
       }
+      // One line each, the first first: a reader (or a match on the message) sees the first as before.
+      if (failure && failedAssertions.length > 1) failure.message = failedAssertions.join('\n');
     }
   } finally {
     clearTimeout(timer);
@@ -347,6 +354,26 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       ...(heals.length ? { heals: heals.map(({ index, field, heal: h }) => ({ index, ...(field !== undefined && { field }), original: h.original, healed: h.healed, healed_locator: h.healedLocator, confidence: h.confidence, strategy: h.strategy })) } : {}),
     },
   };
+}
+
+/**
+ * A save path into `$.body` that finds nothing, when the body is not JSON (an HTML error
+ * page, an empty answer), fails saying so — as a json assertion does — rather than only
+ * "not found".
+ */
+function explainingBody<T>(response: HttpResult, save: () => T): T {
+  try {
+    return save();
+  } catch (err) {
+    const path = err instanceof StepFailure ? err.details?.path : undefined;
+    if (typeof path !== 'string' || !/^\$(\.body\b|\[['"]body['"]\])/.test(path)) throw err;
+    try {
+      requireJsonBody(response);
+    } catch (notJson) {
+      if (notJson instanceof StepFailure) throw new StepFailure(notJson.kind, `save "${String(err instanceof StepFailure ? err.details?.variable : '')}": ${notJson.message}`, { ...(err as StepFailure).details });
+    }
+    throw err;
+  }
 }
 
 /** Anything thrown becomes a StepFailure; an abort says whether it was the timeout or a cancel. */

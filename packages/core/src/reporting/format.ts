@@ -1,4 +1,5 @@
 import type { ExecStatus, RunSummary, StepResult, TestExecutionResult } from '../execution/types.ts';
+import { quarantinedFailures } from '../execution/totals.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome, AxeViolation } from '../contracts/accessibility.ts';
 
@@ -202,6 +203,16 @@ export function countResults(results: TestExecutionResult[]): Totals {
 /** The run's totals as the summary states them. */
 export function summaryTotals(summary: RunSummary): Totals {
   return { total: summary.total, passed: summary.passed, failed: summary.failed, healed: summary.healed, skipped: summary.skipped };
+}
+
+/**
+ * A report's headline: failed when a test failed that is not in quarantine (a quarantined
+ * failure does not fail the run: docs/quarantine.md), nothing ran when every test was
+ * skipped, passed otherwise — as `svc run`'s exit code and the run's notifications judge it.
+ */
+export function runVerdict(summary: Pick<RunSummary, 'failed' | 'total' | 'skipped' | 'results'>): 'failed' | 'nothing_ran' | 'passed' {
+  if (summary.failed - quarantinedFailures(summary.results) > 0) return 'failed';
+  return summary.total === summary.skipped ? 'nothing_ran' : 'passed';
 }
 
 export const STEP_ICON: Record<StepResult['status'], string> = { passed: '✓', failed: '✗', skipped: '○' };

@@ -2,7 +2,7 @@ import type { RunSummary, StepResult, TestExecutionResult } from '../execution/t
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { base64, imageMime } from './bytes.ts';
-import { STEP_ICON, VISUAL_STATUS_LABEL, accessibilitySummary, failingStep, healedSelectors, stepHeals, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages, retriesOf } from './format.ts';
+import { STEP_ICON, VISUAL_STATUS_LABEL, accessibilitySummary, failingStep, healedSelectors, stepHeals, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages, retriesOf, runVerdict } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
 import { quarantineOf } from '../execution/totals.ts';
 import { describeOrigin } from '../flows/expand-flows.ts';
@@ -40,7 +40,7 @@ export function renderHtmlReport(summary: RunSummary, options: HtmlReportOptions
   const results = summary.results;
   const failedCount = results.filter((r) => r.status === 'failed').length;
   const healedCount = results.filter((r) => r.status === 'healed').length;
-  const title = `${summary.failed > 0 ? '✗' : '✓'} ${summary.name} — svc report`;
+  const title = `${runVerdict(summary) === 'failed' ? '✗' : '✓'} ${summary.name} — svc report`;
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -93,7 +93,7 @@ function header(s: RunSummary): string {
   const meta = [`run <code>${esc(s.run_id)}</code>`, `started ${esc(s.started_at)}`, `took ${esc(humanDuration(s.duration_ms))}`, `${s.workers} worker${s.workers === 1 ? '' : 's'}`];
   if (s.base_url) meta.push(`against <code>${esc(s.base_url)}</code>`);
   return [
-    `<header class="${s.failed > 0 ? 'run-failed' : 'run-passed'}">`,
+    `<header class="${runVerdict(s) === 'failed' ? 'run-failed' : 'run-passed'}">`,
     `<h1>${esc(s.name)}</h1>`,
     `<p class="meta">${meta.join(' · ')}</p>`,
     '<div class="totals">',

@@ -2,7 +2,7 @@ import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { quarantineOf } from '../execution/totals.ts';
-import { accessibilitySummary, failingStep, healedSelectors, violationTargets, humanDuration, percent, stripControl, testError, visualSummary, retriesOf } from './format.ts';
+import { accessibilitySummary, failingStep, healedSelectors, violationTargets, humanDuration, percent, stripControl, testError, visualSummary, retriesOf, runVerdict } from './format.ts';
 
 /**
  * The Markdown report (`report.md`), written to be posted as a pull-request comment:
@@ -31,7 +31,7 @@ export function renderMarkdownReport(summary: RunSummary, options: MarkdownRepor
   const heals = summary.results.flatMap((r) => healedSelectors(r).map((h) => ({ test: r.name, ...h })));
 
   const head: string[] = [];
-  const verdict = summary.failed > 0 ? '❌ Failed' : summary.total === summary.skipped ? '⚪ Nothing ran' : '✅ Passed';
+  const verdict = { failed: '❌ Failed', nothing_ran: '⚪ Nothing ran', passed: '✅ Passed' }[runVerdict(summary)];
   head.push(`## ${verdict} — ${inline(summary.name)}`, '');
   head.push('| Total | Passed | Failed | Healed | Skipped | Duration |', '| ---: | ---: | ---: | ---: | ---: | ---: |');
   head.push(`| ${summary.total} | ${summary.passed} | ${summary.failed} | ${summary.healed} | ${summary.skipped} | ${humanDuration(summary.duration_ms)} |`, '');

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TestDefinition } from '../../../packages/core/src/contracts/steps.ts';
+import { runTest } from '../../../packages/core/src/execution/run-test.ts';
+import { httpExchange } from '../../../packages/core/src/execution/api/http-exchange.ts';
+import { FsArtifacts } from '../../../packages/functions/src/execution/fs-artifacts.ts';
+import { startFixtureApi, type FixtureApi } from './fixture-api.ts';
+
+/**
+ * What an API test's failure says, through the runner against a real HTTP server: every
+ * failed trailing assertion (not only the first), and a save from a body that is not JSON
+ * says what the body is. Found by QA.
+ */
+
+let api: FixtureApi;
+let dir: string;
+
+beforeAll(async () => {
+  api = await startFixtureApi();
+  dir = await mkdtemp(join(tmpdir(), 'svc-api-outcome-'));
+});
+afterAll(async () => {
+  await api?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const run = (test: unknown) => runTest('t', TestDefinition.parse(test), { http: httpExchange, artifacts: new FsArtifacts(dir), baseUrl: api.url, environment: {}, secrets: {} });
+
+describe('an API test that fails', () => {
+  it('says every failed trailing assertion, one line each, the first first', async () => {
+    const r = await run({
+      name: 'users',
+      type: 'api',
+      steps: [{ type: 'request', url: '/users' }],
+      assertions: [
+        { type: 'status', in: [201, 204] },
+        { type: 'status', equals: 200 },
+        { type: 'json_schema', schema: { type: 'object', required: ['nope'] } },
+        { type: 'header', header: 'x-missing', exists: true },
+      ],
+    });
+    expect(r.status).toBe('failed');
+    expect([r.assertions_passed, r.assertions_failed]).toEqual([1, 3]);
+    const lines = r.error_message!.split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^assertion 1 \(.*\): expected status in \[201, ?204\], got 200/);
+    expect(lines[1]).toMatch(/^assertion 3 \(.*\): /);
+    expect(lines[2]).toMatch(/^assertion 4 \(.*x-missing.*\): /);
+    // The first failure still sets the kind and the failed position.
+    expect(r.failure_kind).toBe('assertion');
+    expect(r.failed_step).toBe(1);
+  });
+
+  it('a save from a body that is not JSON says what the body is', async () => {
+    const r = await run({ name: 'html', type: 'api', steps: [{ type: 'request', url: '/html', save: { id: '$.body.id' } }] });
+    expect(r.status).toBe('failed');
+    expect(r.error_message).toMatch(/^step 1 \(GET \/html\): save "id": expected a JSON body but the response is text\/html: /);
+    // A JSON body without the path is still "not found".
+    const json = await run({ name: 'json', type: 'api', steps: [{ type: 'request', url: '/users/1', save: { id: '$.body.nope' } }] });
+    expect(json.error_message).toBe('step 1 (GET /users/1): save "id": $.body.nope not found');
+  });
+});
