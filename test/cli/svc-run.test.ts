@@ -221,8 +221,10 @@ describe('svc run', () => {
       child.stdout.on('data', (d) => (stdout += d));
       const exited = new Promise<void>((r) => child.once('exit', () => r()));
       await expect.poll(() => target.hits('/gate?id=k2'), { timeout: 60_000 }).toBe(1);
+      // "run <id> (if it is interrupted: svc run --resume <id>)": the run's id, the one its reports carry.
       const runId = /^run (\S+) /m.exec(stdout)?.[1];
       expect(runId, stdout).toBeDefined();
+      expect(stdout).toContain(`run ${runId} (if it is interrupted: svc run --resume ${runId})`);
       child.kill('SIGKILL');
       await exited;
       target.openGate();
@@ -231,6 +233,8 @@ describe('svc run', () => {
       expect(res.code, res.stdout + res.stderr).toBe(0);
       const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
       expect(json.tests.map((t: { id: string; status: string }) => [t.id, t.status])).toEqual([['done-first', 'passed'], ['held', 'passed'], ['after', 'passed']]);
+      expect(json.run.id).toBe(runId);
+      expect(res.stdout).toContain(`run ${runId} (if it is interrupted`);
       expect(target.hits('/ok?id=k1')).toBe(1); // finished before the kill
       expect(target.hits('/gate?id=k2')).toBe(2); // in flight at the kill: run again
       expect(target.hits('/ok?id=k3')).toBe(1);
@@ -238,6 +242,27 @@ describe('svc run', () => {
     } finally {
       await target.stop();
     }
+  }, 120_000);
+
+  it('an --out that cannot hold the reports, or an empty --reporter, is bad usage before anything runs; a report that cannot be written is said, the others still are (exit 1)', async () => {
+    const marker = randomUUID();
+    const suite = join(suites, 'pass', 'items-api.json');
+    const file = join(out, 'a-file');
+    await writeFile(file, 'not a folder');
+    const inTheWay = await svc(['run', '--url', app.url, '--tests', suite, '--out', file, '--state-dir', join(out, 'state-out')], marker);
+    expect(inTheWay.code).toBe(2);
+    expect(inTheWay.stderr).toBe(`svc run: --out ${file} cannot hold the reports: a file is in the way (not a folder)\nRun "svc run --help" for its options.\n`);
+    const none = await svc(['run', '--url', app.url, '--tests', suite, '--reporter', '', '--out', join(out, 'none')], marker);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('svc run: --reporter names no reporter; use any of html,json,md,junit,pdf');
+
+    const dir = join(out, 'html-blocked');
+    await import('node:fs/promises').then((fs) => fs.mkdir(join(dir, 'report.html'), { recursive: true }));
+    const blocked = await svc(['run', '--url', app.url, '--tests', suite, '--out', dir, '--state-dir', join(out, 'state-blocked')], marker);
+    expect(blocked.code, blocked.stdout).toBe(1);
+    expect(blocked.stderr).toMatch(/^svc run: could not write report\.html: EISDIR/m);
+    expect((await readdir(dir)).sort()).toEqual(expect.arrayContaining(['junit.xml', 'report.json', 'report.md']));
+    expect(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')).run.failed).toBe(0);
   }, 120_000);
 
   it('rejects invalid test files before running anything, naming file and field (exit 2)', async () => {

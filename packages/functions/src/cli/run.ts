@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { mkdir, writeFile, readFile } from 'node:fs/promises';
+import { access, mkdir, writeFile, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ProgressEvent } from '@svc/core/execution/run-suite';
 import { httpExchange } from '@svc/core/execution/api/http-exchange';
@@ -130,6 +131,8 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   const formats = (values.reporter ?? DEFAULT_FORMATS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = formats.filter((f) => !FORMATS.includes(f as Format));
   if (unknown.length) return usage(`unknown reporter ${unknown.join(', ')}; use any of ${FORMATS.join(',')}`);
+  // An empty --reporter (an unset "$REPORTERS") would write nothing while saying where the reports are.
+  if (!formats.length) return usage(`--reporter names no reporter; use any of ${FORMATS.join(',')}`);
 
   let tests: Awaited<ReturnType<typeof loadTests>> = [];
   try {
@@ -161,7 +164,9 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   const secrets = Object.fromEntries(Object.entries(environment).filter(([k]) => k.startsWith('SVC_SECRET_')).map(([k, v]) => [k.slice('SVC_SECRET_'.length), v]));
 
   const out = resolve(values.out ?? 'svc-report');
-  await mkdir(out, { recursive: true });
+  // Checked before anything runs: a folder that cannot take the reports is bad usage, not a crash after the tests.
+  const outProblem = await unwritableFolder(out);
+  if (outProblem) return usage(`--out ${out} cannot hold the reports: ${outProblem}`);
   const artifacts = new FsArtifacts(join(out, 'artifacts'));
   let driver: Promise<import('../execution/browser/playwright-driver.ts').PlaywrightDriver> | undefined;
   const executablePath = values.chromium ?? env.SVC_CHROMIUM_PATH;
@@ -246,7 +251,8 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       signal: controller.signal,
       onProgress: (e: ProgressEvent) => print(e),
       // Said first, so even a run killed outright can be continued.
-      onThread: (id: string) => void process.stdout.write(`run ${id} (if it is interrupted: svc run --resume ${id})\n`),
+      // The run's id, which its reports carry; --resume takes it (or, for a run kept before run ids were, the thread's).
+      onThread: (threadId: string, runId?: string) => void process.stdout.write(`run ${runId ?? threadId} (if it is interrupted: svc run --resume ${runId ?? threadId})\n`),
     };
     let outcome;
     try {
@@ -268,8 +274,15 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       if (bytes) embed.set(key, bytes);
     }
     const textFormats = formats.filter((f): f is Exclude<Format, 'pdf'> => f !== 'pdf');
+    // A report that cannot be written (a folder where the file should be) is said, and the others are still written.
+    let reportFailed = false;
     for (const report of renderReports(summary, textFormats, { embed: (key: string) => embed.get(key) })) {
-      await writeFile(join(out, report.filename), report.body);
+      try {
+        await writeFile(join(out, report.filename), report.body);
+      } catch (err) {
+        reportFailed = true;
+        process.stderr.write(`svc run: could not write ${report.filename}: ${(err as Error).message}\n`);
+      }
     }
     let pdfFailed = false;
     if (formats.includes('pdf')) {
@@ -300,13 +313,25 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     if (aiUsage) process.stdout.write(`${aiUsage}\n`);
     // A report that was asked for and not written fails the command, as a failed test does.
     // A quarantined test's failure is reported but does not fail the command.
-    return summary.failed - quarantined === 0 && summary.skipped === 0 && !pdfFailed ? 0 : 1;
+    return summary.failed - quarantined === 0 && summary.skipped === 0 && !pdfFailed && !reportFailed ? 0 : 1;
   } finally {
     await release();
   }
 }
 
 const usage = (message: string): number => usageError('run', message);
+
+/** Why a folder cannot be created or written (a file in the way, no permission), or undefined when it can. */
+async function unwritableFolder(dir: string): Promise<string | undefined> {
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+    return undefined;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    return e.code === 'EEXIST' || e.code === 'ENOTDIR' ? 'a file is in the way (not a folder)' : e.code === 'EACCES' || e.code === 'EPERM' || e.code === 'EROFS' ? 'no permission to write there' : e.message;
+  }
+}
 
 /** KEY=value per line; # comments; optional quotes. */
 export function parseEnvFile(text: string): Record<string, string> {

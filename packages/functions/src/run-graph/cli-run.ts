@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStore, type Store } from '@svc/core/store/index';
@@ -51,7 +51,8 @@ export interface GraphSuiteRuntime {
   onProgress?: (event: ProgressEvent) => void;
   onEvent?: (event: RunEvent) => void;
   /** Called once the thread exists (before any test runs): the id `--resume` takes. */
-  onThread?: (threadId: string) => void;
+  /** Once the run has started (or resumed): the id `--resume` takes, and the run's id, which the reports carry (unknown for a run started before it was kept). */
+  onThread?: (threadId: string, runId?: string) => void;
   logger?: Logger;
 }
 
@@ -86,6 +87,8 @@ interface Manifest {
   healing: boolean;
   /** The files' tests in the given order, with the id each got in the run's store. */
   tests: Array<SuiteTest & { stored_id: string }>;
+  /** The run's id (its reports' run.id), kept once the run has started. */
+  run_id?: string;
 }
 
 export class ResumeError extends Error {}
@@ -116,7 +119,7 @@ export async function runSuiteThroughGraph(o: GraphSuiteOptions): Promise<GraphS
       manifest.tests.push({ ...t, stored_id: stored.id });
     }
     if (dir) await writeFile(join(dir, MANIFEST), JSON.stringify(manifest));
-    await graph.start(manifest.organization_id, null, {
+    const { run } = await graph.start(manifest.organization_id, null, {
       project_id: project.id,
       // A test whose cases were narrowed (svc run --grep) is asked for by its case ids.
       test_ids: manifest.tests.flatMap((t) => (t.cases ? t.cases.map((n) => caseId(t.stored_id, n)) : [t.stored_id])),
@@ -127,7 +130,9 @@ export async function runSuiteThroughGraph(o: GraphSuiteOptions): Promise<GraphS
       ...(o.retries ? { retries: o.retries } : {}),
       ...(o.baselineMode ? { baseline_mode: o.baselineMode } : {}),
     } as never);
-    o.onThread?.(threadId);
+    manifest.run_id = run.id;
+    if (dir) await writeFile(join(dir, MANIFEST), JSON.stringify(manifest));
+    o.onThread?.(threadId, run.id);
     return await finish(graph, manifest, o, dir);
   } finally {
     await graph.close();
@@ -139,14 +144,18 @@ export async function runSuiteThroughGraph(o: GraphSuiteOptions): Promise<GraphS
  * Continues a run that was interrupted (Ctrl-C, a kill, a crash) from its last
  * checkpoint: finished tests are not run again; the one in flight is.
  */
-export async function resumeSuiteThroughGraph(threadId: string, o: GraphSuiteRuntime & { stateDir: string }): Promise<GraphSuiteOutcome> {
-  const dir = runDir(o.stateDir, threadId);
+export async function resumeSuiteThroughGraph(id: string, o: GraphSuiteRuntime & { stateDir: string }): Promise<GraphSuiteOutcome> {
+  let dir = runDir(o.stateDir, id);
   let manifest: Manifest;
   try {
     manifest = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as Manifest;
   } catch {
-    throw new ResumeError(`no resumable run ${threadId} in ${join(o.stateDir, 'runs')} (a run that finished keeps nothing to resume)`);
+    // The run's id (the reports') rather than the thread's: the kept run that has it.
+    const byRunId = await manifestOfRun(o.stateDir, id);
+    if (!byRunId) throw new ResumeError(`no resumable run ${id} in ${join(o.stateDir, 'runs')} (a run that finished keeps nothing to resume)`);
+    ({ dir, manifest } = byRunId);
   }
+  const threadId = manifest.thread_id;
   let table: FileTable;
   try {
     table = new FileTable(dir);
@@ -157,12 +166,24 @@ export async function resumeSuiteThroughGraph(threadId: string, o: GraphSuiteRun
   const graph = manager(store, table, manifest, { ...o, healer: manifest.healing ? o.healer : undefined });
   try {
     await graph.resume(manifest.organization_id, threadId);
-    o.onThread?.(threadId);
+    o.onThread?.(threadId, manifest.run_id);
     return await finish(graph, manifest, o, dir);
   } finally {
     await graph.close();
     await table.close();
   }
+}
+
+/** The kept (unfinished) run whose run id is `runId`, among the few a state folder holds. */
+async function manifestOfRun(stateDir: string, runId: string): Promise<{ dir: string; manifest: Manifest } | undefined> {
+  const runs = join(stateDir, 'runs');
+  const threads = await readdir(runs).catch(() => [] as string[]);
+  for (const thread of threads) {
+    const dir = join(runs, thread);
+    const manifest = await readFile(join(dir, MANIFEST), 'utf8').then((text) => JSON.parse(text) as Manifest).catch(() => undefined);
+    if (manifest?.run_id === runId) return { dir, manifest };
+  }
+  return undefined;
 }
 
 function runDir(stateDir: string, threadId: string): string {
