@@ -81,6 +81,8 @@ describe('local execution of the run graph', () => {
     const { run, threadId } = await g.graph.start(g.orgId, null, { project_id: project.id, trigger: 'api', codebase_path: '/src/app' } as never);
     const state = await finished(threadId);
     expect(state.error).toBe(NO_SURFACES);
+    // It says first what is most often the case, and what to do.
+    expect(state.error).toMatch(/^no surfaces: the project has no tests to run \(add some with POST \/api\/tests/);
     expect(state.graph.routes).toMatchObject({ analyze_code: 'report', report: 'end' });
     expect(state.graph.routes.plan_tests).toBeUndefined();
     expect(await g.store.testRuns.get(g.orgId, run.id)).toMatchObject({ status: 'failed', error: NO_SURFACES });

@@ -109,7 +109,12 @@ describe('parameterised tests through the API', () => {
     expect(noSuchSet.body.error.details.issues).toEqual([{ path: 'parameter_set', message: 'the test has 3 parameter sets' }]);
     const outOfRange = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [`${testId}[4]`] });
     expect(outOfRange.status).toBe(404);
-    expect(outOfRange.body.error.message).toContain(`${testId}[4]`);
+    expect(outOfRange.body.error.message).toBe(`no such case: ${testId}[4]: the test has 3 parameter sets ([1]…[3])`);
+    // A case of a test without sets says to name the test alone.
+    const plain = await api.post('/api/tests', { project_id: projectId, name: 'no sets', type: 'api', steps: [{ type: 'request', method: 'GET', url: '/ok' }] });
+    const noSets = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [`${plain.body.id}[1]`] });
+    expect(noSets.status).toBe(404);
+    expect(noSets.body.error.message).toBe(`no such case: ${plain.body.id}[1]: the test has no parameter sets (name the test without [n])`);
     const malformed = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [`${testId}[0]`] });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.details.issues[0].path).toBe('test_ids.0');

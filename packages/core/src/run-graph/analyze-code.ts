@@ -8,7 +8,9 @@ import { splitCaseId } from '../contracts/parameter-sets.ts';
 import { codeSurface, MAX_STATE_CODE_SURFACES, storedTestSurface } from './surfaces.ts';
 
 export const NOT_CONFIGURED = 'code analysis is not configured';
-export const NO_SURFACES = `no surfaces: ${NOT_CONFIGURED}`;
+/** Said first when a run has nothing to run: most often a project nobody has written tests for yet. */
+const NO_TESTS = 'the project has no tests to run (add some with POST /api/tests or svc_create_test, or let the autonomous loop write smoke tests)';
+export const NO_SURFACES = `no surfaces: ${NO_TESTS}, and ${NOT_CONFIGURED}`;
 
 
 type Log = NonNullable<RootNodeOutcome['logs']>[number];
@@ -37,7 +39,7 @@ export async function analyzeCode(deps: GraphDeps, threadId: string): Promise<{ 
       logs.push({ level: 'warn', message: `${message}; continuing with the ${plural(tests.length, 'stored test')}` });
     }
     const found = 'analysis' in code ? code.analysis.surfaces : [];
-    if (!tests.length && !found.length) return toReport(`no surfaces: ${'reason' in code ? code.reason : `no testable surfaces were found in ${code.codebase}`}`, logs);
+    if (!tests.length && !found.length) return toReport(`no surfaces: ${NO_TESTS}, and ${'reason' in code ? code.reason : `no testable surfaces were found in ${code.codebase}`}`, logs);
 
     if ('analysis' in code) {
       for (const s of code.analysis.skipped.slice(0, 5)) logs.push({ level: 'info', message: `not analysed: ${s.path} (${s.reason})` });

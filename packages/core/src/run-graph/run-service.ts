@@ -47,8 +47,15 @@ export function runService(deps: GraphDeps) {
       // A case id names one parameter set: the test must exist in the project and have it.
       const wanted = input.test_ids.map(splitCaseId);
       const found = await Promise.all(wanted.map((w) => store.tests.get(orgId, w.testId)));
-      const missing = input.test_ids.filter((_, i) => !found[i] || found[i]!.project_id !== input.project_id || (wanted[i].index ?? 0) > found[i]!.parameter_sets.length);
+      const isHere = (i: number) => !!found[i] && found[i]!.project_id === input.project_id;
+      const missing = input.test_ids.filter((_, i) => !isHere(i));
       if (missing.length) throw new AppError('NOT_FOUND', `test${missing.length > 1 ? 's' : ''} not found in this project: ${missing.join(', ')}`, { test_ids: missing });
+      // The test is there; the case it names is not: say how many sets it has.
+      const noSuchCase = input.test_ids.flatMap((id, i) => ((wanted[i].index ?? 0) > found[i]!.parameter_sets.length ? [{ id, sets: found[i]!.parameter_sets.length }] : []));
+      if (noSuchCase.length) {
+        const why = noSuchCase.map(({ id, sets }) => `${id}: the test has ${sets ? `${sets} parameter set${sets > 1 ? 's' : ''} ([1]…[${sets}])` : 'no parameter sets (name the test without [n])'}`);
+        throw new AppError('NOT_FOUND', `no such case: ${why.join('; ')}`, { test_ids: noSuchCase.map((c) => c.id) });
+      }
     }
     const s = settings.data;
     const run = await store.testRuns.create(orgId, { project_id: input.project_id, thread_id: input.thread_id, trigger: trigger ?? input.trigger, total_tests: input.test_ids?.length ?? 0, source: runSource });
