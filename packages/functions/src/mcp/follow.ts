@@ -18,7 +18,7 @@ export const WAIT_SECONDS_SCHEMA = {
   type: 'integer',
   minimum: 0,
   maximum: MAX_WAIT_SECONDS,
-  description: `Wait up to this many seconds (at most ${MAX_WAIT_SECONDS}) for the run to finish, and answer with its final status and totals; default 0: answer at once with the run id`,
+  description: `Wait up to this many seconds (at most ${MAX_WAIT_SECONDS}) for the run to finish, and answer with its final status and totals; default 0: answer at once with the run id. Keep it under your client's request timeout (often 60 s): a call that times out loses the run id, so for long runs wait 50 or less and follow with svc_run_status`,
 };
 
 /** Takes `wait_seconds` out of a following tool's arguments (it is the gateway's, not the route's). */
