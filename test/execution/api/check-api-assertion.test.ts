@@ -46,7 +46,7 @@ describe('no response yet', () => {
   it('is a configuration failure', () => {
     const f = failure({ type: 'status', equals: 200 }, undefined);
     expect(f.kind).toBe('configuration');
-    expect(f.message).toBe('no request before this assertion');
+    expect(f.message).toBe('no request step before this assertion: status checks the response of a request step (a page opened by goto is checked with url, title, text and the other UI assertions)');
   });
 });
 

@@ -19,7 +19,7 @@ function lookup(name: string, scope: VariableScope): unknown {
   if (name.startsWith('secrets.')) {
     const key = name.slice('secrets.'.length);
     if (key in scope.secrets) return scope.secrets[key];
-    throw new StepFailure('configuration', `unknown secret {{${name}}}`);
+    throw new StepFailure('configuration', `unknown secret {{${name}}}: no secret ${key} is set (svc run: the environment variable SVC_SECRET_${key}; a server: the project's secrets)`);
   }
   if (name.startsWith('env.')) {
     const key = name.slice('env.'.length);

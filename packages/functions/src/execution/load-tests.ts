@@ -33,7 +33,8 @@ export async function loadTests(path: string, cwd = process.cwd(), options: { fl
   const flows = loaded.flows;
   const tests: SuiteTest[] = [];
   const problems: string[] = [...loaded.problems];
-  const seen = new Set<string>();
+  /** Test id → the file that has it. */
+  const seen = new Map<string, string>();
   for (const file of files) {
     const name = relative(cwd, file) || file;
     const content = await readJsonFile(file, name, TestFile, problems);
@@ -41,12 +42,13 @@ export async function loadTests(path: string, cwd = process.cwd(), options: { fl
     const definitions = 'tests' in content ? content.tests : [content];
     definitions.forEach((definition, i) => {
       const id = definition.id ?? (definitions.length === 1 ? name : `${name}#${i + 1}`);
-      if (seen.has(id)) problems.push(`${name}: duplicate test id ${id}`);
+      const other = seen.get(id);
+      if (other !== undefined) problems.push(`${name}: duplicate test id ${id}${other === name ? ' (twice in this file)' : ` (also in ${other})`}`);
       const where = definitions.length === 1 && !('tests' in content) ? 'browser' : `tests.${i}.browser`;
       for (const issue of browserSettingsIssues(definition.browser, where)) problems.push(`${name}: ${issue.path}: ${issue.message}`);
       const uses = expandSteps(definition.steps, flows, definitions.length === 1 && !('tests' in content) ? 'steps' : `tests.${i}.steps`);
       if (!uses.ok) for (const issue of uses.issues) problems.push(`${name}: ${issue.path}: ${issue.message}`);
-      seen.add(id);
+      seen.set(id, name);
       tests.push({ id, definition, metadata: { file: name }, ...(definition.steps.some((s) => s.type === 'use') && { flows }) });
     });
   }

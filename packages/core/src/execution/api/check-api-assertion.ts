@@ -12,7 +12,7 @@ import { deepEqual, jsonType, preview, textPreview } from './json-values.ts';
  * request yet, malformed JSONPath or JSON Schema).
  */
 export function checkApiAssertion(assertion: ApiAssertion, response: HttpResult | undefined): void {
-  if (!response) throw new StepFailure('configuration', 'no request before this assertion');
+  if (!response) throw new StepFailure('configuration', `no request step before this assertion: ${assertion.type} checks the response of a request step (a page opened by goto is checked with url, title, text and the other UI assertions)`);
   switch (assertion.type) {
     case 'status':
       return checkStatus(assertion, response);
