@@ -8,6 +8,7 @@ import { describeStep, describeAssertion, describeLocator } from './describe-ste
 import { checkApiAssertion, loadJsonSchemaSupport, requireJsonBody } from './api/check-api-assertion.ts';
 import { checkDbAssertion } from './db/check-db-assertion.ts';
 import { saveVariables } from './save-variables.ts';
+import { redactTraceZip } from './trace-redaction.ts';
 import { fieldKey, type FingerprintStore, type StepFingerprints } from './fingerprint-store.ts';
 import { healableSelector, StepHealer, type AppliedHeal, type ExtractFieldItem, type HealableItem } from './step-healer.ts';
 import type { BaselineMode, BaselineStore, VisualOutcome } from '../visual/baseline-store.ts';
@@ -316,7 +317,8 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       }
     }
     const zip = await session.stopTrace(!!failure).catch(() => undefined);
-    if (zip) trace = await deps.artifacts.put(`${safeName(testId)}/trace.zip`, zip, 'application/zip');
+    // Masked as reports are: a trace keeps input values and request bodies.
+    if (zip) trace = await deps.artifacts.put(`${safeName(testId)}/trace.zip`, redactTraceZip(zip, deps.secrets), 'application/zip');
     await session.close().catch((err) => log('warn', `closing the browser context failed: ${(err as Error).message}`));
   }
 
