@@ -69,8 +69,11 @@ async function heal(body: Record<string, unknown>) {
   await expect.poll(async () => (await api.get(healRun.status_url)).status, { timeout: 30_000 }).toBe(200);
   const runId: string = (await api.get(healRun.status_url)).body.run.id;
   const run = await runEnded(api, runId, 120_000);
-  return { answer: res.body, run };
+  return { answer: res.body, run, threadId: healRun.thread_id as string };
 }
+
+/** The thread id the heal request gave for the run that healed (svc_heal's heal_run.thread_id). */
+let healThreadId: string;
 
 const completedFor = (runId: string) => seen.filter((e) => e.event_type === 'healing.completed' && e.payload.run_id === runId);
 
@@ -89,7 +92,8 @@ describe('a heal request starts a heal run', () => {
 
   it('heals the renamed field on v2, validated by the step passing, and the heal is in the activity', async () => {
     expect((await api.patch(`/api/v1/projects/${projectId}`, { app_url: v2.url })).status).toBe(200);
-    const { answer, run } = await heal({ step_index: 1, run_id: firstRunId, error_message: 'locator #email matched 0 elements' });
+    const { answer, run, threadId } = await heal({ step_index: 1, run_id: firstRunId, error_message: 'locator #email matched 0 elements' });
+    healThreadId = threadId;
     expect(answer.target).toMatchObject({ step_index: 1, path: 'steps.1.selector' });
     expect(run).toMatchObject({ status: 'completed', trigger: 'heal', passed_tests: 1, failed_tests: 0 });
     const results = (await api.get(`/api/v1/tests/${run.id}/results`)).body.items;
@@ -112,8 +116,10 @@ describe('a heal request starts a heal run', () => {
     expect((await api.post(`/api/tests/${testId}/apply-heal`, { run_id: firstRunId })).status).toBe(409);
     expect((await api.post(`/api/tests/${testId}/apply-heal`, { run_id: healedRunId, expected_revision: before.revision + 1 })).status).toBe(412);
     expect((await api.post(`/api/tests/${testId}/apply-heal`, { run_id: crypto.randomUUID() })).status).toBe(404);
+    expect((await api.post(`/api/tests/${testId}/apply-heal`, { run_id: 'heal-no-such-thread' })).body.error.message).toContain('heal-no-such-thread (run_id)');
 
-    const applied = await api.post(`/api/tests/${testId}/apply-heal`, { run_id: healedRunId, expected_revision: before.revision });
+    // The heal run named as the heal request named it (heal_run.thread_id), as agents have it.
+    const applied = await api.post(`/api/tests/${testId}/apply-heal`, { run_id: healThreadId, expected_revision: before.revision });
     expect(applied.status, applied.text).toBe(200);
     expect(applied.body.changes).toEqual([{ path: 'steps.1.selector', from: '#email', to: 'test_id=login-email' }]);
     expect(applied.body.test).toMatchObject({ revision: before.revision + 1, steps: [{ type: 'goto', url: '/login' }, { type: 'fill', selector: { test_id: 'login-email' }, value: 'demo@example.com' }] });

@@ -11,7 +11,7 @@ import { runGraphOf, type RunGraphAppDeps } from './runs.ts';
 
 const IdParams = z.strictObject({ id: z.uuid().describe('Test id') });
 const ApplyHealInput = z.strictObject({
-  run_id: z.uuid().describe('The run whose heals of this test are written into it (a heal run, or any run that healed it)'),
+  run_id: z.string().min(1).max(200).describe('The run whose heals of this test are written into it (a heal run, or any run that healed it): its id, or its thread id (a heal run\'s heal_run.thread_id)'),
   expected_revision: z.number().int().positive().optional().describe('Write only if the test is still at this revision (or send If-Match)'),
 });
 const ApplyHealResponse = z.object({
@@ -40,8 +40,12 @@ export function applyHealRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, regist
     const org = access.organizationId;
     const test = await deps.store.tests.get(org, params.id);
     if (!test) throw notFound('test');
-    const run = await deps.store.testRuns.get(org, body.run_id);
-    if (!run) throw notFound(`run ${body.run_id} (run_id)`);
+    const run = await runGraphOf(deps).runs.resolve(org, body.run_id).then(
+      (found) => found.run,
+      (err: unknown) => {
+        throw err instanceof AppError && err.code === 'NOT_FOUND' ? notFound(`run ${body.run_id} (run_id)`) : err;
+      },
+    );
     if (run.project_id !== test.project_id) throw validationFailed([{ path: 'run_id', message: `run ${run.id} is a run of another project than the test's` }]);
 
     // The test's last execution in the run — of each case, for a parameterised test — which must all have passed, on their heals.
