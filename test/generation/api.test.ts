@@ -112,6 +112,8 @@ Examples:
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe('VALIDATION_FAILED');
     expect(r.body.error.message).toMatch(/line 2: not understood: "feel the vibe of the page"/);
+    // This server has no model: the answer says so, rather than leaving the grammar as the only reader a caller knows of.
+    expect(r.body.error.message).toMatch(/\. No language model is configured \(SVC_LLM_PROVIDERS\) to rewrite free-form lines into these sentences$/);
     expect(r.body.error.details.not_understood).toEqual([expect.objectContaining({ line: 2, closest: expect.any(String) })]);
     const partial = await api.post('/api/nlp/create-test', { project_id: projectId, execute: false, allow_partial: true, text: 'go to "/login"\nfeel the vibe of the page\nexpect heading "Sign in"' });
     expect(partial.status).toBe(201);
@@ -262,6 +264,10 @@ describe('POST /api/generate, /api/generate/batch, /api/test/review', () => {
     expect(r.status, r.text).toBe(201);
     expect(r.body.test.steps[0]).toEqual({ type: 'goto', url: '/table' });
     expect(r.body.review.findings).toEqual([]);
+    // A free-form intent: refused naming the line and the closest sentence, and where free-form text is read (with a model).
+    r = await api.post('/api/generate', { project_id: projectId, url: '/login', intent: 'a user signs in with a wrong password and sees an error' });
+    expect(r.status).toBe(400);
+    expect(r.body.error.message).toMatch(/^Invalid request: line 1: not understood: "a user signs in with a wrong password and sees an error" .*closest supported sentence: .*\. The intent is read by svc's sentence grammar, one action per line; free-form lines: POST \/api\/nlp\/create-test rewrites them with a language model \(none is configured: SVC_LLM_PROVIDERS\)$/);
   });
 
   it('a batch of discovered flows: each executed once, counted', async () => {

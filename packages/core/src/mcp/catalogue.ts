@@ -57,7 +57,7 @@ export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_test_from_template', 'Test from a template', 'post', '/api/test-templates/:id/tests', false, 'Make a test in a project from a custom template, giving a value per parameter.'),
   tool('svc_what_to_test', 'What to test', 'post', '/api/suggest', true, 'A prioritised test plan with the reasons.'),
   tool('svc_risk_scores', 'Change risk', 'post', '/api/risk/score', true, 'Risk score of changes (a diff or changed files) or of one target.'),
-  tool('svc_generate_test', 'Generate a test', 'post', '/api/generate', false, 'A test from a plain-language intent on a page, or from a discovered flow.'),
+  tool('svc_generate_test', 'Generate a test', 'post', '/api/generate', false, 'A test from an intent on a page in svc\'s sentence grammar, one action per line (fill "Email" with "a@b.c", click "Sign in", I should see "Welcome"; a line it cannot read is refused naming the closest sentence), or from a discovered flow.'),
   tool('svc_batch_generate', 'Generate a suite', 'post', '/api/generate/batch', false, 'Tests from discovered flows, each executed once.'),
   tool('svc_recording_to_test', 'Recording to test', 'post', '/api/recording/convert', false, 'A test from a Chrome DevTools recording or a Playwright codegen script.'),
   tool('svc_test_from_event', 'Test from a failure', 'post', '/api/test/from-event', false, 'A regression test that replays a production failure event.'),

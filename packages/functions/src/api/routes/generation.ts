@@ -16,7 +16,7 @@ import { mountRoute, type RouteDef } from '../route.ts';
 import { checkedTest, finishGeneration } from '../../generation/finish.ts';
 import { generateFromFailureEvent } from '../../generation/from-event.ts';
 import { assistWithModel, repairWithModelAfterFailure } from '../../generation/model-assist.ts';
-import { rejectUnparsed } from '../../generation/reject-unparsed.ts';
+import { NO_MODEL_HINT, rejectUnparsed } from '../../generation/reject-unparsed.ts';
 import type { ExecutionReport } from '../../generation/finish.ts';
 
 const GeneratedListQuery = ListQuery.extend({ project_id: z.uuid().describe('Project whose generated tests to list') });
@@ -60,7 +60,7 @@ export function generationRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Rou
       const assisted = assist ? await assistWithModel({ llm: deps.llm, executor: deps.generation, parsed: grammar, organizationId: orgId, projectId: p.id, baseUrl, batch }) : { result: grammar };
       let parsed = assisted.result;
       const modelNotes = { model: assisted.model ?? null, ...(assisted.model_error && { model_error: assisted.model_error }), ...(assisted.page && { page_context: assisted.page }) };
-      rejectUnparsed(parsed, field, body.allow_partial, assist ? modelNotes : undefined);
+      rejectUnparsed(parsed, field, body.allow_partial, assist ? modelNotes : undefined, withModel ? undefined : NO_MODEL_HINT);
       const definition = () => toTestDefinition(parsed, { name: body.name, ...(parsed.understood.some((u) => u.source === 'model') && { tags: ['generated', 'model-assisted'] }) });
       let test = definition();
       // The ambiguous case: a step that did not find exactly one element gets its line rewritten by the model, and the corrected test runs once.
@@ -133,7 +133,8 @@ export function generationRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Rou
   }, async ({ c, body, access }) => {
     const p = await project(access.organizationId, body.project_id);
     const gen = body.flow ? generateFromFlow(body.flow) : generateFromSpec({ url: body.url!, intent: body.intent, name: body.name });
-    if (gen.parse?.not_understood.length) rejectUnparsed({ ...gen.parse } as PlainLanguageResult, 'intent', false);
+    // This route reads the intent by the grammar alone; POST /api/nlp/create-test also asks a model, when one is configured.
+    if (gen.parse?.not_understood.length) rejectUnparsed({ ...gen.parse } as PlainLanguageResult, 'intent', false, undefined, `The intent is read by svc's sentence grammar, one action per line; free-form lines: POST /api/nlp/create-test rewrites them with a language model${deps.llm?.configured ? '' : ' (none is configured: SVC_LLM_PROVIDERS)'}`);
     if (body.name) gen.test.name = body.name;
     const done = await finish(c, access.organizationId, p, body, body.flow ? 'flow' : 'spec', gen.test, gen.confidence);
     return c.json({ ...done, test: gen.test, review: gen.review }, 201);
