@@ -333,6 +333,21 @@ for (const [adapter, makeTable] of adapters) {
         'its outcome also changed when the test was edited; that change is not counted',
       ]);
     });
+
+    it('a visual baseline accepted between a failure and a pass is a change of the test, as an edit is: not a flake', async () => {
+      await test('looks right');
+      const put = (hash: string) => store.visualBaselines.put(org, { project_id: project, test_id: ids['looks right'], name: 'page', screenshot_hash: hash, metadata: {} });
+      await put('a'.repeat(64)); // recorded on its first run
+      hours(1);
+      await run({ 'looks right': 'passed' });
+      await run({ 'looks right': 'failed' }); // the page changed on purpose
+      await put('b'.repeat(64)); // accepted
+      hours(1);
+      await run({ 'looks right': 'passed' });
+      const ranking = await insights.flakyRanking(org, FlakyRankingQuery.parse({ project_id: project }));
+      const looks = ranking.items.find((i) => i.name === 'looks right');
+      expect(looks).toMatchObject({ history: 'PF|P', flips: 1, flaky: false });
+    });
   });
 }
 

@@ -4,7 +4,7 @@ import { isPassing, nameOf, type Execution, type RunHistory } from './history.ts
 const LETTER: Record<Execution['status'], string> = { passed: 'P', healed: 'H', failed: 'F', skipped: 'S' };
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-/** Test metadata the ranking reads: a name, and when the test was last edited. */
+/** Test metadata the ranking reads: a name, and when the test was last changed (edited, or a visual baseline of it accepted). */
 export type TestsById = Map<string, { name: string; updated_at: string }>;
 
 /**

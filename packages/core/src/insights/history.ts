@@ -129,6 +129,17 @@ export async function projectTests(store: Store, orgId: string, projectId: strin
     for (const t of page.items) out.set(t.id, { id: t.id, name: t.name, type: t.type, updated_at: t.updated_at, steps: t.steps });
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
+  // A visual baseline accepted (or replaced) is a wanted change of what the test expects, as
+  // an edit is: the flaky ranking must not read fail → accept → pass as a flake.
+  cursor = undefined;
+  do {
+    const page = await store.visualBaselines.list(orgId, { project_id: projectId, limit: 200, cursor });
+    for (const b of page.items) {
+      const test = out.get(b.test_id);
+      if (test && b.updated_at > test.updated_at) test.updated_at = b.updated_at;
+    }
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
   return out;
 }
 
