@@ -284,7 +284,8 @@ describe('binding the port', () => {
       await s.perform(step({ type: 'goto', url: '/login' }), ctx());
       const err = await failure(() => s.perform(step({ type: 'click', selector: '#login-submit' }), ctx()));
       expect(err.kind).toBe('locator');
-      expect(err.message).toMatch(/no vision model is configured/);
+      expect(err.message).toBe('click: "#login-submit" matched 0 elements');
+      expect(err.details?.vision).toMatch(/no vision model is configured/);
       expect(openai.requests).toHaveLength(0);
     } finally {
       await s.close();

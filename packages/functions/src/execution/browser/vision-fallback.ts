@@ -19,7 +19,8 @@ export function visionDescription(step: PointStep): string {
  * Hybrid execution (spec rule 6): after a 'locator' failure, screenshot → vision model →
  * coordinates → mouse action. Still a 'locator' failure when no model is configured, when
  * the model finds nothing confident enough, or when it runs out of time — so healing can
- * take over; the original message is kept and the reason appended.
+ * take over; the original message is kept and, when a model was asked, the reason appended
+ * (without a model the message is the locator's alone; details.vision says why).
  */
 export async function visionFallback(
   env: StepEnv,
@@ -30,7 +31,8 @@ export async function visionFallback(
   atPoint: (x: number, y: number) => Promise<unknown>,
 ): Promise<{ fingerprint?: Fingerprint }> {
   const fail = (why: string) => new StepFailure('locator', `${failure.message}; ${why}`, { ...failure.details, vision: why });
-  if (!env.vision) throw fail('no vision model is configured for a coordinates fallback');
+  // No model, no fallback asked for: the locator's own error, as the issue has it (details still say why).
+  if (!env.vision) throw new StepFailure('locator', failure.message, { ...failure.details, vision: 'no vision model is configured for a coordinates fallback' });
   if (deadline - Date.now() <= 0) throw fail('no time left for the vision fallback');
 
   const viewport = env.page.viewportSize() ?? { width: 1280, height: 720 };
