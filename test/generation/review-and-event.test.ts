@@ -39,6 +39,23 @@ describe('review', () => {
     expect(r.score).toBeLessThan(100);
   });
 
+  it("reviews the trailing assertions' locators too, naming the assertion; a duplicate step is counted from 1 in words", () => {
+    const r = reviewTest({
+      type: 'ui',
+      steps: [{ type: 'goto', url: '/items' }, { type: 'click', selector: { role: 'link', name: 'More' } }, { type: 'click', selector: { role: 'link', name: 'More' } }],
+      assertions: [
+        { type: 'text', selector: '#items tbody tr:nth-child(2) td:first-child', equals: 'Banana' },
+        { type: 'visible', selector: { role: 'heading', name: 'Items' } },
+        { type: 'visible', selector: 'xpath=/html/body/main/table' },
+      ],
+    });
+    const brittle = r.findings.filter((f) => f.rule === 'brittle-selector');
+    expect(brittle.map((f) => [f.assertion, f.severity])).toEqual([[0, 'medium'], [2, 'medium']]);
+    expect(brittle[0]!.message).toMatch(/^assertion 1: #items tbody tr:nth-child\(2\) td:first-child: a position/);
+    expect(r.findings.find((f) => f.rule === 'duplicate-step')).toMatchObject({ step: 2, message: 'step 3 repeats step 2' });
+    expect(r.score).toBeLessThan(100);
+  });
+
   it('API tests: literal tokens and unchecked responses', () => {
     const found = rules([{ type: 'request', method: 'GET', url: '/api/me', auth: { type: 'bearer', token: 'abc123' } }, { type: 'request', method: 'GET', url: '/api/x', headers: { Authorization: '{{secrets.TOKEN}}' } }, { type: 'assert', assertion: { type: 'status', equals: 200 } }] as Step[], 'api');
     expect(found).toEqual(['hard-coded-credential:high@0', 'unchecked-response:low@0']);

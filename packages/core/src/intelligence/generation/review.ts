@@ -5,8 +5,10 @@ export type Severity = 'high' | 'medium' | 'low';
 export interface Finding {
   rule: string;
   severity: Severity;
-  /** Index into steps, when the finding is about one step. */
+  /** Index into steps (from 0), when the finding is about one step. */
   step?: number;
+  /** Index into the trailing assertions (from 0), when the finding is about one of them. */
+  assertion?: number;
   message: string;
   suggestion: string;
 }
@@ -84,13 +86,19 @@ export function reviewTest(test: Pick<TestDefinition, 'type' | 'steps'> & { asse
     }
     const prev = steps[i - 1];
     if (prev && JSON.stringify(prev) === JSON.stringify(s) && s.type !== 'press') {
-      add({ rule: 'duplicate-step', severity: 'low', step: i, message: `step ${i} repeats step ${i - 1}`, suggestion: 'remove the duplicate, or say why it repeats in the step name' });
+      add({ rule: 'duplicate-step', severity: 'low', step: i, message: `step ${i + 1} repeats step ${i}`, suggestion: 'remove the duplicate, or say why it repeats in the step name' });
     }
     if (s.type === 'click' && navigates(s.selector)) {
       const next = steps[i + 1];
       const waits = !next || next.type === 'wait-for' || next.type === 'assert' || next.type === 'goto';
       if (!waits) add({ rule: 'missing-wait-after-navigation', severity: 'low', step: i, message: 'the click probably opens another page, and the next step acts at once', suggestion: 'assert the new URL or wait for an element of the next page, so a failed navigation is reported where it happens' });
     }
+  });
+  // The trailing assertions' locators are as brittle as the steps'.
+  assertions.forEach((a, j) => {
+    if (!('selector' in a) || a.selector === undefined) return;
+    const b = brittleness(a.selector as Locator);
+    if (b) add({ rule: 'brittle-selector', severity: b.severity, assertion: j, message: `assertion ${j + 1}: ${locatorText(a.selector as Locator)}: ${b.why}`, suggestion: 'use a role and accessible name, a label, or a data-testid' });
   });
   if (steps.length > 60) add({ rule: 'long-test', severity: 'low', message: `${steps.length} steps: a failure is hard to locate`, suggestion: 'split the test into scenarios that each check one thing' });
   const score = Math.max(0, 100 - findings.reduce((sum, f) => sum + PENALTY[f.severity], 0));
