@@ -246,7 +246,9 @@ describe('svc run', () => {
 
   it('an --out that cannot hold the reports, or an empty --reporter, is bad usage before anything runs; a report that cannot be written is said, the others still are (exit 1)', async () => {
     const marker = randomUUID();
-    const suite = join(suites, 'pass', 'items-api.json');
+    // A test that passes whatever earlier tests did to the app's data: the exit code below is the unwritten report's.
+    const suite = join(out, 'home.json');
+    await writeFile(suite, JSON.stringify({ name: 'home answers', type: 'api', steps: [{ type: 'request', url: '/' }], assertions: [{ type: 'status', equals: 200 }] }));
     const file = join(out, 'a-file');
     await writeFile(file, 'not a folder');
     const inTheWay = await svc(['run', '--url', app.url, '--tests', suite, '--out', file, '--state-dir', join(out, 'state-out')], marker);
