@@ -5,9 +5,9 @@ import type { Fingerprint } from '../contracts/fingerprint.ts';
 import { StepFailure, type FailureKind, type StepContext, type StepResult, type TestExecutionResult, type UiDriver, type UiSession, type SqlDriver, type HttpExchange, type PageHtml, type HttpResult, type SqlResult, type ArtifactSink } from './types.ts';
 import { interpolate, redactSecrets, type VariableScope } from './variables.ts';
 import { describeStep, describeAssertion, describeLocator } from './describe-step.ts';
-import { checkApiAssertion, loadJsonSchemaSupport, requireJsonBody } from './api/check-api-assertion.ts';
+import { checkApiAssertion, loadJsonSchemaSupport } from './api/check-api-assertion.ts';
 import { checkDbAssertion } from './db/check-db-assertion.ts';
-import { saveVariables } from './save-variables.ts';
+import { dbSaveSource, saveFromResponse, saveVariables } from './save-variables.ts';
 import { redactTraceZip } from './trace-redaction.ts';
 import { fieldKey, type FingerprintStore, type StepFingerprints } from './fingerprint-store.ts';
 import { healableSelector, StepHealer, type AppliedHeal, type ExtractFieldItem, type HealableItem } from './step-healer.ts';
@@ -213,9 +213,8 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       return undefined;
     }
     if (step.type === 'request') {
-      const response = await deps.http(step, { ...ctx, baseUrl: deps.baseUrl });
-      lastResponse = response;
-      if (step.save) Object.assign(scope.saved, explainingBody(response, () => saveVariables(step.save, { status: response.status, headers: response.headers, body: response.body })));
+      lastResponse = await deps.http(step, { ...ctx, baseUrl: deps.baseUrl });
+      if (step.save) Object.assign(scope.saved, saveFromResponse(step.save, lastResponse));
       return undefined;
     }
     if (step.type === 'sql') {
@@ -224,7 +223,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       const url = deps.environment[step.connection.url_env] ?? deps.secrets[step.connection.url_env];
       if (!url) throw new StepFailure('configuration', `environment variable ${step.connection.url_env} (the ${step.connection.driver} connection URL) is not set for this project, as a variable or a secret`);
       lastQuery = await deps.sql.query({ driver: step.connection.driver, url }, step.statement, step.params, ctx);
-      if (step.save) Object.assign(scope.saved, saveVariables(step.save, { rows: lastQuery.rows, row_count: lastQuery.row_count }));
+      if (step.save) Object.assign(scope.saved, saveVariables(step.save, dbSaveSource(lastQuery)));
       return undefined;
     }
     if (step.type === 'assert') {
@@ -356,26 +355,6 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       ...(heals.length ? { heals: heals.map(({ index, field, heal: h }) => ({ index, ...(field !== undefined && { field }), original: h.original, healed: h.healed, healed_locator: h.healedLocator, confidence: h.confidence, strategy: h.strategy })) } : {}),
     },
   };
-}
-
-/**
- * A save path into `$.body` that finds nothing, when the body is not JSON (an HTML error
- * page, an empty answer), fails saying so — as a json assertion does — rather than only
- * "not found".
- */
-function explainingBody<T>(response: HttpResult, save: () => T): T {
-  try {
-    return save();
-  } catch (err) {
-    const path = err instanceof StepFailure ? err.details?.path : undefined;
-    if (typeof path !== 'string' || !/^\$(\.body\b|\[['"]body['"]\])/.test(path)) throw err;
-    try {
-      requireJsonBody(response);
-    } catch (notJson) {
-      if (notJson instanceof StepFailure) throw new StepFailure(notJson.kind, `save "${String(err instanceof StepFailure ? err.details?.variable : '')}": ${notJson.message}`, { ...(err as StepFailure).details });
-    }
-    throw err;
-  }
 }
 
 /** Anything thrown becomes a StepFailure; an abort says whether it was the timeout or a cancel. */

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { SaveSpec } from '../contracts/steps.ts';
 import { StepFailure, type HttpResult, type SqlResult } from './types.ts';
 import { JsonPathError, resolveJsonPath } from './jsonpath.ts';
+import { requireJsonBody } from './api/check-api-assertion.ts';
 
 type Save = z.output<typeof SaveSpec>;
 
@@ -26,6 +27,26 @@ export function saveVariables(save: Save | undefined, source: unknown): Record<s
     out[name] = resolved.value;
   }
   return out;
+}
+
+/**
+ * An API step's saves from its response. A path into `$.body` that finds nothing, when the
+ * body is not JSON (an HTML error page, an empty answer), fails saying what the body is —
+ * as a json assertion does — rather than only "not found".
+ */
+export function saveFromResponse(save: Save, response: HttpResult): Record<string, unknown> {
+  try {
+    return saveVariables(save, apiSaveSource(response));
+  } catch (err) {
+    const path = err instanceof StepFailure ? err.details?.path : undefined;
+    if (typeof path !== 'string' || !/^\$(\.body\b|\[['"]body['"]\])/.test(path)) throw err;
+    try {
+      requireJsonBody(response);
+    } catch (notJson) {
+      if (notJson instanceof StepFailure) throw new StepFailure(notJson.kind, `save "${String((err as StepFailure).details?.variable)}": ${notJson.message}`, { ...(err as StepFailure).details });
+    }
+    throw err;
+  }
 }
 
 /** What an API step's save paths see: $.status, $.headers['content-type'], $.body.id. */

@@ -120,7 +120,7 @@ const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s
 
 export const isPassing = (status: Execution['status']) => passing.has(status);
 
-/** Test names and last edits of a project (every test, paged through). */
+/** Test names and last edits of a project (every test, paged through); withBaselineChanges adds accepted baselines. */
 export async function projectTests(store: Store, orgId: string, projectId: string) {
   const out = new Map<string, { id: string; name: string; type: string; updated_at: string; steps: unknown[] }>();
   let cursor: string | undefined;
@@ -129,18 +129,25 @@ export async function projectTests(store: Store, orgId: string, projectId: strin
     for (const t of page.items) out.set(t.id, { id: t.id, name: t.name, type: t.type, updated_at: t.updated_at, steps: t.steps });
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
-  // A visual baseline accepted (or replaced) is a wanted change of what the test expects, as
-  // an edit is: the flaky ranking must not read fail → accept → pass as a flake.
-  cursor = undefined;
+  return out;
+}
+
+/**
+ * The tests' last changes for the flaky ranking: a visual baseline accepted (or replaced)
+ * is a wanted change of what the test expects, as an edit is, so fail → accept → pass is
+ * not read as a flake. Only the ranking reads it: other insights skip the query.
+ */
+export async function withBaselineChanges<T extends Map<string, { updated_at: string }>>(store: Store, orgId: string, projectId: string, tests: T): Promise<T> {
+  let cursor: string | undefined;
   do {
     const page = await store.visualBaselines.list(orgId, { project_id: projectId, limit: 200, cursor });
     for (const b of page.items) {
-      const test = out.get(b.test_id);
+      const test = tests.get(b.test_id);
       if (test && b.updated_at > test.updated_at) test.updated_at = b.updated_at;
     }
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
-  return out;
+  return tests;
 }
 
 /** A test's name: the test's own, else the name its latest result recorded. */

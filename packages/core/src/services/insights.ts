@@ -2,7 +2,7 @@ import { notFound } from '../errors.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Store } from '../store/index.ts';
 import type { CostBreakdownQuery, CoverageGapsQuery, CoverageQuery, FlakyRankingQuery, HeatmapQuery, InsightWindowQuery } from '../contracts/insights.ts';
-import { loadRunHistory, projectTests } from '../insights/history.ts';
+import { loadRunHistory, projectTests, withBaselineChanges } from '../insights/history.ts';
 import { flakyRanking } from '../insights/flakiness.ts';
 import { failureHeatmap } from '../insights/heatmap.ts';
 import { executionTimeline } from '../insights/timeline.ts';
@@ -73,7 +73,7 @@ export function insightsService({ store, clock, blobs }: InsightsServiceDeps) {
   return {
     async flakyRanking(orgId: string, q: FlakyRankingQuery) {
       const { history, tests } = await windowOf(orgId, q);
-      return flakyRanking(q.project_id, history, tests, q.limit);
+      return flakyRanking(q.project_id, history, await withBaselineChanges(store, orgId, q.project_id, tests), q.limit);
     },
 
     async heatmap(orgId: string, q: HeatmapQuery) {
@@ -96,7 +96,7 @@ export function insightsService({ store, clock, blobs }: InsightsServiceDeps) {
 
     async qualityScore(orgId: string, q: CoverageQuery) {
       const { map, history, tests } = await mapOf(orgId, q);
-      return qualityScore(q.project_id, history, flakyRanking(q.project_id, history, tests, ALL), map, clock.now());
+      return qualityScore(q.project_id, history, flakyRanking(q.project_id, history, await withBaselineChanges(store, orgId, q.project_id, tests), ALL), map, clock.now());
     },
 
     async costBreakdown(orgId: string, q: CostBreakdownQuery) {
