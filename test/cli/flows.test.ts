@@ -118,7 +118,7 @@ describe('svc run with flows', () => {
     expect(spec).not.toContain('*.flow.json');
   }, 60_000);
 
-  it('refuses unknown flows, missing and unknown parameters and cycles before running, naming each field', async () => {
+  it('reports unknown flows, missing and unknown parameters and cycles as invalid tests, naming each field and step', async () => {
     const folder = join(dir, 'invalid');
     const flows = join(dir, 'more-flows');
     await mkdir(folder, { recursive: true });
@@ -132,11 +132,14 @@ describe('svc run with flows', () => {
       { type: 'use', flow: 'login', with: { pasword: 'x' } },
     ] }));
     const res = await svc(['run', '--url', 'http://127.0.0.1:9', '--tests', folder, '--flows', flows, '--out', join(dir, 'invalid-out')]);
-    expect(res.code, res.output).toBe(2);
-    expect(res.output).toContain('bad.json: steps.1.flow: unknown flow "nowhere" (flows: a, b, login)');
+    // Nothing valid to run: every invalid test and flow file is reported as a failed test (exit 1), with the reports.
+    expect(res.code, res.output).toBe(1);
+    expect(res.output).toContain('bad.json: steps.1.flow (step 2): unknown flow "nowhere" (flows: login)');
     expect(res.output).toContain('b.flow.json: steps.0.flow: flows use each other in a cycle: b → a → b');
-    expect(res.output).toContain('bad.json: steps.2.with.pasword: flow "login" has no parameter pasword (parameters: password)');
-    expect(res.output).toContain('bad.json: steps.2.with.password: required: flow "login" needs password (it has no default)');
+    expect(res.output).toContain('bad.json: steps.2.with.pasword (step 3): flow "login" has no parameter pasword (parameters: password)');
+    expect(res.output).toContain('bad.json: steps.2.with.password (step 3): required: flow "login" needs password (it has no default)');
     expect(res.output).toContain('a.flow.json: steps.0.flow: flows use each other in a cycle: a → b → a');
+    expect(res.output).toMatch(/0\/3 passed, 3 failed/);
+    expect(await readFile(join(dir, 'invalid-out', 'junit.xml'), 'utf8')).toContain('flow file');
   }, 60_000);
 });

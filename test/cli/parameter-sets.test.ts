@@ -95,12 +95,13 @@ describe('svc run with parameter sets', () => {
     expect(bad.output).toContain('--grep is not a valid regular expression');
   }, 240_000);
 
-  it('a device Playwright does not know is refused before anything runs, naming the file and field', async () => {
+  it('a device Playwright does not know makes the test invalid, naming the file and field; it is not run', async () => {
     const tests = join(out, 'bad-device');
     await mkdir(tests, { recursive: true });
     await writeFile(join(tests, 'phone.json'), JSON.stringify({ name: 'phone', type: 'ui', browser: { device: 'iPhone 99' }, steps: [{ type: 'goto', url: '/device' }] }));
     const res = await run(bin, ['run', '--url', app.url, '--tests', tests, '--out', join(out, 'bad-device-report')]);
-    expect(res.code, res.output).toBe(2);
+    expect(res.code, res.output).toBe(1);
+    expect(res.output).toContain('FAIL phone — not run, the test is invalid');
     expect(res.output).toMatch(/phone\.json: browser\.device: unknown device "iPhone 99"; did you mean "iPhone 1\d/);
   }, 60_000);
 

@@ -43,10 +43,10 @@ describe('svc run with a quarantined test', () => {
     expect(plain.code, plain.output).toBe(1);
   }, 180_000);
 
-  it('an empty quarantine reason is a usage error naming the field', async () => {
+  it('an empty quarantine reason makes the test invalid, naming the field: it fails the run, not quarantined', async () => {
     await writeFile(join(out, 'bad.json'), JSON.stringify({ ...failing, quarantine: '' }));
-    const bad = await svc(['run', '--url', app.url, '--tests', join(out, 'bad.json')]);
-    expect(bad.code).toBe(2);
-    expect(bad.output).toContain('quarantine');
+    const bad = await svc(['run', '--url', app.url, '--tests', join(out, 'bad.json'), '--out', join(out, 'report-bad')]);
+    expect(bad.code).toBe(1);
+    expect(bad.output).toMatch(/bad\.json: quarantine: /);
   }, 60_000);
 });

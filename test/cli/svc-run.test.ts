@@ -267,11 +267,33 @@ describe('svc run', () => {
     expect(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')).run.failed).toBe(0);
   }, 120_000);
 
-  it('rejects invalid test files before running anything, naming file and field (exit 2)', async () => {
-    const bad = join(out, 'bad-tests');
-    await import('node:fs/promises').then((fs) => fs.mkdir(bad, { recursive: true }).then(() => fs.writeFile(join(bad, 't.json'), JSON.stringify({ name: 'x', type: 'ui', steps: [{ type: 'teleport' }] }))));
-    const res = await svc(['run', '--url', app.url, '--tests', bad, '--state-dir', join(out, 'state-bad')], randomUUID());
+  it('an invalid test is reported as a failed test naming file, field and step; the others still run (exit 1)', async () => {
+    const folder = join(out, 'mixed-tests');
+    const items = (name: string) => ({ name, type: 'api', steps: [{ type: 'request', method: 'GET', url: '/api/html' }], assertions: [{ type: 'status', equals: 200 }] });
+    await import('node:fs/promises').then((fs) => fs.mkdir(folder, { recursive: true }));
+    await writeFile(join(folder, 'a-good.json'), JSON.stringify(items('first')));
+    // A suite: its valid test runs; only the bad one is invalid.
+    await writeFile(join(folder, 'b-suite.json'), JSON.stringify({ tests: [items('second'), { name: 'typo', type: 'ui', steps: [{ type: 'goto', url: '/' }, { type: 'clik', selector: 'role=buton' }] }] }));
+    await writeFile(join(folder, 'c-broken.json'), '{ "name": "broken",');
+    const dir = join(out, 'mixed-report');
+    const res = await svc(['run', '--url', app.url, '--tests', folder, '--out', dir, '--reporter', 'json,junit', '--state-dir', join(out, 'state-mixed')], randomUUID());
+    expect(res.code, res.stdout + res.stderr).toBe(1);
+    expect(res.stdout).toContain('FAIL typo — not run, the test is invalid:');
+    expect(res.stdout).toMatch(/b-suite\.json: tests\.1\.steps\.1\.type \(step 2\): unknown type "clik"; did you mean "click"\?/);
+    expect(res.stdout).toMatch(/c-broken\.json: not valid JSON/);
+    expect(res.stdout).toMatch(/2\/4 passed, 2 failed/);
+
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as { tests: Array<{ name: string; status: string; duration_ms: number; error: { kind: string; message: string } | null }> };
+    // In the files' order, the invalid ones where they are.
+    expect(report.tests.map((t) => [t.name, t.status])).toEqual([['first', 'passed'], ['second', 'passed'], ['typo', 'failed'], [expect.stringContaining('c-broken.json'), 'failed']]);
+    expect(report.tests[2]).toMatchObject({ duration_ms: 0, error: { kind: 'configuration', message: expect.stringMatching(/^not run: the test is invalid\n.*unknown type "clik"/) } });
+    const junit = (await parseJUnit(await readFile(join(dir, 'junit.xml'), 'utf8'))) as { tests?: number; failures?: number };
+    expect(junit).toMatchObject({ tests: 4, failures: 2 });
+  }, 120_000);
+
+  it('a path with no test file is still bad usage (exit 2): there is nothing to report', async () => {
+    const res = await svc(['run', '--url', app.url, '--tests', join(out, 'no-such-folder'), '--state-dir', join(out, 'state-none')], randomUUID());
     expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/t\.json: steps\.0\.type: Invalid discriminator value/);
+    expect(res.stderr).toMatch(/no-such-folder: no such file or folder/);
   });
 });

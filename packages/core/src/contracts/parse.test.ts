@@ -61,3 +61,19 @@ describe('parseInput unions', () => {
     expect(issues(z.strictObject({ u: U }), { u: 'x' })[0]?.path).toBe('u');
   });
 });
+
+describe('parseInput discriminated unions', () => {
+  const Step = z.discriminatedUnion('type', [z.strictObject({ type: z.literal('click'), at: z.string() }), z.strictObject({ type: z.literal('goto'), url: z.string() })]);
+  const Test = z.strictObject({ steps: z.array(Step) });
+
+  it('an unknown type says what it got, and the option likely meant', () => {
+    expect(issues(Test, { steps: [{ type: 'goto', url: '/' }, { type: 'clik', at: '#a' }] })).toEqual([
+      { path: 'steps.1.type', message: 'unknown type "clik"; did you mean "click"? (expected one of click, goto)' },
+    ]);
+    expect(issues(Test, { steps: [{ type: 'teleport' }] })).toEqual([{ path: 'steps.0.type', message: 'unknown type "teleport" (expected one of click, goto)' }]);
+  });
+
+  it('a missing type is required', () => {
+    expect(issues(Test, { steps: [{ at: '#a' }] })).toEqual([{ path: 'steps.0.type', message: 'required (one of click, goto)' }]);
+  });
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validationFailed, type FieldIssue } from '../errors.ts';
+import { didYouMean } from './did-you-mean.ts';
 
 export type InputLocation = 'body' | 'query' | 'params';
 
@@ -21,6 +22,20 @@ export function toFieldIssues(error: z.ZodError, where: InputLocation = 'body', 
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) issues.push({ path: joinPath([...issue.path, key]), message: 'unknown field' });
+      continue;
+    }
+    // A discriminated union (a step's or assertion's type) given a value it does not know: say what it got, and what was likely meant.
+    if (issue.code === 'invalid_union' && issue.errors.length === 0 && Array.isArray((issue as { options?: unknown }).options)) {
+      const options = ((issue as { options: unknown[] }).options).map(String);
+      const field = String((issue as { discriminator?: unknown }).discriminator ?? issue.path.at(-1) ?? 'type');
+      const got = data === undefined ? undefined : valueAt(data, issue.path);
+      const near = typeof got === 'string' ? didYouMean(got, options) : undefined;
+      const expected = `one of ${options.join(', ')}`;
+      issues.push({
+        path: joinPath(issue.path),
+        // Without the input (a caller that did not pass it) the value is not known: say what is expected.
+        message: data === undefined ? `invalid ${field} (expected ${expected})` : got === undefined ? `required (${expected})` : `unknown ${field} ${JSON.stringify(got)}${near ? `; did you mean ${JSON.stringify(near)}?` : ''} (expected ${expected})`,
+      });
       continue;
     }
     if (issue.code === 'invalid_union' && issue.errors.length > 0) {

@@ -4,6 +4,7 @@ import { ParameterSets } from './parameter-sets.ts';
 import { BrowserSettings } from './browser-settings.ts';
 import { AxeImpact, AxeRuleId, AxeTag } from './accessibility.ts';
 import { JsonPathError, parseJsonPath } from '../execution/jsonpath.ts';
+import { rolesInSelector, unknownRoleMessage } from './aria-roles.ts';
 
 /**
  * The executable test model: locators, steps and assertions for UI, API and DB tests.
@@ -29,6 +30,14 @@ export const Locator = z
     z.strictObject({ css: z.string().min(1).max(2000).describe('CSS selector') }),
     z.strictObject({ xpath: z.string().min(1).max(2000).describe('XPath expression') }),
   ])
+  // A role name Playwright does not know never matches anything: refused here, naming it (and the role likely meant).
+  .superRefine((locator, ctx) => {
+    const roles = typeof locator === 'string' ? rolesInSelector(locator) : 'role' in locator ? [locator.role] : [];
+    for (const role of roles) {
+      const message = unknownRoleMessage(role);
+      if (message) ctx.addIssue({ code: 'custom', message, path: typeof locator === 'string' ? [] : ['role'] });
+    }
+  })
   .describe('Element locator: a selector string or a structured locator');
 export type Locator = z.output<typeof Locator>;
 

@@ -7,6 +7,7 @@
 import type { Fingerprint } from '../contracts/fingerprint.ts';
 import type { Locator } from '../contracts/steps.ts';
 import { looksGenerated, normText } from './text.ts';
+import { unknownRoleMessage } from '../contracts/aria-roles.ts';
 
 export type SelectorStrategy = 'testId' | 'role' | 'label' | 'id' | 'text' | 'css' | 'xpath';
 
@@ -49,7 +50,8 @@ const RULES: Rule[] = [
   },
   {
     strategy: 'role',
-    locator: (fp) => (fp.role && fp.accessibleName && fp.role !== 'generic' && fp.role !== 'presentation' ? { role: fp.role, name: fp.accessibleName, exact: true } : undefined),
+    // A role attribute Playwright does not know (role="custom-widget") never matches a role locator.
+    locator: (fp) => (fp.role && fp.accessibleName && fp.role !== 'generic' && fp.role !== 'presentation' && !unknownRoleMessage(fp.role) ? { role: fp.role, name: fp.accessibleName, exact: true } : undefined),
     same: (fp, o) => o.role === fp.role && norm(o.accessibleName) === norm(fp.accessibleName),
   },
   {

@@ -2,19 +2,19 @@ import { parseArgs } from 'node:util';
 import { access, mkdir, writeFile, readFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ProgressEvent } from '@svc/core/execution/run-suite';
+import type { ProgressEvent, SuiteTest } from '@svc/core/execution/run-suite';
 import { httpExchange } from '@svc/core/execution/api/http-exchange';
 import type { SqlDriver } from '@svc/core/execution/types';
 import { StepHealer, defaultHealingPolicy } from '@svc/core/execution/step-healer';
 import { quarantinedFailures } from '@svc/core/execution/totals';
-import { loadTests, TestFileError } from '../execution/load-tests.ts';
+import { loadTestSuite, TestFileError, type InvalidTest } from '../execution/load-tests.ts';
 import { FsArtifacts } from '../execution/fs-artifacts.ts';
 import { FileFingerprintStore } from '../execution/file-fingerprints.ts';
 import { FileBaselineStore } from '../execution/file-baselines.ts';
 import { baselineModes, type BaselineMode } from '@svc/core/visual/baseline-store';
 import { fileHealingKnowledge } from '../execution/file-healing-knowledge.ts';
 import { limits } from '@svc/core/contracts/limits';
-import { selectTests } from '../execution/select-tests.ts';
+import { selectInvalidTests, selectTests } from '../execution/select-tests.ts';
 import { progressPrinter } from './progress.ts';
 import { usageError } from './usage-error.ts';
 
@@ -134,9 +134,11 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   // An empty --reporter (an unset "$REPORTERS") would write nothing while saying where the reports are.
   if (!formats.length) return usage(`--reporter names no reporter; use any of ${FORMATS.join(',')}`);
 
-  let tests: Awaited<ReturnType<typeof loadTests>> = [];
+  let tests: SuiteTest[] = [];
+  // Tests that cannot run as written: reported as failed with their problems while the others run.
+  let invalid: InvalidTest[] = [];
   try {
-    if (values.tests) tests = await loadTests(values.tests, undefined, { flows: values.flows });
+    if (values.tests) ({ tests, invalid } = await loadTestSuite(values.tests, undefined, { flows: values.flows }));
   } catch (err) {
     if (err instanceof TestFileError) {
       process.stderr.write(`svc run: ${err.message}\n`);
@@ -145,10 +147,11 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     throw err;
   }
   if (grep || tags?.length) {
-    const loaded = tests.length;
-    tests = selectTests(tests, { grep, tags });
-    if (loaded && !tests.length) {
-      process.stderr.write(`svc run: no test matches ${[grep && `--grep ${grep.source}`, tags?.length && `--tag ${tags.join(',')}`].filter(Boolean).join(' and ')} (of ${loaded} loaded)\n`);
+    const loaded = tests;
+    tests = selectTests(loaded, { grep, tags });
+    invalid = selectInvalidTests(invalid, loaded, tests, { grep, tags });
+    if (loaded.length && !tests.length && !invalid.length) {
+      process.stderr.write(`svc run: no test matches ${[grep && `--grep ${grep.source}`, tags?.length && `--tag ${tags.join(',')}`].filter(Boolean).join(' and ')} (of ${loaded.length} loaded)\n`);
       return 2;
     }
   }
@@ -223,6 +226,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     }
   }
   const print = progressPrinter(process.stdout, tests.length);
+  for (const t of invalid) process.stdout.write(`${process.stdout.isTTY ? '\x1b[31m✗\x1b[0m' : 'FAIL'} ${t.name} — not run, the test is invalid:\n${t.problems.map((p) => `    ${p}`).join('\n')}\n`);
   const healer = new StepHealer({ ...defaultHealingPolicy, enabled: !values['no-heal'], threshold }, fileHealingKnowledge(stateDir), models?.chooser);
 
   try {
@@ -256,9 +260,12 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     };
     let outcome;
     try {
+      const name = values.tests ?? `discovered ${values.url}`;
       outcome = resume !== undefined
         ? await graphRun.resumeSuiteThroughGraph(resume, { ...runtime, stateDir })
-        : await graphRun.runSuiteThroughGraph({ ...runtime, name: values.tests ?? `discovered ${values.url}`, tests, workers, retries, baseUrl: values.url! });
+        : tests.length === 0
+          ? { summary: (await import('../run-graph/invalid-tests.ts')).invalidOnlySummary(name, values.url!, invalid), status: 'completed' as const, threadId: '' }
+          : await graphRun.runSuiteThroughGraph({ ...runtime, name, tests, workers, retries, baseUrl: values.url!, invalid });
     } catch (err) {
       if (err instanceof graphRun.ResumeError) return usage(err.message);
       throw err;

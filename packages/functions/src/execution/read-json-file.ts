@@ -17,7 +17,7 @@ export async function readJsonFile<S extends z.ZodType>(file: string, name: stri
   }
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
-    for (const issue of toFieldIssues(parsed.error)) problems.push(`${name}: ${issue.path || '(file)'}: ${issue.message}`);
+    for (const issue of toFieldIssues(parsed.error, 'body', data)) problems.push(`${name}: ${issue.path || '(file)'}: ${issue.message}`);
     return undefined;
   }
   return parsed.data;

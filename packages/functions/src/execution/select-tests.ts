@@ -1,5 +1,6 @@
 import type { SuiteTest } from '@svc/core/execution/run-suite';
 import { caseName, parameterCases } from '@svc/core/contracts/parameter-sets';
+import type { InvalidTest } from './load-tests.ts';
 
 export interface TestSelection {
   /** Tests whose name (or a case's `name [set]`) matches. */
@@ -27,4 +28,16 @@ export function selectTests(tests: SuiteTest[], selection: TestSelection): Suite
     if (cases.length) out.push({ ...t, cases });
   }
   return out;
+}
+
+/**
+ * The invalid tests a selection keeps: those whose name matches --grep and (for --tag)
+ * whose file gives a matching tag, placed again among the tests that were kept.
+ */
+export function selectInvalidTests(invalid: InvalidTest[], loaded: SuiteTest[], selected: SuiteTest[], selection: TestSelection): InvalidTest[] {
+  const { grep, tags } = selection;
+  const index = new Map(loaded.map((t, i) => [t.id, i]));
+  return invalid
+    .filter((t) => (!grep || grep.test(t.name)) && (!tags?.length || (t.tags ?? []).some((tag) => tags.includes(tag))))
+    .map((t) => ({ ...t, position: selected.filter((s) => (index.get(s.id) ?? 0) < t.position).length }));
 }

@@ -23,6 +23,8 @@ import { createRunManager, type RunManager } from './run-manager.ts';
 import { runTotals } from '@svc/core/execution/totals';
 import { caseId, caseName, parameterCases, splitCaseId } from '@svc/core/contracts/parameter-sets';
 import type { ExtractModel } from '@svc/core/execution/extract/ask-model';
+import type { InvalidTest } from '../execution/load-tests.ts';
+import { inFileOrder } from './invalid-tests.ts';
 
 /** What a run needs from the machine it runs on (given again when a run is resumed). */
 export interface GraphSuiteRuntime {
@@ -66,6 +68,8 @@ export interface GraphSuiteOptions extends GraphSuiteRuntime {
   retries?: number;
   /** Thread id to use (default a new UUIDv7). */
   threadId?: string;
+  /** Tests of the files that cannot run as written: reported as failed, in their place, without running. */
+  invalid?: InvalidTest[];
 }
 
 export interface GraphSuiteOutcome {
@@ -89,6 +93,8 @@ interface Manifest {
   tests: Array<SuiteTest & { stored_id: string }>;
   /** The run's id (its reports' run.id), kept once the run has started. */
   run_id?: string;
+  /** The files' invalid tests, reported (a resumed run's reports list them too). */
+  invalid?: InvalidTest[];
 }
 
 export class ResumeError extends Error {}
@@ -108,7 +114,7 @@ export async function runSuiteThroughGraph(o: GraphSuiteOptions): Promise<GraphS
   if (dir) await mkdir(dir, { recursive: true });
   const table = new FileTable(dir);
   const store = createStore(table, systemClock);
-  const manifest: Manifest = { version: 1, thread_id: threadId, organization_id: crypto.randomUUID(), name: o.name, base_url: o.baseUrl, workers: o.workers, healing: !!o.healer, tests: [] };
+  const manifest: Manifest = { version: 1, thread_id: threadId, organization_id: crypto.randomUUID(), name: o.name, base_url: o.baseUrl, workers: o.workers, healing: !!o.healer, tests: [], ...(o.invalid?.length && { invalid: o.invalid }) };
   const graph = manager(store, table, manifest, o);
   try {
     const project = await store.projects.create(manifest.organization_id, { name: o.name.slice(0, 255) || 'svc run', app_url: o.baseUrl });
@@ -360,12 +366,9 @@ function asExecution(c: Case, r: TestResult): TestExecutionResult {
 
 function summaryOf(state: RunGraphState, manifest: Manifest, notRun: string): RunSummary {
   const now = new Date().toISOString();
-  const results = casesOfManifest(manifest).map((c) => {
-    const r = resultOf(state, c.stored_id);
-    if (r && finalStatuses.has(r.status)) return asExecution(c, r);
-    const at = state.completed_at ?? now;
-    return asExecution(c, { test_id: c.stored_id, status: 'SKIPPED', duration_ms: 0, assertions_passed: 0, assertions_failed: 0, error_message: notRun, stack_trace: null, screenshots: [], metadata: { name: c.name, type: c.test.definition.type, started_at: at, finished_at: at } });
-  });
+  const perTest = manifest.tests.map(() => [] as TestExecutionResult[]);
+  for (const c of casesOfManifest(manifest)) perTest[manifest.tests.indexOf(c.test as Manifest['tests'][number])]!.push(caseResult(c));
+  const results = inFileOrder(perTest, manifest.invalid ?? [], state.started_at);
   const finished = state.completed_at ?? now;
   return {
     run_id: state.run_id,
@@ -378,4 +381,11 @@ function summaryOf(state: RunGraphState, manifest: Manifest, notRun: string): Ru
     ...runTotals(results),
     results,
   };
+
+  function caseResult(c: Case): TestExecutionResult {
+    const r = resultOf(state, c.stored_id);
+    if (r && finalStatuses.has(r.status)) return asExecution(c, r);
+    const at = state.completed_at ?? now;
+    return asExecution(c, { test_id: c.stored_id, status: 'SKIPPED', duration_ms: 0, assertions_passed: 0, assertions_failed: 0, error_message: notRun, stack_trace: null, screenshots: [], metadata: { name: c.name, type: c.test.definition.type, started_at: at, finished_at: at } });
+  }
 }
