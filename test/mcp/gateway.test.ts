@@ -63,7 +63,8 @@ describe('tools/list', () => {
     // the `use` step kind of every tool taking steps ~0.3 KB); the guard catches a schema left unabbreviated (~80 KB each).
     // About 76 KB since the regular expressions zod adds beside named formats (a uuid's, 166 characters, once per id
     // argument) are left out. ~86 KB with svc_create_project, svc_get_test and svc_cancel_run, and a test's
-    // timeout_ms and shared parameters (~0.3 KB in each of create and update).
+    // timeout_ms and shared parameters (~0.3 KB in each of create and update); ~87.8 KB with svc_list_runs and
+    // svc_results' status/limit/cursor.
     expect(steps.items.properties.type.enum).toContain('use');
     expect(JSON.stringify(tools).length).toBeLessThan(88_000);
     expect(JSON.stringify(tools)).not.toContain('[1-8][0-9a-fA-F]{3}');

@@ -166,11 +166,57 @@ describe('run endpoints', () => {
     expect((await api.get('/api/v1/test/status/nope')).status).toBe(404);
   });
 
+  it("GET /api/runs lists a project's runs newest first, without their plans; status and trigger filter; another organization's project is 404", async () => {
+    // A project of its own, so earlier tests' runs do not count.
+    const project = (await api.post('/api/v1/projects', { name: 'listed', app_url: target.url })).body.id as string;
+    const make = async (p: string) => (await api.post('/api/tests', { project_id: project, ...apiTest(`GET ${p}`, p), description: undefined })).body.id as string;
+    const [ok, bad] = [await make('/ok?id=l1'), await make('/fail?id=l2')];
+    const first = (await api.post('/api/v1/test/run', { project_id: project, test_ids: [ok] })).body.run.id as string;
+    await until(first, ['completed']);
+    const second = (await api.post('/api/v1/test/run', { project_id: project, test_ids: [ok, bad], trigger: 'ci' })).body.run.id as string;
+    await until(second, ['completed']);
+    const cancelled = (await api.post('/api/v1/test/run', { project_id: project, test_ids: [ok] })).body.run.id as string;
+    await api.post(`/api/v1/test/cancel/${cancelled}`);
+    await until(cancelled, ['cancelled', 'completed']);
+
+    const all = await api.get(`/api/runs?project_id=${project}`);
+    expect(all.status).toBe(200);
+    expect(all.body.items.map((r: { id: string }) => r.id)).toEqual([cancelled, second, first]);
+    expect(all.body.items[1]).toMatchObject({ project_id: project, trigger: 'ci', status: 'completed', total_tests: 2, passed_tests: 1, failed_tests: 1, results: { failed: 1 } });
+    expect(all.body.items[1]).not.toHaveProperty('test_plan');
+    expect(all.body.next_cursor).toBeNull();
+
+    const page = await api.get(`/api/v1/runs?project_id=${project}&limit=2`);
+    expect(page.body.items.map((r: { id: string }) => r.id)).toEqual([cancelled, second]);
+    const rest = await api.get(`/api/v1/runs?project_id=${project}&limit=2&cursor=${encodeURIComponent(page.body.next_cursor)}`);
+    expect(rest.body.items.map((r: { id: string }) => r.id)).toEqual([first]);
+
+    expect((await api.get(`/api/runs?project_id=${project}&trigger=ci`)).body.items.map((r: { id: string }) => r.id)).toEqual([second]);
+    const byStatus = await api.get(`/api/runs?project_id=${project}&status=completed`);
+    expect(byStatus.body.items.every((r: { status: string }) => r.status === 'completed')).toBe(true);
+
+    const missing = await api.get('/api/runs');
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details.issues).toEqual([expect.objectContaining({ path: 'project_id' })]);
+    expect((await api.get(`/api/runs?project_id=${project}&status=done`)).body.error.details.issues[0].path).toBe('status');
+    expect((await other.get(`/api/runs?project_id=${project}`)).status).toBe(404);
+
+    // The results of a run: only the failures, and a page at a time.
+    const failures = await api.get(`/api/v1/tests/${second}/results?status=FAILED`);
+    expect(failures.body.items.map((r: { test_id: string; status: string }) => [r.test_id, r.status])).toEqual([[bad, 'failed']]);
+    const one = await api.get(`/api/v1/tests/${second}/results?limit=1`);
+    expect(one.body.items).toHaveLength(1);
+    const next = await api.get(`/api/v1/tests/${second}/results?limit=1&cursor=${encodeURIComponent(one.body.next_cursor)}`);
+    expect(next.body).toMatchObject({ items: [expect.anything()], next_cursor: null });
+    expect([one.body.items[0].test_id, next.body.items[0].test_id].sort()).toEqual([ok, bad].sort());
+    expect((await api.get(`/api/v1/tests/${second}/results?cursor=abc`)).body.error.details.issues[0].path).toBe('cursor');
+  });
+
   it('every run graph route is in the OpenAPI document, with resolvable refs', async () => {
     const doc = (await api.get('/api/openapi.json')).body;
     const documented = new Set<string>();
     for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) for (const m of Object.keys(ops)) documented.add(`${m} ${path}`);
-    const ours = server.runtime.app.routeDefs.filter((r) => /stream|approvals|time-travel|test\/|tests\/run|tests\/:id\/(results|retry)|jobs|reports/.test(r.path));
+    const ours = server.runtime.app.routeDefs.filter((r) => /stream|approvals|time-travel|test\/|tests\/run|tests\/:id\/(results|retry)|jobs|reports|^\/api(\/v1)?\/runs$/.test(r.path));
     expect(ours.length).toBeGreaterThanOrEqual(20);
     for (const route of ours) {
       const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');

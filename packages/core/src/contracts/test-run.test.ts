@@ -27,8 +27,11 @@ describe('test run', () => {
   });
 
   it('list query and approval inputs', () => {
-    expect(parseInput(TestRunListQuery, { status: 'awaiting_approval' }, 'query')).toEqual({ limit: 50, status: 'awaiting_approval' });
-    expect(paths(TestRunListQuery, { status: 'done' }, 'query')).toEqual(['status']);
+    const project = id();
+    expect(parseInput(TestRunListQuery, { project_id: project, status: 'awaiting_approval' }, 'query')).toEqual({ limit: 50, project_id: project, status: 'awaiting_approval' });
+    expect(paths(TestRunListQuery, { project_id: project, status: 'done' }, 'query')).toEqual(['status']);
+    // Runs are kept per project: a list names it.
+    expect(paths(TestRunListQuery, {}, 'query')).toEqual(['project_id']);
     expect(paths(ApprovalModifyInput, {})).toEqual(['state']);
   });
 

@@ -71,12 +71,28 @@ export const TestRunCreateInput = z.strictObject({
 });
 export type TestRunCreateInput = z.output<typeof TestRunCreateInput>;
 
-/** GET list of runs query. */
+/** GET /api/runs query: a project's runs (runs are kept per project), newest first. */
 export const TestRunListQuery = ListQuery.extend({
-  project_id: Uuid.optional().describe('Only runs of this project'),
+  project_id: Uuid.describe('The project whose runs to list'),
   status: TestRunStatus.optional().describe('Only runs with this status'),
+  trigger: z.string().min(1).max(50).optional().describe('Only runs with this trigger (api, ci, schedule …)'),
 });
 export type TestRunListQuery = z.output<typeof TestRunListQuery>;
+
+/** A run in a list: the run without its test plan (the plan's test specs; GET /api/v1/test/status/{id} has it). */
+export const TestRunListItemSchema = TestRunSchema.omit({ test_plan: true });
+
+/** GET /api/v1/tests/{id}/results query: every result by default; a status and a page narrow it. */
+export const RunResultsQuery = z.strictObject({
+  status: z
+    .enum(['pending', 'running', 'passed', 'failed', 'skipped', 'healed', 'PENDING', 'RUNNING', 'PASSED', 'FAILED', 'SKIPPED', 'HEALED'])
+    .transform((s) => s.toLowerCase())
+    .optional()
+    .describe('Only results with this status, e.g. failed'),
+  limit: z.coerce.number().int().min(1).max(1000).optional().describe('Page size (default: all)'),
+  cursor: z.string().regex(/^[0-9a-f-]{36}(\[\d{1,4}\])?#\d{3}$/, 'not a next_cursor of this list').optional().describe('next_cursor of the previous page'),
+});
+export type RunResultsQuery = z.output<typeof RunResultsQuery>;
 
 /** Approve/reject an interrupted run (approval workflow). */
 export const ApprovalDecisionInput = z.strictObject({

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Hono } from 'hono';
 import { AppError } from '@svc/core/errors';
 import { MAX_PARAMETER_SETS } from '@svc/core/contracts/parameter-sets';
-import { TestRunSchema } from '@svc/core/contracts/test-run';
-import { TestResultRecordSchema } from '@svc/core/contracts/test-result';
+import { RunResultsQuery, TestRunSchema } from '@svc/core/contracts/test-run';
+import { resultCaseId, TestResultRecordSchema } from '@svc/core/contracts/test-result';
 import { RunStartInput, RunStartedSchema, RunStatusSchema } from '@svc/core/run-graph/contracts';
 import { runSummaryOf } from '@svc/core/run-graph/run-summary';
 import { renderReports, reportFormats } from '@svc/core/reporting/index';
@@ -19,6 +19,7 @@ import { approvalRoutes } from './approvals.ts';
 import { timeTravelRoutes } from './time-travel.ts';
 import { runArtifactRoutes } from './run-artifacts.ts';
 import { runCompareRoutes } from './run-compare.ts';
+import { runListRoutes } from './run-list.ts';
 
 /** AppDeps plus the run graph (absent: every run endpoint answers 501 NOT_CONFIGURED). */
 export type RunGraphAppDeps = AppDeps & { runGraph?: RunManager };
@@ -32,7 +33,7 @@ export const userOf = (p: Principal | undefined) => p?.userId ?? null;
 
 const IdParams = z.strictObject({ id: z.string().min(1).max(200).describe('Run id (or thread id)') });
 const TestIdParams = z.strictObject({ id: z.uuid().describe('Test id') });
-const ResultsResponse = z.object({ run: TestRunSchema, items: z.array(TestResultRecordSchema.extend({ attempt: z.number().int() })) });
+const ResultsResponse = z.object({ run: TestRunSchema, items: z.array(TestResultRecordSchema.extend({ attempt: z.number().int() })), next_cursor: z.string().nullable().describe('Cursor of the next page when limit cut the list, else null') });
 const RetryInput = RunStartInput.omit({ project_id: true, test_ids: true, trigger: true })
   .partial()
   .extend({
@@ -62,6 +63,7 @@ export function runGraphRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registr
   timeTravelRoutes(app, deps, registry);
   runArtifactRoutes(app, deps, registry);
   runCompareRoutes(app, deps, registry);
+  runListRoutes(app, deps, registry);
 }
 
 function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[]) {
@@ -115,12 +117,16 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
   });
 
   mountRoute(app, deps, registry, {
-    method: 'get', path: '/api/v1/tests/:id/results', summary: 'Stored results of a run, one per test and attempt', tags: ['runs'], auth: 'viewer', params: IdParams,
-    responses: { 200: { description: 'results', schema: ResultsResponse }, 404: { description: 'no such run' } },
-  }, async ({ c, params, access }) => {
+    method: 'get', path: '/api/v1/tests/:id/results', summary: 'Stored results of a run, one per test and attempt (status and limit narrow them)', tags: ['runs'], auth: 'viewer', params: IdParams, query: RunResultsQuery,
+    responses: { 200: { description: 'results', schema: ResultsResponse }, 400: { description: 'a bad status, limit or cursor (named)' }, 404: { description: 'no such run' } },
+  }, async ({ c, params, query, access }) => {
     const { run } = await runGraphOf(deps).runs.resolve(access.organizationId, params.id);
-    const items = await deps.store.testRuns.results(access.organizationId, run.id);
-    return c.json({ run, items });
+    // Results come in the store's order (by case, then attempt); a cursor is the last one given, so pages neither repeat nor skip.
+    const key = (r: Parameters<typeof resultCaseId>[0] & { attempt: number }) => `${resultCaseId(r)}#${String(r.attempt).padStart(3, '0')}`;
+    const after = query.cursor;
+    const all = (await deps.store.testRuns.results(access.organizationId, run.id)).filter((r) => (!query.status || r.status === query.status) && (after === undefined || key(r) > after));
+    const items = query.limit === undefined ? all : all.slice(0, query.limit);
+    return c.json({ run, items, next_cursor: items.length < all.length ? key(items.at(-1)!) : null });
   });
 
   mountRoute(app, deps, registry, {
