@@ -7,6 +7,7 @@ describe('ARIA roles in locators', () => {
   it('finds the role names of a selector string, after >> and as internal:role too', () => {
     expect(rolesInSelector('role=button[name="Save"]')).toEqual(['button']);
     expect(rolesInSelector('css=main >> role=Link >> internal:role=textbox[name=/e/i]')).toEqual(['Link', 'textbox']);
+    expect(rolesInSelector('ul >> internal:has="li >> internal:role=listitem\\""')).toEqual(['listitem']);
     expect(rolesInSelector('#role=x, .a[data-role=button]')).toEqual([]);
   });
 

@@ -30,9 +30,9 @@ export function unknownRoleMessage(role: string): string | undefined {
   return `unknown ARIA role ${JSON.stringify(role)}${near ? `; did you mean ${JSON.stringify(near)}?` : ''} (a role locator names an ARIA role such as button, link, textbox, heading, checkbox)`;
 }
 
-/** The role names a selector string's role parts give (`role=button[name="Save"]`, also after `>>` and as `internal:role=`). */
+/** The role names a selector string's role parts give (`role=button[name="Save"]`, also after `>>`, inside a nested selector's quotes, and as `internal:role=`). */
 export function rolesInSelector(selector: string): string[] {
   const roles: string[] = [];
-  for (const m of selector.matchAll(/(?:^|>>)\s*(?:internal:)?role\s*=\s*([^\s[\]>]+)/g)) roles.push(m[1]!);
+  for (const m of selector.matchAll(/(?:^|>>)\s*(?:internal:)?role\s*=\s*([A-Za-z][A-Za-z-]*)/g)) roles.push(m[1]!);
   return roles;
 }
