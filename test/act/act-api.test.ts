@@ -131,6 +131,31 @@ describe('POST /api/act', () => {
     expect(log.body.items.some((e: { metadata: { saved_test?: string } }) => e.metadata.saved_test === res.body.saved_test.id)).toBe(true);
   });
 
+  it("an instruction saved as a test keeps readable locators (the grammar's unions resolved to what they matched), and the stored test passes a run", async () => {
+    const instruction = 'open the login page\nfill "Email" with "demo@example.com"\nfill "Password" with "s3cret!"\nclick "Sign in"';
+    const res = await env.api.post('/api/act', { project_id: env.projectId, instruction, screenshot: false, save_as_test: { name: 'sign in in words' } });
+    expect(res.status, res.text).toBe(200);
+    // The answer's steps are the steps as they ran: the grammar's unions.
+    expect(JSON.stringify(res.body.steps)).toContain('internal:or=');
+    const saved = (await env.api.get(`/api/tests/${res.body.saved_test.id}`)).body;
+    // The fixture's sign-in form has test ids: the healer's first preference (role and name, label … otherwise).
+    expect(saved.steps.slice(1)).toEqual([
+      { type: 'fill', selector: { test_id: 'login-email' }, value: 'demo@example.com' },
+      { type: 'fill', selector: { test_id: 'login-password' }, value: 's3cret!' },
+      { type: 'click', selector: { test_id: 'login-submit' } },
+    ]);
+
+    const started = await env.api.post('/api/v1/test/run', { project_id: env.projectId, test_ids: [saved.id] });
+    expect(started.status, started.text).toBe(201);
+    const deadline = Date.now() + 60_000;
+    let run;
+    while (!['completed', 'failed', 'cancelled'].includes((run = (await env.api.get(`/api/v1/test/status/${started.body.run.id}`)).body.run).status)) {
+      if (Date.now() > deadline) throw new Error('the run did not finish');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(run).toMatchObject({ status: 'completed', passed_tests: 1, failed_tests: 0 });
+  }, 120_000);
+
   it('answers 400 naming the field for bad input and URLs outside the project\'s hosts', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{}, 'steps'],

@@ -10,6 +10,7 @@ import type { TestRecord } from '@svc/core/store/tests';
 import { confidenceScore, type ExecutionOutcome } from '@svc/core/intelligence/generation/confidence';
 import type { GenerationExecutor } from './execute-once.ts';
 import { parameterSetName } from '@svc/core/contracts/parameter-sets';
+import { readableSteps } from '@svc/core/intelligence/generation/readable-locators';
 
 export interface ExecutionReport {
   status: ExecutionOutcome;
@@ -80,14 +81,17 @@ const needsBaseUrl = (t: TestDefinition) => t.steps.some((s) => (s.type === 'got
  */
 export async function finishGeneration(i: FinishInput): Promise<Finished> {
   const baseUrl = i.baseUrl ?? i.appUrl ?? undefined;
-  let execution: ExecutionReport = i.execute ? await executeOnce(i, baseUrl) : { status: 'not_executed' as const, error: 'execution was not requested (execute: false)' };
+  let ran = i.execute ? await executeOnce(i, baseUrl) : { report: { status: 'not_executed' as const, error: 'execution was not requested (execute: false)' } as ExecutionReport };
+  let execution = ran.report;
   let firstAttempt: ExecutionReport | undefined;
   const corrected = execution.status === 'failed' && i.retry ? await i.retry(execution) : undefined;
   if (corrected) {
     firstAttempt = execution;
     i = { ...i, ...corrected };
-    execution = await executeOnce(i, baseUrl);
+    ran = await executeOnce(i, baseUrl);
+    execution = ran.report;
   }
+  if (execution.status === 'passed') i = { ...i, test: await withReadableLocators(i, baseUrl, ran.fingerprints) };
   const generated = await i.store.generatedTests.create(i.organizationId, {
     project_id: i.projectId,
     name: i.test.name,
@@ -130,10 +134,35 @@ export async function finishGeneration(i: FinishInput): Promise<Finished> {
   return { generated_test: generated, execution, created_test: created, ...(firstAttempt && { first_attempt: firstAttempt }) };
 }
 
-async function executeOnce(i: FinishInput, baseUrl: string | undefined): Promise<ExecutionReport> {
-  if (!i.executor) return { status: 'not_executed', error: 'this server has no test executor configured, so the generated test was not run' };
-  if (i.test.type === 'ui' && !i.executor.browser) return { status: 'not_executed', error: 'no browser is configured on this server, so the UI test was not run' };
-  if (!baseUrl && needsBaseUrl(i.test)) return { status: 'not_executed', error: "the test uses relative URLs and there is no base URL: give base_url or set the project's app_url" };
+/**
+ * The grammar's union locators of a test that passed, replaced by the readable locators of
+ * the elements they matched (readable-locators.ts) — kept only when a second run with them
+ * passes too. A parameterised test keeps its unions: its sets may match different elements.
+ */
+async function withReadableLocators(i: FinishInput, baseUrl: string | undefined, fingerprints: TestExecutionResult['fingerprints'] | undefined): Promise<TestDefinition> {
+  if (!fingerprints || !i.executor) return i.test;
+  const readable = readableSteps(i.test.steps, fingerprints);
+  if (!readable.replaced) return i.test;
+  const test = { ...i.test, steps: readable.steps };
+  const again = await i.executor.run(test, { organizationId: i.organizationId, projectId: i.projectId, baseUrl, batch: i.batch }).catch(() => undefined);
+  return again?.status === 'passed' ? test : i.test;
+}
+
+/** A run's report, and for a passing test of one case the fingerprints of the elements its steps found. */
+interface Executed {
+  report: ExecutionReport;
+  fingerprints?: TestExecutionResult['fingerprints'];
+}
+
+async function executeOnce(i: FinishInput, baseUrl: string | undefined): Promise<Executed> {
+  const { report, result } = await runCases(i, baseUrl);
+  return { report, ...(report.status === 'passed' && result && casesOf(i.test).length === 1 && { fingerprints: result.fingerprints }) };
+}
+
+async function runCases(i: FinishInput, baseUrl: string | undefined): Promise<{ report: ExecutionReport; result?: TestExecutionResult }> {
+  if (!i.executor) return { report: { status: 'not_executed', error: 'this server has no test executor configured, so the generated test was not run' } };
+  if (i.test.type === 'ui' && !i.executor.browser) return { report: { status: 'not_executed', error: 'no browser is configured on this server, so the UI test was not run' } };
+  if (!baseUrl && needsBaseUrl(i.test)) return { report: { status: 'not_executed', error: "the test uses relative URLs and there is no base URL: give base_url or set the project's app_url" } };
   // A parameterised test (a Scenario Outline's examples) passes when every set does; the first failing set is reported.
   let result: TestExecutionResult | undefined;
   let failedSet: string | undefined;
@@ -141,17 +170,17 @@ async function executeOnce(i: FinishInput, baseUrl: string | undefined): Promise
     try {
       result = await i.executor.run(c.test, { organizationId: i.organizationId, projectId: i.projectId, baseUrl, batch: i.batch });
     } catch (err) {
-      return { status: 'not_executed', error: `the test could not be executed${c.name ? ` (parameter set ${c.name})` : ''}: ${(err as Error).message}`, ...(baseUrl && { base_url: baseUrl }) };
+      return { report: { status: 'not_executed', error: `the test could not be executed${c.name ? ` (parameter set ${c.name})` : ''}: ${(err as Error).message}`, ...(baseUrl && { base_url: baseUrl }) } };
     }
     if (result.status !== 'passed') {
       failedSet = c.name;
       break;
     }
   }
-  if (!result) return { status: 'not_executed', error: 'the test has nothing to run' };
+  if (!result) return { report: { status: 'not_executed', error: 'the test has nothing to run' } };
   const verdict = result.status === 'passed' ? i.judge?.(result) : undefined;
   const passed = result.status === 'passed' && !verdict;
-  return {
+  const report: ExecutionReport = {
     status: passed ? 'passed' : 'failed',
     ...(!passed && { error: `${failedSet ? `parameter set ${failedSet}: ` : ''}${verdict ?? result.error_message ?? `the test ${result.status}`}` }),
     ...(failedSet && { parameter_set: failedSet }),
@@ -162,4 +191,5 @@ async function executeOnce(i: FinishInput, baseUrl: string | undefined): Promise
     steps: result.steps.map((s) => ({ index: s.index, description: s.description, status: s.status, ...(s.error && { error: s.error.message }) })),
     console_errors: result.console_errors.slice(0, 20),
   };
+  return { report, result };
 }

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { ActInput, ActResult, type ActInput as ActBody } from '@svc/core/contracts/act';
-import { TestDefinition } from '@svc/core/contracts/steps';
+import { TestDefinition, type Step } from '@svc/core/contracts/steps';
 import { TestCreateInput } from '@svc/core/contracts/test';
 import { AppError, notFound } from '@svc/core/errors';
 import type { Project } from '@svc/core/store/index';
@@ -13,6 +13,7 @@ import { stepsFromInstruction, type InstructionSteps } from '../../act/instructi
 import { planActions } from '../../act/plan.ts';
 import { actReport } from '../../act/report.ts';
 import { actorOf } from '../actor.ts';
+import { readableSteps } from '@svc/core/intelligence/generation/readable-locators';
 
 /** An interactive call should not hold a browser (or the caller) for the 10 minutes a test may take. */
 const ACT_TIMEOUT_MS = 120_000;
@@ -49,7 +50,16 @@ export function actRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]
       const test = TestDefinition.parse({ name: body.save_as_test?.name ?? 'act', type: 'ui', timeout_ms: ACT_TIMEOUT_MS, steps: plan.steps });
       const run = await executor.run(test, { organizationId: access.organizationId, projectId: project.id, ...(appUrl && { baseUrl: appUrl }), finalPage: { screenshot: body.screenshot } });
       const report = { ...actReport(plan.steps, plan.startUrl, run), ...(instruction && { instruction: instructionNotes(instruction) }) };
-      const saved = body.save_as_test ? await saveAsTest(deps, c.get('requestId'), access.organizationId, actorOf(principal), project, body.save_as_test, report) : null;
+      let steps = report.steps;
+      if (body.save_as_test && report.status === 'passed') {
+        // The grammar's unions become the readable locators of the elements they matched, kept only when a second run with them passes.
+        const readable = readableSteps(report.steps as Step[], run.fingerprints);
+        if (readable.replaced) {
+          const again = await executor.run(TestDefinition.parse({ ...test, steps: readable.steps }), { organizationId: access.organizationId, projectId: project.id, ...(appUrl && { baseUrl: appUrl }) });
+          if (again.status === 'passed') steps = readable.steps;
+        }
+      }
+      const saved = body.save_as_test ? await saveAsTest(deps, c.get('requestId'), access.organizationId, actorOf(principal), project, body.save_as_test, { ...report, steps }) : null;
       if (saved) c.set('audit', { action: 'browser.act', resource: `project:${project.id}`, metadata: { url: plan.startUrl, steps: plan.steps.length, status: report.status, saved_test: saved.id } });
       return c.json({ ...report, saved_test: saved } satisfies ActResult);
     });
