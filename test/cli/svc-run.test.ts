@@ -291,6 +291,34 @@ describe('svc run', () => {
     expect(junit).toMatchObject({ tests: 4, failures: 2 });
   }, 120_000);
 
+  it("a new run into the same --out leaves none of the earlier run's artifacts; a folder of the user's own is never emptied", async () => {
+    const folder = join(out, 'stale-tests');
+    const dir = join(out, 'stale-report');
+    await import('node:fs/promises').then((fs) => fs.mkdir(folder, { recursive: true }));
+    const test = (title: string) => JSON.stringify({ id: 'home', name: 'home', type: 'ui', steps: [{ type: 'goto', url: '/' }], assertions: [{ type: 'title', contains: title, timeout_ms: 500 }] });
+    await writeFile(join(folder, 'home.json'), test('no such title'));
+    const failed = await svc(['run', '--url', app.url, '--tests', folder, '--out', dir, '--reporter', 'json', '--state-dir', join(out, 'state-stale')], randomUUID());
+    expect(failed.code, failed.stdout + failed.stderr).toBe(1);
+    // One folder per failed test (named by the run's own id of it: a new one each run).
+    const folders = (await readdir(join(dir, 'artifacts'))).filter((f) => f !== '.svc-artifacts');
+    expect(folders).toHaveLength(1);
+    expect(await readdir(join(dir, 'artifacts', folders[0]!))).toEqual(expect.arrayContaining(['failure.png', 'trace.zip']));
+
+    // Every page of the fixture app has a title (layout.ts); an empty substring is in any.
+    await writeFile(join(folder, 'home.json'), test(''));
+    const passed = await svc(['run', '--url', app.url, '--tests', folder, '--out', dir, '--reporter', 'json', '--state-dir', join(out, 'state-stale')], randomUUID());
+    expect(passed.code, passed.stdout + passed.stderr).toBe(0);
+    expect(await readdir(join(dir, 'artifacts'))).toEqual(['.svc-artifacts']);
+
+    // --out . beside a folder of the user's own named artifacts: written into, never emptied.
+    const mine = join(out, 'mine');
+    await import('node:fs/promises').then((fs) => fs.mkdir(join(mine, 'artifacts'), { recursive: true }));
+    await writeFile(join(mine, 'artifacts', 'keep.txt'), 'the user\'s');
+    await svc(['run', '--url', app.url, '--tests', folder, '--out', mine, '--reporter', 'json', '--state-dir', join(out, 'state-stale')], randomUUID());
+    await svc(['run', '--url', app.url, '--tests', folder, '--out', mine, '--reporter', 'json', '--state-dir', join(out, 'state-stale')], randomUUID());
+    expect(await readdir(join(mine, 'artifacts'))).toEqual(['keep.txt']);
+  }, 180_000);
+
   it('a path with no test file is still bad usage (exit 2): there is nothing to report', async () => {
     const res = await svc(['run', '--url', app.url, '--tests', join(out, 'no-such-folder'), '--state-dir', join(out, 'state-none')], randomUUID());
     expect(res.code).toBe(2);

@@ -42,10 +42,13 @@ function parameterisedApiTest(name: string, sets: Array<{ name?: string; values:
   };
 }
 
+const startTotals: number[] = [];
 async function runToEnd(testIds: string[]) {
   const started = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: testIds });
   expect(started.status, JSON.stringify(started.body)).toBe(201);
   const runId = started.body.run.id as string;
+  // Counted from the start as the plan counts it: a case per parameter set.
+  startTotals.push(started.body.run.total_tests as number);
   const deadline = Date.now() + 30_000;
   for (;;) {
     const res = await api.get(`/api/v1/test/status/${runId}`);
@@ -68,6 +71,7 @@ describe('parameterised tests through the API', () => {
 
     const { runId, status } = await runToEnd([testId]);
     expect(status.run).toMatchObject({ status: 'completed', total_tests: 3, passed_tests: 2, failed_tests: 1 });
+    expect(startTotals.at(-1)).toBe(3);
     // Each set's request really went out, once.
     expect([target.hits('/ok?id=ps1'), target.hits('/fail?id=ps2'), target.hits('/ok?id=ps3')]).toEqual([1, 1, 1]);
 

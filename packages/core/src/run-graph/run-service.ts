@@ -43,6 +43,8 @@ export function runService(deps: GraphDeps) {
     if (!project) throw notFound('project');
     const settings = ProjectRunSettings.safeParse(project.config ?? {});
     if (!settings.success) throw validationFailed(toFieldIssues(settings.error).map((i) => ({ ...i, path: `project.config.${i.path}` })));
+    // What the run will execute, counted as the plan will count it: a parameterised test is a case per set.
+    let planned = 0;
     if (input.test_ids) {
       // A case id names one parameter set: the test must exist in the project and have it.
       const wanted = input.test_ids.map(splitCaseId);
@@ -56,9 +58,10 @@ export function runService(deps: GraphDeps) {
         const why = noSuchCase.map(({ id, sets }) => `${id}: the test has ${sets ? `${sets} parameter set${sets > 1 ? 's' : ''} ([1]…[${sets}])` : 'no parameter sets (name the test without [n])'}`);
         throw new AppError('NOT_FOUND', `no such case: ${why.join('; ')}`, { test_ids: noSuchCase.map((c) => c.id) });
       }
+      planned = wanted.reduce((n, w, i) => n + (w.index !== undefined ? 1 : Math.max(1, found[i]!.parameter_sets.length)), 0);
     }
     const s = settings.data;
-    const run = await store.testRuns.create(orgId, { project_id: input.project_id, thread_id: input.thread_id, trigger: trigger ?? input.trigger, total_tests: input.test_ids?.length ?? 0, source: runSource });
+    const run = await store.testRuns.create(orgId, { project_id: input.project_id, thread_id: input.thread_id, trigger: trigger ?? input.trigger, total_tests: planned, source: runSource });
     const threadId = run.thread_id;
     await deps.threads.markActive(threadId, { organization_id: orgId, run_id: run.id });
     const state = initialState({

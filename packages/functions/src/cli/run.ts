@@ -17,6 +17,7 @@ import { limits } from '@svc/core/contracts/limits';
 import { selectInvalidTests, selectTests } from '../execution/select-tests.ts';
 import { progressPrinter } from './progress.ts';
 import { usageError } from './usage-error.ts';
+import { freshArtifactFolder } from './fresh-artifacts.ts';
 
 export const RUN_HELP = `Usage: svc run --url <app> --tests <file|dir> [options]
        svc run --url <app> --discover [--max-pages N] [options]
@@ -170,7 +171,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   // Checked before anything runs: a folder that cannot take the reports is bad usage, not a crash after the tests.
   const outProblem = await unwritableFolder(out);
   if (outProblem) return usage(`--out ${out} cannot hold the reports: ${outProblem}`);
-  const artifacts = new FsArtifacts(join(out, 'artifacts'));
+  const artifacts = new FsArtifacts(await freshArtifactFolder(out, resume !== undefined));
   let driver: Promise<import('../execution/browser/playwright-driver.ts').PlaywrightDriver> | undefined;
   const executablePath = values.chromium ?? env.SVC_CHROMIUM_PATH;
   // Drivers load on first use: an API-only run never loads Playwright or the SQL clients.
