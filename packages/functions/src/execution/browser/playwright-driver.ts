@@ -10,6 +10,7 @@ import { registerFingerprintEngine } from './fingerprint.ts';
 import type { VisionLocator } from './vision.ts';
 
 import { browserSessionClosed, browserSessionOpened } from './active-sessions.ts';
+import { guardClosedTargetRace } from './connection-guard.ts';
 
 export interface PlaywrightDriverOptions {
   /** A system Chromium to use instead of @sparticuz/chromium. */
@@ -115,6 +116,7 @@ export async function createPlaywrightDriver(options: PlaywrightDriverOptions = 
     }
     await registerFingerprintEngine(); // before any context: a context only has the engines registered before it
     const browser = await pwChromium.launch({ executablePath, args: [...args, marker], headless });
+    guardClosedTargetRace(browser); // cancel and timeout close contexts mid-command; see connection-guard.ts
     const pid = await findBrowserPid(marker);
     const onExit = () => {
       if (pid !== undefined) killBrowser(pid);
