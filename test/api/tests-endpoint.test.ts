@@ -61,6 +61,24 @@ describe('/api/tests', () => {
     expect(apiOnly.body.items.map((t: { name: string }) => t.name)).toEqual(['t3', 't1']);
   });
 
+  it('view=summary lists each test without its lists, counted; a bad view is refused naming it', async () => {
+    const own = (await member.post('/api/v1/projects', { name: 'summaries' })).body.id;
+    const full = (await member.post('/api/tests', {
+      project_id: own, name: 'two steps', type: 'ui', tags: ['smoke'],
+      steps: [{ type: 'goto', url: '/' }, { type: 'click', selector: '#buy' }],
+      assertions: [{ type: 'visible', selector: '#thanks' }],
+      parameters: { who: 'a' }, parameter_sets: [{ values: { who: 'b' } }, { values: { who: 'c' } }],
+    })).body;
+    const listed = await member.get(`/api/tests?project_id=${own}&view=summary`);
+    expect(listed.status).toBe(200);
+    const { steps: _s, assertions: _a, parameter_sets: _p, parameters: _v, ...rest } = full;
+    expect(listed.body.items).toEqual([{ ...rest, step_count: 2, assertion_count: 1, parameter_set_count: 2 }]);
+    expect((await member.get(`/api/tests?project_id=${own}`)).body.items).toEqual([full]);
+    const bad = await member.get(`/api/tests?project_id=${own}&view=brief`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.issues.map((d: { path: string }) => d.path)).toEqual(['view']);
+  });
+
   it('changes a test (PATCH): the fields given, lists whole, updated_at moves; the audit log says which fields', async () => {
     const created = (await member.post('/api/tests', { project_id: projectId, name: 'edit me', type: 'ui', steps: [{ type: 'goto', url: '/' }], tags: ['a', 'b'] })).body;
     await new Promise((r) => setTimeout(r, 5));

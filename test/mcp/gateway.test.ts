@@ -64,9 +64,9 @@ describe('tools/list', () => {
     // About 76 KB since the regular expressions zod adds beside named formats (a uuid's, 166 characters, once per id
     // argument) are left out. ~86 KB with svc_create_project, svc_get_test and svc_cancel_run, and a test's
     // timeout_ms and shared parameters (~0.3 KB in each of create and update); ~87.8 KB with svc_list_runs and
-    // svc_results' status/limit/cursor.
+    // svc_results' status/limit/cursor; ~88.1 KB with svc_list_tests' view.
     expect(steps.items.properties.type.enum).toContain('use');
-    expect(JSON.stringify(tools).length).toBeLessThan(88_000);
+    expect(JSON.stringify(tools).length).toBeLessThan(89_000);
     expect(JSON.stringify(tools)).not.toContain('[1-8][0-9a-fA-F]{3}');
   });
 });
@@ -82,6 +82,14 @@ describe('a UI test run through tool calls', () => {
     const created = await call(agent, 'svc_create_test', { project_id: projectId, ...definition });
     expect(created.isError, text(created)).toBeFalsy();
     testId = (created.structuredContent as { id: string }).id;
+
+    // svc_list_tests lists summaries unless asked for the whole tests: a project's steps would fill an assistant's context.
+    const listed = await call(agent, 'svc_list_tests', { project_id: projectId });
+    const summary = (listed.structuredContent as { items: Array<Record<string, unknown>> }).items.find((t) => t.id === testId)!;
+    expect(summary).toMatchObject({ name: definition.name, step_count: definition.steps.length });
+    expect(summary).not.toHaveProperty('steps');
+    const whole = await call(agent, 'svc_list_tests', { project_id: projectId, view: 'full' });
+    expect((whole.structuredContent as { items: Array<{ id: string; steps: unknown[] }> }).items.find((t) => t.id === testId)!.steps).toHaveLength(definition.steps.length);
 
     const started = await call(agent, 'svc_test', { project_id: projectId, test_ids: [testId] });
     expect(started.isError, text(started)).toBeFalsy();

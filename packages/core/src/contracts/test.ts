@@ -114,8 +114,27 @@ export const TestUpdateInput = z
   .refine(({ expected_revision: _r, ...fields }) => atLeastOneField(fields), atLeastOneFieldParams);
 export type TestUpdateInput = z.output<typeof TestUpdateInput>;
 
+/**
+ * A test as `GET /api/tests?view=summary` lists it: everything but the step, assertion
+ * and parameter-set lists, which are counted instead. A 200-test project's full list runs
+ * to megabytes; an assistant (svc_list_tests lists summaries) or a picker needs the names.
+ */
+export const TestSummarySchema = TestSchema.omit({ steps: true, assertions: true, parameter_sets: true, parameters: true }).extend({
+  step_count: z.int().min(0).describe('How many steps the test has'),
+  assertion_count: z.int().min(0).describe('How many trailing assertions it has'),
+  parameter_set_count: z.int().min(0).describe('How many parameter sets (cases) it runs; 0: it runs once'),
+});
+export type TestSummary = z.output<typeof TestSummarySchema>;
+
+export function testSummary({ steps, assertions, parameter_sets, parameters: _shared, ...rest }: Test): TestSummary {
+  return { ...rest, step_count: steps.length, assertion_count: assertions.length, parameter_set_count: parameter_sets.length };
+}
+
+export const testListViews = ['full', 'summary'] as const;
+
 /** GET /api/tests query. */
 export const TestListQuery = ListQuery.extend({
+  view: z.enum(testListViews).default('full').describe('full (default), or summary: no steps, assertions or parameters, counted instead'),
   project_id: Uuid.optional().describe('Only tests of this project'),
   status: TestStatusValue.optional().describe('Only tests with this status'),
   type: TestType.optional().describe('Only tests of this type'),

@@ -27,15 +27,20 @@ export interface GatewayTool {
    * image content rather than as base64 inside the JSON text (svc_act's screenshot).
    */
   image?: string;
+  /**
+   * Arguments sent when the assistant gives none. A route's own defaults suit people and
+   * scripts; an assistant's context is small (svc_list_tests lists summaries, not steps).
+   */
+  defaults?: Record<string, string>;
 }
 
-const tool = (name: string, title: string, method: HttpMethod, path: string, readOnly: boolean, description: string, extra: Pick<GatewayTool, 'follow' | 'image'> = {}): GatewayTool => ({ name, title, method, path, readOnly, description, ...extra });
+const tool = (name: string, title: string, method: HttpMethod, path: string, readOnly: boolean, description: string, extra: Pick<GatewayTool, 'follow' | 'image' | 'defaults'> = {}): GatewayTool => ({ name, title, method, path, readOnly, description, ...extra });
 
 export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_health', 'API status', 'get', '/health', true, 'Is the svc API up, and which version runs.'),
   tool('svc_list_projects', 'List projects', 'get', '/api/v1/projects', true, 'The projects of your organization (ids are needed by most other tools).'),
   tool('svc_create_project', 'Create a project', 'post', '/api/v1/projects', false, 'Create a project for an app under test: its name and app_url (the base URL tests run against). Answers with its id.'),
-  tool('svc_list_tests', 'List tests', 'get', '/api/tests', true, 'Tests of a project, newest first.'),
+  tool('svc_list_tests', 'List tests', 'get', '/api/tests', true, 'Tests of a project, newest first, as summaries (view full: with steps); svc_get_test gives one whole.', { defaults: { view: 'summary' } }),
   tool('svc_get_test', 'Get a test', 'get', '/api/tests/:id', true, 'One stored test in full: its steps, assertions, timeout_ms, parameters, parameter sets and revision (the If-Match value for a change).'),
   tool('svc_create_test', 'Create a test', 'post', '/api/tests', false, 'Store a test (UI, API or database steps and assertions) in a project.'),
   tool('svc_update_test', 'Change a test', 'patch', '/api/tests/:id', false, 'Change a stored test: its name, steps, assertions, priority, tags, timeout_ms or parameters (a list or map given replaces the old one whole). Use it to accept a heal into the test or fix a test that broke.'),

@@ -34,6 +34,10 @@ export interface ResolvedTool {
 const asMcpTool = ({ tool, route }: ResolvedTool): Tool => {
   const inputSchema = toolInputSchema(route);
   if (tool.follow) inputSchema.properties.wait_seconds = WAIT_SECONDS_SCHEMA;
+  for (const [name, value] of Object.entries(tool.defaults ?? {})) {
+    const property = inputSchema.properties[name];
+    if (property) inputSchema.properties[name] = { ...property, default: value, description: `${property.description ?? ''} (here: ${value})`.trim() };
+  }
   return {
     name: tool.name,
     title: tool.title,
@@ -152,7 +156,7 @@ export function createGatewayServer(options: GatewayOptions): Server {
     let split;
     let waitSeconds;
     try {
-      const taken = takeWaitSeconds(entry.tool, request.params.arguments);
+      const taken = takeWaitSeconds(entry.tool, { ...entry.tool.defaults, ...request.params.arguments });
       waitSeconds = taken.waitSeconds;
       split = splitToolArguments(entry.route, taken.rest);
     } catch (err) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Hono } from 'hono';
-import { QuarantineInput, TestSchema, TestCreateInput, TestListQuery, TestUpdateInput } from '@svc/core/contracts/test';
+import { QuarantineInput, TestSchema, TestCreateInput, TestListQuery, TestSummarySchema, TestUpdateInput, testSummary } from '@svc/core/contracts/test';
 import { listResponse } from '@svc/core/contracts/common';
 import { notFound, validationFailed } from '@svc/core/errors';
 import { browserSettingsIssues } from '../../execution/browser/device-check.ts';
@@ -28,12 +28,12 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
 
   mountRoute(app, deps, registry, {
     method: 'get', path: '/api/tests', summary: 'List tests, newest first', tags: ['tests'], auth: 'viewer', query: TestListQuery,
-    responses: { 200: { description: 'tests', schema: listResponse(TestSchema) } },
+    responses: { 200: { description: 'tests (view=summary: each without its lists, counted)', schema: listResponse(z.union([TestSchema, TestSummarySchema])) } },
   }, async ({ c, query, access }) => {
     if (query.project_id && !(await store.projects.get(access.organizationId, query.project_id))) throw notFound('project');
     const page = await store.tests.list(access.organizationId, { projectId: query.project_id, limit: query.limit, cursor: query.cursor });
     const items = page.items.filter((t) => (!query.status || t.status === query.status) && (!query.type || t.type === query.type) && (query.quarantined === undefined || !!t.quarantine === query.quarantined));
-    return c.json({ items, next_cursor: page.next_cursor });
+    return c.json({ items: query.view === 'summary' ? items.map(testSummary) : items, next_cursor: page.next_cursor });
   });
 
   mountRoute(app, deps, registry, {
