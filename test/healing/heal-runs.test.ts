@@ -92,7 +92,10 @@ describe('a heal request starts a heal run', () => {
 
   it('heals the renamed field on v2, validated by the step passing, and the heal is in the activity', async () => {
     expect((await api.patch(`/api/v1/projects/${projectId}`, { app_url: v2.url })).status).toBe(200);
-    const { answer, run, threadId } = await heal({ step_index: 1, run_id: firstRunId, error_message: 'locator #email matched 0 elements' });
+    // The failure the heal is asked for: a run on v2 without healing (the heal run tests that run's URL).
+    const failing = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [testId], healing_enabled: false });
+    expect((await runEnded(api, failing.body.run.id, 120_000)).failed_tests).toBe(1);
+    const { answer, run, threadId } = await heal({ step_index: 1, run_id: failing.body.run.id, error_message: 'locator #email matched 0 elements' });
     healThreadId = threadId;
     expect(answer.target).toMatchObject({ step_index: 1, path: 'steps.1.selector' });
     expect(run).toMatchObject({ status: 'completed', trigger: 'heal', passed_tests: 1, failed_tests: 0 });
@@ -153,6 +156,32 @@ describe('a heal request starts a heal run', () => {
     expect((await api.get(`/api/v1/test/status/heal-${off.body.event_id}`)).status).toBe(404);
     expect(await start(orgId, { event_id: crypto.randomUUID(), test_id: testId })).toEqual({ status: 'skipped', reason: 'healing is disabled for the project (config.healing.enabled)' });
   }, 180_000);
+
+  it("heals at the failed run's app URL, not the project's (a run given app_url); a retry of the run tests there too", async () => {
+    const own = (await api.post('/api/v1/projects', { name: 'preview', app_url: v1.url })).body.id;
+    const t = (await api.post('/api/tests', { project_id: own, name: 'email by its v1 id', type: 'ui', steps: [{ type: 'goto', url: '/login' }, { type: 'fill', selector: '#email', value: 'demo@example.com' }], assertions: [] })).body.id;
+    expect((await runEnded(api, (await api.post('/api/v1/test/run', { project_id: own, test_ids: [t] })).body.run.id, 120_000)).app_url).toBe(v1.url);
+    // A preview build (v2) is tested by naming its URL in the run; the project keeps v1's.
+    const preview = await api.post('/api/v1/test/run', { project_id: own, test_ids: [t], app_url: v2.url, healing_enabled: false });
+    const failed = await runEnded(api, preview.body.run.id, 120_000);
+    expect(failed).toMatchObject({ app_url: v2.url, failed_tests: 1 });
+
+    const res = await api.post('/api/heal', { test_id: t, step_index: 1, run_id: failed.id });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    await expect.poll(async () => (await api.get(res.body.heal_run.status_url)).status, { timeout: 30_000 }).toBe(200);
+    const healRun = await runEnded(api, (await api.get(res.body.heal_run.status_url)).body.run.id, 120_000);
+    expect(healRun).toMatchObject({ app_url: v2.url, trigger: 'heal', passed_tests: 1 });
+    expect((await api.get(`/api/v1/tests/${healRun.id}/results`)).body.items.at(-1)).toMatchObject({ status: 'healed' });
+
+    const retry = await api.post(`/api/tests/${t}/retry`, { run_id: failed.id, healing_enabled: false });
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body.run.app_url).toBe(v2.url);
+    expect((await runEnded(api, retry.body.run.id, 120_000)).failed_tests).toBe(1);
+    // A URL given with the retry wins.
+    const onV1 = await api.post(`/api/tests/${t}/retry`, { run_id: failed.id, app_url: v1.url });
+    expect(onV1.body.run.app_url).toBe(v1.url);
+    expect((await runEnded(api, onV1.body.run.id, 120_000)).passed_tests).toBe(1);
+  }, 300_000);
 
   it('refuses a run_id the organization does not have (404) or of another project (400, naming run_id)', async () => {
     expect((await api.post('/api/heal', { test_id: testId, step_index: 1, run_id: crypto.randomUUID() })).status).toBe(404);

@@ -50,6 +50,7 @@ export const TestRunSchema = z.object({
   started_at: IsoDateTime.nullable().describe('When execution started, or null while pending/queued'),
   completed_at: IsoDateTime.nullable().describe('When the run reached a terminal status, or null'),
   source: RunSourceSchema.nullable().optional(),
+  app_url: z.string().optional().describe("The application URL the run tested (the request's app_url, else the project's); a retry or heal of the run tests the same URL. Absent on runs from before it was kept"),
 });
 export type TestRun = z.output<typeof TestRunSchema>;
 

@@ -61,13 +61,14 @@ export function runService(deps: GraphDeps) {
       planned = wanted.reduce((n, w, i) => n + (w.index !== undefined ? 1 : Math.max(1, found[i]!.parameter_sets.length)), 0);
     }
     const s = settings.data;
-    const run = await store.testRuns.create(orgId, { project_id: input.project_id, thread_id: input.thread_id, trigger: trigger ?? input.trigger, total_tests: planned, source: runSource });
+    const appUrl = input.app_url ?? project.app_url ?? '';
+    const run = await store.testRuns.create(orgId, { project_id: input.project_id, thread_id: input.thread_id, trigger: trigger ?? input.trigger, total_tests: planned, source: runSource, app_url: appUrl });
     const threadId = run.thread_id;
     await deps.threads.markActive(threadId, { organization_id: orgId, run_id: run.id });
     const state = initialState({
       run_id: run.id,
       started_at: deps.clock.now().toISOString(),
-      app_url: input.app_url ?? project.app_url ?? '',
+      app_url: appUrl,
       codebase_path: input.codebase_path ?? project.repo_url ?? '',
       pr_number: input.pr_number ?? runSource?.pull_request?.number ?? null,
       changed_files: input.changed_files ?? [],

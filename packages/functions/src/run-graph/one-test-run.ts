@@ -10,7 +10,10 @@ export interface OneTestRun {
   set?: number;
   /** Run settings (trigger, healing_enabled, thread_id, ...), as POST /api/v1/test/run takes them. */
   settings: Record<string, unknown>;
-  /** A run of the same project whose source (branch, commit, pull request) this run carries. */
+  /**
+   * A run of the same project (the failure's, the retried one) whose source (branch, commit,
+   * pull request) and app URL this run carries, unless the settings give their own.
+   */
   sourceOfRun?: string;
 }
 
@@ -23,15 +26,23 @@ export async function startOneTestRun(store: Store, runGraph: RunManager, orgId:
   const test = await store.tests.get(orgId, r.testId);
   if (!test) throw notFound('test');
   if (r.set !== undefined && r.set > test.parameter_sets.length) throw validationFailed([{ path: 'parameter_set', message: test.parameter_sets.length ? `the test has ${test.parameter_sets.length} parameter sets` : 'the test has no parameter sets' }]);
-  const input = RunStartInput.parse({ ...r.settings, project_id: test.project_id, test_ids: [r.set === undefined ? test.id : caseId(test.id, r.set)] });
-  const source = r.sourceOfRun === undefined || input.source ? undefined : await sourceOfRun(store, orgId, r.sourceOfRun, test.project_id);
+  const from = r.sourceOfRun === undefined ? undefined : await runOfProject(store, orgId, r.sourceOfRun, test.project_id);
+  // The failure was seen at the run's URL (a preview deployment, a local build): a heal or
+  // retry against the project's default URL would test another app.
+  const input = RunStartInput.parse({ ...(from?.app_url && { app_url: from.app_url }), ...r.settings, project_id: test.project_id, test_ids: [r.set === undefined ? test.id : caseId(test.id, r.set)] });
+  const source = input.source ? undefined : from?.source ?? undefined;
   return { test, ...(await runGraph.start(orgId, userId, input, undefined, source)) };
+}
+
+/** A run named by a request's run_id; it must be one of the test's project. */
+async function runOfProject(store: Store, orgId: string, runId: string, projectId: string) {
+  const from = await store.testRuns.get(orgId, runId);
+  if (!from) throw notFound(`run ${runId} (run_id)`);
+  if (from.project_id !== projectId) throw validationFailed([{ path: 'run_id', message: `run ${runId} is a run of another project than the test's` }]);
+  return from;
 }
 
 /** The source of a run (none when it had none); the run must be one of the test's project. */
 export async function sourceOfRun(store: Store, orgId: string, runId: string, projectId: string) {
-  const from = await store.testRuns.get(orgId, runId);
-  if (!from) throw notFound(`run ${runId} (run_id)`);
-  if (from.project_id !== projectId) throw validationFailed([{ path: 'run_id', message: `run ${runId} is a run of another project than the test's` }]);
-  return from.source ?? undefined;
+  return (await runOfProject(store, orgId, runId, projectId)).source ?? undefined;
 }

@@ -38,7 +38,7 @@ const RetryInput = RunStartInput.omit({ project_id: true, test_ids: true, trigge
   .partial()
   .extend({
     parameter_set: z.number().int().min(1).max(MAX_PARAMETER_SETS).optional().describe('Retry only this parameter set (1-based) of a parameterised test'),
-    run_id: z.uuid().optional().describe("The run whose failure is retried: the new run carries that run's source (branch, commit, pull request, host), so it is compared and reported as the same code. `source` given as well wins"),
+    run_id: z.uuid().optional().describe("The run whose failure is retried: the new run carries that run's source (branch, commit, pull request, host) and app URL, so it tests, compares and reports the same code. `source` or `app_url` given as well wins"),
   });
 const ExecuteInput = RunStartInput.omit({ project_id: true, test_ids: true })
   .partial()
