@@ -74,6 +74,19 @@ describe('self_heal with the DOM healer', () => {
     expect(state.graph.heal[newsletter.id].reason).toMatch(/^cannot heal: no confident replacement for #newsletter: best candidate .* has confidence 0\.\d+ < 0\.8$/);
   }, 240_000);
 
+  it('never proposes a fix a person reverted, and says so', async () => {
+    const t = await uiTest({ name: 'email, its fix reverted', steps: recorded.email.steps });
+    expect((await run([t.id], v1.url)).test_results[0].status).toBe('PASSED');
+    const pattern = await g.store.healingPatterns.create(g.orgId, { project_id: projectId, pattern_type: 'selector_renamed', original_selector: '#email', healed_selector: 'test_id=login-email', confidence: 0.95, method: 'dom_similarity' });
+    await g.store.healingPatterns.revert(g.orgId, pattern.id, 'user:reviewer');
+    const state = await run([t.id], v2.url);
+    expect(state.test_results[0].status).toBe('FAILED');
+    expect(state.graph.heal[t.id]).toMatchObject({ status: 'cannot_heal' });
+    expect(state.graph.heal[t.id].reason).toMatch(/cannot heal: no untried replacement for #email at confidence ≥ 0\.8 \(test_id=login-email is a fix a person reverted\)/);
+    // The test as written: nothing was patched into the plan.
+    expect(state.test_plan.find((p) => p.id === t.id)!.steps[1]).toMatchObject({ selector: '#email' });
+  }, 120_000);
+
   it('cannot heal a test that never passed (no fingerprint recorded), and says so', async () => {
     const fresh = await uiTest({ name: 'never ran on v1', steps: recorded.email.steps });
     const state = await run([fresh.id], v2.url);

@@ -1,4 +1,5 @@
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
+import type { Store } from '@svc/core/store/index';
 import type { Locator } from '@svc/core/contracts/steps';
 import { limits } from '@svc/core/contracts/limits';
 import { runTest } from '@svc/core/execution/run-test';
@@ -22,6 +23,23 @@ export interface DomHealerOptions {
    * nobody asked for. Lower it (≥ 0.5) to have weaker candidates offered for approval.
    */
   minConfidence?: number;
+  /**
+   * The healed selectors people reverted for a broken locator (as text) in the project:
+   * never proposed again, here as in the in-step healer (POST /api/healing/patterns/{id}/revert).
+   */
+  reverted?(project: { organizationId: string; projectId: string }, original: string): Promise<string[]>;
+}
+
+/**
+ * DomHealerOptions.reverted over the store's healing patterns: a fix a person reverted,
+ * unless a person applied it again since (apply-fix records a new pattern).
+ */
+export function revertedFixesIn(store: Store): NonNullable<DomHealerOptions['reverted']> {
+  return async (p, original) => {
+    const patterns = await store.healingPatterns.forSelector(p.organizationId, p.projectId, original);
+    const reapplied = new Set(patterns.filter((x) => !x.reverted_at && x.applied_by).map((x) => x.healed_selector));
+    return patterns.filter((x) => x.reverted_at && !reapplied.has(x.healed_selector)).map((x) => x.healed_selector);
+  };
 }
 
 /**
@@ -80,12 +98,19 @@ export function createDomHealer(o: DomHealerOptions): Healer {
       const what = field === undefined ? describeLocator(original) : `field ${JSON.stringify(field)} (${describeLocator(original)})`;
 
       const tried = new Set([describeLocator(original), ...f.previous.flatMap((p) => p.changes.map((c) => String(c.to)))]);
+      // A fix a person reverted is never proposed again, here as in the in-step healer.
+      const reverted = new Set(await o.reverted?.({ organizationId: f.organization_id, projectId: f.project_id }, describeLocator(original)) ?? []);
       const ranked = rankCandidates(stored, seen.page).filter((r) => seen.page[r.index]?.visible !== false);
       if (!ranked.length) return { healed: false, reason: 'the page has no candidate elements' };
+      let refused: string | undefined;
       for (const candidate of ranked) {
         if (candidate.confidence < floor) break;
         const proposal = replacementSelector(seen.page[candidate.index], seen.page);
         if (!proposal || tried.has(describeLocator(proposal.locator))) continue;
+        if (reverted.has(describeLocator(proposal.locator))) {
+          refused ??= describeLocator(proposal.locator);
+          continue;
+        }
         return {
           healed: true,
           patch: {
@@ -103,7 +128,9 @@ export function createDomHealer(o: DomHealerOptions): Healer {
         healed: false,
         reason: best.confidence < floor
           ? `no confident replacement for ${what}: best candidate ${describeElement(seen.page[best.index])} has confidence ${best.confidence.toFixed(2)} < ${floor}`
-          : `no untried replacement for ${what} at confidence ≥ ${floor}`,
+          : refused
+            ? `no untried replacement for ${what} at confidence ≥ ${floor} (${refused} is a fix a person reverted)`
+            : `no untried replacement for ${what} at confidence ≥ ${floor}`,
       };
     },
   };
