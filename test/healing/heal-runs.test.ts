@@ -24,6 +24,7 @@ let projectId: string;
 let testId: string;
 let firstRunId: string;
 let healedRunId: string;
+let failingRunId: string;
 const seen: EventEnvelope[] = [];
 
 beforeAll(async () => {
@@ -95,6 +96,7 @@ describe('a heal request starts a heal run', () => {
     // The failure the heal is asked for: a run on v2 without healing (the heal run tests that run's URL).
     const failing = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [testId], healing_enabled: false });
     expect((await runEnded(api, failing.body.run.id, 120_000)).failed_tests).toBe(1);
+    failingRunId = failing.body.run.id;
     const { answer, run, threadId } = await heal({ step_index: 1, run_id: failing.body.run.id, error_message: 'locator #email matched 0 elements' });
     healThreadId = threadId;
     expect(answer.target).toMatchObject({ step_index: 1, path: 'steps.1.selector' });
@@ -117,6 +119,10 @@ describe('a heal request starts a heal run', () => {
     const before = (await api.get(`/api/tests/${testId}`)).body;
     // A run that healed nothing, a stale revision, another project's run: refused, nothing written.
     expect((await api.post(`/api/tests/${testId}/apply-heal`, { run_id: firstRunId })).status).toBe(409);
+    // A failure the run did not heal is not called a heal that did not hold.
+    const unhealed = await api.post(`/api/tests/${testId}/apply-heal`, { run_id: failingRunId });
+    expect(unhealed.status).toBe(409);
+    expect(unhealed.body.error.message).toMatch(new RegExp(`^the test's last execution in run ${failingRunId} failed, and the run healed nothing in it \\(step 2 .*\\): nothing to write$`));
     expect((await api.post(`/api/tests/${testId}/apply-heal`, { run_id: healedRunId, expected_revision: before.revision + 1 })).status).toBe(412);
     expect((await api.post(`/api/tests/${testId}/apply-heal`, { run_id: crypto.randomUUID() })).status).toBe(404);
     expect((await api.post(`/api/tests/${testId}/apply-heal`, { run_id: 'heal-no-such-thread' })).body.error.message).toContain('heal-no-such-thread (run_id)');
@@ -131,7 +137,7 @@ describe('a heal request starts a heal run', () => {
     // Applying it again would undo nothing and invent nothing: the test no longer has the broken locator.
     const again = await api.post(`/api/tests/${testId}/apply-heal`, { run_id: healedRunId });
     expect(again.status).toBe(409);
-    expect(again.body.error.message).toBe('steps.1.selector is test_id=login-email now, not #email as in the run: the test changed since the run');
+    expect(again.body.error.message).toBe("steps.1.selector is already test_id=login-email: this run's heal of it is in the test (applied before)");
 
     const next = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [testId] });
     expect((await runEnded(api, next.body.run.id, 120_000)).status).toBe('completed');

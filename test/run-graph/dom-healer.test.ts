@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlaywrightDriver } from '../../packages/functions/src/execution/browser/playwright-driver.ts';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
 import { startGraph, type Graph } from './support/harness.ts';
+import { executionResultOf } from '../../packages/core/src/run-graph/run-summary.ts';
+import { healedSelectors } from '../../packages/core/src/reporting/format.ts';
 
 let v1: FixtureApp;
 let v2: FixtureApp;
@@ -66,6 +68,8 @@ describe('self_heal with the DOM healer', () => {
     // The healed run is the one after the fix: attempt 2, and the plan now holds the patched test.
     expect(healed.metadata.attempt).toBe(2);
     expect(state.test_plan.find((t) => t.id === email.id)!.steps[1]).toMatchObject({ selector: { test_id: 'login-email' } });
+    // The fix is marked on the step as an in-step heal is, so every report lists it under healed selectors.
+    expect(healedSelectors(executionResultOf(healed))).toEqual([expect.objectContaining({ step: 1, original: '#email', healed: 'test_id=login-email', confidence: patch.confidence })]);
 
     // The checkbox was removed in v2: nothing on the page is the element; no fix is invented.
     const gone = state.test_results.find((r) => r.test_id === newsletter.id)!;

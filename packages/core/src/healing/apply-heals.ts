@@ -39,8 +39,10 @@ export function healedDefinition(test: { steps: ReadonlyArray<Record<string, unk
     const where = heal.field === undefined ? path : `${path}.fields.${heal.field}`;
     if (!holder || holder.selector === undefined) return { ok: false, reason: `the run healed ${where}.selector, which the test no longer has: it changed since the run` };
     const now = show(holder.selector);
-    if (now !== heal.original) return { ok: false, reason: `${where}.selector is ${now} now, not ${heal.original} as in the run: the test changed since the run` };
     const locator = Locator.safeParse(heal.healed_locator);
+    // Applied before (twice from one run, or by hand): say so rather than "changed".
+    if (locator.success && now === describeLocator(locator.data) && now !== heal.original) return { ok: false, reason: `${where}.selector is already ${now}: this run's heal of it is in the test (applied before)` };
+    if (now !== heal.original) return { ok: false, reason: `${where}.selector is ${now} now, not ${heal.original} as in the run: the test changed since the run` };
     if (!locator.success) return { ok: false, reason: `the heal of ${where}.selector has no usable locator` };
     holder.selector = locator.data;
     changes.push({ path: `${where}.selector`, from: now, to: describeLocator(locator.data) });

@@ -53,7 +53,7 @@ export async function executeTest(deps: GraphDeps, threadId: string, testId: str
     writes: (head) => {
       const executions = (head.graph.attempts[testId] ?? 0) + 1;
       const attempt = head.graph.config.attempt_offset + executions;
-      const result: TestResult = execution.result ? toTestResult(execution.result, attempt, healedRun) : notRunResult(spec, 'FAILED', execution.error!, { attempt, failure_kind: 'configuration' });
+      const result: TestResult = execution.result ? toTestResult(execution.result, attempt, healedRun, healedRun ? state.graph.heal[testId]?.proposal : undefined) : notRunResult(spec, 'FAILED', execution.error!, { attempt, failure_kind: 'configuration' });
       // Passing after failing, with nothing healed: flaky, and the report says so.
       const retried = !healedRun && resultOf(head, testId)?.status === 'FAILED' ? executions - 1 : 0;
       if (retried && result.status === 'PASSED') result.metadata = { ...result.metadata, retries: retried, flaky: true };

@@ -8,13 +8,37 @@ import type { TestSpec } from '../contracts/test-spec.ts';
 import { forEachLimited } from '../concurrency.ts';
 
 /**
+ * The self_heal fix a re-run validated, marked on the steps it changed as in-step heals
+ * are (`healed`, an extract step's `healed_fields`): reports list healed selectors from
+ * the steps, and a fix the self-healer applied is as much a change to review as one healed
+ * in the step. A step already marked (healed in-step on the re-run) keeps its mark.
+ */
+export function markSelfHealFix(steps: TestExecutionResult['steps'], fix: Record<string, unknown>): TestExecutionResult['steps'] {
+  const changes = Array.isArray(fix.changes) ? (fix.changes as Array<Record<string, unknown>>) : [];
+  const confidence = typeof fix.confidence === 'number' ? fix.confidence : 0;
+  return steps.map((s) => {
+    let marked = s;
+    for (const c of changes) {
+      if (c.step !== s.index || typeof c.from !== 'string' || typeof c.to !== 'string') continue;
+      const heal = { original: c.from, healed: c.to, confidence };
+      if (typeof c.extract_field === 'string') {
+        if (!marked.healed_fields?.some((h) => h.field === c.extract_field)) marked = { ...marked, healed_fields: [...(marked.healed_fields ?? []), { field: c.extract_field, ...heal }] };
+      } else if (!marked.healed) marked = { ...marked, healed: heal };
+    }
+    return marked;
+  });
+}
+
+/**
  * An execution as the run state's TestResult; the details reports need go in metadata.
  * The element fingerprints do not: they have their own store (FingerprintStore, the latest
  * per test step), which is what the healer reads. In the run state they were over half of
  * every result, copied into every later checkpoint of the run and into each stored result.
+ * A re-run that validated a self_heal fix (`healed`) has the fix marked on its steps.
  */
-export function toTestResult(r: TestExecutionResult, attempt: number, healed: boolean): TestResult {
+export function toTestResult(r: TestExecutionResult, attempt: number, healed: boolean, selfHealFix?: Record<string, unknown> | null): TestResult {
   const status = r.status === 'passed' ? (healed ? 'HEALED' : 'PASSED') : r.status === 'skipped' ? 'SKIPPED' : r.status === 'healed' ? 'HEALED' : 'FAILED';
+  const steps = healed && r.status === 'passed' && selfHealFix ? markSelfHealFix(r.steps, selfHealFix) : r.steps;
   return {
     test_id: r.test_id,
     status,
@@ -33,7 +57,7 @@ export function toTestResult(r: TestExecutionResult, attempt: number, healed: bo
       ...(r.failure_kind ? { failure_kind: r.failure_kind, failed_step: r.failed_step ?? null } : {}),
       ...(r.trace ? { trace: r.trace } : {}),
       ...(r.dom_snapshot ? { dom_snapshot: r.dom_snapshot } : {}),
-      steps: r.steps,
+      steps,
       console_errors: r.console_errors,
       failed_requests: r.failed_requests,
       ...(r.pages_visited?.length ? { pages_visited: r.pages_visited } : {}),

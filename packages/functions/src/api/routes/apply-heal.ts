@@ -60,7 +60,11 @@ export function applyHealRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, regist
     const caseName = (r: (typeof lasts)[number]) => (r.parameter_set ? `case ${r.parameter_set.name}` : 'the test');
     const caseOf = (r: (typeof lasts)[number]) => (r.parameter_set ? ` (${caseName(r)})` : '');
     const failed = lasts.find((r) => r.status === 'failed');
-    if (failed) throw new AppError('CONFLICT', `the test's last execution${caseOf(failed)} in run ${run.id} failed: its heals did not hold`);
+    if (failed) {
+      // "Did not hold" only when something was healed; a failure the run did not heal (an assertion, a removed element) says so.
+      const tried = lasts.some((r) => r.status === 'healed' || inStepHeals(r.metadata).length > 0) || (await selfHealFix(deps, run.thread_id, test.id)).length > 0;
+      throw new AppError('CONFLICT', `the test's last execution${caseOf(failed)} in run ${run.id} failed${tried ? ': its heals did not hold' : `, and the run healed nothing in it${failed.error_message ? ` (${failed.error_message.split('\n')[0].slice(0, 200)})` : ''}: nothing to write`}`);
+    }
     const healedCases = lasts.filter((r) => r.status === 'healed');
     if (!healedCases.length) throw new AppError('CONFLICT', `the test's last execution in run ${run.id} ${lasts[0].status} without healing: nothing to write`);
 
