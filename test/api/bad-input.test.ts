@@ -110,6 +110,24 @@ describe('bad input', () => {
     expect(events).toEqual([]);
   });
 
+  it('a cursor that is not one of the list → 400 naming cursor, on every kind of list', async () => {
+    await admin.post('/api/tests', { project_id: projectId, name: 'one', type: 'api' });
+    await admin.post('/api/tests', { project_id: projectId, name: 'two', type: 'api' });
+    const page = await admin.get(`/api/tests?project_id=${projectId}&limit=1`);
+    expect(page.body.next_cursor).toBeTruthy();
+    const mangled = Buffer.from('{"pk":"x"}').toString('base64url');
+    for (const path of ['/api/tests?cursor=garbage', `/api/tests?cursor=${mangled}`, '/api/v1/projects?cursor=garbage', '/api/audit-logs?cursor=garbage', `/api/runs?project_id=${projectId}&cursor=garbage`, '/api/v1/healing/patterns?cursor=garbage']) {
+      const res = await admin.get(path);
+      expect(res.status, `${path}: ${res.text}`).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_FAILED');
+      expect(res.body.error.details.issues[0]).toMatchObject({ path: 'cursor', message: expect.stringMatching(/^not a next_cursor of this list/) });
+    }
+    // A real cursor of one list given to another (the projects list) is refused the same way.
+    const elsewhere = await admin.get(`/api/v1/projects?cursor=${encodeURIComponent(page.body.next_cursor)}`);
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.error.details.issues[0].message).toMatch(/^not a next_cursor of this list \(it (is a cursor of another list|does not decode to a key)\)$/);
+  });
+
   it('missing organization header → 400 ORGANIZATION_REQUIRED', async () => {
     const res = await admin.get('/api/v1/projects', { org: null });
     expect(res.status).toBe(400);

@@ -6,6 +6,7 @@
  * ConditionFailedError.
  */
 import type { Condition, IndexName, Item, ItemKey, QueryInput, UpdateInput, WriteOp } from '@svc/core/ports/table';
+import { validationFailed } from '@svc/core/errors';
 
 export const MAX_TRANSACTION_OPS = 25;
 export const DEFAULT_QUERY_LIMIT = 100;
@@ -226,20 +227,25 @@ export function cursorKey(item: Item, index: IndexName): Record<string, string> 
   return key;
 }
 
+/**
+ * A page cursor back as the key it was made from. A cursor that is not one of this list's
+ * (mangled, or from another list) is the caller's mistake: a 400 naming `cursor`, not a 500.
+ */
 export function decodeCursor(cursor: string, index: IndexName, pk: string): Record<string, string> {
+  const invalid = (why: string) => validationFailed([{ path: 'cursor', message: `not a next_cursor of this list (${why})` }]);
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw new Error('Invalid query cursor');
+    throw invalid('it does not decode');
   }
   const attrs = INDEX_ATTRS[index];
   const needed = index === 'main' ? ['pk', 'sk'] : ['pk', 'sk', attrs.pk, attrs.sk];
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('Invalid query cursor');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid('it does not decode to a key');
   const record = parsed as Record<string, unknown>;
   if (!needed.every((name) => nonEmptyString(record[name])) || Object.keys(record).length !== needed.length) {
-    throw new Error('Invalid query cursor');
+    throw invalid('it does not decode to a key');
   }
-  if (record[attrs.pk] !== pk) throw new Error('Query cursor belongs to a different partition');
+  if (record[attrs.pk] !== pk) throw invalid('it is a cursor of another list');
   return record as Record<string, string>;
 }
