@@ -244,6 +244,40 @@ describe('svc run', () => {
     }
   }, 120_000);
 
+  it('SIGTERM (a CI job cancelled or timed out) stops svc run as Ctrl-C does: the reports are written, and it says how to continue', async () => {
+    const target = await startTarget();
+    try {
+      const suite = join(out, 'terminated.json');
+      const api = (id: string, path: string) => ({ id, name: id, type: 'api', steps: [{ type: 'request', url: path }], assertions: [{ type: 'status', equals: 200 }] });
+      await writeFile(suite, JSON.stringify({ name: 'terminated', tests: [api('first', '/ok?id=t1'), api('held', '/gate?id=t2')] }));
+      const state = join(out, 'state-term');
+      const dir = join(out, 'term');
+      target.closeGate();
+      const child = spawn(bin, ['run', '--url', target.url, '--tests', suite, '--out', dir, '--state-dir', state, '--reporter', 'json,junit'], { cwd: root });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      await expect.poll(() => target.hits('/gate?id=t2'), { timeout: 60_000 }).toBe(1);
+      const runId = /^run (\S+) /m.exec(stdout)?.[1];
+      child.kill('SIGTERM');
+      const code = await exited;
+      expect(code, stdout + stderr).toBe(1);
+      expect(stderr).toContain(`svc run: interrupted; continue with: svc run --resume ${runId} --state-dir ${state}`);
+      const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+      expect(json.run.id).toBe(runId);
+      expect(json.tests.find((t: { id: string }) => t.id === 'first')).toMatchObject({ status: 'passed' });
+      expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<testsuites');
+      target.openGate();
+      const res = await svc(['run', '--resume', runId!, '--out', dir, '--state-dir', state, '--reporter', 'json'], randomUUID());
+      expect(res.code, res.stdout + res.stderr).toBe(0);
+      expect(target.hits('/ok?id=t1')).toBe(1);
+    } finally {
+      await target.stop();
+    }
+  }, 120_000);
+
   it('an --out that cannot hold the reports, or an empty --reporter, is bad usage before anything runs; a report that cannot be written is said, the others still are (exit 1)', async () => {
     const marker = randomUUID();
     // A test that passes whatever earlier tests did to the app's data: the exit code below is the unwritten report's.

@@ -184,11 +184,16 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   };
   const controller = new AbortController();
   const onSignal = () => controller.abort();
+  // Ctrl-C, and SIGTERM: what a CI job's cancel or timeout, `timeout` and Kubernetes send.
+  // Either stops the run where it is (its queries and browser too) and still writes the
+  // reports; a second signal ends the process outright.
   process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   let models: import('../llm/cli-models.ts').CliModels | undefined;
   // Every way out of the command, early or not, gives back the same things.
   const release = async () => {
     process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await sql.close();
     if (driver) await (await driver).close();
     await models?.close();
@@ -273,7 +278,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     }
     const { summary } = outcome;
     if (outcome.status === 'failed') process.stderr.write(`svc run: the run failed: ${outcome.error}\n`);
-    if (outcome.status === 'interrupted') process.stderr.write(`svc run: interrupted; continue with: svc run --resume ${outcome.threadId} --state-dir ${stateDir}\n`);
+    if (outcome.status === 'interrupted') process.stderr.write(`svc run: interrupted; continue with: svc run --resume ${summary.run_id || outcome.threadId} --state-dir ${stateDir}\n`);
     const { renderReports, embeddedArtifactKeys } = await import('@svc/core/reporting/index');
     const embed = new Map<string, Uint8Array>();
     // Screenshots and the images of visual comparisons (baseline, actual, diff).
