@@ -43,6 +43,19 @@ describe('postgres specifics', () => {
     }
   });
 
+  it('decimals and big integers compare exactly, digit for digit; a JSON number beyond 2^53 is said to be inexact', async () => {
+    const res = await run("SELECT 12345678901234567890.1234567890::numeric(40,10) AS dec, 9007199254740993::bigint AS big, 12.50::numeric(10,2) AS price");
+    const cell = (a: Record<string, unknown>) => checkDbAssertion(DbAssertion.parse({ type: 'cell', ...a }), res);
+    cell({ column: 'dec', equals: '12345678901234567890.123456789' });
+    cell({ column: 'big', equals: '9007199254740993' });
+    cell({ column: 'price', equals: 12.5 });
+    cell({ column: 'price', equals: '12.500' });
+    expect((await failure(() => cell({ column: 'dec', equals: '12345678901234567890.1234567891' }))).message).toMatch(/^row 0, column "dec": expected "12345678901234567890\.1234567891", got /);
+    expect((await failure(() => cell({ column: 'price', equals: 12.51 }))).message).toMatch(/expected 12\.51, got /);
+    const big = await failure(() => cell({ column: 'big', equals: 9007199254740992 }));
+    expect(big.message).toContain('(a JSON number beyond 2^53 is not exact: write it as a string, "9007199254740993")');
+  });
+
   it('timestamptz is an ISO instant, timestamp stays text, jsonb is parsed, bytea is hex, arrays are arrays', async () => {
     await run(`INSERT INTO ${ns}.events VALUES (1, '2024-03-10 12:30:00+02', '2024-03-10 12:30:00', '{"a": [1, 2], "b": null}', '\\xdeadbeef', ARRAY['x', 'y'])`);
     const res = await run(`SELECT at, local_at, payload, blob, tags FROM ${ns}.events`);

@@ -7,8 +7,9 @@ import { deepEqual, preview } from '../api/json-values.ts';
  * 'assertion' with expected vs actual, or 'configuration' when no query ran yet.
  *
  * Cell equality is lenient where databases differ in representation, not in value:
- * - numbers: 42, '42', '42.0' and 42n are equal (Postgres returns bigint/numeric as text;
- *   integers compare exactly, beyond 2^53 too);
+ * - numbers: 42, '42', '42.0' and 42n are equal (Postgres returns bigint/numeric as text);
+ *   decimals compare exactly, digit for digit ('12345678901234567890.1234567891' is not
+ *   …890), and so do integers beyond 2^53; only a value in exponent form is a float;
  * - booleans: true equals 1 and false equals 0 (MySQL booleans are TINYINT);
  * - dates: a Date, or an ISO date-time string, equals an ISO string naming the same instant;
  * - JSON: an object or array equals a JSON text column holding it (MariaDB JSON is text).
@@ -78,7 +79,9 @@ function checkCell(a: Of<'cell'>, result: SqlResult): void {
     return;
   }
   if (!cellEquals(actual, a.equals)) {
-    throw new StepFailure('assertion', `${where}: expected ${show(a.equals ?? null)}, got ${show(actual)}`, { expected: a.equals, actual: jsonSafe(actual) });
+    // JSON cannot hold such a number exactly: 9007199254740993 reads as …992.
+    const inexact = typeof a.equals === 'number' && Number.isInteger(a.equals) && !Number.isSafeInteger(a.equals) ? ' (a JSON number beyond 2^53 is not exact: write it as a string, "9007199254740993")' : '';
+    throw new StepFailure('assertion', `${where}: expected ${show(a.equals ?? null)}, got ${show(actual)}${inexact}`, { expected: a.equals, actual: jsonSafe(actual) });
   }
 }
 
@@ -110,6 +113,38 @@ function asNumber(v: unknown): Num | undefined {
     return Number.isInteger(f) && Number.isSafeInteger(f) ? { int: BigInt(f) } : { float: f };
   }
   return undefined;
+}
+
+/** An exact decimal: mantissa / 10^scale. */
+type Decimal = { mantissa: bigint; scale: number };
+
+function decimalOfText(text: string): Decimal | undefined {
+  const m = /^([-+]?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
+  if (!m || (!m[2] && !m[3])) return undefined;
+  const fraction = m[3] ?? '';
+  return { mantissa: BigInt(`${m[1] === '-' ? '-' : ''}${m[2] || '0'}${fraction}`), scale: fraction.length };
+}
+
+/**
+ * A value as an exact decimal where it has one: database numeric/decimal text and bigint
+ * (Postgres, MySQL), and a JSON number by its shortest spelling (12.5 is "12.5"). A value
+ * in exponent form has none, and is compared as a float.
+ */
+function asDecimal(v: unknown): Decimal | undefined {
+  if (typeof v === 'bigint') return { mantissa: v, scale: 0 };
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) return undefined;
+    if (Number.isInteger(v)) return { mantissa: BigInt(v), scale: 0 };
+    const text = String(v);
+    return /e/i.test(text) ? undefined : decimalOfText(text);
+  }
+  if (typeof v === 'string' && NUMERIC.test(v) && !/e/i.test(v)) return decimalOfText(v);
+  return undefined;
+}
+
+function decimalsEqual(a: Decimal, b: Decimal): boolean {
+  const scale = Math.max(a.scale, b.scale);
+  return a.mantissa * 10n ** BigInt(scale - a.scale) === b.mantissa * 10n ** BigInt(scale - b.scale);
 }
 
 function numbersEqual(a: Num, b: Num): boolean {
@@ -148,6 +183,10 @@ export function cellEquals(actual: unknown, expected: unknown): boolean {
     return n !== undefined && 'int' in n && n.int === (expected ? 1n : 0n);
   }
 
+  // Decimals compare digit for digit: numeric(40,10) text must not pass on a float's rounding.
+  const ed = asDecimal(expected);
+  const ad = asDecimal(actual);
+  if (ed && ad) return decimalsEqual(ad, ed);
   const en = asNumber(expected);
   const an = asNumber(actual);
   if (en && an) return numbersEqual(an, en);
