@@ -58,6 +58,8 @@ describe('run endpoints', () => {
     const status = await until(res.body.run.id, ['completed']);
     expect(status).toMatchObject({ passed_count: 1, failed_count: 1, next_agent: 'end', active: false, pending_approvals: [], stop: null });
     expect(status.run).toMatchObject({ total_tests: 2, passed_tests: 1, failed_tests: 1 });
+    // The plan the run executed (the record is made before it exists; the status reads it from the run state).
+    expect(status.run.test_plan.map((t: { id: string }) => t.id).sort()).toEqual([...ids].sort());
 
     const job = await api.get(`/api/jobs/${res.body.run.id}`);
     expect(job.body).toMatchObject({ id: res.body.run.id, type: 'test_run', status: 'completed' });

@@ -101,7 +101,8 @@ export function runService(deps: GraphDeps) {
     const head = await store.checkpoints.head(threadId);
     const state = head ? (await deps.checkpointer.load(threadId)).state : undefined;
     return {
-      run,
+      // The record is created before the plan exists; the plan lives in the run state.
+      run: run.test_plan.length || !state?.test_plan.length ? run : { ...run, test_plan: state.test_plan as TestRun['test_plan'] },
       thread_id: threadId,
       active,
       next_agent: state?.next_agent ?? '',
