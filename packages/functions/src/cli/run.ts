@@ -69,7 +69,8 @@ are reported as healed, with the old and new locator.
 
 Secrets: {{secrets.NAME}} in a test reads the environment variable SVC_SECRET_NAME;
 secret values are masked in reports. Exit code: 0 when every test passed, 1 otherwise
-(also when a report asked for could not be written), 2 for bad usage or invalid test files.
+(also when a test file is invalid: it is reported as a failed test, and the others run,
+or when a report asked for could not be written), 2 for bad usage (or no test file at all).
 `;
 
 const FORMATS = ['html', 'json', 'md', 'junit', 'pdf'] as const;
@@ -346,13 +347,18 @@ async function unwritableFolder(dir: string): Promise<string | undefined> {
   }
 }
 
-/** KEY=value per line; # comments; optional quotes. */
+/**
+ * KEY=value per line: # comment lines, and an inline ` # comment` after an unquoted value
+ * (a # after whitespace ends the value; `COLOR=#fff` keeps its #); a quoted value is taken
+ * as quoted, # and all, and a comment after the closing quote is ignored.
+ */
 export function parseEnvFile(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const line of text.split(/\r?\n/)) {
     const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
     if (!m || line.trim().startsWith('#')) continue;
-    out[m[1]] = m[2].replace(/^(['"])(.*)\1$/, '$2');
+    const quoted = /^(['"])(.*?)\1(\s+#.*|\s*)$/.exec(m[2]);
+    out[m[1]] = quoted ? quoted[2] : m[2].replace(/\s+#.*$/, '');
   }
   return out;
 }
