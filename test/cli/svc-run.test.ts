@@ -5,6 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { parse as parseJUnit } from 'junit2json';
@@ -241,6 +243,51 @@ describe('svc run', () => {
       expect(await readdir(join(state, 'runs'))).toEqual([]); // finished: nothing left to resume
     } finally {
       await target.stop();
+    }
+  }, 120_000);
+
+  it('masks a secret in every spelling the traffic carries: a Basic credential (base64), percent-encoded, a connection URL\'s password', async () => {
+    // An endpoint that answers with what it was sent, as a debugging echo would.
+    const echo = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ authorization: req.headers.authorization ?? null, url: req.url }));
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+      const suite = join(out, 'masked.json');
+      await writeFile(suite, JSON.stringify({
+        name: 'masked',
+        tests: [{
+          name: 'masked db', type: 'db',
+          steps: [{ type: 'sql', connection: { driver: 'postgres', url_env: 'DB_WITH_PASSWORD' }, statement: "SELECT 'pw-0c4e7a19' AS leaked" }],
+          assertions: [{ type: 'cell', column: 'leaked', equals: 'something else' }],
+        }, {
+          name: 'masked api', type: 'api',
+          steps: [{ type: 'request', url: '/echo', query: { p: '{{secrets.AT_PASSWORD}}' }, auth: { type: 'basic', username: 'bob', password: '{{secrets.DEMO_PASSWORD}}' } }],
+          assertions: [{ type: 'json', path: '$.authorization', equals: 'Basic nothing' }, { type: 'json', path: '$.url', equals: '/nothing' }],
+        }],
+      }));
+      const dir = join(out, 'masked-out');
+      const res = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(bin, ['run', '--url', url, '--tests', suite, '--out', dir, '--state-dir', join(out, 'state-masked')], {
+          cwd: root, timeout: 120_000,
+          env: { ...process.env, SVC_SECRET_DEMO_PASSWORD: 's3cret!', SVC_SECRET_AT_PASSWORD: 'p@ss w0rd', SVC_SECRET_DB_WITH_PASSWORD: 'postgres://postgres:pw-0c4e7a19@127.0.0.1:5432/test' },
+        }, (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }));
+      });
+      expect(res.code, res.stdout + res.stderr).toBe(1);
+      const basic = Buffer.from('bob:s3cret!').toString('base64');
+      for (const file of ['report.json', 'report.md', 'junit.xml', 'report.html']) {
+        const text = await readFile(join(dir, file), 'utf8');
+        for (const leak of [basic, 's3cret!', 'p%40ss%20w0rd', 'p%40ss+w0rd', 'p@ss w0rd', 'pw-0c4e7a19']) expect(text, `${file} holds ${leak}`).not.toContain(leak);
+      }
+      const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+      const messages = json.tests.map((t: { error?: { message: string } }) => t.error?.message ?? '').join('\n');
+      expect(messages).toContain('got "Basic ***"');
+      expect(messages).toContain('got "/echo?p=***"');
+      expect(messages).toContain('got "***"');
+    } finally {
+      echo.close();
     }
   }, 120_000);
 

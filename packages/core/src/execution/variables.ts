@@ -78,11 +78,40 @@ export function secretsReferenced(value: unknown): string[] {
   return [...new Set(names.map((n) => n.slice('secrets.'.length)))];
 }
 
-/** Replaces every secret value in a text with ***, so reports and logs never carry them. */
-export function redactSecrets(text: string, secrets: Record<string, string>): string {
-  let out = text;
-  for (const secret of Object.values(secrets).filter((s) => s.length >= 4).sort((a, b) => b.length - a.length)) {
-    out = out.split(secret).join('***');
+/**
+ * The spellings of a secret a test's traffic can carry: the value, its percent-encodings
+ * (a path, a query string or form body), and for a connection URL its password alone (a query can select
+ * it back). Shorter than 4 characters, nothing is masked: "***" everywhere would say more.
+ */
+function secretSpellings(secret: string): string[] {
+  // encodeURIComponent for paths and JSON-in-URL; URLSearchParams for query strings and forms (a space is +).
+  const out = [secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)];
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(secret)) {
+    try {
+      const password = new URL(secret).password;
+      if (password) out.push(password, decodeURIComponent(password));
+    } catch {
+      // not a URL after all
+    }
   }
-  return out;
+  return out.filter((s) => s.length >= 4);
+}
+
+/** A run of base64 (a Basic credential, an encoded token) long enough to hold a secret. */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
+
+/**
+ * Replaces every secret value in a text with ***, so reports and logs never carry them:
+ * each of its spellings (secretSpellings), and a base64 run that decodes to text holding
+ * one (`Basic Ym9iOnMzY3JldCE=` is bob's password).
+ */
+export function redactSecrets(text: string, secrets: Record<string, string>): string {
+  const spellings = [...new Set(Object.values(secrets).flatMap(secretSpellings))].sort((a, b) => b.length - a.length);
+  if (!spellings.length) return text;
+  let out = text;
+  for (const secret of spellings) out = out.split(secret).join('***');
+  return out.replace(BASE64_RUN, (run) => {
+    const decoded = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+    return spellings.some((secret) => decoded.includes(secret)) ? '***' : run;
+  });
 }
