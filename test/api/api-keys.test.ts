@@ -44,6 +44,15 @@ describe('API key lifecycle', () => {
     await expect.poll(async () => (await admin.get('/api/api-keys')).body.items.find((k: { id: string }) => k.id === id).last_used).not.toBeNull();
   });
 
+  it('a key restricted to one project is refused (400 naming project_id) and nothing is issued: no route would enforce it', async () => {
+    const project = (await admin.post('/api/v1/projects', { name: 'restricted' })).body.id;
+    const before = (await admin.get('/api/api-keys?limit=200')).body.items.length;
+    const res = await admin.post('/api/api-keys', { name: 'one project', permissions: ['read'], project_id: project });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.issues).toEqual([{ path: 'project_id', message: expect.stringMatching(/^keys restricted to one project are not issued yet/) }]);
+    expect((await admin.get('/api/api-keys?limit=200')).body.items.length).toBe(before);
+  });
+
   it('scopes bound what a key may do', async () => {
     const read = (await admin.post('/api/api-keys', { name: 'ro', permissions: ['read'] })).body.key;
     const ro = client(server.url, { token: read });

@@ -40,7 +40,7 @@ export const ApiKeyCreateInput = z.strictObject({
     .refine((p) => new Set(p).size === p.length, { message: 'permissions must not repeat' })
     .default(['read'])
     .describe('Scopes to grant, non-empty and without repeats (default ["read"])'),
-  project_id: Uuid.optional().describe('Restrict the key to one project of the organization'),
+  project_id: Uuid.optional().describe('Not issued yet (400): a key restricted to one project is refused until every route enforces the restriction'),
   expires_at: IsoDateTime.refine((v) => Date.parse(v) > Date.now(), { message: 'must be in the future' })
     .optional()
     .describe('When the key stops working (must be in the future); omit for never'),

@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import { ApiKeySchema, ApiKeyCreateInput, ApiKeyCreatedSchema } from '@svc/core/contracts/api-key';
 import { ListQuery, listResponse } from '@svc/core/contracts/common';
 import { generateApiKey } from '@svc/core/auth/index';
-import { notFound } from '@svc/core/errors';
+import { notFound, validationFailed } from '@svc/core/errors';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
@@ -20,6 +20,9 @@ export function apiKeyRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDe
     responses: { 201: { description: 'created', schema: ApiKeyCreatedSchema } },
   }, async ({ c, body, access, principal }) => {
     if (body.project_id && !(await store.projects.get(access.organizationId, body.project_id))) throw notFound('project');
+    // A key restricted to a project would be trusted as one, yet every route answers it as an
+    // organization key: until each route checks the restriction, svc issues none (decisions.md).
+    if (body.project_id) throw validationFailed([{ path: 'project_id', message: 'keys restricted to one project are not issued yet: svc does not enforce the restriction on every route, and a key that only looks restricted is worse than none. Issue an organization key (with read permissions only, if that is enough)' }]);
     const generated = generateApiKey();
     const record = await store.apiKeys.create({
       organizationId: access.organizationId,
