@@ -380,7 +380,8 @@ class SpecWriter {
       }
     }
     if (s.form) o.push(`form: ${v.value(s.form)}`);
-    if (s.body !== undefined) o.push(`data: ${v.str(s.body)}`);
+    // A raw body is sent as written: Playwright would JSON-encode a string that does not parse under a JSON content type.
+    if (s.body !== undefined) o.push(`data: Buffer.from(${v.str(s.body)})`);
     if (s.timeout_ms !== undefined) o.push(`timeout: ${s.timeout_ms}`);
     if (headers.length > 0) o.splice(s.method !== 'GET' ? 1 : 0, 0, `headers: {\n${headers.map(([k, x]) => `  ${key(k)}: ${x},`).join('\n')}\n}`);
     const options = o.length === 0 ? '' : `, {\n${o.map((x) => `  ${x.replace(/\n/g, '\n  ')},`).join('\n')}\n}`;
@@ -555,7 +556,11 @@ class SpecWriter {
         this.helpers.add('jsonPath');
         const value = `jsonPath(${this.body()}, ${lit(a.path)})`;
         if (a.exists !== undefined) return this.emit(`expect(${value}).${a.exists ? 'toBeDefined' : 'toBeUndefined'}();`);
-        if (a.contains !== undefined) return this.emit(`expect(${value}).toContain(${v.str(a.contains)});`);
+        // svc's contains is a substring of a string value: toContain would also pass on an array holding it.
+        if (a.contains !== undefined) {
+          this.emit(`expect(typeof ${value}).toBe('string');`);
+          return this.emit(`expect(${value}).toContain(${v.str(a.contains)});`);
+        }
         if (a.matches !== undefined) return this.emit(`expect(${value}).toMatch(${this.regex(a.matches, false)});`);
         return this.emit(`expect(${value}).toEqual(${v.value(a.equals)});`);
       }
