@@ -15,6 +15,8 @@ import type { AddressInfo } from 'node:net';
  *   POST /redirect-307       307 → /echo (method and body kept)
  *   GET  /redirect-to?url=U  302 → U
  *   GET  /loop               302 → /loop, forever
+ *   POST /sign-in            303 → /users with a Set-Cookie (a form login)
+ *   GET  /stream?mb=N        N MiB of JSON text, chunked (no content-length)
  *   GET  /invalid-json       application/json with a body that is not JSON
  *   GET  /no-content         204
  *   GET  /plain-json         JSON text without a content type
@@ -108,6 +110,24 @@ async function handle(req: IncomingMessage, res: ServerResponse, base: () => str
   if (path === '/redirect-to') {
     res.writeHead(302, { location: url.searchParams.get('url') ?? '/' });
     return res.end();
+  }
+  if (path === '/sign-in') {
+    res.writeHead(303, { location: '/users', 'set-cookie': 'session=abc; Path=/; HttpOnly' });
+    return res.end();
+  }
+  if (path === '/stream') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    let left = Number(url.searchParams.get('mb') ?? 1);
+    const pump = () => {
+      while (left > 0) {
+        left--;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      res.end('{}');
+    };
+    res.on('close', () => (left = 0));
+    return pump();
   }
   if (path === '/loop') {
     res.writeHead(302, { location: '/loop' });

@@ -154,10 +154,31 @@ describe('httpExchange: redirects', () => {
     expect((cross.body as { headers: Record<string, string> }).headers.authorization).toBeUndefined();
   });
 
+  it('follow_redirects: false answers the redirect itself: its status, Location and Set-Cookie', async () => {
+    const res = await httpExchange(step({ method: 'POST', url: '/sign-in', form: { email: 'a@b.c' }, follow_redirects: false }), ctx());
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/users');
+    expect(res.headers['set-cookie']).toContain('session=abc');
+    // Followed (the default), the same request ends at the list.
+    expect((await httpExchange(step({ method: 'POST', url: '/sign-in', form: { email: 'a@b.c' } }), ctx())).status).toBe(200);
+  });
+
   it('too many redirects is a network failure', async () => {
     const f = await failure(httpExchange(step({ url: '/loop' }), ctx()));
     expect(f.kind).toBe('network');
     expect(f.message).toBe(`GET ${api.url}/loop: more than 20 redirects`);
+  });
+});
+
+describe('httpExchange: response size', () => {
+  it('a body past the cap fails the step, read no further; one under it is read whole', async () => {
+    const capped = createHttpExchange({ maxBodyBytes: 2 * 1024 * 1024 });
+    const f = await failure(capped(step({ url: '/stream?mb=8' }), ctx({ ms: 20_000 })));
+    expect(f.kind).toBe('http');
+    expect(f.message).toBe(`GET ${api.url}/stream?mb=8: the response body is larger than 2097152 bytes (2 MiB), more than svc reads; assert on its status and headers (a HEAD request), or ask for less`);
+    const ok = await capped(step({ url: '/stream?mb=1' }), ctx({ ms: 20_000 }));
+    expect(ok.status).toBe(200);
+    expect(ok.text.length).toBe(1024 * 1024 + 2);
   });
 });
 

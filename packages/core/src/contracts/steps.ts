@@ -294,6 +294,7 @@ export const ApiRequestStep = z.strictObject({
   form: z.record(z.string(), z.string()).optional().describe('Form body (application/x-www-form-urlencoded)'),
   body: z.string().max(10_000_000).optional().describe('Raw body'),
   auth: HttpAuth.optional(),
+  follow_redirects: z.boolean().optional().describe('Follow redirects (default true, up to 20); false: the 3xx response itself is the response, so its status, Location and Set-Cookie can be asserted'),
   save: SaveSpec.optional(),
   ...common,
 }).refine((v) => [v.json, v.form, v.body].filter((x) => x !== undefined).length <= 1, { message: 'give at most one of json, form, body' }).describe('Send an HTTP request; later API assertions check its response');

@@ -383,6 +383,7 @@ class SpecWriter {
     // A raw body is sent as written: Playwright would JSON-encode a string that does not parse under a JSON content type.
     if (s.body !== undefined) o.push(`data: Buffer.from(${v.str(s.body)})`);
     if (s.timeout_ms !== undefined) o.push(`timeout: ${s.timeout_ms}`);
+    if (s.follow_redirects === false) o.push('maxRedirects: 0');
     if (headers.length > 0) o.splice(s.method !== 'GET' ? 1 : 0, 0, `headers: {\n${headers.map(([k, x]) => `  ${key(k)}: ${x},`).join('\n')}\n}`);
     const options = o.length === 0 ? '' : `, {\n${o.map((x) => `  ${x.replace(/\n/g, '\n  ')},`).join('\n')}\n}`;
     if (this.timed) this.emit(`const started${n} = Date.now();`);

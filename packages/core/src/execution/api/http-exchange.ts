@@ -29,7 +29,15 @@ export interface HttpExchangeOptions {
   fetch?: typeof fetch;
   /** Most redirects followed before failing (default 20, as browsers). */
   maxRedirects?: number;
+  /**
+   * Largest response body read, in bytes (default MAX_RESPONSE_BODY_BYTES): a bigger (or
+   * endless) one fails the step instead of filling the runner's memory.
+   */
+  maxBodyBytes?: number;
 }
+
+/** 50 MiB: far beyond any API response a test asserts on, far below a CI runner's memory. */
+export const MAX_RESPONSE_BODY_BYTES = 50 * 1024 * 1024;
 
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
 const JSON_TYPE = /^(?:application|text)\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
@@ -147,6 +155,7 @@ function parseBody(text: string, contentType: string | undefined): unknown {
 export function createHttpExchange(options: HttpExchangeOptions = {}): HttpExchange {
   const doFetch = options.fetch ?? globalThis.fetch;
   const maxRedirects = options.maxRedirects ?? 20;
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_RESPONSE_BODY_BYTES;
 
   const checkHost = (url: URL) => {
     if (options.allowHost && !options.allowHost(url.hostname.replace(/^\[|\]$/g, '').toLowerCase())) {
@@ -174,7 +183,7 @@ export function createHttpExchange(options: HttpExchangeOptions = {}): HttpExcha
         checkHost(url);
         const response = await doFetch(url, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body, redirect: 'manual', signal });
         const location = response.headers.get('location');
-        if (REDIRECT.has(response.status) && location) {
+        if (REDIRECT.has(response.status) && location && step.follow_redirects !== false) {
           await response.body?.cancel().catch(() => {});
           if (hop >= maxRedirects) throw new StepFailure('network', `${describe()}: more than ${maxRedirects} redirects`);
           let next: URL;
@@ -199,7 +208,7 @@ export function createHttpExchange(options: HttpExchangeOptions = {}): HttpExcha
           url = next;
           continue;
         }
-        const text = method === 'HEAD' ? '' : await response.text();
+        const text = method === 'HEAD' ? '' : await readCapped(response, maxBodyBytes, describe);
         const duration_ms = Math.round(performance.now() - started);
         const responseHeaders = headersToRecord(response.headers);
         return { status: response.status, headers: responseHeaders, body: parseBody(text, responseHeaders['content-type']), text, duration_ms };
@@ -212,6 +221,37 @@ export function createHttpExchange(options: HttpExchangeOptions = {}): HttpExcha
       throw new StepFailure('network', `${describe()} failed: ${cause.code ?? 'network error'}${cause.message && cause.message !== cause.code ? ` (${cause.message})` : ''}`, { code: cause.code });
     }
   };
+}
+
+/** The body as text, failing the step once it passes `max` bytes (the rest is not read). */
+async function readCapped(response: Response, max: number, describe: () => string): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  const tooBig = () => new StepFailure('http', `${describe()}: the response body is larger than ${max} bytes (${Math.round(max / 1024 / 1024)} MiB), more than svc reads; assert on its status and headers (a HEAD request), or ask for less`, { max_bytes: max });
+  if (declared > max) {
+    await response.body?.cancel().catch(() => {});
+    throw tooBig();
+  }
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw tooBig();
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
 }
 
 /** The exchange with no host restriction (the CLI's). */
