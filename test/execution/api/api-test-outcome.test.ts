@@ -53,12 +53,14 @@ describe('an API test that fails', () => {
     expect(r.failed_step).toBe(1);
   });
 
-  it('a save from a body that is not JSON says what the body is', async () => {
+  it('a save that finds nothing says what came back: what the body is, or the status and body', async () => {
     const r = await run({ name: 'html', type: 'api', steps: [{ type: 'request', url: '/html', save: { id: '$.body.id' } }] });
     expect(r.status).toBe('failed');
     expect(r.error_message).toMatch(/^step 1 \(GET \/html\): save "id": expected a JSON body but the response is text\/html: /);
-    // A JSON body without the path is still "not found".
+    // A JSON body without the path is "not found", with what came back (an error answer shows why).
     const json = await run({ name: 'json', type: 'api', steps: [{ type: 'request', url: '/users/1', save: { id: '$.body.nope' } }] });
-    expect(json.error_message).toBe('step 1 (GET /users/1): save "id": $.body.nope not found');
+    expect(json.error_message).toBe('step 1 (GET /users/1): save "id": $.body.nope not found (the response: 200, body {"id":1,"name":"Ada Lovelace","email":"ada@example.com","roles":["admin","dev"],"active":true,"manager":null})');
+    const refused = await run({ name: 'refused', type: 'api', steps: [{ type: 'request', method: 'POST', url: '/users', json: {}, save: { id: '$.body.id' } }] });
+    expect(refused.error_message).toMatch(/^step 1 \(POST \/users\): save "id": \$\.body\.id not found \(the response: 400, body \{"error":/);
   });
 });

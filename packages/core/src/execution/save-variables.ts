@@ -3,6 +3,7 @@ import type { SaveSpec } from '../contracts/steps.ts';
 import { StepFailure, type HttpResult, type SqlResult } from './types.ts';
 import { JsonPathError, resolveJsonPath } from './jsonpath.ts';
 import { requireJsonBody } from './api/check-api-assertion.ts';
+import { preview } from './api/json-values.ts';
 
 type Save = z.output<typeof SaveSpec>;
 
@@ -30,9 +31,10 @@ export function saveVariables(save: Save | undefined, source: unknown): Record<s
 }
 
 /**
- * An API step's saves from its response. A path into `$.body` that finds nothing, when the
- * body is not JSON (an HTML error page, an empty answer), fails saying what the body is —
- * as a json assertion does — rather than only "not found".
+ * An API step's saves from its response. A path into `$.body` that finds nothing fails
+ * saying what came back — what the body is when it is not JSON (an HTML error page, an
+ * empty answer), as a json assertion does, else the status and the body — rather than
+ * only "not found".
  */
 export function saveFromResponse(save: Save, response: HttpResult): Record<string, unknown> {
   try {
@@ -45,7 +47,9 @@ export function saveFromResponse(save: Save, response: HttpResult): Record<strin
     } catch (notJson) {
       if (notJson instanceof StepFailure) throw new StepFailure(notJson.kind, `save "${String((err as StepFailure).details?.variable)}": ${notJson.message}`, { ...(err as StepFailure).details });
     }
-    throw err;
+    // The body is JSON but holds no such value (an error answer, another shape): show what came back.
+    const failed = err as StepFailure;
+    throw new StepFailure(failed.kind, `${failed.message} (the response: ${response.status}, body ${preview(response.body)})`, { ...failed.details, status: response.status });
   }
 }
 
