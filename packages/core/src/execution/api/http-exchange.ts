@@ -1,5 +1,8 @@
 import type { ApiRequestStep } from '../../contracts/steps.ts';
 import { StepFailure, type HttpExchange, type HttpResult, type StepContext } from '../types.ts';
+import { isMetadataHost, metadataHostMessage } from '../../net/metadata-hosts.ts';
+
+const describeHost = (url: URL) => `${url.protocol}//${url.host}`;
 
 /**
  * The HTTP port for API tests, over the standard fetch (undici in Node).
@@ -158,6 +161,7 @@ export function createHttpExchange(options: HttpExchangeOptions = {}): HttpExcha
   const maxBodyBytes = options.maxBodyBytes ?? MAX_RESPONSE_BODY_BYTES;
 
   const checkHost = (url: URL) => {
+    if (isMetadataHost(url.hostname)) throw new StepFailure('configuration', `${describeHost(url)}: ${metadataHostMessage(url.hostname)}`, { host: url.hostname });
     if (options.allowHost && !options.allowHost(url.hostname.replace(/^\[|\]$/g, '').toLowerCase())) {
       throw new StepFailure('configuration', `requests to host ${url.hostname} are not allowed on this runner`, { host: url.hostname });
     }

@@ -9,6 +9,7 @@ import { captureFingerprint, isFileInput, selectOptions } from './fingerprint.ts
 import { visionFallback } from './vision-fallback.ts';
 import { installMock } from './network-mock.ts';
 import type { VisionLocator } from './vision.ts';
+import { isMetadataHost, metadataHostMessage } from '@svc/core/net/metadata-hosts';
 
 /** What a step needs from its session. */
 export interface StepEnv {
@@ -160,6 +161,8 @@ export function resolveUrl(url: string, baseUrl: string | undefined): string {
 
 async function goto(env: StepEnv, rawUrl: string, ctx: StepContext, deadline: number): Promise<StepOutcome> {
   const url = resolveUrl(rawUrl, env.baseUrl);
+  const host = new URL(url).hostname;
+  if (isMetadataHost(host)) throw new StepFailure('configuration', `goto: ${metadataHostMessage(host)}`, { url });
   if (deadline - Date.now() <= 0) throw new StepFailure('timeout', `goto: ${url}: no time left`);
   const t = msLeft(deadline);
   try {

@@ -1,0 +1,66 @@
+/**
+ * Server-side request forgery (spec: Authentication rule 9): svc never requests a
+ * link-local / cloud metadata address, where a machine's credentials are served. A
+ * project or run URL naming one is refused naming the field; an API test's request and a
+ * UI test's goto to one fail as configuration without a request leaving the machine
+ * (svc run, real Chromium). Loopback and private addresses stay allowed: apps under test
+ * live there.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isMetadataHost } from '../../packages/core/src/net/metadata-hosts.ts';
+import { startTestServer, client, signUp, type TestServer, type Client } from '../support/server.ts';
+
+let server: TestServer;
+let api: Client;
+let dir: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const user = await signUp(server.url, 'ssrf@example.com');
+  api = client(server.url, { token: user.token, org: user.orgId });
+  dir = await mkdtemp(join(tmpdir(), 'svc-ssrf-'));
+});
+afterAll(async () => {
+  await server?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('metadata addresses', () => {
+  it('are told apart from the addresses apps under test live at', () => {
+    for (const h of ['169.254.169.254', '169.254.170.2', '[fe80::1]', 'fd00:ec2::254', 'metadata.google.internal', 'METADATA.google.internal.', '[::ffff:a9fe:a9fe]']) expect(isMetadataHost(h), h).toBe(true);
+    for (const h of ['127.0.0.1', 'localhost', '10.0.0.5', '192.168.1.10', '[::1]', 'example.com', '169.25.1.1']) expect(isMetadataHost(h), h).toBe(false);
+  });
+
+  it('a project or run URL naming one is a 400 naming the field', async () => {
+    const project = await api.post('/api/v1/projects', { name: 'imds', app_url: 'http://169.254.169.254/latest/meta-data/' });
+    expect(project.status).toBe(400);
+    expect(project.body.error.details.issues[0]).toMatchObject({ path: 'app_url', message: expect.stringContaining('cloud metadata address') });
+    const ok = (await api.post('/api/v1/projects', { name: 'local', app_url: 'http://127.0.0.1:3000' })).body.id;
+    const run = await api.post('/api/v1/test/run', { project_id: ok, app_url: 'http://169.254.169.254/' });
+    expect(run.status).toBe(400);
+    expect(run.body.error.details.issues[0].path).toBe('app_url');
+  });
+
+  it('a request step and a goto to one fail as configuration, naming the host (svc run, Chromium)', async () => {
+    const suite = join(dir, 'imds.json');
+    await writeFile(suite, JSON.stringify({
+      name: 'imds',
+      tests: [
+        { id: 'api', name: 'api', type: 'api', steps: [{ type: 'request', url: 'http://169.254.169.254/latest/meta-data/' }] },
+        { id: 'ui', name: 'ui', type: 'ui', steps: [{ type: 'goto', url: 'http://[fd00:ec2::254]/latest/' }] },
+      ],
+    }));
+    const out = join(dir, 'out');
+    const bin = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'svc');
+    const code = await new Promise<number>((resolve) => execFile(bin, ['run', '--url', 'http://127.0.0.1:9', '--tests', suite, '--out', out, '--state-dir', join(dir, 'state'), '--reporter', 'json'], { timeout: 120_000 }, (err) => resolve(err ? Number(err.code) : 0)));
+    expect(code).toBe(1);
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    const byId = Object.fromEntries(report.tests.map((t: { id: string; error: { kind: string; message: string } }) => [t.id, t.error]));
+    expect(byId.api).toMatchObject({ kind: 'configuration', message: 'step 1 (GET http://169.254.169.254/latest/meta-data/): http://169.254.169.254: 169.254.169.254 is a link-local / cloud metadata address, which svc never requests (server-side request forgery)' });
+    expect(byId.ui).toMatchObject({ kind: 'configuration', message: expect.stringContaining('goto: [fd00:ec2::254] is a link-local / cloud metadata address') });
+  }, 120_000);
+});
