@@ -7,7 +7,7 @@ export const HttpUrl = z
   .url({ protocol: /^https?$/, hostname: z.regexes.hostname })
   .max(2048)
   // Every URL svc takes is one it will request (an app, a webhook): never a metadata endpoint.
-  .refine((u) => !isMetadataHost(new URL(u).hostname), { message: 'a link-local / cloud metadata address, which svc never requests (server-side request forgery)' })
+  .refine((u) => !URL.canParse(u) || !isMetadataHost(new URL(u).hostname), { message: 'a link-local / cloud metadata address, which svc never requests (server-side request forgery)' })
   .describe('http or https URL');
 
 /** A repository location: a clone URL (https, ssh, git@host:path) or a local path. */
