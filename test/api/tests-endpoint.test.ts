@@ -59,6 +59,9 @@ describe('/api/tests', () => {
     expect(second.body.next_cursor).toBeNull();
     const apiOnly = await member.get(`/api/tests?project_id=${other}&type=api`);
     expect(apiOnly.body.items.map((t: { name: string }) => t.name)).toEqual(['t3', 't1']);
+    // The status filter takes either case, as the results filter does.
+    expect((await member.get(`/api/tests?project_id=${other}&status=PENDING`)).body.items).toHaveLength(5);
+    expect((await member.get(`/api/tests?project_id=${other}&status=passed`)).body.items).toHaveLength(0);
   });
 
   it('view=summary lists each test without its lists, counted; a bad view is refused naming it', async () => {

@@ -60,6 +60,11 @@ describe('parseInput unions', () => {
     expect(issues(U, { kind: 'b', s: 1 })).toEqual(expect.arrayContaining([expect.objectContaining({ path: 's' })]));
     expect(issues(z.strictObject({ u: U }), { u: 'x' })[0]?.path).toBe('u');
   });
+
+  it('a union field left out is "required", not "Invalid input"', () => {
+    const Image = z.union([z.string(), z.strictObject({ baseline_id: z.string() })]);
+    expect(issuesOf(() => parseInput(z.strictObject({ baseline: Image, actual: Image }), { baseline: 'x' }))).toEqual([{ path: 'actual', message: 'required' }]);
+  });
 });
 
 describe('parseInput discriminated unions', () => {

@@ -38,6 +38,11 @@ export function toFieldIssues(error: z.ZodError, where: InputLocation = 'body', 
       });
       continue;
     }
+    // A union field left out (an image given as base64 or a reference, say): required, not "Invalid input".
+    if (issue.code === 'invalid_union' && issue.path.length > 0 && data !== undefined && valueAt(data, issue.path) === undefined) {
+      issues.push({ path: joinPath(issue.path), message: 'required' });
+      continue;
+    }
     if (issue.code === 'invalid_union' && issue.errors.length > 0) {
       // Report the branch that got furthest instead of the generic "invalid input".
       const best = [...issue.errors].sort((a, b) => depth(b) - depth(a))[0];

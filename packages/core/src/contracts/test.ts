@@ -136,7 +136,8 @@ export const testListViews = ['full', 'summary'] as const;
 export const TestListQuery = ListQuery.extend({
   view: z.enum(testListViews).default('full').describe('full (default), or summary: no steps, assertions or parameters, counted instead'),
   project_id: Uuid.optional().describe('Only tests of this project'),
-  status: TestStatusValue.optional().describe('Only tests with this status'),
+  // Either case, as the results filter takes it (run states say PASSED, tests say passed).
+  status: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), TestStatusValue).optional().describe('Only tests with this status (either case)'),
   type: TestType.optional().describe('Only tests of this type'),
   quarantined: z.enum(['true', 'false']).transform((v) => v === 'true').optional().describe('true: only quarantined tests; false: only the others'),
 });

@@ -33,8 +33,8 @@ describe('healConclusions', () => {
     const rejected = publishable(failed({ status: 'rejected', attempts: 1, reason: 'fix rejected; the test stays failed', proposal: fix }))[0];
     expect(rejected).toMatchObject({ success: false, applied: false, healed_selector: null, proposed_selector: 'test_id=buy', confidence: 0.91, outcome: 'rejected' });
     // An assertion that failed in an ordinary run was never a heal attempt; in a heal run it is the answer.
-    expect(failed({ status: 'cannot_heal', reason: 'cannot heal a assertion failure' }, 'assertion')).toEqual([]);
-    expect(failed({ status: 'cannot_heal', reason: 'cannot heal a assertion failure' }, 'assertion', 'heal')).toEqual([expect.objectContaining({ outcome: 'cannot_heal' })]);
+    expect(failed({ status: 'cannot_heal', reason: 'cannot heal an assertion failure' }, 'assertion')).toEqual([]);
+    expect(failed({ status: 'cannot_heal', reason: 'cannot heal an assertion failure' }, 'assertion', 'heal')).toEqual([expect.objectContaining({ outcome: 'cannot_heal' })]);
   });
 
   it('concludes nothing while the healing goes on, and not_needed only for a heal run that passed', () => {

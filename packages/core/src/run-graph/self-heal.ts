@@ -74,7 +74,7 @@ async function propose(deps: GraphDeps, state: RunGraphState, testId: string, h:
   const result = resultOf(state, testId)!;
   const kind = String(result.metadata.failure_kind ?? 'unknown');
   if (h.attempts >= limits.SELF_HEAL_MAX_RETRIES) return settle('exhausted', `max retries reached: ${limits.SELF_HEAL_MAX_RETRIES} fixes tried; the test stays failed`);
-  if (kind !== 'locator') return settle('cannot_heal', `cannot heal a ${kind} failure: only locator failures are healed (timeouts and assertions never are)`);
+  if (kind !== 'locator') return settle('cannot_heal', `cannot heal ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} failure: only locator failures are healed (timeouts and assertions never are)`);
   const costLimit = testCostLimit(state, testId, 'self_heal', at);
   if (costLimit) return settle('cannot_heal', costLimit.message, [{ channel: 'limit', value: { ...costLimit, stop: false } }]);
   if (!deps.healer) return settle('cannot_heal', 'cannot heal: no healer is configured');
