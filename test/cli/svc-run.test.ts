@@ -380,9 +380,9 @@ describe('svc run', () => {
     await writeFile(join(folder, 'home.json'), test('no such title'));
     const failed = await svc(['run', '--url', app.url, '--tests', folder, '--out', dir, '--reporter', 'json', '--state-dir', join(out, 'state-stale')], randomUUID());
     expect(failed.code, failed.stdout + failed.stderr).toBe(1);
-    // One folder per failed test (named by the run's own id of it: a new one each run).
+    // One folder per failed test, named by the test's id in its file (docs/visual.md: --out/artifacts/<test>/).
     const folders = (await readdir(join(dir, 'artifacts'))).filter((f) => f !== '.svc-artifacts');
-    expect(folders).toHaveLength(1);
+    expect(folders).toEqual(['home']);
     expect(await readdir(join(dir, 'artifacts', folders[0]!))).toEqual(expect.arrayContaining(['failure.png', 'trace.zip']));
 
     // Every page of the fixture app has a title (layout.ts); an empty substring is in any.

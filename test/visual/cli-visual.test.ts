@@ -65,7 +65,7 @@ describe('svc run with visual assertions', () => {
     expect(outcome).toMatchObject({ name: 'summary', status: 'differs', diff_pixels: 1600 });
     // The HTML report embeds all three images of the comparison.
     for (const caption of ['Baseline', 'Actual', 'Difference']) expect(changed.html).toMatch(new RegExp(`<img src="data:image/png;base64,[^"]+" alt="${caption}: [^"]+visual-summary-`));
-    expect(await readdir(join(changed.out, 'artifacts'), { recursive: true })).toEqual(expect.arrayContaining([expect.stringMatching(/visual-summary-diff\.png$/), expect.stringMatching(/visual-summary-baseline\.png$/), expect.stringMatching(/visual-summary-actual\.png$/)]));
+    expect(await readdir(join(changed.out, 'artifacts'), { recursive: true })).toEqual(expect.arrayContaining(['checkout-visual/visual-summary-diff.png', 'checkout-visual/visual-summary-baseline.png', 'checkout-visual/visual-summary-actual.png']));
 
     const accepted = await runWith('red', ['--update-baselines', 'all']);
     expect(accepted.code, accepted.stderr).toBe(0);

@@ -25,6 +25,7 @@ import { caseId, caseName, parameterCases, splitCaseId } from '@svc/core/contrac
 import type { ExtractModel } from '@svc/core/execution/extract/ask-model';
 import type { InvalidTest } from '../execution/load-tests.ts';
 import { inFileOrder } from './invalid-tests.ts';
+import { fileSafe } from '@svc/core/file-safe';
 
 /** What a run needs from the machine it runs on (given again when a run is resumed). */
 export interface GraphSuiteRuntime {
@@ -210,6 +211,11 @@ function manager(store: Store, table: FileTable, manifest: Manifest, o: GraphSui
     const id = lookup(testId)?.id ?? testId;
     return index === undefined ? id : caseId(id, index);
   };
+  // A test's artifact folder is named by the file's id (`--out/artifacts/<test>/`), not the store's uuid.
+  const artifacts: RunArtifacts = {
+    put: (name, body, type) => o.artifacts.put(underFileFolder(name, lookup), body, type),
+    ...(o.artifacts.read && { read: (key: string) => o.artifacts.read!(key) }),
+  };
   // The fingerprints of a file's test are kept under the file's id, whatever id the run's store gave it.
   const fingerprints: FingerprintStore | undefined = o.fingerprints && {
     get: (id) => o.fingerprints!.get(fileId(id)),
@@ -223,7 +229,7 @@ function manager(store: Store, table: FileTable, manifest: Manifest, o: GraphSui
   const envs = createExecutionEnvs({
     store,
     artifactsDir: tmpdir(), // not used: artifacts go where `artifacts` says
-    artifacts: () => o.artifacts,
+    artifacts: () => artifacts,
     http: o.http,
     sql: o.sql,
     browser: o.browser,
@@ -253,6 +259,18 @@ function manager(store: Store, table: FileTable, manifest: Manifest, o: GraphSui
 }
 
 /** The in-step healer, told the files' test ids (what it learns about a test outlives the run's store). */
+const STORED_FOLDER = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})([^/]*)\/(.*)$/i;
+
+/**
+ * An artifact name `<stored id>[case]/<file>` as `<file id>[case]/<file>` (the runner names a
+ * test's folder fileSafe(id), at most 120 characters); a name of no known test is kept.
+ */
+function underFileFolder(name: string, lookup: (storedId: string) => SuiteTest | undefined): string {
+  const m = STORED_FOLDER.exec(name);
+  const test = m ? lookup(m[1]) : undefined;
+  return m && test ? `${(fileSafe(test.id) + m[2]).slice(0, 120) || 'test'}/${m[3]}` : name;
+}
+
 function underFileIds(healer: StepHealer, fileId: (storedId: string) => string): StepHealer {
   return new Proxy(healer, {
     get(target, key, receiver) {
