@@ -91,6 +91,36 @@ describe('self_heal with the DOM healer', () => {
     expect(state.test_plan.find((p) => p.id === t.id)!.steps[1]).toMatchObject({ selector: '#email' });
   }, 120_000);
 
+  it('replays a test up to its broken step with the fixes the run made in-step before it, and carries them in the patch', async () => {
+    // In-step healing on, with a project threshold (0.99) only a fix a person applied meets:
+    // the email field heals in-step from that fix; the password field's ranking is left to self_heal (0.8).
+    const h = await startGraph({ inStepHealing: true, browser: () => createPlaywrightDriver({ locateTimeoutMs: 1500, assertTimeoutMs: 1500 }) });
+    try {
+      const project = await h.project(v1.url, { healing: { threshold: 0.99 } });
+      const t = await h.store.tests.create(h.orgId, { project_id: project.id, name: 'sign in by v1 ids', description: null, type: 'ui', steps: [{ type: 'goto', url: '/login' }, { type: 'fill', selector: '#email', value: 'demo@example.com' }, { type: 'fill', selector: '#password', value: 's3cret!' }] as never, assertions: [], priority: 'high', tags: [] });
+      const start = async (appUrl: string) => {
+        const { threadId } = await h.graph.start(h.orgId, null, { project_id: project.id, test_ids: [t.id], app_url: appUrl, healing_enabled: true } as never);
+        await h.waitForEvent(threadId, (e) => e.type === 'complete', 120_000);
+        return (await h.graph.checkpointer.load(threadId)).state;
+      };
+      expect((await start(v1.url)).test_results[0].status).toBe('PASSED');
+      await h.store.healingPatterns.create(h.orgId, { project_id: project.id, pattern_type: 'selector_renamed', original_selector: '#email', healed_selector: 'test_id=login-email', healed_locator: { test_id: 'login-email' }, confidence: 1, method: 'manual', applied_by: 'user:reviewer' });
+
+      const state = await start(v2.url);
+      const result = state.test_results.find((r) => r.test_id === t.id)!;
+      expect(state.graph.heal[t.id], JSON.stringify(state.graph.heal[t.id])).toMatchObject({ status: 'applied' });
+      expect(result.status).toBe('HEALED');
+      const patch = state.graph.heal[t.id].proposal as { changes: Array<Record<string, unknown>> };
+      expect(patch.changes).toEqual([
+        expect.objectContaining({ step: 1, from: '#email', to: 'test_id=login-email', strategy: 'in-step heal of this run' }),
+        expect.objectContaining({ step: 2, from: '#password' }),
+      ]);
+      expect(state.test_plan.find((p) => p.id === t.id)!.steps[1]).toMatchObject({ selector: { test_id: 'login-email' } });
+    } finally {
+      await h.stop();
+    }
+  }, 240_000);
+
   it('cannot heal a test that never passed (no fingerprint recorded), and says so', async () => {
     const fresh = await uiTest({ name: 'never ran on v1', steps: recorded.email.steps });
     const state = await run([fresh.id], v2.url);

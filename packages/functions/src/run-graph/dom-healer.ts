@@ -1,6 +1,6 @@
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
 import type { Store } from '@svc/core/store/index';
-import type { Locator } from '@svc/core/contracts/steps';
+import { Locator as LocatorSchema, type Locator } from '@svc/core/contracts/steps';
 import { limits } from '@svc/core/contracts/limits';
 import { runTest } from '@svc/core/execution/run-test';
 import { StepHealer, defaultHealingPolicy, healableSelector, type HealAttempt, type HealableItem } from '@svc/core/execution/step-healer';
@@ -70,11 +70,20 @@ export function createDomHealer(o: DomHealerOptions): Healer {
       if (selector && !recorded[index]) return { healed: false, reason: `no fingerprint of the element of step ${index + 1} (${describeLocator(selector)}) was recorded by an earlier passing run` };
       // Which field broke is known only once the replay reaches it; none recorded at all is known now.
       if (!selector && !healable.some(([name]) => recorded[fieldKey(index, name)])) return { healed: false, reason: `no fingerprint of the fields of step ${index + 1} (${describeFields(healable)}) was recorded by an earlier passing run` };
-      const def = definitionOf(f.test, f.extras);
+      // Steps before this one that the run healed in-step: the replay (in-step healing off)
+      // takes their fixes, or it would stop at the first of them, and the patch carries them.
+      const earlier = inStepHealsBefore(f.result.metadata, index);
+      let replayed = f.test;
+      try {
+        for (const h of earlier) replayed = patched(replayed, h.index, h.locator, h.field);
+      } catch (err) {
+        return { healed: false, reason: `the run's earlier heals no longer fit the test: ${(err as Error).message}` };
+      }
+      const def = definitionOf(replayed, f.extras);
       if (!def.ok) return { healed: false, reason: def.message };
 
       const probe = new PageProbe();
-      const replay = await runTest(f.test.id, { ...def.definition, assertions: index < f.test.steps.length ? [] : def.definition.assertions }, {
+      const replay = await runTest(f.test.id, { ...def.definition, assertions: index < replayed.steps.length ? [] : def.definition.assertions }, {
         ...env,
         baseUrl: f.app_url || undefined,
         signal: ctx.signal,
@@ -114,9 +123,12 @@ export function createDomHealer(o: DomHealerOptions): Healer {
         return {
           healed: true,
           patch: {
-            test: patched(f.test, index, proposal.locator, field),
+            test: patched(replayed, index, proposal.locator, field),
             // `field` is the path of what changed in the step: `selector`, or an extract field's `fields.<name>.selector`.
-            changes: [{ step: index, field: field === undefined ? 'selector' : `fields.${field}.selector`, ...(field !== undefined && { extract_field: field }), from: describeLocator(original), to: describeLocator(proposal.locator), strategy: proposal.strategy, element: describeElement(seen.page[candidate.index]) }],
+            changes: [
+              ...earlier.map((h) => ({ step: h.index, field: h.field === undefined ? 'selector' : `fields.${h.field}.selector`, ...(h.field !== undefined && { extract_field: h.field }), from: h.original, to: describeLocator(h.locator), strategy: 'in-step heal of this run' })),
+              { step: index, field: field === undefined ? 'selector' : `fields.${field}.selector`, ...(field !== undefined && { extract_field: field }), from: describeLocator(original), to: describeLocator(proposal.locator), strategy: proposal.strategy, element: describeElement(seen.page[candidate.index]) },
+            ],
             confidence: Number(candidate.confidence.toFixed(4)),
             kind: 'locator',
             method: 'dom_similarity',
@@ -134,6 +146,17 @@ export function createDomHealer(o: DomHealerOptions): Healer {
       };
     },
   };
+}
+
+/** The in-step heals an execution recorded (metadata.heals) on items before `index`, in order. */
+function inStepHealsBefore(metadata: Record<string, unknown>, index: number): Array<{ index: number; field?: string; original: string; locator: Locator }> {
+  const heals = Array.isArray(metadata.heals) ? (metadata.heals as Array<Record<string, unknown>>) : [];
+  return heals.flatMap((h) => {
+    const parsed = LocatorSchema.safeParse(h.healed_locator);
+    return typeof h.index === 'number' && h.index < index && typeof h.original === 'string' && parsed.success
+      ? [{ index: h.index, ...(typeof h.field === 'string' && { field: h.field }), original: h.original, locator: parsed.data }]
+      : [];
+  });
 }
 
 /**
