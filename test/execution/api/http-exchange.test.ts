@@ -238,6 +238,14 @@ describe('httpExchange: failures', () => {
     }
   });
 
+  it('https to a plain http server, and a blocked port, are said in words, not as OpenSSL or undici text', async () => {
+    const tls = await failure(httpExchange(step({ url: `https://127.0.0.1:${api.port}/users` }), ctx()));
+    expect(tls.kind).toBe('network');
+    expect(tls.message).toBe(`GET https://127.0.0.1:${api.port}/users failed: ERR_SSL_WRONG_VERSION_NUMBER (the server does not speak TLS on that port (an http:// server?))`);
+    const blocked = await failure(httpExchange(step({ url: 'http://127.0.0.1:1/' }), ctx()));
+    expect(blocked.message).toBe('GET http://127.0.0.1:1/ failed: port 1 is one browsers and fetch refuse to use (a blocked port)');
+  });
+
   it('a slow response past the deadline → timeout', async () => {
     const started = Date.now();
     const f = await failure(httpExchange(step({ url: '/slow?ms=3000' }), ctx({ ms: 300 })));

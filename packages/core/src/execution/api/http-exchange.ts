@@ -133,6 +133,33 @@ function causeOf(err: unknown): { code?: string; message?: string } {
   return { code, message };
 }
 
+/** What a network error code means, for the codes a test most often meets. */
+const NETWORK_MEANING: Record<string, string> = {
+  ECONNREFUSED: 'nothing is listening on that port',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved (DNS unavailable)',
+  ECONNRESET: 'the server closed the connection',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the server does not speak TLS on that port (an http:// server?)',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'the server\'s certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'the certificate chain ends in a self-signed certificate',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the certificate is not signed by a trusted authority',
+  CERT_HAS_EXPIRED: 'the server\'s certificate has expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate is not for this host name',
+};
+
+/**
+ * The failure's cause in words: the code, with what it means where known; else the
+ * message. OpenSSL's own text (`C0DCE519…:error:0A00010B:SSL routines:…tlsany_meth.c:77:`)
+ * and undici's "bad port" say nothing to a tester.
+ */
+function describeCause(cause: { code?: string; message?: string }, url: URL): string {
+  const meaning = cause.code ? NETWORK_MEANING[cause.code] : undefined;
+  if (cause.code && meaning) return `${cause.code} (${meaning})`;
+  if (cause.message === 'bad port') return `port ${url.port} is one browsers and fetch refuse to use (a blocked port)`;
+  const message = cause.message && !/:error:[0-9A-F]+:/.test(cause.message) ? cause.message : undefined;
+  return `${cause.code ?? 'network error'}${message && message !== cause.code ? ` (${message})` : ''}`;
+}
+
 function headersToRecord(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
@@ -222,7 +249,7 @@ export function createHttpExchange(options: HttpExchangeOptions = {}): HttpExcha
       if (ctx.signal.aborted) throw new StepFailure('cancelled', `${describe()} was cancelled`);
       if (timeout.aborted) throw new StepFailure('timeout', `${describe()}: no complete response within ${remaining} ms (the step deadline)`, { timeout_ms: remaining });
       const cause = causeOf(err);
-      throw new StepFailure('network', `${describe()} failed: ${cause.code ?? 'network error'}${cause.message && cause.message !== cause.code ? ` (${cause.message})` : ''}`, { code: cause.code });
+      throw new StepFailure('network', `${describe()} failed: ${describeCause(cause, url)}`, { code: cause.code });
     }
   };
 }
