@@ -147,6 +147,18 @@ describe('bad input', () => {
     expect(res.body.error.code).toBe('NOT_FOUND');
   });
 
+  it('a method a route does not take → 405 with Allow, naming the methods it does', async () => {
+    await expectNothingWritten(async () => {
+      const put = await admin.put('/api/v1/projects', { name: 'x' });
+      expect(put.status).toBe(405);
+      expect(put.headers.get('allow')).toBe('GET, POST');
+      expect(put.body.error).toMatchObject({ code: 'METHOD_NOT_ALLOWED', message: 'PUT is not allowed on /api/v1/projects; allowed: GET, POST' });
+      const onOne = await admin.post(`/api/v1/projects/${projectId}`, { name: 'x' });
+      expect(onOne.status).toBe(405);
+      expect(onOne.headers.get('allow')).toBe('GET, PATCH');
+    });
+  });
+
   it('a duplicate organization slug → 409', async () => {
     const first = await admin.post('/api/organizations', { name: 'Slugged', slug: 'unique-slug' });
     expect(first.status).toBe(201);

@@ -58,6 +58,12 @@ import { automationWebhookRoutes } from './routes/automation-webhook.ts';
  * Middleware order (spec: Authentication rule 8): CORS, security headers, audit, rate
  * limit; then per route: authentication, request size, handler (see route.ts).
  */
+/** The methods the registered routes answer on a path (`:param` segments match any one segment). */
+function methodsOf(registry: readonly RouteDef[], path: string): string[] {
+  const matches = (pattern: string) => new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\?:[A-Za-z_]+/g, '[^/]+')}/?$`).test(path);
+  return [...new Set(registry.filter((r) => matches(r.path)).map((r) => r.method.toUpperCase()))].sort();
+}
+
 export function createApp(deps: AppDeps) {
   const app = new Hono<ApiEnv>();
   const registry: RouteDef[] = [];
@@ -117,7 +123,12 @@ export function createApp(deps: AppDeps) {
   webRoutes(app, deps);
   traceViewerRoutes(app, deps);
 
-  app.notFound((c) => errorResponse(c, new AppError('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`)));
+  app.notFound((c) => {
+    // A path that exists under other methods is a 405 with Allow, not a 404: the client's mistake is the method.
+    const allowed = methodsOf(registry, c.req.path);
+    if (allowed.length) return errorResponse(c, new AppError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allowed.join(', ')}`, { allowed }), { Allow: allowed.join(', ') });
+    return errorResponse(c, new AppError('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`));
+  });
   app.onError(handleError(deps.logger));
   // Named routeDefs: Hono keeps its own `routes` list on the app.
   return Object.assign(app, { routeDefs: registry });
