@@ -29,6 +29,8 @@ export interface Engine {
   running(marker: string): string;
   /** What a boolean column returns for true. */
   trueValue: unknown;
+  /** Selects `dec` = 12345678901234567890.1234567890 as DECIMAL(40,10), `big` = 9007199254740993 as a 64-bit integer, `price` = 12.50 as DECIMAL(10,2). */
+  exactNumbers: string;
   syntaxError: { statement: string; message: string | RegExp; code: unknown };
 }
 
@@ -77,6 +79,19 @@ export function sqlDriverConformance(engine: Engine) {
     });
 
     const { p } = engine;
+
+    it('decimals and big integers compare exactly, digit for digit; a JSON number beyond 2^53 is said to be inexact', async () => {
+      const res = await run(engine.exactNumbers);
+      const cell = (a: Record<string, unknown>) => assertOn({ type: 'cell', ...a }, res);
+      cell({ column: 'dec', equals: '12345678901234567890.123456789' });
+      cell({ column: 'big', equals: '9007199254740993' });
+      cell({ column: 'price', equals: 12.5 });
+      cell({ column: 'price', equals: '12.500' });
+      expect((await failure(() => cell({ column: 'dec', equals: '12345678901234567890.1234567891' }))).message).toMatch(/^row 0, column "dec": expected "12345678901234567890\.1234567891", got /);
+      expect((await failure(() => cell({ column: 'price', equals: 12.51 }))).message).toMatch(/expected 12\.51, got /);
+      const big = await failure(() => cell({ column: 'big', equals: 9007199254740992 }));
+      expect(big.message).toContain('(a JSON number beyond 2^53 is not exact: write it as a string, "9007199254740993")');
+    });
 
     it('inserts with positional params; row_count is the rows affected', async () => {
       const res = await run(`INSERT INTO ${table} (name, price, qty, born, note, active) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}), (${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}), (${p(13)}, ${p(14)}, ${p(15)}, ${p(16)}, ${p(17)}, ${p(18)})`, [
