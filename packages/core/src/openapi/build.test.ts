@@ -103,7 +103,7 @@ describe('buildOpenApiDocument', () => {
 
   it('query schemas become query parameters', () => {
     const list = doc.paths['/api/tests']!.get as { parameters: { name?: string; in?: string; $ref?: string; schema?: { default?: unknown } }[] };
-    expect(list.parameters.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(['limit', 'cursor', 'project_id', 'status', 'type', 'quarantined']);
+    expect(list.parameters.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(['limit', 'cursor', 'view', 'project_id', 'status', 'type', 'quarantined']);
     expect(list.parameters.find((p) => p.name === 'limit')!.schema!.default).toBe(50);
   });
 
