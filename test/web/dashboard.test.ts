@@ -233,6 +233,16 @@ describe('dashboard shell', () => {
     // Stored through the API, the secret's value withheld; deleting from the panel removes it.
     const stored = await call(`/api/v1/projects/${projectId}/environment`, { org: orgId });
     expect(stored.body.items.map((v: { name: string; value: string | null }) => [v.name, v.value])).toEqual([['BASE_PATH', '/shop'], ['DATABASE_URL', null]]);
+    // A delete asks first; No deletes nothing.
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await rows.filter({ hasText: 'DATABASE_URL' }).getByTestId('environment-delete').click();
+    await expect.poll(() => asked).toEqual(['Delete the secret DATABASE_URL? Its value cannot be read back: to restore it you need the value itself.']);
+    expect((await call(`/api/v1/projects/${projectId}/environment`, { org: orgId })).body.items).toHaveLength(2);
+    page.once('dialog', (dialog) => void dialog.accept());
     await rows.filter({ hasText: 'BASE_PATH' }).getByTestId('environment-delete').click();
     await expect.poll(() => page.getByTestId('environment-row-name').allTextContents()).toEqual(['DATABASE_URL']);
     expect((await call(`/api/v1/projects/${projectId}/environment`, { org: orgId })).body.items).toHaveLength(1);
@@ -276,6 +286,7 @@ describe('dashboard shell', () => {
     expect(await page.getByTestId('api-key-created').isVisible()).toBe(false);
     expect(await page.content()).not.toContain(key);
 
+    page.once('dialog', (dialog) => void (dialog.message().startsWith('Revoke the API key “assistant on my laptop”?') ? dialog.accept() : dialog.dismiss()));
     await page.getByTestId('api-key-row').filter({ hasText: 'assistant on my laptop' }).getByTestId('api-key-revoke').click();
     await page.getByTestId('api-key-row').filter({ hasText: 'assistant on my laptop' }).getByTestId('api-key-revoked').waitFor();
     expect((await initialize()).status).toBe(401);
@@ -298,6 +309,7 @@ describe('dashboard shell', () => {
     // The image itself is loaded (fetched with the session, shown from an object URL).
     await expect.poll(() => row.getByTestId('baseline-image').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
 
+    page.once('dialog', (dialog) => void (dialog.message().startsWith('Delete the baseline “checkout page”?') ? dialog.accept() : dialog.dismiss()));
     await row.getByTestId('baseline-delete').click();
     await expect.poll(() => page.getByTestId('baselines-status').textContent()).toMatch(/^No baselines yet/);
     expect((await call(`/api/visual/baselines?project_id=${projectId}`, { org: orgId })).body.items).toEqual([]);
@@ -699,6 +711,7 @@ describe('schedules panel', () => {
   }, 60_000);
 
   it('deletes it: the row goes, and so does the schedule', async () => {
+    tab.once('dialog', (dialog) => void (dialog.message().startsWith('Delete the schedule') ? dialog.accept() : dialog.dismiss()));
     await row().getByTestId('schedule-delete').click();
     await expect.poll(() => tab.getByTestId('schedules-status').textContent()).toBe('No schedules yet.');
     expect(await row().count()).toBe(0);
@@ -907,6 +920,7 @@ describe('notifications section', () => {
     const channels = async () => (await api.get('/api/notifications/channels')).body.items as { name: string; enabled: boolean }[];
     expect((await channels()).find((c) => c.name === 'ci')?.enabled).toBe(false);
 
+    tab.once('dialog', (dialog) => void (dialog.message().startsWith('Delete the notification channel “qa-alerts”?') ? dialog.accept() : dialog.dismiss()));
     await rowOf('qa-alerts').getByTestId('notification-delete').click();
     await expect.poll(rowNamesHere).toEqual(['ci']);
     expect((await channels()).map((c) => c.name)).toEqual(['ci']);

@@ -57,7 +57,11 @@ describe('Keep the fix of a parameterised test in the run view', () => {
     runId = await shownRunId();
     for (const name of ['sign-in emails [demo]', 'sign-in emails [other]', 'one case breaks [fine]']) {
       await expect.poll(() => resultOf(name).getByTestId('test-result-status').textContent()).toBe('healed');
-      expect(await resultOf(name).getByTestId('test-result-keep-heal').getAttribute('aria-label')).toBe(`Write the locators healed in every case of ${name.replace(/ \[.*\]$/, '')} into the test`);
+      expect(await resultOf(name).getByTestId('test-result-keep-heal').getAttribute('aria-label')).toBe(`Keep the fix: write the locators healed in every case of ${name.replace(/ \[.*\]$/, '')} into the test`);
+      // What keeping it would write is shown before anyone decides: the step, before → after, how sure.
+      const healed = resultOf(name).getByTestId('healed-locator');
+      expect(await healed.count()).toBe(1);
+      expect(await healed.textContent()).toMatch(/^Step 2 .*: #email → test_id=login-email · \d+% sure$/);
     }
     expect(await resultOf('one case breaks [gone]').getByTestId('test-result-status').textContent()).toBe('failed');
     expect(await resultOf('one case breaks [gone]').getByTestId('test-result-keep-heal').count()).toBe(0);

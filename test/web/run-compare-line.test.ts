@@ -19,12 +19,12 @@ describe('run view vs previous run', () => {
   const PROJECT = 'Book shop';
   const resultOf = (name: string) => resultRowOf(tab, name);
   /** Runs all tests from the dashboard and waits for that run (not the one shown before) to finish. */
-  const runAll = async () => {
+  const runAll = async (cases = 2) => {
     const before = await tab.getByTestId('test-run-id').textContent().catch(() => '');
     await tab.getByTestId('tests-run-all').click();
     await expect.poll(() => tab.getByTestId('test-run-id').textContent()).not.toMatch(new RegExp(`^(${before || '-'})?$`));
     await expect.poll(() => tab.getByTestId('test-run-state').textContent(), { timeout: 60_000, interval: 200 }).toMatch(/^(completed|failed|cancelled)$/);
-    await expect.poll(() => tab.getByTestId('test-run-status').textContent()).toMatch(/^Run \w+: 2 cases/);
+    await expect.poll(() => tab.getByTestId('test-run-status').textContent()).toMatch(new RegExp(`^Run \\w+: ${cases} cases`));
   };
 
   beforeAll(async () => {
@@ -65,6 +65,16 @@ describe('run view vs previous run', () => {
     expect(await resultOf('books are listed').getByTestId('test-result-new').textContent()).toBe('new');
     expect(await resultOf('book search answers').getByTestId('test-result-status').textContent()).toBe('passed');
     expect(await resultOf('book search answers').getByTestId('test-result-new').count()).toBe(0);
+    expect(problems).toEqual([]);
+  }, 90_000);
+
+  it('counts the tests the previous run did not have, and how many of them fail', async () => {
+    const created = await world.api.post('/api/tests', { project_id: world.projectId, type: 'api', name: 'book covers load', steps: [{ type: 'request', url: '/api/no-such-covers' }], assertions: [{ type: 'status', equals: 200 }] });
+    expect(created.status, created.text).toBe(201);
+    await runAll(3);
+    // The new test's failure is not a "new failure" (it never passed), but the line says it fails.
+    await expect.poll(() => tab.getByTestId('test-run-compare').textContent()).toBe('vs previous run: 0 new failures, 0 fixed, 1 new test, 1 failing');
+    expect(await resultOf('book covers load').getByTestId('test-result-status').textContent()).toBe('failed');
     expect(problems).toEqual([]);
   }, 90_000);
 });

@@ -195,4 +195,49 @@ describe('test editor: assertions and parameter sets', () => {
     expect(await stored()).toMatchObject({ timeout_ms: 600_000, parameters: {} });
     expect(problems).toEqual([]);
   });
+
+  it('writes a new test: a starter of the kind chosen, a refusal under its field, created once on Save, then edited like any other', async () => {
+    const listed = async () => (await api.get(`/api/tests?project_id=${world.projectId}`)).body.items as { id: string; name: string }[];
+    const posts: Request[] = [];
+    tab.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/tests') posts.push(request);
+    });
+    await tab.getByTestId('test-editor-close').click();
+    await tab.getByTestId('tests-new').click();
+    await expect.poll(() => tab.getByTestId('test-editor-heading').textContent()).toBe(`New test · ${PROJECT}`);
+    // Focus is where typing starts; the form starts from one step of a UI test.
+    expect(await area('name').evaluate((node) => node === document.activeElement)).toBe(true);
+    expect(await area('name').inputValue()).toBe('');
+    expect(JSON.parse(await area('steps').inputValue())).toEqual([{ type: 'goto', url: '/' }]);
+    expect(await tab.getByTestId('test-editor').getByLabel(/^Kind/).getAttribute('data-testid')).toBe('test-editor-type');
+    // Another kind, with the starter untouched: that kind's starter.
+    await area('type').selectOption('api');
+    expect(JSON.parse(await area('steps').inputValue())).toEqual([{ type: 'request', method: 'GET', url: '/health' }]);
+    expect(JSON.parse(await area('assertions').inputValue())).toEqual([{ type: 'status', equals: 200 }]);
+
+    // A step the API refuses is said under Steps, with its place; nothing is created.
+    await area('name').fill('items list answers');
+    await area('steps').fill('[{ "type": "request", "method": "FETCH", "url": "/api/items" }]');
+    await tab.getByTestId('test-editor-save').click();
+    await expect.poll(() => errorOf('steps').textContent()).toMatch(/^steps\.0\.method: /);
+    expect(await area('name').inputValue()).toBe('items list answers');
+    expect((await listed()).map((t) => t.name)).toEqual(['items answer']);
+
+    await area('steps').fill(JSON.stringify([{ type: 'request', url: '/api/items' }]));
+    await tab.getByTestId('test-editor-save').click();
+    await expect.poll(() => tab.getByTestId('test-editor-status').textContent()).toBe('Created: the test is in the list (revision 1).');
+    expect(await tab.getByTestId('test-editor-heading').textContent()).toBe('Edit test · items list answers (revision 1)');
+    await rowOf('items list answers').waitFor();
+    const created = (await listed()).find((t) => t.name === 'items list answers')!;
+    expect((await api.get(`/api/tests/${created.id}`)).body).toMatchObject({ type: 'api', steps: [{ type: 'request', url: '/api/items' }], assertions: [{ type: 'status', equals: 200 }], revision: 1 });
+
+    // The next save is an edit of that test, not a second one.
+    await area('description').fill('the list answers 200');
+    await tab.getByTestId('test-editor-save').click();
+    await expect.poll(() => tab.getByTestId('test-editor-status').textContent()).toBe('Saved as revision 2.');
+    expect(posts.filter((r) => r.postDataJSON()?.name === 'items list answers')).toHaveLength(2); // the refused one and the created one
+    expect((await listed()).map((t) => t.name).sort()).toEqual(['items answer', 'items list answers']);
+    expect((await api.get(`/api/tests/${created.id}`)).body).toMatchObject({ description: 'the list answers 200', revision: 2 });
+    expect(problems).toEqual([]);
+  });
 });

@@ -204,6 +204,7 @@ describe('tests panel', () => {
     expect(await rowOf('items by path').getByTestId('test-row-status').textContent()).toBe('failed');
     expect(await rowOf('items are listed').getByTestId('test-row-status').textContent()).toBe('passed');
     expect(await tab.getByTestId('tests-run-all').isVisible()).toBe(false);
+    expect(await tab.getByTestId('tests-new').isVisible()).toBe(false);
     expect(await rows().getByTestId('test-row-run').count()).toBe(0);
     expect(await rows().getByTestId('test-delete').count()).toBe(0);
     // The API refuses a viewer's run as the panel does.

@@ -41,7 +41,7 @@ function keyRow(key) {
   if (key.revoked_at) {
     actions.append(element('span', { className: 'badge', testid: 'api-key-revoked', text: 'revoked' }));
   } else {
-    actions.append(deleteButton({ verb: 'Revoke', testid: 'api-key-revoke', item: key.name, path: `/api/api-keys/${encodeURIComponent(key.id)}`, status: el.status, reload: load }));
+    actions.append(deleteButton({ verb: 'Revoke', testid: 'api-key-revoke', item: key.name, path: `/api/api-keys/${encodeURIComponent(key.id)}`, status: el.status, reload: load, confirm: `Revoke the API key “${key.name}”? Every assistant, script or CI job using it stops working at once; this cannot be undone.` }));
   }
   li.append(name, detail, actions);
   return li;

@@ -43,7 +43,7 @@ function variableRow(variable) {
   else value.textContent = variable.value ?? '';
   const actions = element('span');
   if (current?.canEdit) {
-    actions.append(deleteButton({ verb: 'Delete', testid: 'environment-delete', item: variable.name, path: `${variablesPath()}/${encodeURIComponent(variable.name)}`, status: el.status, reload: load }));
+    actions.append(deleteButton({ verb: 'Delete', testid: 'environment-delete', item: variable.name, path: `${variablesPath()}/${encodeURIComponent(variable.name)}`, status: el.status, reload: load, confirm: variable.secret ? `Delete the secret ${variable.name}? Its value cannot be read back: to restore it you need the value itself.` : `Delete the variable ${variable.name}? Tests that use it fail until it is set again.` }));
   }
   li.append(name, value, actions);
   return li;

@@ -204,7 +204,7 @@ function channelRow(channel) {
       },
     }),
     showLogs,
-    deleteButton({ verb: 'Delete', testid: 'notification-delete', item: `channel ${channel.name}`, path, status, reload: reloadFor(mine) }),
+    deleteButton({ verb: 'Delete', testid: 'notification-delete', item: `channel ${channel.name}`, path, status, reload: reloadFor(mine), confirm: `Delete the notification channel “${channel.name}”? Its URL and delivery history go with it.` }),
   );
   li.append(about, actions, logs);
   return li;

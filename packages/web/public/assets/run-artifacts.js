@@ -35,15 +35,16 @@ export async function runArtifactsByCase(runId) {
  * Buttons that view a failed case's trace and download it, its failure screenshot and its
  * page's HTML; a failure is said in `status`.
  * @param {RunArtifact[]} artifacts the case's
- * @param {string} name the case's name, for the buttons' labels
+ * @param {string} name the case's name, for the buttons' labels (each starts with the button's
+ *   visible text, so a voice-control user saying "Page HTML" finds it: WCAG 2.5.3)
  * @param {HTMLElement} status
  * @param {(blob: Blob, filename: string) => void} save
  */
 export function artifactButtons(artifacts, name, status, save) {
   const offered = [
-    { artifact: artifacts.find((a) => a.kind === 'trace'), what: 'trace', text: 'Download trace', label: `Download the Playwright trace of ${name}`, testid: 'test-result-trace' },
-    { artifact: artifacts.find((a) => a.kind === 'screenshot' && a.name.endsWith('/failure.png')), what: 'screenshot', text: 'Screenshot', label: `Download the failure screenshot of ${name}`, testid: 'test-result-screenshot' },
-    { artifact: artifacts.find((a) => a.kind === 'dom_snapshot'), what: 'page HTML', text: 'Page HTML', label: `Download the HTML of the page ${name} failed on`, testid: 'test-result-dom' },
+    { artifact: artifacts.find((a) => a.kind === 'trace'), what: 'trace', text: 'Download trace', label: `Download trace: the Playwright trace of ${name}`, testid: 'test-result-trace' },
+    { artifact: artifacts.find((a) => a.kind === 'screenshot' && a.name.endsWith('/failure.png')), what: 'screenshot', text: 'Screenshot', label: `Screenshot: download the failure screenshot of ${name}`, testid: 'test-result-screenshot' },
+    { artifact: artifacts.find((a) => a.kind === 'dom_snapshot'), what: 'page HTML', text: 'Page HTML', label: `Page HTML: download the page ${name} failed on`, testid: 'test-result-dom' },
   ];
   const trace = offered[0].artifact;
   const view = trace ? [viewTraceButton(trace, name, status)] : [];
@@ -76,7 +77,7 @@ export function artifactButtons(artifacts, name, status, save) {
 function viewTraceButton(trace, name, status) {
   const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-result-view-trace', text: 'View trace' }));
   button.type = 'button';
-  button.setAttribute('aria-label', `View the Playwright trace of ${name}`);
+  button.setAttribute('aria-label', `View trace: the Playwright trace of ${name}`);
   button.addEventListener('click', () => openTraceViewer(trace.url, status));
   return button;
 }

@@ -6,8 +6,8 @@ import { api } from './api.js';
  * the project's latest finished run before this one): a red run's
  * reader first wants to know what this change broke, rather than what was broken before.
  *
- * @typedef {{ test_id: string, parameter_set?: { index: number }, change: string }} ComparedCase
- * @typedef {{ base_run_id: string | null, base_rule?: string | null, summary: { new_failures: number, quarantined_new_failures: number, fixed: number }, cases: ComparedCase[] }} RunComparison
+ * @typedef {{ test_id: string, parameter_set?: { index: number }, change: string, status: string | null }} ComparedCase
+ * @typedef {{ base_run_id: string | null, base_rule?: string | null, summary: { new_failures: number, quarantined_new_failures: number, fixed: number, new_tests: number }, cases: ComparedCase[] }} RunComparison
  */
 
 /**
@@ -35,13 +35,18 @@ const BASES = /** @type {Record<string, string>} */ ({ pull_request_target: "tar
 /**
  * "vs previous run: 2 new failures, 1 fixed" (a quarantined test's new failure is said
  * apart: it does not fail the run); "vs target branch's run: …" for a pull request's run.
+ * Cases the base did not run are counted apart, with how many of them failed ("3 new tests,
+ * 1 failing"): they are not new failures (nothing they did passed before), but a reader who
+ * sees a red row and "0 new failures" must not think the row was red before.
  * @param {RunComparison} comparison
  */
 export function comparisonLine(comparison) {
   const s = comparison.summary;
   const quarantined = s.quarantined_new_failures ? ` (+${s.quarantined_new_failures} quarantined)` : '';
   const base = BASES[comparison.base_rule ?? ''] ?? 'previous run';
-  return `vs ${base}: ${count(s.new_failures, 'new failure')}${quarantined}, ${s.fixed} fixed`;
+  const failingNew = comparison.cases.filter((c) => c.change === 'new_test' && c.status === 'failed').length;
+  const newTests = s.new_tests ? `, ${count(s.new_tests, 'new test')}${failingNew ? `, ${failingNew} failing` : ''}` : '';
+  return `vs ${base}: ${count(s.new_failures, 'new failure')}${quarantined}, ${s.fixed} fixed${newTests}`;
 }
 
 /**

@@ -148,7 +148,7 @@ function scheduleRow(schedule) {
           await api(path, { method: 'PATCH', body: { enabled: !schedule.enabled } });
         },
       }),
-      deleteButton({ verb: 'Delete', testid: 'schedule-delete', item: `schedule ${schedule.name}`, path, status: el.status, reload: reloadFor(opened) }),
+      deleteButton({ verb: 'Delete', testid: 'schedule-delete', item: `schedule ${schedule.name}`, path, status: el.status, reload: reloadFor(opened), confirm: `Delete the schedule “${schedule.name}”? Its tests stop running on it.` }),
     );
   }
   li.append(about, times, actions);

@@ -1,7 +1,7 @@
 import { api } from './api.js';
 import { $, clearFieldErrors, element, issuesOf, setMessage, showFieldErrors, submitting, withIssues } from './dom.js';
 import { allProjects } from './projects.js';
-import { openTests } from './tests.js';
+import { openTests, refreshTestsOf } from './tests.js';
 
 /**
  * "New test from template" (templates.js): the project the test goes in, its name (the
@@ -114,10 +114,12 @@ function showCreated(test, canRun) {
   text.append('Created the test ', element('strong', { testid: 'template-use-created-name', text: test.name }), ` in ${project.name}.`);
   const show = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'template-use-open-tests', text: 'Show in Tests' }));
   show.type = 'button';
-  show.setAttribute('aria-label', `Show the tests of ${project.name}`);
+  show.setAttribute('aria-label', `Show in Tests: the tests of ${project.name}`);
   show.addEventListener('click', () => openTests(project, { canRun }));
   el.created.replaceChildren(text, show);
   el.created.hidden = false;
+  // The project's Tests panel, if open, lists the new test now (not on the next reload).
+  refreshTestsOf(test.project_id);
 }
 
 function hideCreated() {

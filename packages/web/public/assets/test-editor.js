@@ -3,9 +3,10 @@ import { $, clearFieldErrors, issuesOf, jsonOf, listOf, messageOf, setMessage, s
 import { when } from './revision-people.js';
 
 /**
- * Edits one test's name, description, priority, tags, steps, assertions, timeout, shared
- * parameters and parameter sets (the lists and the parameters as JSON, as in the test
- * format; an edit replaces each whole). The timeout is shown in seconds, kept in ms. The editor
+ * Edits one test's name, kind, description, priority, tags, steps, assertions, timeout,
+ * shared parameters and parameter sets (the lists and the parameters as JSON, as in the
+ * test format; an edit replaces each whole), or writes a new test of a project
+ * (openNewTest: the same form, starting from one step of the kind chosen, saved by POST). The timeout is shown in seconds, kept in ms. The editor
  * remembers the revision it loaded and sends it as If-Match, so a save never overwrites a
  * change someone made since: the API answers 412 and the editor says who changed the test
  * and when, keeping the edit in its fields until the person chooses to reload
@@ -14,13 +15,14 @@ import { when } from './revision-people.js';
  * each said under its own field.
  *
  * @typedef {import('./dom.js').FormField} FormField
- * @typedef {{ name: string, description: string | null, priority: string, tags: string[], steps: unknown[], assertions?: unknown[], timeout_ms?: number, parameters?: Record<string, unknown>, parameter_sets?: unknown[], revision: number }} EditedTest
+ * @typedef {{ name: string, type: string, description: string | null, priority: string, tags: string[], steps: unknown[], assertions?: unknown[], timeout_ms?: number, parameters?: Record<string, unknown>, parameter_sets?: unknown[], revision: number }} EditedTest
  */
 
 const el = {
   form: /** @type {HTMLFormElement} */ ($('test-editor')),
   heading: $('test-editor-heading'),
   name: /** @type {HTMLInputElement} */ ($('test-editor-name')),
+  type: /** @type {HTMLSelectElement} */ ($('test-editor-type')),
   description: /** @type {HTMLTextAreaElement} */ ($('test-editor-description')),
   priority: /** @type {HTMLSelectElement} */ ($('test-editor-priority')),
   tags: /** @type {HTMLInputElement} */ ($('test-editor-tags')),
@@ -33,6 +35,7 @@ const el = {
   status: $('test-editor-status'),
   reload: /** @type {HTMLButtonElement} */ ($('test-editor-reload')),
   close: /** @type {HTMLButtonElement} */ ($('test-editor-close')),
+  save: /** @type {HTMLButtonElement} */ ($('test-editor-save')),
 };
 
 /** A select or text area where a FormField takes inputs (they are marked and focused alike). @param {HTMLElement} node */
@@ -43,6 +46,7 @@ const field = (input, error) => ({ inputs: [asInput(input)], error: $(error), em
 /** The form's fields by the name the API's issues use. */
 const FIELDS = /** @type {Record<string, FormField>} */ ({
   name: { inputs: [el.name], error: $('test-editor-name-error') },
+  type: field(el.type, 'test-editor-type-error'),
   description: field(el.description, 'test-editor-description-error'),
   priority: field(el.priority, 'test-editor-priority-error'),
   tags: field(el.tags, 'test-editor-tags-error'),
@@ -59,14 +63,30 @@ const LISTS = new Set(['tags', 'steps', 'assertions', 'parameters', 'parameter_s
 /** The most a test may take, in seconds (the spec's execution timeout). */
 const MAX_TIMEOUT_SECONDS = 600;
 
-/** @type {{ id: string, revision: number, onSaved: () => void } | undefined} what the editor shows */
+/**
+ * What the editor shows: a stored test (id, and the revision a save is conditioned on), or
+ * a new one for a project (id null until it is saved; then it is edited like any other).
+ * @type {{ id: string | null, projectId: string, revision: number, onSaved: () => void } | undefined}
+ */
 let editing;
+
+/**
+ * Where a new test starts, by kind: one step and assertion that show the format (a new
+ * tester's first question is what a step looks like), to be edited in place.
+ * @type {Record<string, { steps: unknown[], assertions: unknown[] }>}
+ */
+const STARTERS = {
+  ui: { steps: [{ type: 'goto', url: '/' }], assertions: [{ type: 'title', contains: '' }] },
+  api: { steps: [{ type: 'request', method: 'GET', url: '/health' }], assertions: [{ type: 'status', equals: 200 }] },
+  db: { steps: [{ type: 'sql', connection: { driver: 'postgres', url_env: 'DATABASE_URL' }, statement: 'SELECT 1 AS one' }], assertions: [{ type: 'cell', column: 'one', equals: 1 }] },
+};
 /** Bumped on every open and close: a late answer for an editor since closed changes nothing. */
 let opening = 0;
 
 /** @param {EditedTest} test */
 function fill(test) {
   el.name.value = test.name;
+  el.type.value = test.type;
   el.description.value = test.description ?? '';
   el.priority.value = test.priority;
   el.tags.value = test.tags.join(', ');
@@ -135,7 +155,7 @@ async function loadInto(testId) {
  */
 export async function openEditor(testId, { onSaved }) {
   opening++;
-  editing = { id: testId, revision: 0, onSaved };
+  editing = { id: testId, projectId: '', revision: 0, onSaved };
   // Until the test is read, the heading names no test (not the one edited before).
   el.heading.textContent = 'Edit test';
   setMessage(el.status);
@@ -143,11 +163,49 @@ export async function openEditor(testId, { onSaved }) {
   el.form.hidden = false;
   try {
     await loadInto(testId);
-    el.form.scrollIntoView({ block: 'nearest' });
+    showForm();
   } catch (err) {
     setMessage(el.error, `Could not open the test: ${messageOf(err)}`);
   }
 }
+
+/** Brings the form into view with its first field focused (keyboard users start typing there). */
+function showForm() {
+  el.form.scrollIntoView({ block: 'start' });
+  el.name.focus({ preventScroll: true });
+}
+
+/** The starter's steps and assertions for the kind chosen. */
+function fillStarter() {
+  const starter = STARTERS[el.type.value] ?? STARTERS.ui;
+  el.steps.value = JSON.stringify(starter.steps, null, 2);
+  el.assertions.value = JSON.stringify(starter.assertions, null, 2);
+}
+
+/**
+ * Opens the editor on a new test of the project: nothing is stored until Save.
+ * @param {{ id: string, name: string }} project
+ * @param {{ onSaved: () => void }} options onSaved: the list shows the new test
+ */
+export function openNewTest(project, { onSaved }) {
+  opening++;
+  editing = { id: null, projectId: project.id, revision: 0, onSaved };
+  fill({ name: '', type: 'ui', description: null, priority: 'medium', tags: [], steps: [], timeout_ms: MAX_TIMEOUT_SECONDS * 1000, revision: 0 });
+  fillStarter();
+  el.heading.textContent = `New test · ${project.name}`;
+  el.reload.hidden = true;
+  setMessage(el.status);
+  clearErrors();
+  el.form.hidden = false;
+  showForm();
+}
+
+// A new test's kind picks its starter while the steps are still the starter of another kind.
+el.type.addEventListener('change', () => {
+  if (!editing || editing.id !== null) return;
+  const untouched = Object.values(STARTERS).some((starter) => jsonOf(el.steps) !== undefined && JSON.stringify(jsonOf(el.steps)) === JSON.stringify(starter.steps));
+  if (untouched) fillStarter();
+});
 
 export function closeEditor() {
   opening++;
@@ -185,18 +243,28 @@ el.form.addEventListener('submit', async (event) => {
     return;
   }
   setMessage(el.status, 'Saving…');
+  // One save at a time: a second click while a new test is being created would create two.
+  el.save.disabled = true;
+  const created = target.id === null;
+  const description = el.description.value.trim() ? el.description.value : null;
+  const fields = { name, type: el.type.value, priority: el.priority.value, tags: listOf(el.tags), steps, assertions, timeout_ms: timeoutMs, parameters, parameter_sets: parameterSets };
   try {
-    /** @type {EditedTest} */
-    const saved = await api(`/api/tests/${encodeURIComponent(target.id)}`, {
-      method: 'PATCH',
-      headers: { 'If-Match': `"${target.revision}"` },
-      // Lists are replaced whole: what the text areas say is the test's.
-      body: { name, description: el.description.value.trim() ? el.description.value : null, priority: el.priority.value, tags: listOf(el.tags), steps, assertions, timeout_ms: timeoutMs, parameters, parameter_sets: parameterSets },
-    });
+    /** @type {EditedTest & { id: string }} */
+    const saved =
+      target.id === null
+        ? await api('/api/tests', { method: 'POST', body: { project_id: target.projectId, ...fields, ...(description !== null && { description }) } })
+        : await api(`/api/tests/${encodeURIComponent(target.id)}`, {
+            method: 'PATCH',
+            headers: { 'If-Match': `"${target.revision}"` },
+            // Lists are replaced whole: what the text areas say is the test's.
+            body: { ...fields, description },
+          });
     if (target !== editing) return;
+    // A new test, once stored, is edited like any other: the next save is a PATCH of its revision.
+    target.id = saved.id;
     target.revision = saved.revision;
     el.heading.textContent = `Edit test · ${saved.name} (revision ${saved.revision})`;
-    setMessage(el.status, `Saved as revision ${saved.revision}.`);
+    setMessage(el.status, created ? `Created: the test is in the list (revision ${saved.revision}).` : `Saved as revision ${saved.revision}.`);
     target.onSaved();
   } catch (err) {
     if (target !== editing) return;
@@ -209,11 +277,13 @@ el.form.addEventListener('submit', async (event) => {
     } else {
       setMessage(el.error, `Not saved: ${messageOf(err)}`);
     }
+  } finally {
+    el.save.disabled = false;
   }
 });
 
 el.reload.addEventListener('click', async () => {
-  if (!editing) return;
+  if (!editing || editing.id === null) return;
   try {
     await loadInto(editing.id);
     setMessage(el.status, 'Reloaded: the editor shows the test as it is now.');

@@ -2,6 +2,7 @@ import { api, ApiError } from './api.js';
 import { $, element, messageOf, setMessage } from './dom.js';
 import { artifactButtons, runArtifactsByCase } from './run-artifacts.js';
 import { extractedBlock } from './extracted.js';
+import { healedBlock } from './healed-locators.js';
 import { comparisonLine, newFailureKeys, previousRunComparison } from './run-compare.js';
 import { sourceText } from './run-source.js';
 import { commentsSection } from './comments.js';
@@ -158,6 +159,8 @@ function resultRow(result, artifacts, newFailures) {
   if (result.status !== 'passed' && result.error_message) li.append(element('p', { className: 'test-result-error', testid: 'test-result-error', text: result.error_message }));
   const extracted = extractedBlock(result.metadata);
   if (extracted) li.append(extracted);
+  const healed = result.status === 'healed' ? healedBlock(result.metadata) : undefined;
+  if (healed) li.append(healed);
   const actions = element('div', { className: 'test-result-actions' });
   /** @type {HTMLElement | undefined} */
   let downloadStatus;
@@ -221,7 +224,7 @@ function keepHealControls(result, name) {
   const button = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-result-keep-heal', text: 'Keep the fix' }));
   button.type = 'button';
   const testName = result.parameter_set ? name.replace(` [${result.parameter_set.name}]`, '') : name;
-  button.setAttribute('aria-label', result.parameter_set ? `Write the locators healed in every case of ${testName} into the test` : `Write the locators healed in ${name} into the test`);
+  button.setAttribute('aria-label', result.parameter_set ? `Keep the fix: write the locators healed in every case of ${testName} into the test` : `Keep the fix: write the locators healed in ${name} into the test`);
   if (result.parameter_set) button.title = `Keeps the fix of ${testName}: the heals of all its cases in this run`;
   const said = element('p', { className: 'muted', testid: 'test-result-keep-heal-status' });
   said.hidden = true;

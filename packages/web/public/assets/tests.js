@@ -1,7 +1,7 @@
 import { api, ApiError } from './api.js';
 import { $, deleteButton, element, listLoader, messageOf, setMessage } from './dom.js';
 import { badgeClass, resetRuns, startRun } from './test-run.js';
-import { closeEditor, openEditor } from './test-editor.js';
+import { closeEditor, openEditor, openNewTest } from './test-editor.js';
 import { closeHistory, openHistory } from './test-history.js';
 import { closeTestComments, openTestComments } from './test-comments.js';
 
@@ -9,7 +9,7 @@ import { closeTestComments, openTestComments } from './test-comments.js';
  * The tests of one project: name, kind, priority, tags, the number of parameter sets of a
  * parameterised test, and the outcome of its latest run (the API keeps it in the test's
  * status). Everyone may look (the API lets viewers list tests and read runs); members and
- * admins also run one test or all of them, retry a failed case, quarantine a test (it runs,
+ * admins also write a new test (New test, in the editor), run one test or all of them, retry a failed case, quarantine a test (it runs,
  * but its failure no longer fails runs) or release it, edit a test (test-editor.js), restore
  * an earlier revision from its history (test-history.js; everyone may read it), and delete
  * a test (the API enforces the same). Everyone reads a test's review comments (Comments,
@@ -26,6 +26,7 @@ const el = {
   heading: $('tests-heading'),
   close: /** @type {HTMLButtonElement} */ ($('tests-close')),
   runAll: /** @type {HTMLButtonElement} */ ($('tests-run-all')),
+  newTest: /** @type {HTMLButtonElement} */ ($('tests-new')),
   status: $('tests-status'),
   list: $('tests-list'),
   more: /** @type {HTMLButtonElement} */ ($('tests-more')),
@@ -49,7 +50,7 @@ let opened = 0;
 let nextCursor = null;
 /** Bumped on every load: only the latest one sets where the next page starts. */
 let loads = 0;
-const tests = listLoader({ status: el.status, list: el.list, empty: 'No tests yet: create or generate some through the API, the MCP tools or svc.', what: 'the tests' });
+const tests = listLoader({ status: el.status, list: el.list, empty: 'No tests yet: write one with New test, let Discover & test write them from the app, start from a template (Templates), or create them through the API, the MCP tools or svc.', what: 'the tests' });
 
 const id = encodeURIComponent;
 
@@ -209,6 +210,12 @@ el.runAll.addEventListener('click', () => {
   });
 });
 
+el.newTest.addEventListener('click', () => {
+  if (!current) return;
+  const reload = reloadFor(opened);
+  openNewTest(current.project, { onSaved: () => void reload() });
+});
+
 el.more.addEventListener('click', () => void load(true));
 el.close.addEventListener('click', closeTests);
 
@@ -223,6 +230,7 @@ export function openTests(project, { canRun }) {
   const mine = opened;
   el.heading.textContent = `Tests · ${project.name}`;
   el.runAll.hidden = !canRun;
+  el.newTest.hidden = !canRun;
   el.list.replaceChildren();
   nextCursor = null;
   closeEditor();
@@ -233,6 +241,15 @@ export function openTests(project, { canRun }) {
   el.panel.hidden = false;
   el.panel.scrollIntoView({ block: 'nearest' });
   void load();
+}
+
+/**
+ * Reads the list again when it shows this project (a test was made elsewhere in the
+ * dashboard, e.g. from a template); otherwise does nothing.
+ * @param {string} projectId
+ */
+export function refreshTestsOf(projectId) {
+  if (current?.project.id === projectId) void reloadFor(opened)();
 }
 
 export function closeTests() {

@@ -78,7 +78,7 @@ function baselineRow(baseline) {
     },
   }));
   if (current?.canDelete) {
-    actions.append(deleteButton({ verb: 'Delete', testid: 'baseline-delete', item: `baseline ${baseline.name}`, path: `/api/visual/baselines/${encodeURIComponent(baseline.id)}`, status: el.status, reload: load }));
+    actions.append(deleteButton({ verb: 'Delete', testid: 'baseline-delete', item: `baseline ${baseline.name}`, path: `/api/visual/baselines/${encodeURIComponent(baseline.id)}`, status: el.status, reload: load, confirm: `Delete the baseline “${baseline.name}”? The next run records a new one from whatever the page shows then.` }));
   }
   li.append(figure, about, actions, comments);
   return li;
