@@ -82,3 +82,35 @@ describe('parseInput discriminated unions', () => {
     expect(issues(Test, { steps: [{ at: '#a' }] })).toEqual([{ path: 'steps.0.type', message: 'required (one of click, goto)' }]);
   });
 });
+
+describe('parseInput sizes and formats in plain words', () => {
+  const S = z.strictObject({
+    name: z.string().trim().min(1).max(5),
+    count: z.int().min(1).max(10),
+    tags: z.array(z.string()).min(1).max(2),
+    below: z.number().lt(3),
+    url: z.url(),
+    email: z.email(),
+    own: z.string().max(2, 'at most two letters, as the spec says'),
+  });
+
+  it("says a length's limit and what it got, a number's bound, a list's size and a format, instead of zod's words", () => {
+    expect(issues(S, { name: 'abcdefg', count: 0, tags: ['a', 'b', 'c'], below: 3, url: 'shop', email: 'x', own: 'ok' })).toEqual([
+      { path: 'name', message: 'at most 5 characters (got 7)' },
+      { path: 'count', message: 'at least 1' },
+      { path: 'tags', message: 'at most 2 items (got 3)' },
+      { path: 'below', message: 'less than 3' },
+      { path: 'url', message: 'not a valid URL (e.g. https://shop.example.com)' },
+      { path: 'email', message: 'not a valid email address' },
+    ]);
+  });
+
+  it('an empty required text or list says so; a message the schema wrote is kept', () => {
+    expect(issues(S, { name: '   ', count: 11, tags: [], below: 1, url: 'https://a.example', email: 'a@b.example', own: 'abc' })).toEqual([
+      { path: 'name', message: 'must not be empty' },
+      { path: 'count', message: 'at most 10' },
+      { path: 'tags', message: 'must have at least 1 item' },
+      { path: 'own', message: 'at most two letters, as the spec says' },
+    ]);
+  });
+});

@@ -62,9 +62,35 @@ export function toFieldIssues(error: z.ZodError, where: InputLocation = 'body', 
     else if (issue.code === 'invalid_type' && message.endsWith('received NaN')) message = 'expected a number';
     // An enum field left out: say it is required, as for any other field, rather than listing the options.
     else if (issue.code === 'invalid_value' && path !== '' && data !== undefined && valueAt(data, issue.path) === undefined) message = `required (${message.replace(/^Invalid option: /, '')})`;
+    else message = plainWords(issue, message, data === undefined ? undefined : valueAt(data, issue.path));
     issues.push({ path, message });
   }
   return issues;
+}
+
+/** What a length or size is counted in, by the kind of value zod checked. */
+const UNITS: Record<string, [string, string]> = { string: ['character', 'characters'], array: ['item', 'items'], set: ['item', 'items'], file: ['byte', 'bytes'] };
+const FORMATS: Record<string, string> = { url: 'not a valid URL (e.g. https://shop.example.com)', email: 'not a valid email address', uuid: 'not a valid id (a UUID)', datetime: 'not a valid date and time (ISO 8601, e.g. 2026-11-29T08:00:00Z)', date: 'not a valid date (e.g. 2026-11-29)' };
+
+/**
+ * zod's own words for a size or format ("Too big: expected string to have <=255
+ * characters", "Invalid URL") in plain ones ("at most 255 characters (got 300)", "not a
+ * valid URL"). A message a schema wrote itself is kept: only zod's defaults are rewritten.
+ */
+function plainWords(issue: z.core.$ZodIssue, message: string, got: unknown): string {
+  if ((issue.code === 'too_big' || issue.code === 'too_small') && /^Too (big|small):/.test(message)) {
+    const big = issue.code === 'too_big';
+    const limit = Number(big ? issue.maximum : issue.minimum);
+    const exclusive = issue.inclusive === false;
+    const unit = UNITS[issue.origin];
+    if (!unit) return `${big ? (exclusive ? 'less than' : 'at most') : exclusive ? 'more than' : 'at least'} ${limit}`;
+    if (!big && limit === 1 && !exclusive) return issue.origin === 'string' ? 'must not be empty' : 'must have at least 1 item';
+    const size = typeof got === 'string' || Array.isArray(got) ? got.length : undefined;
+    const bound = exclusive ? limit + (big ? -1 : 1) : limit;
+    return `${big ? 'at most' : 'at least'} ${bound} ${bound === 1 ? unit[0] : unit[1]}${size === undefined ? '' : ` (got ${size})`}`;
+  }
+  if (issue.code === 'invalid_format' && /^Invalid /.test(message)) return FORMATS[issue.format] ?? message;
+  return message;
 }
 
 function depth(issues: z.core.$ZodIssue[]): number {
