@@ -305,7 +305,7 @@ describe('dashboard shell', () => {
     await expect.poll(() => page.getByTestId('baselines-heading').textContent()).toBe('Visual baselines · Gamma from the browser');
     const row = page.getByTestId('baseline-row');
     await expect.poll(() => row.getByTestId('baseline-name').allTextContents()).toEqual(['checkout page']);
-    expect(await row.getByTestId('baseline-detail').textContent()).toContain(`test ${test.body.id} · 64×40`);
+    expect(await row.getByTestId('baseline-detail').textContent()).toContain("test “checkout looks right” · 64×40");
     // The image itself is loaded (fetched with the session, shown from an object URL).
     await expect.poll(() => row.getByTestId('baseline-image').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
 

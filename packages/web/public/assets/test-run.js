@@ -3,6 +3,7 @@ import { $, element, messageOf, setMessage } from './dom.js';
 import { artifactButtons, runArtifactsByCase } from './run-artifacts.js';
 import { extractedBlock } from './extracted.js';
 import { healedBlock } from './healed-locators.js';
+import { visualChangeBlock } from './visual-change.js';
 import { comparisonLine, newFailureKeys, previousRunComparison } from './run-compare.js';
 import { sourceText } from './run-source.js';
 import { commentsSection } from './comments.js';
@@ -31,7 +32,7 @@ import { commentsSection } from './comments.js';
  * @typedef {{ id: string, status: string, total_tests: number, error: string | null, source?: import('./run-source.js').RunSource | null }} Run
  * @typedef {{ run: Run, passed_count: number, failed_count: number, skipped_count: number, pending_approvals: unknown[] }} RunStatus
  * @typedef {{ index: number, name: string }} SetRef
- * @typedef {{ test_id: string, status: string, duration_ms: number | null, error_message: string | null, parameter_set?: SetRef, metadata: { name?: unknown, quarantined?: unknown, steps?: unknown, failure_kind?: unknown, failed_step?: unknown }, attempt: number }} Result
+ * @typedef {{ test_id: string, status: string, duration_ms: number | null, error_message: string | null, parameter_set?: SetRef, metadata: { name?: unknown, quarantined?: unknown, steps?: unknown, failure_kind?: unknown, failed_step?: unknown, visual?: unknown }, attempt: number }} Result
  * @typedef {{ canRetry: boolean, onFinished: () => void }} RunContext
  */
 
@@ -161,6 +162,8 @@ function resultRow(result, artifacts, newFailures) {
   if (extracted) li.append(extracted);
   const healed = result.status === 'healed' ? healedBlock(result.metadata) : undefined;
   if (healed) li.append(healed);
+  const visual = result.status === 'failed' ? visualChangeBlock(result, artifacts.get(caseOf(result)) ?? [], { canAccept: !!context?.canRetry, testName: name }) : undefined;
+  if (visual) li.append(visual);
   const actions = element('div', { className: 'test-result-actions' });
   /** @type {HTMLElement | undefined} */
   let downloadStatus;

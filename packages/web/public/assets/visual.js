@@ -28,6 +28,8 @@ const PAGE = 100;
 
 /** @type {{ project: ProjectRef, canDelete: boolean } | undefined} canDelete: a member's or an admin's, who also comment */
 let current;
+/** @type {Map<string, string>} the project's test names by id, for the rows (a test id says nothing to a reader) */
+let testNames = new Map();
 /** @type {string[]} object URLs of the images on screen */
 let imageUrls = [];
 /** Which load the rows on screen belong to; an image arriving for an older one is dropped. */
@@ -62,7 +64,7 @@ function baselineRow(baseline) {
   const about = element('div', { className: 'baseline-about' });
   about.append(
     element('span', { className: 'baseline-name', testid: 'baseline-name', text: baseline.name }),
-    element('span', { className: 'muted', testid: 'baseline-detail', text: `test ${baseline.test_id}${size} · updated ${new Date(baseline.updated_at).toLocaleString()}` }),
+    element('span', { className: 'muted', testid: 'baseline-detail', text: `${testNames.has(baseline.test_id) ? `test “${testNames.get(baseline.test_id)}”` : `test ${baseline.test_id}`}${size} · updated ${new Date(baseline.updated_at).toLocaleString()}` }),
   );
   const actions = element('span', { className: 'baseline-actions' });
   const comments = element('div', { className: 'baseline-comments', testid: 'baseline-comments' });
@@ -90,13 +92,31 @@ const load = async () => {
   /** @type {string | null} */
   let more = null;
   await baselines.load(async () => {
-    const page = await api(`/api/visual/baselines?limit=${PAGE}&project_id=${encodeURIComponent(current?.project.id ?? '')}`);
+    const projectId = encodeURIComponent(current?.project.id ?? '');
+    const [page, names] = await Promise.all([api(`/api/visual/baselines?limit=${PAGE}&project_id=${projectId}`), testNamesOf(projectId)]);
+    testNames = names;
     more = page.next_cursor ?? null;
     return page;
   }, baselineRow);
   // A project with more baselines than a page says so rather than look complete.
   el.more.hidden = !more;
 };
+
+/**
+ * The project's test names by id (its first 200 tests, summaries); none when they cannot be
+ * read — the rows then name tests by id.
+ * @param {string} projectId encoded
+ * @returns {Promise<Map<string, string>>}
+ */
+async function testNamesOf(projectId) {
+  try {
+    /** @type {{ items: Array<{ id: string, name: string }> }} */
+    const page = await api(`/api/tests?project_id=${projectId}&view=summary&limit=200`);
+    return new Map(page.items.map((t) => [t.id, t.name]));
+  } catch {
+    return new Map();
+  }
+}
 
 el.close.addEventListener('click', closeBaselines);
 
