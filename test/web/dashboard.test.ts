@@ -483,6 +483,11 @@ describe('insights panel', () => {
     await expect.poll(() => tab.getByTestId('insights-heatmap-row').count()).toBe(2);
     await expect.poll(() => tab.getByTestId('insights-run').count()).toBe(3);
     expect(await tab.getByTestId('insights-run').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.runId))).toEqual([...runIds].reverse());
+    // A run's time opens it in the run view: the second run, where the flaky test failed.
+    await tab.getByTestId('insights-run').nth(1).getByTestId('insights-run-open').click();
+    await expect.poll(() => tab.getByTestId('test-run-id').textContent()).toBe(runIds[1]);
+    await expect.poll(() => tab.getByTestId('test-result-row').filter({ hasText: 'flaky endpoint answers' }).getByTestId('test-result-status').textContent(), { timeout: 15_000 }).toBe('failed');
+    await tab.getByTestId('tests-close').click();
 
     // No discovery session: the gaps section says how to get one.
     await expect.poll(() => tab.getByTestId('insights-gaps-status').textContent()).toBe('No completed discovery session: start one to see untested pages.');

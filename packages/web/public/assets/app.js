@@ -146,7 +146,7 @@ function projectRow(project) {
     // Everyone may look at the visual baselines; members and admins may delete one.
     panelButton('project-baselines', 'Baselines', `Visual baselines of ${project.name}`, () => openBaselines(ref, { canDelete: canWrite }), ref),
     // Insights are read-only: everyone may look.
-    panelButton('project-insights', 'Insights', `Insights of ${project.name}`, () => openInsights(ref), ref),
+    panelButton('project-insights', 'Insights', `Insights of ${project.name}`, () => openInsights(ref, { openRun: (runId, what) => openRunOf(ref, what, runId) }), ref),
     // Everyone may look at the schedules; members and admins may add, run, pause and delete them.
     panelButton('project-schedules', 'Schedules', `Schedules of ${project.name}`, () => openSchedules(ref, { canEdit: canWrite }), ref),
     // Flows are read-only here (written through the API or flow files): everyone may look.
@@ -170,13 +170,20 @@ function canWriteHere() {
   return !!role && WRITE_ROLES.has(role);
 }
 
+/**
+ * Opens a project's Tests panel with one of its runs in the run view (a search result's
+ * failure, a run listed in Insights).
+ * @param {{ id: string, name: string }} project @param {string} what @param {string} runId
+ */
+function openRunOf(project, what, runId) {
+  openTests(project, { canRun: canWriteHere() });
+  void showRun(what, runId);
+}
+
 // A search result opens its project's Tests panel (and a failure's run in it), as the project's row does.
 setupSearch({
   openTests: (project) => openTests(project, { canRun: canWriteHere() }),
-  showRun: (project, what, runId) => {
-    openTests(project, { canRun: canWriteHere() });
-    void showRun(what, runId);
-  },
+  showRun: openRunOf,
 });
 
 /** @returns {Membership | undefined} */

@@ -242,12 +242,27 @@ export function heatmapView(data) {
   return { nodes };
 }
 
-/** @param {TimelineRun} run */
-function runRow(run) {
+/**
+ * @param {TimelineRun} run
+ * @param {((runId: string, what: string) => void) | undefined} openRun shows the run in the run view
+ */
+function runRow(run, openRun) {
   const tr = element('tr', { testid: 'insights-run' });
   tr.dataset.runId = run.run_id;
+  const when = time(run.created_at);
+  /** @type {Node} */
+  let first = when;
+  if (openRun) {
+    // The time opens the run: its results, errors, artifacts and report, for every role.
+    const open = /** @type {HTMLButtonElement} */ (element('button', { className: 'link-button', testid: 'insights-run-open' }));
+    open.type = 'button';
+    open.append(when);
+    open.setAttribute('aria-label', `${when.textContent}: open this ${run.trigger} run (${run.status})`);
+    open.addEventListener('click', () => openRun(run.run_id, `the ${run.trigger} run of ${when.textContent}`));
+    first = open;
+  }
   tr.append(
-    cell(time(run.created_at)),
+    cell(first),
     cell(run.trigger),
     cell(element('span', { className: `badge run-status run-status-${run.status}`, testid: 'insights-run-status', text: run.status })),
     cell(String(run.passed), 'numeric'),
@@ -257,11 +272,15 @@ function runRow(run) {
   return tr;
 }
 
-/** @param {Timeline} data @returns {View} */
-export function runsView(data) {
+/**
+ * @param {Timeline} data
+ * @param {{ openRun?: (runId: string, what: string) => void }} [actions] openRun: a run's time opens it
+ * @returns {View}
+ */
+export function runsView(data, actions = {}) {
   if (!data.runs.length) return { nodes: [], empty: 'No finished run yet.' };
   const latest = data.runs.slice(-RUNS_SHOWN).reverse(); // the API lists oldest first
-  return { nodes: [table('insights-runs', 'Latest finished runs, newest first', ['When', 'Trigger', 'Status', 'Passed', 'Failed', 'Duration'], latest.map(runRow))] };
+  return { nodes: [table('insights-runs', 'Latest finished runs, newest first', ['When', 'Trigger', 'Status', 'Passed', 'Failed', 'Duration'], latest.map((run) => runRow(run, actions.openRun)))] };
 }
 
 /** @param {CoverageGap} gap */

@@ -13,7 +13,8 @@ import { clustersView, codeView, flakyView, gapsView, heatmapView, qualityView, 
  *
  * @typedef {{ id: string, name: string }} ProjectRef
  * @typedef {import('./insights-views.js').View} View
- * @typedef {{ key: string, path: (projectId: string) => string, view: (data: any) => View }} Source
+ * @typedef {{ openRun?: (runId: string, what: string) => void }} InsightActions
+ * @typedef {{ key: string, path: (projectId: string) => string, view: (data: any, actions: InsightActions) => View }} Source
  */
 
 const el = {
@@ -50,6 +51,9 @@ const WHAT = {
   code: 'the untested code',
 };
 
+/** @type {InsightActions} what the sections' rows can open (set by openInsights) */
+let actions = {};
+
 /**
  * Which opening the sections on screen belong to. Bumped on every open and close, so an
  * answer for a closed panel, or for the project shown before, is dropped when it arrives.
@@ -72,7 +76,7 @@ async function loadSection(source, projectId, mine) {
   try {
     const data = await api(source.path(projectId));
     if (mine !== opened) return;
-    const view = source.view(data);
+    const view = source.view(data, actions);
     body.replaceChildren(...view.nodes);
     setMessage(status, view.empty);
   } catch (err) {
@@ -87,9 +91,11 @@ el.close.addEventListener('click', closeInsights);
 /**
  * Shows the insights of a project.
  * @param {ProjectRef} project
+ * @param {InsightActions} [options] openRun: a latest run's time opens it in the run view
  */
-export function openInsights(project) {
+export function openInsights(project, options = {}) {
   const mine = ++opened;
+  actions = options;
   el.heading.textContent = `Insights · ${project.name}`;
   el.panel.hidden = false;
   el.panel.setAttribute('aria-busy', 'true');
