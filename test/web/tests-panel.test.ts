@@ -107,6 +107,8 @@ describe('tests panel', () => {
     await expect.poll(() => tab.getByTestId('test-run-heading').textContent()).toBe('Run of all tests');
     runAllId = await finishedRun();
     expect(await tab.getByTestId('test-run-state').textContent()).toBe('completed');
+    // Started by a person in the dashboard: a manual run (an API client's default is api).
+    expect((await api.get(`/api/v1/test/status/${runAllId}`)).body.run.trigger).toBe('manual');
 
     // The cases are the ones the server stored for this run, in name order.
     const stored = await storedResults(runAllId);

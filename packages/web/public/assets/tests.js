@@ -92,7 +92,7 @@ function testRow(test) {
     const run = /** @type {HTMLButtonElement} */ (element('button', { className: 'button button-small', testid: 'test-row-run', text: 'Run' }));
     run.type = 'button';
     run.setAttribute('aria-label', `Run ${test.name}`);
-    run.addEventListener('click', () => void startRun(test.name, () => api('/api/v1/test/run', { method: 'POST', body: { project_id: test.project_id, test_ids: [test.id] } })));
+    run.addEventListener('click', () => void startRun(test.name, () => api('/api/v1/test/run', { method: 'POST', body: { project_id: test.project_id, test_ids: [test.id], trigger: 'manual' } })));
     actions.append(
       run,
       quarantineButton(test),
@@ -206,7 +206,7 @@ el.runAll.addEventListener('click', () => {
   void startRun('all tests', async () => {
     const ids = await allTestIds(projectId);
     if (!ids.length) throw new ApiError(400, 'NO_TESTS', 'the project has no tests yet.');
-    return api('/api/v1/test/run', { method: 'POST', body: { project_id: projectId, test_ids: ids } });
+    return api('/api/v1/test/run', { method: 'POST', body: { project_id: projectId, test_ids: ids, trigger: 'manual' } });
   });
 });
 
