@@ -175,6 +175,20 @@ describe('tests panel', () => {
     expect((await storedResults(runId)).map((r) => [r.test_id, r.status])).toEqual([[listedId, 'passed']]);
   }, 90_000);
 
+  it('a running run says how many of its cases are done', async () => {
+    const slow = await api.post('/api/tests', { project_id: projectId, name: 'slow answer', type: 'api', steps: [{ type: 'request', url: '/slow?ms=4000' }], assertions: [{ type: 'status', equals: 200 }] });
+    expect(slow.status, slow.text).toBe(201);
+    await tab.getByTestId('tests-close').click();
+    await openTestsOf(PROJECT);
+    const before = await shownRunId();
+    await rowOf('slow answer').getByTestId('test-row-run').click();
+    await expect.poll(() => tab.getByTestId('test-run-status').textContent(), { timeout: 15_000, interval: 100 }).toBe('Run running: 0 of 1 case done — 0 passed, 0 failed, 0 skipped so far.');
+    await finishedRun(before);
+    expect((await api.delete(`/api/tests/${slow.body.id}`)).status).toBe(204);
+    await tab.getByTestId('tests-close').click();
+    await openTestsOf(PROJECT);
+  }, 90_000);
+
   it('deletes a test only once the confirm is accepted', async () => {
     const markupRow = rowOf(MARKUP);
     tab.once('dialog', (dialog) => void dialog.dismiss());

@@ -325,7 +325,10 @@ const HEAL_START_MS = 30_000;
 function progressOf(s) {
   const state = RUN_STATES[s.run.status] ?? s.run.status;
   const waiting = s.pending_approvals.length ? ' (approve or reject it through the API)' : '';
-  return `Run ${state}${waiting}: ${s.passed_count} passed, ${s.failed_count} failed, ${s.skipped_count} skipped so far.`;
+  const done = s.passed_count + s.failed_count + s.skipped_count;
+  // total_tests is known once the plan is (0 before): "3 of 10 cases done".
+  const of = s.run.total_tests > 0 ? `${Math.min(done, s.run.total_tests)} of ${s.run.total_tests} case${s.run.total_tests === 1 ? '' : 's'} done — ` : '';
+  return `Run ${state}${waiting}: ${of}${s.passed_count} passed, ${s.failed_count} failed, ${s.skipped_count} skipped so far.`;
 }
 
 /** The finished run's totals over its cases. @param {Run} run @param {Result[]} cases */
