@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { parse as parseJUnit } from 'junit2json';
-import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+import { MAX_SLOW_MS, startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
 import { startTarget } from '../run-graph/support/target.ts';
 
 /**
@@ -315,6 +315,8 @@ describe('svc run', () => {
       const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
       expect(json.run.id).toBe(runId);
       expect(json.tests.find((t: { id: string }) => t.id === 'first')).toMatchObject({ status: 'passed' });
+      // The test not run names the same id to resume with as the console does (it named the run's thread).
+      expect(JSON.stringify(json.tests.find((t: { id: string }) => t.id === 'held'))).toContain(`resume it with svc run --resume ${runId}`);
       expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<testsuites');
       target.openGate();
       const res = await svc(['run', '--resume', runId!, '--out', dir, '--state-dir', state, '--reporter', 'json'], randomUUID());
@@ -323,6 +325,30 @@ describe('svc run', () => {
     } finally {
       await target.stop();
     }
+  }, 120_000);
+
+  it('Ctrl-C during a UI test stops the run and writes the reports, exit 1 (Playwright\'s own handler exited with 130 first)', async () => {
+    const suite = join(out, 'ctrl-c.json');
+    const ui = (id: string, path: string) => ({ id, name: id, type: 'ui', steps: [{ type: 'goto', url: path }], assertions: [{ type: 'visible', selector: 'h1' }] });
+    await writeFile(suite, JSON.stringify({ name: 'ctrl-c', tests: [ui('home', '/'), ui('slow', `/slow?ms=${MAX_SLOW_MS}`)] }));
+    const dir = join(out, 'ctrl-c');
+    const child = spawn(bin, ['run', '--url', app.url, '--tests', suite, '--out', dir, '--state-dir', join(out, 'state-ctrl-c'), '--reporter', 'json,md'], { cwd: root });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    // The first test passed in the browser; the second is loading its slow page.
+    await expect.poll(() => /^PASS \[1\/2\] home/m.test(stdout), { timeout: 60_000 }).toBe(true);
+    child.kill('SIGINT');
+    const code = await exited;
+    expect(code, stdout + stderr).toBe(1);
+    expect(stderr).toContain('svc run: interrupted; continue with: svc run --resume');
+    const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+    expect(json.tests.find((t: { id: string }) => t.id === 'home')).toMatchObject({ status: 'passed' });
+    expect(json.run.interrupted).toBe(true);
+    // The headline judges the run as the exit code does: it did not pass.
+    expect(await readFile(join(dir, 'report.md'), 'utf8')).toMatch(/^## ⏸️ Interrupted/m);
   }, 120_000);
 
   it('an --out that cannot hold the reports, or an empty --reporter, is bad usage before anything runs; a report that cannot be written is said, the others still are (exit 1)', async () => {

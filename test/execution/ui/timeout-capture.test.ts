@@ -46,3 +46,22 @@ describe('a UI test that runs out of time while a page loads', () => {
     for (const key of [r.screenshots[0]!, r.dom_snapshot!, r.trace!]) expect((await stat(join(dir, key))).size, key).toBeGreaterThan(0);
   });
 });
+
+describe('a UI test whose page never yields its main thread', () => {
+  it('fails at its timeout (the capture gives up on a page that cannot answer), and the next test runs', async () => {
+    const busy = TestDefinition.parse({ name: 'busy page', type: 'ui', timeout_ms: 3000, steps: [{ type: 'goto', url: '/busy' }, { type: 'click', selector: 'h1' }] });
+    const deps = { ui: async () => driver, http: httpExchange, artifacts: new FsArtifacts(dir), baseUrl: app.url, environment: {}, secrets: {}, traceOnFailure: true };
+    const r = await runTest('busy', busy, deps);
+    expect(r.status).toBe('failed');
+    expect(r.failure_kind).toBe('timeout');
+    expect(r.error_message).toMatch(/^step \d \((goto \/busy|click h1)\): /);
+    // Ended by its timeout plus the bounded capture, not held by the page (it was, forever);
+    // the message says why there is no screenshot.
+    expect(r.duration_ms).toBeLessThan(30_000);
+    expect(r.error_message).toContain('(the page stopped answering — a script that never yields? — so no failure screenshot or HTML was taken)');
+    expect(r.screenshots.some((k) => k.endsWith('failure.png'))).toBe(false);
+    // The browser is still good for the next test.
+    const next = await runTest('after', TestDefinition.parse({ name: 'after', type: 'ui', steps: [{ type: 'goto', url: '/' }], assertions: [{ type: 'visible', selector: 'h1' }] }), deps);
+    expect(next.status, next.error_message).toBe('passed');
+  }, 60_000);
+});

@@ -58,6 +58,16 @@ const uiStepTypes = new Set(['goto', 'click', 'dblclick', 'fill', 'type', 'press
 const ABANDON_GRACE_MS = 5_000;
 /** How long the failure screenshot may take: it is evidence, not worth holding the run for. */
 const FAILURE_CAPTURE_TIMEOUT_MS = 5_000;
+/**
+ * How long each step of closing a test's browser work may take (stopping a navigation, the
+ * failure HTML, the trace, closing the context). A page whose script never yields (`for(;;)`)
+ * answers none of Chromium's page commands — Page.stopLoading, a screenshot, page.content()
+ * never return — and held the test, and the run, forever (found by QA). Closing the context
+ * still works: it is done by the browser process, not the page's.
+ */
+const CLEANUP_STEP_TIMEOUT_MS = 10_000;
+/** How long a page may take to answer Page.stopLoading before it counts as stuck (a live page answers in milliseconds). */
+const STOP_LOADING_TIMEOUT_MS = 3_000;
 /** A failed UI test keeps at most this much of its page's HTML (2 MB; beyond it the page is cut, and says nothing more about a locator). */
 export const MAX_DOM_SNAPSHOT_CHARS = 2_000_000;
 
@@ -305,20 +315,33 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     if (failure && failure.kind !== 'cancelled') {
       // A goto cut off by the timeout leaves the page navigating: stop it, or the capture
       // below waits for a page that may never load, holding the test well past its timeout.
-      await session.stopLoading?.().catch(() => undefined);
-      const shot = await session.screenshot({ timeoutMs: FAILURE_CAPTURE_TIMEOUT_MS }).catch(() => undefined);
+      // Page.stopLoading is answered at once by any page that still runs its event loop: one
+      // that does not answer is stuck in a script, and would answer no capture either.
+      const stopped = session.stopLoading ? await within(session.stopLoading().then(() => 'stopped' as const, () => 'failed' as const), STOP_LOADING_TIMEOUT_MS) : 'failed';
+      if (stopped === undefined) {
+        failure.message += `\n(the page stopped answering — a script that never yields? — so no failure screenshot or HTML was taken)`;
+        log('warn', `test ${testId}: the page did not answer Page.stopLoading within ${STOP_LOADING_TIMEOUT_MS} ms; failure screenshot and HTML skipped`);
+      }
+      const shot = stopped === undefined ? undefined : await within(session.screenshot({ timeoutMs: FAILURE_CAPTURE_TIMEOUT_MS }), FAILURE_CAPTURE_TIMEOUT_MS + 1_000);
       if (shot) screenshots.push(await deps.artifacts.put(`${safeName(testId)}/failure.png`, shot, 'image/png'));
       // The DOM the step failed on, as text: what a person (or a model) reads to see why a locator missed.
-      const page = await session.html?.(MAX_DOM_SNAPSHOT_CHARS).catch(() => undefined);
+      const page = stopped === undefined ? undefined : await within(session.html?.(MAX_DOM_SNAPSHOT_CHARS), CLEANUP_STEP_TIMEOUT_MS);
       if (page) {
         domSnapshot = await deps.artifacts.put(`${safeName(testId)}/failure.html`, new TextEncoder().encode(page.html), 'text/html');
         deps.onDomSnapshot?.(testId, { ...page, step: failure.step ?? null, artifact: `${safeName(testId)}/failure.html` });
       }
     }
-    const zip = await session.stopTrace(!!failure).catch(() => undefined);
+    const zip = await within(session.stopTrace(!!failure), 3 * CLEANUP_STEP_TIMEOUT_MS);
     // Masked as reports are: a trace keeps input values and request bodies.
     if (zip) trace = await deps.artifacts.put(`${safeName(testId)}/trace.zip`, redactTraceZip(zip, deps.secrets), 'application/zip');
-    await session.close().catch((err) => log('warn', `closing the browser context failed: ${(err as Error).message}`));
+    const closing = session.close().then(
+      () => true,
+      (err: unknown) => {
+        log('warn', `closing the browser context failed: ${(err as Error).message}`);
+        return true;
+      },
+    );
+    if ((await within(closing, CLEANUP_STEP_TIMEOUT_MS)) === undefined) log('warn', `closing the browser context took over ${CLEANUP_STEP_TIMEOUT_MS} ms; left to finish in the background`);
   }
 
   if (deps.fingerprints && Object.keys(fingerprints).length) {
@@ -355,6 +378,19 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       ...(heals.length ? { heals: heals.map(({ index, field, heal: h }) => ({ index, ...(field !== undefined && { field }), original: h.original, healed: h.healed, healed_locator: h.healedLocator, confidence: h.confidence, strategy: h.strategy })) } : {}),
     },
   };
+}
+
+/**
+ * The work's value, or undefined once it fails or `ms` pass (the work is left to settle on
+ * its own; its late failure is swallowed). For the best-effort capture after a test.
+ */
+function within<T>(work: Promise<T> | undefined, ms: number): Promise<T | undefined> {
+  if (!work) return Promise.resolve(undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([work.catch(() => undefined), timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Anything thrown becomes a StepFailure; an abort says whether it was the timeout or a cancel. */

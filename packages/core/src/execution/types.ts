@@ -270,4 +270,6 @@ export interface RunSummary {
   skipped: number;
   healed: number;
   results: TestExecutionResult[];
+  /** The run was stopped (Ctrl-C, SIGTERM) before every test ran: it can be resumed, and it did not pass. */
+  interrupted?: boolean;
 }

@@ -210,8 +210,10 @@ export function summaryTotals(summary: RunSummary): Totals {
  * failure does not fail the run: docs/quarantine.md), nothing ran when every test was
  * skipped, passed otherwise — as `svc run`'s exit code and the run's notifications judge it.
  */
-export function runVerdict(summary: Pick<RunSummary, 'failed' | 'total' | 'skipped' | 'results'>): 'failed' | 'nothing_ran' | 'passed' {
+export function runVerdict(summary: Pick<RunSummary, 'failed' | 'total' | 'skipped' | 'results' | 'interrupted'>): 'failed' | 'interrupted' | 'nothing_ran' | 'passed' {
   if (summary.failed - quarantinedFailures(summary.results) > 0) return 'failed';
+  // Stopped before its end, a run has not passed, whatever the tests that ran did (svc run exits 1).
+  if (summary.interrupted) return 'interrupted';
   return summary.total === summary.skipped ? 'nothing_ran' : 'passed';
 }
 

@@ -40,7 +40,8 @@ export function renderHtmlReport(summary: RunSummary, options: HtmlReportOptions
   const results = summary.results;
   const failedCount = results.filter((r) => r.status === 'failed').length;
   const healedCount = results.filter((r) => r.status === 'healed').length;
-  const title = `${runVerdict(summary) === 'failed' ? '✗' : '✓'} ${summary.name} — svc report`;
+  const verdict = runVerdict(summary);
+  const title = `${verdict === 'failed' ? '✗' : verdict === 'interrupted' ? '⏸' : '✓'} ${summary.name} — svc report`;
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -93,9 +94,10 @@ function header(s: RunSummary): string {
   const meta = [`run <code>${esc(s.run_id)}</code>`, `started ${esc(s.started_at)}`, `took ${esc(humanDuration(s.duration_ms))}`, `${s.workers} worker${s.workers === 1 ? '' : 's'}`];
   if (s.base_url) meta.push(`against <code>${esc(s.base_url)}</code>`);
   return [
-    `<header class="${runVerdict(s) === 'failed' ? 'run-failed' : 'run-passed'}">`,
+    `<header class="${runVerdict(s) === 'passed' || runVerdict(s) === 'nothing_ran' ? 'run-passed' : 'run-failed'}">`,
     `<h1>${esc(s.name)}</h1>`,
     `<p class="meta">${meta.join(' · ')}</p>`,
+    ...(s.interrupted ? ['<p class="meta interrupted">Interrupted before every test ran: the tests not run are skipped; <code>svc run --resume</code> continues it.</p>'] : []),
     '<div class="totals">',
     stat('total', s.total, 'Total'),
     stat('passed', s.passed, 'Passed'),

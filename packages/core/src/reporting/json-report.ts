@@ -146,6 +146,7 @@ export function buildJsonReport(summary: RunSummary): JsonReport {
       healed: summary.healed,
       skipped: summary.skipped,
       pass_rate: ran > 0 ? round4((summary.passed + summary.healed) / ran) : null,
+      ...(summary.interrupted ? { interrupted: true } : {}),
     },
     tests: summary.results.map(testOf),
   };

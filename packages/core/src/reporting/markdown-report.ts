@@ -31,7 +31,7 @@ export function renderMarkdownReport(summary: RunSummary, options: MarkdownRepor
   const heals = summary.results.flatMap((r) => healedSelectors(r).map((h) => ({ test: r.name, ...h })));
 
   const head: string[] = [];
-  const verdict = { failed: '❌ Failed', nothing_ran: '⚪ Nothing ran', passed: '✅ Passed' }[runVerdict(summary)];
+  const verdict = { failed: '❌ Failed', interrupted: '⏸️ Interrupted', nothing_ran: '⚪ Nothing ran', passed: '✅ Passed' }[runVerdict(summary)];
   head.push(`## ${verdict} — ${inline(summary.name)}`, '');
   head.push('| Total | Passed | Failed | Healed | Skipped | Duration |', '| ---: | ---: | ---: | ---: | ---: | ---: |');
   head.push(`| ${summary.total} | ${summary.passed} | ${summary.failed} | ${summary.healed} | ${summary.skipped} | ${humanDuration(summary.duration_ms)} |`, '');

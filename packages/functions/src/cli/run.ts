@@ -208,7 +208,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     await release();
     return usage((err as Error).message);
   }
-  const openBrowser = () => (driver ??= import('../execution/browser/playwright-driver.ts').then((m) => m.createPlaywrightDriver({ executablePath, vision: models?.vision, prewarm: 1 })));
+  const openBrowser = () => (driver ??= import('../execution/browser/playwright-driver.ts').then((m) => m.createPlaywrightDriver({ executablePath, vision: models?.vision, prewarm: 1, handleSignals: false })));
   if (values.discover) {
     try {
       const { discoverTests } = await import('./discover-tests.ts');
@@ -304,7 +304,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       const { chromiumPdfPrinter } = await import('../reporting/chromium-pdf.ts');
       const { renderPdfReport } = await import('@svc/core/reporting/pdf-report');
       const { createPlaywrightDriver } = await import('../execution/browser/playwright-driver.ts');
-      const printerBrowser = await createPlaywrightDriver({ executablePath });
+      const printerBrowser = await createPlaywrightDriver({ executablePath, handleSignals: false });
       try {
         const print = chromiumPdfPrinter(async () => printerBrowser, { timeoutMs: PDF_TIMEOUT_MS });
         await writeFile(join(out, 'report.pdf'), await renderPdfReport(summary, print, { embed: (key: string) => embed.get(key) }));

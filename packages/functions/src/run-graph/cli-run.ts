@@ -287,8 +287,8 @@ async function finish(graph: RunManager, manifest: Manifest, o: GraphSuiteRuntim
   if (end.kind === 'interrupted') await graph.close(); // stop without cancelling: the checkpoints stay resumable
   const { state } = await graph.checkpointer.load(threadId);
   const status = end.kind === 'complete' ? 'completed' : end.kind === 'error' ? 'failed' : 'interrupted';
-  const why = status === 'interrupted' ? `not executed: the run was interrupted; resume it with svc run --resume ${threadId}` : `not executed: ${end.kind === 'error' ? end.error : 'the run ended before this test ran'}`;
-  const summary = summaryOf(state, manifest, why);
+  const why = status === 'interrupted' ? `not executed: the run was interrupted; resume it with svc run --resume ${manifest.run_id ?? threadId}` : `not executed: ${end.kind === 'error' ? end.error : 'the run ended before this test ran'}`;
+  const summary = { ...summaryOf(state, manifest, why), ...(status === 'interrupted' ? { interrupted: true } : {}) };
   // A finished run has nothing left to resume: its checkpoints go (an interrupted one keeps them).
   if (dir && status !== 'interrupted') await rm(dir, { recursive: true, force: true }).catch(() => {});
   return { summary, threadId, status, ...(end.kind === 'error' ? { error: end.error } : {}) };

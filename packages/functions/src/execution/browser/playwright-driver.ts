@@ -44,6 +44,14 @@ export interface PlaywrightDriverOptions {
    * invocation runs one test.
    */
   zygote?: boolean;
+  /**
+   * Let Playwright close the browser and exit the process on SIGINT, SIGTERM and SIGHUP
+   * (default true: a server killed by a signal leaves no Chromium behind). A command that
+   * handles the signals itself passes false: `svc run` stops the run on Ctrl-C and writes
+   * its reports, and Playwright's handler exited with 130 first (found by QA); its driver
+   * is closed on the way out, and the process' exit kills the browser too.
+   */
+  handleSignals?: boolean;
 }
 
 export interface PlaywrightDriver extends UiDriver {
@@ -115,7 +123,8 @@ export async function createPlaywrightDriver(options: PlaywrightDriverOptions = 
       args = sparticuz.args.filter((a) => !DROPPED_SPARTICUZ_ARGS.has(a) && (headless || !a.startsWith('--headless')) && !(zygote && a === '--no-zygote'));
     }
     await registerFingerprintEngine(); // before any context: a context only has the engines registered before it
-    const browser = await pwChromium.launch({ executablePath, args: [...args, marker], headless });
+    const signals = options.handleSignals ?? true;
+    const browser = await pwChromium.launch({ executablePath, args: [...args, marker], headless, handleSIGINT: signals, handleSIGTERM: signals, handleSIGHUP: signals });
     guardClosedTargetRace(browser); // cancel and timeout close contexts mid-command; see connection-guard.ts
     const pid = await findBrowserPid(marker);
     const onExit = () => {
