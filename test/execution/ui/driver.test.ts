@@ -8,6 +8,15 @@ import { createPlaywrightDriver, type PlaywrightDriver } from '../../../packages
 import { activeBrowserSessions } from '../../../packages/functions/src/execution/browser/active-sessions.ts';
 import { startFixtureApp, type FixtureApp } from '../../fixtures/app/server.ts';
 import { assertion, ctx, failure, run, step, type LogLine } from './helpers.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { TestDefinition } from '../../../packages/core/src/contracts/steps.ts';
+import { runTest } from '../../../packages/core/src/execution/run-test.ts';
+import { httpExchange } from '../../../packages/core/src/execution/api/http-exchange.ts';
+import { FsArtifacts } from '../../../packages/functions/src/execution/fs-artifacts.ts';
+import { renderMarkdownReport } from '../../../packages/core/src/reporting/markdown-report.ts';
+import { renderHtmlReport } from '../../../packages/core/src/reporting/html-report.ts';
+import { renderJsonReport } from '../../../packages/core/src/reporting/json-report.ts';
 
 /** The driver's lifecycle: traces, diagnostics, the screenshot cap, and no Chromium left behind. */
 
@@ -148,8 +157,34 @@ describe('screenshot cap', () => {
       const f = await failure(() => b.screenshot());
       expect(f.kind).toBe('configuration');
       expect(capped.screenshotsTaken()).toBe(2);
+      // Each session counts what it did not take, for its test's result and the reports.
+      expect(a.screenshotsDropped?.()).toBe(1);
+      expect(b.screenshotsDropped?.()).toBe(1);
     } finally {
       await capped.close();
+    }
+  });
+
+  it('a test past the cap says how many screenshots it did not take, and the reports say it of the run', async () => {
+    const capped = await createPlaywrightDriver({ maxScreenshotsPerRun: 2 });
+    const dir = await mkdtemp(join(tmpdir(), 'svc-cap-'));
+    try {
+      const test = TestDefinition.parse({ name: 'many shots', type: 'ui', steps: [{ type: 'goto', url: '/' }, { type: 'screenshot' }, { type: 'screenshot' }, { type: 'screenshot' }, { type: 'click', selector: '#no-such-button', timeout_ms: 1000 }] });
+      const r = await runTest('many', test, { ui: async () => capped, http: httpExchange, artifacts: new FsArtifacts(dir), baseUrl: app.url, environment: {}, secrets: {} });
+      expect(r.status).toBe('failed');
+      // The third screenshot step and the failure screenshot.
+      expect(r.screenshots_dropped).toBe(2);
+      expect(r.screenshots).toHaveLength(2);
+      const summary = { run_id: 'r', name: 'cap', started_at: r.started_at, finished_at: r.finished_at, duration_ms: r.duration_ms, workers: 1, total: 1, passed: 0, failed: 1, skipped: 0, healed: 0, results: [r] };
+      const note = '2 screenshots were not taken: the run reached its cap of 100 screenshots (screenshot steps and failure screenshots together) — in many shots';
+      expect(renderMarkdownReport(summary)).toContain(`> ⚠️ ${note}`);
+      expect(renderHtmlReport(summary)).toContain(note);
+      const json = JSON.parse(renderJsonReport(summary));
+      expect(json.run.screenshots_dropped).toBe(2);
+      expect(json.tests[0]!.screenshots_dropped).toBe(2);
+    } finally {
+      await capped.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 

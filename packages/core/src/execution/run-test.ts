@@ -309,6 +309,8 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   }
 
   const diagnostics = session?.diagnostics() ?? { consoleErrors: [], failedRequests: [], pagesVisited: [] };
+  // Read after the failure screenshot below is tried: see the return.
+  const droppedScreenshots = () => session?.screenshotsDropped?.() ?? 0;
   let trace: string | undefined;
   let domSnapshot: string | undefined;
   if (session) {
@@ -364,6 +366,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     // configuration failure it would show svc's code, not the test; the message names the step.
     ...(failure ? { error_message: failure.message, failure_kind: failure.kind, failed_step: failure.step, ...(failure.stack && failure.kind === 'internal' ? { stack_trace: redact(failure.stack) } : {}) } : {}),
     screenshots,
+    ...(droppedScreenshots() > 0 ? { screenshots_dropped: droppedScreenshots() } : {}),
     ...(trace ? { trace } : {}),
     ...(domSnapshot ? { dom_snapshot: domSnapshot } : {}),
     console_errors: diagnostics.consoleErrors.map(redact),

@@ -105,6 +105,8 @@ export interface UiSession {
    * never load. Optional.
    */
   stopLoading?(): Promise<void>;
+  /** Screenshots this session asked for and did not take because the run's cap was reached (on-demand steps and the failure screenshot). Optional. */
+  screenshotsDropped?(): number;
   /** A PNG for a visual comparison: animations stopped, caret hidden, masks painted; with the element's fingerprint when one was captured. Throws StepFailure. */
   capture(options: VisualCapture, ctx: StepContext): Promise<{ png: Uint8Array; fingerprint?: Fingerprint }>;
   /** Runs axe-core on the current page without touching the page's own scripts; throws StepFailure ('locator' when the scoped element is missing, 'configuration' for an unknown tag or rule). */
@@ -240,6 +242,8 @@ export interface TestExecutionResult {
   failure_kind?: FailureKind;
   failed_step?: number;
   screenshots: string[];
+  /** Screenshots not taken because the run reached its cap (MAX_SCREENSHOTS); absent when none. */
+  screenshots_dropped?: number;
   trace?: string;
   /** A failed UI test: the page's HTML when it failed (artifact key, `failure.html`). */
   dom_snapshot?: string;

@@ -2,6 +2,7 @@ import type { ExecStatus, RunSummary, StepResult, TestExecutionResult } from '..
 import { quarantinedFailures } from '../execution/totals.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome, AxeViolation } from '../contracts/accessibility.ts';
+import { limits } from '../contracts/limits.ts';
 
 /** Helpers shared by the report renderers. Pure functions, no I/O. */
 
@@ -215,6 +216,19 @@ export function runVerdict(summary: Pick<RunSummary, 'failed' | 'total' | 'skipp
   // Stopped before its end, a run has not passed, whatever the tests that ran did (svc run exits 1).
   if (summary.interrupted) return 'interrupted';
   return summary.total === summary.skipped ? 'nothing_ran' : 'passed';
+}
+
+/** Screenshots the run did not keep because it reached its cap, over all its tests. */
+export function droppedScreenshots(summary: Pick<RunSummary, 'results'>): number {
+  return summary.results.reduce((n, r) => n + (r.screenshots_dropped ?? 0), 0);
+}
+
+/** What a report says of dropped screenshots (none: undefined). */
+export function droppedScreenshotsNote(summary: Pick<RunSummary, 'results'>): string | undefined {
+  const n = droppedScreenshots(summary);
+  if (!n) return undefined;
+  const tests = summary.results.filter((r) => (r.screenshots_dropped ?? 0) > 0).map((r) => r.name);
+  return `${n} screenshot${n === 1 ? ' was' : 's were'} not taken: the run reached its cap of ${limits.MAX_SCREENSHOTS_PER_RUN} screenshots (screenshot steps and failure screenshots together) — in ${tests.join(', ')}`;
 }
 
 export const STEP_ICON: Record<StepResult['status'], string> = { passed: '✓', failed: '✗', skipped: '○' };

@@ -2,7 +2,7 @@ import type { RunSummary, StepResult, TestExecutionResult } from '../execution/t
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { base64, imageMime } from './bytes.ts';
-import { STEP_ICON, VISUAL_STATUS_LABEL, accessibilitySummary, failingStep, healedSelectors, stepHeals, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages, retriesOf, runVerdict } from './format.ts';
+import { STEP_ICON, droppedScreenshotsNote, VISUAL_STATUS_LABEL, accessibilitySummary, failingStep, healedSelectors, stepHeals, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages, retriesOf, runVerdict } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
 import { quarantineOf } from '../execution/totals.ts';
 import { describeOrigin } from '../flows/expand-flows.ts';
@@ -97,6 +97,7 @@ function header(s: RunSummary): string {
     `<header class="${runVerdict(s) === 'passed' || runVerdict(s) === 'nothing_ran' ? 'run-passed' : 'run-failed'}">`,
     `<h1>${esc(s.name)}</h1>`,
     `<p class="meta">${meta.join(' · ')}</p>`,
+    ...(droppedScreenshotsNote(s) ? [`<p class="meta dropped">⚠ ${esc(droppedScreenshotsNote(s)!)}</p>`] : []),
     ...(s.interrupted ? ['<p class="meta interrupted">Interrupted before every test ran: the tests not run are skipped; <code>svc run --resume</code> continues it.</p>'] : []),
     '<div class="totals">',
     stat('total', s.total, 'Total'),

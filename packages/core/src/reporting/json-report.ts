@@ -3,7 +3,7 @@ import { quarantineOf, quarantinedFailures } from '../execution/totals.ts';
 import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import { AccessibilityOutcome } from '../contracts/accessibility.ts';
-import { failingStep, healedSelectors, screenshotKeys, stripControl, testError } from './format.ts';
+import { droppedScreenshots, failingStep, healedSelectors, screenshotKeys, stripControl, testError } from './format.ts';
 
 /**
  * The JSON report (`report.json`): a stable, versioned document for machines — CI scripts,
@@ -83,6 +83,7 @@ export const JsonReportTest = z.strictObject({
     .describe('Why the test failed (or was skipped); null when it passed'),
   steps: z.array(JsonReportStep),
   screenshots: z.array(z.string()).describe('Artifact keys of the screenshots of this test (images of visual comparisons are under visual)'),
+  screenshots_dropped: z.number().int().positive().optional().describe('Screenshots of this test not taken because the run reached its cap (MAX_SCREENSHOTS, 100); present only then'),
   visual: z.array(JsonReportVisual).optional().describe('Each visual assertion’s outcome, in order; present only for tests with visual assertions'),
   accessibility: z.array(AccessibilityOutcome).optional().describe('Each accessibility assertion’s outcome (axe-core violations at or above min_impact), in order; present only for tests with accessibility assertions'),
   trace: z.string().nullable().describe('Artifact key of the Playwright trace (open with npx playwright show-trace)'),
@@ -110,6 +111,8 @@ export const JsonReport = z.strictObject({
     healed: z.number().int().describe('Passed after healing'),
     skipped: z.number().int(),
     pass_rate: z.number().nullable().describe('(passed + healed) / (total − skipped), 0..1; null when nothing ran'),
+    interrupted: z.literal(true).optional().describe('svc run was stopped (Ctrl-C, SIGTERM) before every test ran; the tests not run are skipped and `svc run --resume` continues it. Present only then'),
+    screenshots_dropped: z.number().int().positive().optional().describe('Screenshots not taken because the run reached its cap (MAX_SCREENSHOTS, 100), over all tests; present only then'),
   }),
   tests: z.array(JsonReportTest),
 });
@@ -147,6 +150,7 @@ export function buildJsonReport(summary: RunSummary): JsonReport {
       skipped: summary.skipped,
       pass_rate: ran > 0 ? round4((summary.passed + summary.healed) / ran) : null,
       ...(summary.interrupted ? { interrupted: true } : {}),
+      ...(droppedScreenshots(summary) ? { screenshots_dropped: droppedScreenshots(summary) } : {}),
     },
     tests: summary.results.map(testOf),
   };
@@ -184,6 +188,7 @@ function testOf(r: TestExecutionResult): JsonReport['tests'][number] {
       ...(s.origin && { origin: { flow: clean(s.origin.flow), step: s.origin.step, ...(s.origin.via && { via: s.origin.via.map(clean) }) } }),
     })),
     screenshots: screenshotKeys(r),
+    ...(r.screenshots_dropped ? { screenshots_dropped: r.screenshots_dropped } : {}),
     ...(r.visual ? { visual: r.visual.map(visualOf) } : {}),
     ...(r.accessibility ? { accessibility: r.accessibility.map(accessibilityOf) } : {}),
     trace: r.trace ?? null,

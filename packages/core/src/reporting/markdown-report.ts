@@ -2,7 +2,7 @@ import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { quarantineOf } from '../execution/totals.ts';
-import { accessibilitySummary, failingStep, healedSelectors, violationTargets, humanDuration, percent, stripControl, testError, visualSummary, retriesOf, runVerdict } from './format.ts';
+import { accessibilitySummary, droppedScreenshotsNote, failingStep, healedSelectors, violationTargets, humanDuration, percent, stripControl, testError, visualSummary, retriesOf, runVerdict } from './format.ts';
 
 /**
  * The Markdown report (`report.md`), written to be posted as a pull-request comment:
@@ -38,6 +38,8 @@ export function renderMarkdownReport(summary: RunSummary, options: MarkdownRepor
   const context = [`Run \`${code(summary.run_id)}\``, `started ${inline(summary.started_at)}`];
   if (summary.base_url) context.push(`against ${codeSpan(summary.base_url)}`);
   head.push(`<sub>${context.join(' · ')}</sub>`, '');
+  const dropped = droppedScreenshotsNote(summary);
+  if (dropped) head.push(`> ⚠️ ${inline(dropped)}`, '');
 
   const tail: string[] = [];
   if (heals.length > 0) {

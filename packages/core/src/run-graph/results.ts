@@ -56,6 +56,7 @@ export function toTestResult(r: TestExecutionResult, attempt: number, healed: bo
       finished_at: r.finished_at,
       ...(r.failure_kind ? { failure_kind: r.failure_kind, failed_step: r.failed_step ?? null } : {}),
       ...(r.trace ? { trace: r.trace } : {}),
+      ...(r.screenshots_dropped ? { screenshots_dropped: r.screenshots_dropped } : {}),
       ...(r.dom_snapshot ? { dom_snapshot: r.dom_snapshot } : {}),
       steps,
       console_errors: r.console_errors,

@@ -64,6 +64,7 @@ export function executionResultOf(r: ResultLike): TestExecutionResult {
     ...(typeof m.failure_kind === 'string' ? { failure_kind: m.failure_kind as TestExecutionResult['failure_kind'] } : {}),
     ...(typeof m.failed_step === 'number' ? { failed_step: m.failed_step } : {}),
     screenshots: r.screenshots,
+    ...(typeof m.screenshots_dropped === 'number' && m.screenshots_dropped > 0 ? { screenshots_dropped: m.screenshots_dropped } : {}),
     ...(typeof m.trace === 'string' ? { trace: m.trace } : {}),
     ...(typeof m.dom_snapshot === 'string' ? { dom_snapshot: m.dom_snapshot } : {}),
     console_errors: Array.isArray(m.console_errors) ? (m.console_errors as string[]) : [],

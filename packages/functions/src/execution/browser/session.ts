@@ -116,8 +116,16 @@ export class PlaywrightUiSession implements UiSession {
     if (list.length < MAX_DIAGNOSTICS) list.push(item);
   }
 
+  /** Screenshots asked for and not taken: the run's cap was reached (reported with the test). */
+  private dropped = 0;
+
+  screenshotsDropped(): number {
+    return this.dropped;
+  }
+
   private async budgetedScreenshot(o: { fullPage?: boolean; timeout: number }, ctx: StepContext): Promise<Uint8Array | undefined> {
     if (!this.config.budget.take()) {
+      this.dropped++;
       ctx.log('warn', `screenshot skipped: the cap of ${this.config.budget.max} screenshots per run is reached`);
       return undefined;
     }
@@ -155,7 +163,10 @@ export class PlaywrightUiSession implements UiSession {
   }
 
   async screenshot(options?: { fullPage?: boolean; timeoutMs?: number }): Promise<Uint8Array> {
-    if (!this.config.budget.take()) throw new StepFailure('configuration', `screenshot skipped: the cap of ${this.config.budget.max} screenshots per run is reached`);
+    if (!this.config.budget.take()) {
+      this.dropped++;
+      throw new StepFailure('configuration', `screenshot skipped: the cap of ${this.config.budget.max} screenshots per run is reached`);
+    }
     return new Uint8Array(await this.page.screenshot({ fullPage: options?.fullPage, type: 'png', ...(options?.timeoutMs !== undefined && { timeout: options.timeoutMs }) }));
   }
 
