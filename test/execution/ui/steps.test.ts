@@ -179,6 +179,11 @@ describe('select, check, uncheck, upload: the contact form end to end', () => {
     let f = await failure(() => s.perform(step({ type: 'select', selector: '#topic', value: 'press' }), ctx(3_000)));
     expect(f.kind).toBe('assertion');
     expect(f.message).toBe('select: "#topic" has no option with value "press" (options: "", "sales", "support", "billing")');
+    // Within the locate window a step's own timeout still ends with the options, not "timed out after 1 ms" (found by QA).
+    for (const ms of [700, 1_000, 2_000]) {
+      f = await failure(() => s.perform(step({ type: 'select', selector: '#topic', label: 'Press' }), ctx(ms)));
+      expect([f.kind, f.message], `${ms} ms`).toEqual(['assertion', 'select: "#topic" has no option with label "Press" (options: "Choose…", "Sales", "Support", "Billing")']);
+    }
     f = await failure(() => s.perform(step({ type: 'select', selector: '#name', label: 'Sales' }), ctx()));
     expect(f.kind).toBe('locator');
     expect(f.message).toBe('select: "#name" is not a <select> element');

@@ -180,19 +180,26 @@ async function goto(env: StepEnv, rawUrl: string, ctx: StepContext, deadline: nu
 
 // ---------------------------------------------------------------- select
 
+/** Time kept back from a select step's deadline for its last read of the options. */
+const SELECT_LAST_READ_MS = 300;
+
 async function select(env: StepEnv, step: Extract<UiStep, { type: 'select' }>, ctx: StepContext, deadline: number): Promise<StepOutcome> {
   const { locator, desc } = await locateOne(env.page, step.selector, 'select', deadline, env.locateTimeoutMs);
   const by: 'label' | 'value' = step.label !== undefined ? 'label' : 'value';
   const wanted = step.values ?? [(step.label ?? step.value) as string];
   // Options may be filled in by script: wait for them within the locate window, then fail clearly instead of timing out.
-  const until = Math.min(deadline, Date.now() + env.locateTimeoutMs);
-  let probe: { isSelect: boolean; missing: string[]; options: string[] };
+  // The polling stops short of the deadline, so a step timeout within the locate window ends
+  // with what the options are, not with the last read timing out (found by QA: "timed out after 1 ms").
+  const until = Math.min(deadline - SELECT_LAST_READ_MS, Date.now() + env.locateTimeoutMs);
+  let probe: { isSelect: boolean; missing: string[]; options: string[] } | undefined;
   for (;;) {
     try {
       // Read in Playwright's isolated world (fingerprint engine): no script in the page's own.
       const { isSelect, options } = await selectOptions(locator, by, msLeft(deadline));
       probe = { isSelect, options, missing: isSelect ? wanted.filter((w) => !options.includes(w)) : [] };
     } catch (e) {
+      // A read cut off by the deadline after an earlier one: that one says what the options were.
+      if (probe && !ctx.signal.aborted) break;
       throw actionFailure(e, `select: ${desc}`, msLeft(deadline), ctx.signal);
     }
     if (!probe.isSelect || probe.missing.length === 0 || Date.now() >= until) break;
