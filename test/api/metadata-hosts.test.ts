@@ -63,4 +63,38 @@ describe('metadata addresses', () => {
     expect(byId.api).toMatchObject({ kind: 'configuration', message: 'step 1 (GET http://169.254.169.254/latest/meta-data/): http://169.254.169.254: 169.254.169.254 is a link-local / cloud metadata address, which svc never requests (server-side request forgery)' });
     expect(byId.ui).toMatchObject({ kind: 'configuration', message: expect.stringContaining('goto: [fd00:ec2::254] is a link-local / cloud metadata address') });
   }, 120_000);
+
+  it("the browser resolves none of them for any request: a redirect a goto follows, a page's fetch and image (found by QA)", async () => {
+    const { createServer } = await import('node:http');
+    const { createPlaywrightDriver } = await import('../../packages/functions/src/execution/browser/playwright-driver.ts');
+    const app = createServer((req, res) => {
+      if (req.url?.startsWith('/to-metadata')) {
+        res.writeHead(302, { location: req.url.endsWith('v6') ? 'http://[::ffff:169.254.169.254]/' : req.url.endsWith('gcp') ? 'http://metadata.google.internal/computeMetadata/v1/' : 'http://169.254.169.254/latest/meta-data/' });
+        return void res.end();
+      }
+      res.setHeader('content-type', 'text/html');
+      res.end(`<h1>app</h1><img src="http://169.254.170.2/v2/credentials" onerror="document.body.dataset.img='blocked'" onload="document.body.dataset.img='loaded'">
+        <script>fetch('http://169.254.169.254/latest/meta-data/').then((r) => { document.title = 'answered ' + r.status; }, () => { document.title = 'refused'; });</script>`);
+    });
+    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(app.address() as { port: number }).port}`;
+    const driver = await createPlaywrightDriver();
+    try {
+      const ctx = () => ({ signal: new AbortController().signal, deadline: Date.now() + 10_000, log: () => {} });
+      for (const path of ['/to-metadata', '/to-metadata-v6', '/to-metadata-gcp']) {
+        const redirected = await driver.openSession({ baseUrl: url, trace: false });
+        const failure = await redirected.perform({ type: 'goto', url: path } as never, ctx()).then(() => undefined, (e: { kind: string; message: string }) => e);
+        await redirected.close();
+        expect(failure, path).toMatchObject({ kind: 'navigation', message: expect.stringMatching(/ERR_NAME_NOT_RESOLVED|interrupted by another navigation/) });
+      }
+      const session = await driver.openSession({ baseUrl: url, trace: false });
+      await session.perform({ type: 'goto', url: '/' } as never, ctx());
+      await expect.poll(() => session.title(), { timeout: 10_000 }).toBe('refused');
+      await expect.poll(() => session.html!(10_000).then((p) => /data-img="blocked"/.test(p.html)), { timeout: 10_000 }).toBe(true);
+      await session.close();
+    } finally {
+      await driver.close();
+      app.close();
+    }
+  }, 120_000);
 });

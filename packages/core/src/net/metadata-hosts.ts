@@ -20,5 +20,28 @@ export function isMetadataHost(host: string): boolean {
   return false;
 }
 
+/**
+ * The same hosts as Chromium's --host-resolver-rules: each resolves to nothing
+ * (ERR_NAME_NOT_RESOLVED) for every request the browser makes — a redirect a goto follows,
+ * a page's images, scripts and fetches — not only the URL a step names (QA found a redirect
+ * from the app to 169.254.169.254 followed and its page read back through extract). Chromium
+ * matches these against the URL's host as written (IPv6 without brackets; `*` any run of
+ * characters, `?` one), before any DNS, at no cost per request. A public name that resolves
+ * to such an address is not covered (the network's egress rules are).
+ */
+export const METADATA_HOST_RESOLVER_RULES = [
+  '169.254.*',
+  '::ffff:a9fe:*',
+  'fe8?:*',
+  'fe9?:*',
+  'fea?:*',
+  'feb?:*',
+  'fd00:ec2::254',
+  ...METADATA_NAMES,
+  ...[...METADATA_NAMES].map((name) => `${name}.`),
+]
+  .map((host) => `MAP ${host} ~NOTFOUND`)
+  .join(', ');
+
 /** The message a refused URL gets, naming the host. */
 export const metadataHostMessage = (host: string) => `${host} is a link-local / cloud metadata address, which svc never requests (server-side request forgery)`;

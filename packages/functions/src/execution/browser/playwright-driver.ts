@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { METADATA_HOST_RESOLVER_RULES } from '@svc/core/net/metadata-hosts';
 import { chromium as pwChromium, type Browser } from 'playwright-core';
 import { limits } from '@svc/core/contracts/limits';
 import { StepFailure, type UiDriver, type UiSessionOptions } from '@svc/core/execution/types';
@@ -124,7 +125,9 @@ export async function createPlaywrightDriver(options: PlaywrightDriverOptions = 
     }
     await registerFingerprintEngine(); // before any context: a context only has the engines registered before it
     const signals = options.handleSignals ?? true;
-    const browser = await pwChromium.launch({ executablePath, args: [...args, marker], headless, handleSIGINT: signals, handleSIGTERM: signals, handleSIGHUP: signals });
+    // Metadata addresses resolve to nothing for every request of the browser (redirects, subresources), not only a goto's URL.
+    const blocked = `--host-resolver-rules=${METADATA_HOST_RESOLVER_RULES}`;
+    const browser = await pwChromium.launch({ executablePath, args: [...args, blocked, marker], headless, handleSIGINT: signals, handleSIGTERM: signals, handleSIGHUP: signals });
     guardClosedTargetRace(browser); // cancel and timeout close contexts mid-command; see connection-guard.ts
     const pid = await findBrowserPid(marker);
     const onExit = () => {
