@@ -26,6 +26,28 @@ describe('loading test files', () => {
   });
 });
 
+describe('a file with a byte-order mark', () => {
+  it('loads (Notepad and PowerShell save JSON with one; JSON.parse refused it with an invisible character)', async () => {
+    const folder = join(dir, 'bom');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'saved-by-notepad.json'), `\uFEFF${JSON.stringify(test('bom'))}`);
+    expect((await loadTests(folder, dir)).map((t) => t.id)).toEqual(['bom']);
+  });
+});
+
+describe('an upload whose base64 content is not base64', () => {
+  it('is an invalid test naming the field (Node decoded the junk as best it could, and the step passed)', async () => {
+    const folder = join(dir, 'upload');
+    await mkdir(folder, { recursive: true });
+    const upload = (content: string) => ({ type: 'upload', selector: '#file', files: [{ name: 'a.bin', content, encoding: 'base64' }] });
+    await writeFile(join(folder, 'bad.json'), JSON.stringify({ name: 'bad', type: 'ui', steps: [{ type: 'goto', url: '/' }, upload('!!!not base64***')] }));
+    await writeFile(join(folder, 'good.json'), JSON.stringify({ name: 'good', type: 'ui', steps: [upload('aGVs\nbG8='), upload('{{payload}}')] }));
+    const { tests, invalid } = await loadTestSuite(folder, dir);
+    expect(tests.map((t) => t.definition.name)).toEqual(['good']);
+    expect(invalid.map((t) => t.problems)).toEqual([['upload/bad.json: steps.1.files.0.content (step 2): not valid base64 (the file says encoding: base64)']]);
+  });
+});
+
 describe('loading a suite with invalid tests', () => {
   it('one bad test of a suite file is invalid on its own; the file’s other tests and other files load; each invalid test keeps its place', async () => {
     const folder = join(dir, 'mixed');

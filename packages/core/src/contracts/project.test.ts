@@ -11,6 +11,18 @@ describe('project', () => {
       { path: 'settings', message: 'use only one of settings, config' },
     ]);
   });
+  it('an app on an IPv6 address is a URL like any other (the brackets were refused)', () => {
+    expect(parseInput(ProjectCreateInput, { name: 'p', app_url: 'http://[::1]:18299/' }).app_url).toBe('http://[::1]:18299/');
+    expect(paths(ProjectCreateInput, { name: 'p', app_url: 'http://[fe80::1]/' })).toEqual(['app_url']);
+    expect(paths(ProjectCreateInput, { name: 'p', app_url: 'http://[zz]/' })).toEqual(['app_url']);
+  });
+
+  it('a config is at most 100 KB as JSON, said under config (it is sent with every read of the project)', () => {
+    expect(paths(ProjectCreateInput, { name: 'p', config: { a: 'x'.repeat(100_001) } })).toEqual(['config']);
+    expect(paths(ProjectUpdateInput, { settings: { a: 'x'.repeat(100_001) } })).toEqual(['config']);
+    expect(parseInput(ProjectCreateInput, { name: 'p', config: { a: 'x'.repeat(90_000) } }).config?.a).toHaveLength(90_000);
+  });
+
   it('create: app_url must be http(s); repo_url may be a path', () => {
     expect(paths(ProjectCreateInput, { name: 'p', app_url: 'ftp://x.example.com' })).toEqual(['app_url']);
     expect(paths(ProjectCreateInput, { name: 'p', url: 'javascript:alert(1)' })).toEqual(['app_url']);

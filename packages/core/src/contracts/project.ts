@@ -3,8 +3,11 @@ import { isMetadataHost } from '../net/metadata-hosts.ts';
 import { acceptAliases, atLeastOneField, atLeastOneFieldParams, IsoDateTime, JsonObject, Uuid } from './common.ts';
 
 /** An http(s) URL of an application under test. */
+/** A host name, or an IPv6 address in brackets (an app on `http://[::1]:3000`), as URL.hostname gives them. */
+const HOST_OR_IPV6 = new RegExp(`(?:${z.regexes.hostname.source})|^\\[[0-9a-fA-F:.]+\\]$`);
+
 export const HttpUrl = z
-  .url({ protocol: /^https?$/, hostname: z.regexes.hostname })
+  .url({ protocol: /^https?$/, hostname: HOST_OR_IPV6 })
   .max(2048)
   // Every URL svc takes is one it will request (an app, a webhook): never a metadata endpoint.
   .refine((u) => !URL.canParse(u) || !isMetadataHost(new URL(u).hostname), { message: 'a link-local / cloud metadata address, which svc never requests (server-side request forgery)' })
@@ -31,6 +34,14 @@ export const ProjectSchema = z.object({
 });
 export type Project = z.output<typeof ProjectSchema>;
 
+/** The most a project's config may hold, as JSON: far beyond any settings, far below a store item's 400 KB. */
+export const MAX_PROJECT_CONFIG_BYTES = 100_000;
+
+/** A config as a write gives it: an object of at most MAX_PROJECT_CONFIG_BYTES (it is sent with every project read). */
+const ConfigInput = JsonObject.refine((config) => new TextEncoder().encode(JSON.stringify(config)).length <= MAX_PROJECT_CONFIG_BYTES, {
+  message: `at most ${MAX_PROJECT_CONFIG_BYTES} bytes as JSON`,
+});
+
 /** Field aliases for project inputs: the spec names app_url "url" and config "settings" in places. */
 export const projectAliases = { url: 'app_url', settings: 'config' } as const;
 
@@ -38,7 +49,7 @@ const ProjectCreateFields = z.strictObject({
   name: z.string().trim().min(1).max(255).describe('Project name, 1-255 characters'),
   app_url: HttpUrl.optional().describe('Base URL of the application under test (alias: url)'),
   repo_url: RepoLocation.optional(),
-  config: JsonObject.optional().describe('Project configuration (alias: settings)'),
+  config: ConfigInput.optional().describe(`Project configuration (alias: settings), at most ${MAX_PROJECT_CONFIG_BYTES} bytes as JSON`),
 });
 
 /** POST /api/v1/projects body. Accepts `url` for `app_url` and `settings` for `config`. */
@@ -50,7 +61,7 @@ const ProjectUpdateFields = z
     name: z.string().trim().min(1).max(255).optional().describe('Project name, 1-255 characters'),
     app_url: HttpUrl.nullable().optional().describe('Base URL of the application under test (alias: url); null to clear'),
     repo_url: RepoLocation.nullable().optional().describe('Repository URL or local path; null to clear'),
-    config: JsonObject.optional().describe('Project configuration, replaced as a whole (alias: settings)'),
+    config: ConfigInput.optional().describe(`Project configuration, replaced as a whole (alias: settings), at most ${MAX_PROJECT_CONFIG_BYTES} bytes as JSON`),
   })
   .refine(atLeastOneField, atLeastOneFieldParams);
 

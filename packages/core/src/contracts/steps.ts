@@ -19,6 +19,12 @@ const Text = z.string().max(100_000);
 const Ms = (what: string) => z.number().int().min(0).max(600_000).describe(what);
 
 /** How to find an element. A string is a Playwright selector (CSS, text=, xpath=, role=, data-testid= …). */
+/** Base64 or base64url, whitespace allowed (wrapped lines), padding optional. */
+function isBase64(text: string): boolean {
+  const compact = text.replace(/\s+/g, '');
+  return /^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) && compact.replace(/=+$/, '').length % 4 !== 1;
+}
+
 export const Locator = z
   .union([
     z.string().min(1).max(2000).describe('A selector: CSS, or a Playwright selector such as text=Sign in, xpath=//button, role=button[name="Save"]'),
@@ -243,7 +249,12 @@ export const UiStep = z.discriminatedUnion('type', [
     type: z.literal('upload'),
     ...target,
     files: z
-      .array(z.strictObject({ name: z.string().min(1).max(255).describe('File name'), content: z.string().max(10_000_000).describe('File content: text, or base64 when encoding is base64'), encoding: z.enum(['utf8', 'base64']).default('utf8'), mime_type: z.string().max(200).optional() }))
+      .array(
+        z
+          .strictObject({ name: z.string().min(1).max(255).describe('File name'), content: z.string().max(10_000_000).describe('File content: text, or base64 when encoding is base64'), encoding: z.enum(['utf8', 'base64']).default('utf8'), mime_type: z.string().max(200).optional() })
+          // Node decodes any text as base64 as best it can: junk would be uploaded as junk and the step pass.
+          .refine((f) => f.encoding !== 'base64' || f.content.includes('{{') || isBase64(f.content), { message: 'not valid base64 (the file says encoding: base64)', path: ['content'] }),
+      )
       .min(1)
       .max(20)
       .describe('Files to set on the file input'),

@@ -75,7 +75,8 @@ export async function loadTestSuite(path: string, cwd = process.cwd(), options: 
     const name = relative(cwd, file) || file;
     let data: unknown;
     try {
-      data = JSON.parse(await readFile(file, 'utf8'));
+      // A byte-order mark (Notepad and PowerShell write one) is not JSON; JSON.parse's message showed it as nothing.
+      data = JSON.parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
     } catch (err) {
       invalid.push({ id: name, name, file: name, type: 'ui', problems: [`${name}: not valid JSON (${(err as Error).message})`], position: tests.length });
       continue;

@@ -10,7 +10,8 @@ import { toFieldIssues } from '@svc/core/contracts/parse';
 export async function readJsonFile<S extends z.ZodType>(file: string, name: string, schema: S, problems: string[]): Promise<z.output<S> | undefined> {
   let data: unknown;
   try {
-    data = JSON.parse(await readFile(file, 'utf8'));
+    // A byte-order mark (Notepad and PowerShell write one) is not JSON, and JSON.parse's message shows it as nothing.
+    data = JSON.parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
   } catch (err) {
     problems.push(`${name}: not valid JSON (${(err as Error).message})`);
     return undefined;
