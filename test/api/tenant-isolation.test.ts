@@ -208,6 +208,18 @@ describe('tenant isolation: naming B in X-Organization-ID', () => {
     expect(foreign.body).toEqual(unknown.body);
   });
 
+  it('an organization id is read in any case; a header that is no id at all is a 400 naming it', async () => {
+    const lower = await A.admin.get('/api/v1/projects', { org: orgA });
+    const upper = await A.admin.get('/api/v1/projects', { org: orgA.toUpperCase() });
+    expect(upper.status).toBe(200);
+    expect(upper.body).toEqual(lower.body);
+    // B's id in capitals is still B's: 404, as in lower case.
+    expect((await A.admin.get('/api/v1/projects', { org: orgB.toUpperCase() })).body).toEqual({ error: { code: 'NOT_FOUND', message: 'organization not found' } });
+    const malformed = await A.admin.get('/api/v1/projects', { org: 'my-org' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.details.issues).toEqual([{ path: 'X-Organization-ID', message: 'not a valid id (a UUID): the id of an organization you belong to' }]);
+  });
+
   it("an API key of A cannot reach B's organization or resources", async () => {
     const key = await A.admin.post('/api/api-keys', { name: 'A admin key', permissions: ['admin'] });
     const withKey = client(server.url, { token: key.body.key });

@@ -1,4 +1,4 @@
-import { AppError, notFound } from '../errors.ts';
+import { AppError, notFound, validationFailed } from '../errors.ts';
 import type { Store, Role, UserProfile } from '../store/index.ts';
 import {
   hashPassword,
@@ -160,7 +160,10 @@ export function createIdentityService(opts: IdentityServiceOptions) {
      * The caller's role in an organization. Not being a member reads as "no such
      * organization" (404), so existence never leaks across tenants.
      */
-    async access(principal: Principal, organizationId: string | undefined): Promise<OrganizationAccess> {
+    async access(principal: Principal, named: string | undefined): Promise<OrganizationAccess> {
+      // An id is a UUID, in any case (ids are stored lower-case); anything else is a malformed header, not an unknown organization.
+      if (named !== undefined && !UUID.test(named)) throw validationFailed([{ path: 'X-Organization-ID', message: 'not a valid id (a UUID): the id of an organization you belong to' }]);
+      const organizationId = named?.toLowerCase();
       if (principal.kind === 'apiKey') {
         if (organizationId && organizationId !== principal.organizationId) throw notFound('organization');
         // A key cannot outrank the member who created it, nor outlive their membership.
@@ -176,6 +179,8 @@ export function createIdentityService(opts: IdentityServiceOptions) {
     },
   };
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const rank: Record<Role, number> = { viewer: 0, member: 1, admin: 2 };
 function lowerRole(a: Role, b: Role): Role {
