@@ -98,6 +98,17 @@ describe('timeouts', () => {
     expect(f.message).toMatch(/^click: "#archive": timed out after \d+ ms/);
   });
 
+  it('says what the element stayed: disabled, hidden, covered (a bare "timed out" left a tester guessing)', async () => {
+    await run(s, [{ type: 'goto', url: '/table' }]);
+    let f = await failure(() => s.perform(step({ type: 'click', selector: '#prev' }), ctx(800)));
+    expect([f.kind, f.message]).toEqual(['timeout', expect.stringMatching(/^click: "#prev": timed out after \d+ ms — the element stayed disabled$/)]);
+    await s.page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<button id="ghost" style="visibility:hidden">ghost</button><button id="under" style="position:fixed;top:0;left:0">under</button><div id="cover" style="position:fixed;top:0;left:0;width:300px;height:300px;z-index:9"></div>'));
+    f = await failure(() => s.perform(step({ type: 'hover', selector: '#ghost' }), ctx(800)));
+    expect(f.message).toMatch(/^hover: "#ghost": timed out after \d+ ms — the element stayed hidden \(not visible\)$/);
+    f = await failure(() => s.perform(step({ type: 'click', selector: '#under' }), ctx(800)));
+    expect(f.message).toMatch(/^click: "#under": timed out after \d+ ms — another element covers it: <div id="cover"/);
+  });
+
   it('a page that does not load before the deadline: timeout naming the URL', async () => {
     const f = await failure(() => s.perform(step({ type: 'goto', url: '/slow?ms=5000' }), ctx(700)));
     expect(f.kind).toBe('timeout');

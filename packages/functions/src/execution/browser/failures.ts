@@ -40,6 +40,32 @@ export { sleep } from '../../shared/sleep.ts';
 const WRONG_ELEMENT = /not an <input>|not an? <select>|not a checkbox|not an input element|not an HTMLInputElement|Element is not an|Node is not an|Cannot type text into input|Input of type .* cannot be filled|is not a <select>|Cannot uncheck radio|not a file input/i;
 export const BAD_SELECTOR = /Unexpected token|is not a valid selector|Unknown engine|Failed to parse|Unsupported token|is not a valid XPath|Invalid role/i;
 
+/** What Playwright's call log says an action was waiting for, in words, by the line it writes. */
+const WAITED_FOR: Array<[RegExp, (m: RegExpExecArray) => string]> = [
+  [/element is not enabled/, () => 'the element stayed disabled'],
+  [/element is not visible/, () => 'the element stayed hidden (not visible)'],
+  [/element is not editable/, () => 'the element stayed read-only (not editable)'],
+  [/element is not stable/, () => 'the element kept moving (an animation?)'],
+  [/element is outside of the viewport/, () => 'the element stayed outside the page (it cannot be scrolled into view)'],
+  [/(<.*>) (?:from <.*> subtree )?intercepts pointer events/, (m) => `another element covers it: ${m[1]!.slice(0, 200)}`],
+];
+
+/**
+ * Why a located element's action timed out, from the last state the call log reports
+ * ("element is not enabled" → "the element stayed disabled"); undefined when it says none.
+ * A bare "timed out after 1972 ms" left a tester guessing (found by QA).
+ */
+function whyItWaited(e: unknown): string | undefined {
+  const log = e instanceof Error ? e.message.split('\n') : [];
+  for (let i = log.length - 1; i >= 0; i--) {
+    for (const [pattern, say] of WAITED_FOR) {
+      const m = pattern.exec(log[i]!);
+      if (m) return say(m);
+    }
+  }
+  return undefined;
+}
+
 /**
  * Maps an error thrown while acting on an element that WAS located.
  * @param what e.g. `click: "#buy"` — the message prefix naming the step and the selector.
@@ -48,7 +74,10 @@ export function actionFailure(e: unknown, what: string, timeoutMs: number, signa
   if (e instanceof StepFailure) return e;
   if (signal?.aborted) return new StepFailure('cancelled', `${what}: cancelled`);
   const msg = shortMessage(e);
-  if (isTimeout(e)) return new StepFailure('timeout', `${what}: timed out after ${timeoutMs} ms (${msg})`);
+  if (isTimeout(e)) {
+    const why = whyItWaited(e);
+    return new StepFailure('timeout', `${what}: timed out after ${timeoutMs} ms ${why ? `— ${why}` : `(${msg})`}`, why ? { waited_for: why } : undefined);
+  }
   const strict = /strict mode violation: .* resolved to (\d+) elements/.exec(e instanceof Error ? e.message : '');
   if (strict) return new StepFailure('locator', `${what} matched ${strict[1]} elements`, { count: Number(strict[1]) });
   if (WRONG_ELEMENT.test(msg)) return new StepFailure('locator', `${what}: the element cannot take this action (${msg})`);
