@@ -64,6 +64,33 @@ describe('metadata addresses', () => {
     expect(byId.ui).toMatchObject({ kind: 'configuration', message: expect.stringContaining('goto: [fd00:ec2::254] is a link-local / cloud metadata address') });
   }, 120_000);
 
+  it("an API step's host name that resolves to one is refused before connecting; names of real apps resolve as ever", async () => {
+    const { createServer } = await import('node:http');
+    const { createMetadataSafeFetch, metadataSafeFetch } = await import('../../packages/functions/src/net/metadata-safe-fetch.ts');
+    const { createHttpExchange } = await import('../../packages/core/src/execution/api/http-exchange.ts');
+    const app = createServer((_req, res) => res.end('{"ok":true}'));
+    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+    const port = (app.address() as { port: number }).port;
+    const ctx = { signal: new AbortController().signal, deadline: Date.now() + 10_000, log: () => {} };
+    try {
+      // A name the machine resolves (localhost): the request is made as with any fetch.
+      const real = createHttpExchange({ fetch: metadataSafeFetch });
+      expect((await real({ type: 'request', url: `http://localhost:${port}/` } as never, ctx)).body).toEqual({ ok: true });
+      // Public DNS is out of reach here: the resolver is the machine's own, answering for two made-up names as a public one would.
+      const answers: Record<string, Array<{ address: string; family: number }>> = { 'imds.example.test': [{ address: '169.254.169.254', family: 4 }], 'mixed.example.test': [{ address: '127.0.0.1', family: 4 }, { address: 'fd00:ec2::254', family: 6 }] };
+      const lookup = ((hostname: string, _o: unknown, callback: (err: Error | null, a: Array<{ address: string; family: number }>) => void) => callback(null, answers[hostname] ?? [{ address: '127.0.0.1', family: 4 }])) as never;
+      const guarded = createHttpExchange({ fetch: createMetadataSafeFetch({ lookup }) });
+      for (const host of ['imds.example.test', 'mixed.example.test']) {
+        const failure = await guarded({ type: 'request', url: `http://${host}:${port}/` } as never, ctx).then(() => undefined, (e: { kind: string; message: string }) => e);
+        expect(failure, host).toMatchObject({ kind: 'configuration', message: expect.stringMatching(new RegExp(`^GET http://${host.replace(/\./g, '\\.')}:${port}/: ${host.replace(/\./g, '\\.')} resolves to (169\\.254\\.169\\.254|fd00:ec2::254): .* cloud metadata address`)) });
+      }
+      // Any other name the resolver answers with the app's address is requested.
+      expect((await guarded({ type: 'request', url: `http://shop.example.test:${port}/` } as never, ctx)).status).toBe(200);
+    } finally {
+      app.close();
+    }
+  });
+
   it("the browser resolves none of them for any request: a redirect a goto follows, a page's fetch and image (found by QA)", async () => {
     const { createServer } = await import('node:http');
     const { createPlaywrightDriver } = await import('../../packages/functions/src/execution/browser/playwright-driver.ts');

@@ -45,3 +45,9 @@ export const METADATA_HOST_RESOLVER_RULES = [
 
 /** The message a refused URL gets, naming the host. */
 export const metadataHostMessage = (host: string) => `${host} is a link-local / cloud metadata address, which svc never requests (server-side request forgery)`;
+
+/**
+ * The error code a connection gets when a host name resolves to one of these addresses
+ * (functions/src/net/metadata-safe-fetch.ts): the name passed every check by its text.
+ */
+export const METADATA_ADDRESS_CODE = 'ESVC_METADATA_ADDRESS';

@@ -3,7 +3,7 @@ import { access, mkdir, writeFile, readFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ProgressEvent, SuiteTest } from '@svc/core/execution/run-suite';
-import { httpExchange } from '@svc/core/execution/api/http-exchange';
+import { safeHttpExchange } from '../net/metadata-safe-fetch.ts';
 import type { SqlDriver } from '@svc/core/execution/types';
 import { StepHealer, defaultHealingPolicy } from '@svc/core/execution/step-healer';
 import { quarantinedFailures } from '@svc/core/execution/totals';
@@ -248,7 +248,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     const runtime: import('../run-graph/cli-run.ts').GraphSuiteRuntime = {
       browser: openBrowser,
       sql,
-      http: httpExchange,
+      http: safeHttpExchange,
       artifacts,
       traceOnFailure: trace === 'on-failure',
       stepHealer: healer,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ExecutionEnv, RunArtifacts } from '@svc/core/run-graph/deps';
 import type { HttpExchange, SqlDriver, UiDriver } from '@svc/core/execution/types';
 import type { ProjectEnvironment, Store } from '@svc/core/store/index';
-import { httpExchange } from '@svc/core/execution/api/http-exchange';
+import { safeHttpExchange } from '../net/metadata-safe-fetch.ts';
 import { FsArtifacts } from '../execution/fs-artifacts.ts';
 import { tableFingerprintStore } from '@svc/core/store/fingerprints';
 import { caseBaselines } from '@svc/core/visual/case-baselines';
@@ -67,7 +67,7 @@ export function createExecutionEnvs(o: ExecutionEnvOptions) {
       const healer = o.stepHealer ? await o.stepHealer(run) : undefined;
       const entry: { env: ExecutionEnv; browser?: Promise<UiDriver> } = {
         env: {
-          http: o.http ?? httpExchange,
+          http: o.http ?? safeHttpExchange,
           sql: o.sql,
           artifacts: o.artifacts ? o.artifacts(run.threadId) : new FsArtifacts(join(o.artifactsDir, fileSafe(run.threadId))),
           environment: o.environment ?? environment,

@@ -1,6 +1,6 @@
 import type { ApiRequestStep } from '../../contracts/steps.ts';
 import { StepFailure, type HttpExchange, type HttpResult, type StepContext } from '../types.ts';
-import { isMetadataHost, metadataHostMessage } from '../../net/metadata-hosts.ts';
+import { isMetadataHost, metadataHostMessage, METADATA_ADDRESS_CODE } from '../../net/metadata-hosts.ts';
 
 const describeHost = (url: URL) => `${url.protocol}//${url.host}`;
 
@@ -249,6 +249,8 @@ export function createHttpExchange(options: HttpExchangeOptions = {}): HttpExcha
       if (ctx.signal.aborted) throw new StepFailure('cancelled', `${describe()} was cancelled`);
       if (timeout.aborted) throw new StepFailure('timeout', `${describe()}: no complete response within ${remaining} ms (the step deadline)`, { timeout_ms: remaining });
       const cause = causeOf(err);
+      // A name that resolves to a metadata address (the fetch adapter resolves and checks): refused as the literal address is.
+      if (cause.code === METADATA_ADDRESS_CODE) throw new StepFailure('configuration', `${describe()}: ${cause.message ?? metadataHostMessage(url.hostname)}`, { host: url.hostname });
       throw new StepFailure('network', `${describe()} failed: ${describeCause(cause, url)}`, { code: cause.code });
     }
   };
