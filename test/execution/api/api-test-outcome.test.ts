@@ -28,6 +28,16 @@ afterAll(async () => {
 
 const run = (test: unknown) => runTest('t', TestDefinition.parse(test), { http: httpExchange, artifacts: new FsArtifacts(dir), baseUrl: api.url, environment: {}, secrets: {} });
 
+describe('a page assertion in a test that opened no page', () => {
+  it('fails at once as configuration, saying a goto comes first (it waited on a blank page, then "matched 0 elements")', async () => {
+    const r = await run({ name: 'users page', type: 'api', steps: [{ type: 'request', url: '/users' }], assertions: [{ type: 'status', equals: 200 }, { type: 'visible', selector: 'h1' }] });
+    expect(r.status).toBe('failed');
+    expect(r.failure_kind).toBe('configuration');
+    expect(r.error_message).toBe('assertion 2 (expect h1 visible): a visible assertion checks a page, and no step before it opened one (a goto step comes first); this is an api test');
+    expect(r.assertions_passed).toBe(1);
+  });
+});
+
 describe('an API test that fails', () => {
   it('says every failed trailing assertion, one line each, the first first', async () => {
     const r = await run({

@@ -117,6 +117,13 @@ describe('json', () => {
     expect(failure({ type: 'json', path: '$.items[*].active', equals: [true, true, true] }, res.list).message).toBe('$.items[*].active: expected [true,true,true], got [true,true,false]');
   });
 
+  it('a number beyond 2^53 says it is not exact as read, rather than show digits the server never sent', () => {
+    const big: HttpResult = { status: 200, headers: { 'content-type': 'application/json' }, text: '{"id":12345678901234567890}', body: JSON.parse('{"id":12345678901234567890}'), duration_ms: 1 };
+    expect(failure({ type: 'json', path: '$.id', equals: '12345678901234567890' }, big).message).toBe('$.id: expected "12345678901234567890", got 12345678901234567000 (a JSON number beyond 2^53 is not exact as svc reads it — the response may hold other digits than shown; have the API send such ids as strings)');
+    // Ordinary numbers get no such note.
+    expect(failure({ type: 'json', path: '$.total', equals: 4 }, res.list).message).toBe('$.total: expected 4, got 3');
+  });
+
   it('a missing path fails, showing the body', () => {
     const f = failure({ type: 'json', path: '$.user.id', equals: 1 }, res.created);
     expect(f.kind).toBe('assertion');

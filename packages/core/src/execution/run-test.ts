@@ -127,6 +127,10 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   });
 
   async function checkAssertion(assertion: Assertion, ctx: StepContext, index: number) {
+    // A page assertion with no page: say so at once, not after waiting on a blank one (found by QA: an api test's `visible` assertion waited 5 s, then "matched 0 elements").
+    if (!session && (assertion.type === 'visual' || assertion.type === 'accessibility' || uiAssertionTypes.has(assertion.type))) {
+      throw new StepFailure('configuration', `a ${assertion.type} assertion checks a page, and no step before it opened one (a goto step comes first)${test.type !== 'ui' ? `; this is ${test.type === 'api' ? 'an' : 'a'} ${test.type} test` : ''}`);
+    }
     if (assertion.type === 'visual') {
       const s = await openSession();
       const visualDeps = { session: s, baselines: deps.baselines, mode: deps.baselineMode ?? 'missing', artifacts: deps.artifacts, testId, folder: safeName(testId), now };

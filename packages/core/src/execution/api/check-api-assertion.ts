@@ -93,6 +93,17 @@ export function requireJsonBody(response: HttpResult): unknown {
   throw new StepFailure('http', `expected a JSON body but the response is ${kind}: ${textPreview(response.text)}`);
 }
 
+/**
+ * JSON numbers are read as doubles: an integer beyond 2^53 comes out rounded
+ * (12345678901234567890 → 12345678901234567000), and "got" would show a number the server
+ * never sent (found by QA). Says so when either side is such a number.
+ */
+function inexactHint(value: unknown, expected: unknown): string {
+  const unsafe = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) || (typeof v === 'string' && /^-?\d{16,}$/.test(v) && !Number.isSafeInteger(Number(v)));
+  if (!unsafe(value) && !unsafe(expected)) return '';
+  return ' (a JSON number beyond 2^53 is not exact as svc reads it — the response may hold other digits than shown; have the API send such ids as strings)';
+}
+
 function checkJson(a: Of<'json'>, response: HttpResult): void {
   try {
     parseJsonPath(a.path);
@@ -115,7 +126,7 @@ function checkJson(a: Of<'json'>, response: HttpResult): void {
 
   if ('equals' in a && a.contains === undefined && a.matches === undefined) {
     if (!deepEqual(value, a.equals)) {
-      throw new StepFailure('assertion', `${where}: expected ${preview(a.equals)}, got ${preview(value)}`, { expected: a.equals, actual: value });
+      throw new StepFailure('assertion', `${where}: expected ${preview(a.equals)}, got ${preview(value)}${inexactHint(value, a.equals)}`, { expected: a.equals, actual: value });
     }
     return;
   }
