@@ -200,6 +200,44 @@ describe('dashboard shell', () => {
     expect(elsewhere.body.items.map((p: { name: string }) => p.name)).not.toContain('Gamma from the browser');
   });
 
+  it("edits a project's name and app URL in the side form (a wrong URL was the API's to fix), then it is the new-project form again", async () => {
+    const orgId = await page.getByTestId('org-switcher').inputValue();
+    const stored = async () => (await call('/api/v1/projects', { org: orgId })).body.items.find((p: { name: string }) => p.name.startsWith('Gamma'));
+    const row = () => page.getByTestId('project-row').filter({ hasText: 'Gamma' });
+    await row().getByTestId('project-edit').click();
+    await expect.poll(() => page.getByTestId('new-project-heading').textContent()).toBe('Edit project · Gamma from the browser');
+    expect(await page.getByTestId('new-project-url').inputValue()).toBe('https://gamma.example.com');
+    expect(await page.getByTestId('new-project-name').evaluate((node) => node === document.activeElement)).toBe(true);
+    expect(await page.getByTestId('new-project-submit').textContent()).toBe('Save');
+
+    await page.getByTestId('new-project-url').fill('not a url');
+    await page.getByTestId('new-project-submit').click();
+    await page.getByTestId('new-project-url-error').waitFor({ state: 'visible' });
+    await page.getByTestId('new-project-name').fill('Gamma renamed');
+    await page.getByTestId('new-project-url').fill('https://gamma-staging.example.com');
+    await page.getByTestId('new-project-submit').click();
+    await expect.poll(() => page.getByTestId('new-project-heading').textContent()).toBe('New project');
+    await expect.poll(async () => (await stored())?.app_url).toBe('https://gamma-staging.example.com');
+    expect((await stored()).name).toBe('Gamma renamed');
+    await expect.poll(() => row().getByTestId('project-name').textContent()).toBe('Gamma renamed');
+    expect(await page.getByTestId('new-project-name').inputValue()).toBe('');
+
+    // An emptied URL removes it; Cancel leaves the project as it is.
+    await row().getByTestId('project-edit').click();
+    await page.getByTestId('new-project-url').fill('');
+    await page.getByTestId('new-project-name').fill('Gamma from the browser');
+    await page.getByTestId('new-project-submit').click();
+    await expect.poll(async () => (await stored())?.app_url).toBeNull();
+    await row().getByTestId('project-edit').click();
+    await page.getByTestId('new-project-name').fill('never saved');
+    await page.getByTestId('new-project-cancel').click();
+    expect(await page.getByTestId('new-project-heading').textContent()).toBe('New project');
+    expect((await stored()).name).toBe('Gamma from the browser');
+    // Back as it was for the tests below.
+    const restored = await call(`/api/v1/projects/${(await stored()).id}`, { method: 'PATCH', org: orgId, body: { app_url: 'https://gamma.example.com' } });
+    expect(restored.status).toBe(200);
+  });
+
   it("edits a project's environment: a variable shows its value, a secret never does; bad names are explained", async () => {
     const orgId = await page.getByTestId('org-switcher').inputValue();
     const projectId = (await call('/api/v1/projects', { org: orgId })).body.items.find((p: { name: string }) => p.name === 'Gamma from the browser').id;

@@ -47,7 +47,18 @@ const el = {
   nameError: $('new-project-name-error'),
   urlError: $('new-project-url-error'),
   formError: $('new-project-error'),
+  formHeading: $('new-project-heading'),
+  submit: /** @type {HTMLButtonElement} */ ($('new-project-submit')),
+  cancel: /** @type {HTMLButtonElement} */ ($('new-project-cancel')),
 };
+
+/**
+ * The side form creates a project, or edits one (a project row's Edit: its name and app URL,
+ * PATCH; an app URL emptied is removed). Cancel, a save, or another organization brings
+ * back the new-project form.
+ * @type {{ id: string, name: string } | undefined}
+ */
+let editingProject;
 
 /** @type {Me | undefined} */
 let me;
@@ -139,6 +150,7 @@ function projectRow(project) {
   const canWrite = !!role && WRITE_ROLES.has(role);
   const ref = { id: project.id, name: project.name };
   // Environment variables are for members (read) and admins (edit); viewers do not see them.
+  if (canWrite) actions.append(panelButton('project-edit', 'Edit', `Edit ${project.name}: its name and app URL`, () => editProject(project), ref));
   if (canWrite) actions.append(panelButton('project-environment', 'Environment', `Environment of ${project.name}`, () => openEnvironment(ref, { canEdit: role === 'admin' }), ref));
   actions.append(
     // Everyone may look at the tests and their runs; members and admins may run, retry and delete.
@@ -253,14 +265,44 @@ function showFormErrors(err) {
   showFieldErrors(err, { fields: FIELDS, formError: el.formError, form: el.form });
 }
 
+/**
+ * Turns the side form into the project's editor, its fields filled, focus on the name.
+ * @param {Project} project
+ */
+function editProject(project) {
+  editingProject = { id: project.id, name: project.name };
+  clearFormErrors();
+  el.formHeading.textContent = `Edit project · ${project.name}`;
+  el.name.value = project.name;
+  el.url.value = project.app_url ?? '';
+  el.submit.textContent = 'Save';
+  el.cancel.hidden = false;
+  el.newProject.scrollIntoView({ block: 'nearest' });
+  el.name.focus();
+}
+
+/** Back to creating a new project. */
+function stopEditingProject() {
+  editingProject = undefined;
+  clearFormErrors();
+  el.form.reset();
+  el.formHeading.textContent = 'New project';
+  el.submit.textContent = 'Create project';
+  el.cancel.hidden = true;
+}
+
+el.cancel.addEventListener('click', stopEditingProject);
+
 el.form.addEventListener('submit', async (event) => {
   event.preventDefault();
   clearFormErrors();
-  const submit = /** @type {HTMLButtonElement} */ (el.form.querySelector('button[type="submit"]'));
-  /** @type {{ name: string, app_url?: string }} */
+  const submit = el.submit;
+  const editing = editingProject;
+  /** @type {{ name: string, app_url?: string | null }} */
   const body = { name: el.name.value.trim() };
   const appUrl = el.url.value.trim();
   if (appUrl) body.app_url = appUrl;
+  else if (editing) body.app_url = null;
   // What is wrong for sure is said under its field (all at once) and nothing is sent; the API checks the rest.
   if (!body.name) showFieldError(FIELDS.name, 'This field is required.');
   if (appUrl && !safeHttpUrl(appUrl)) showFieldError(FIELDS.app_url, 'Enter an http or https URL, e.g. https://staging.example.com.');
@@ -272,8 +314,13 @@ el.form.addEventListener('submit', async (event) => {
 
   submit.disabled = true;
   try {
-    await api('/api/v1/projects', { method: 'POST', body });
-    el.form.reset();
+    if (editing) {
+      await api(`/api/v1/projects/${encodeURIComponent(editing.id)}`, { method: 'PATCH', body });
+      stopEditingProject();
+    } else {
+      await api('/api/v1/projects', { method: 'POST', body });
+      el.form.reset();
+    }
     el.name.focus();
     // A channel may be limited to the new project, and an integration belongs to one: their forms offer it.
     notificationProjectsChanged();
@@ -291,6 +338,7 @@ el.form.addEventListener('submit', async (event) => {
 
 el.switcher.addEventListener('change', () => {
   setOrganizationId(el.switcher.value);
+  stopEditingProject();
   closeEnvironment();
   closeBaselines();
   closeInsights();
