@@ -321,7 +321,7 @@ function clusterRow(c) {
 
 /** @param {FailureClusters} data @returns {View} */
 export function clustersView(data) {
-  if (!data.items.length) return { nodes: [], empty: `No failure cluster in the last 30 days (${data.threshold} failures with the same error within ${data.window_minutes} minutes make one).` };
+  if (!data.items.length) return { nodes: [], empty: `No failure cluster in the last 30 days (${data.threshold} failures with the same error in the same ${data.window_minutes}-minute block of the clock${data.window_minutes < 60 ? `, e.g. 10:00–10:${String(data.window_minutes).padStart(2, '0')},` : ''} make one).` };
   const about = element('p', { className: 'muted', text: `Tests that failed with the same error (ids and numbers aside) within ${data.window_minutes} minutes: one cause, often one change, breaking several tests.` });
   return { nodes: [about, table('insights-clusters', 'Failure clusters, newest first', ['Last seen', 'Failures', 'Error', 'Tests'], data.items.map(clusterRow))] };
 }

@@ -18,7 +18,7 @@ const NAME_LOOKUPS_AT_ONCE = 8;
 /**
  * What the event consumers keep, for people (docs/events.md "What people can read"): the
  * organization's activity (the API consumer's feed) and a project's failure clusters
- * (stream analytics: tests failing the same way within 15 minutes). Read-only; viewers may
+ * (stream analytics: tests failing the same way in one 15-minute window). Read-only; viewers may
  * look. Both are kept 30 days.
  */
 export function activityRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
@@ -27,7 +27,7 @@ export function activityRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Route
   };
 
   mountRoute(app, deps, registry, {
-    method: 'get', path: '/api/analytics/failure-clusters', summary: 'Failure clusters of a project: tests that failed the same way (one error signature) within 15 minutes, newest first', tags: ['insights'], auth: 'viewer', query: FailureClustersQuery,
+    method: 'get', path: '/api/analytics/failure-clusters', summary: 'Failure clusters of a project: tests that failed the same way (one error signature) in one 15-minute window (:00, :15, :30, :45), newest first', tags: ['insights'], auth: 'viewer', query: FailureClustersQuery,
     responses: { 200: { description: 'clusters', schema: FailureClustersResponse }, 404: { description: 'no such project in this organization' } },
   }, async ({ c, query, access }) => {
     const orgId = access.organizationId;
