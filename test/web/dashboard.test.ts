@@ -528,7 +528,7 @@ describe('insights panel', () => {
     await tab.getByTestId('tests-close').click();
 
     // No discovery session: the gaps section says how to get one.
-    await expect.poll(() => tab.getByTestId('insights-gaps-status').textContent()).toBe('No completed discovery session: start one to see untested pages.');
+    await expect.poll(() => tab.getByTestId('insights-gaps-status').textContent()).toBe("No completed discovery session: Discover & test (on the project's row) crawls the app; its pages no test reaches then show here.");
     // One failure is no cluster.
     await expect.poll(() => tab.getByTestId('insights-clusters-status').textContent()).toBe('No failure cluster in the last 30 days (3 failures with the same error in the same 15-minute block of the clock, e.g. 10:00–10:15, make one).');
 

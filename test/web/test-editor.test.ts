@@ -142,7 +142,7 @@ describe('test editor: assertions and parameter sets', () => {
 
     await tab.getByTestId('test-editor-save').click();
     const error = tab.getByTestId('test-editor-error');
-    await expect.poll(() => error.textContent()).toContain(`changed by ${server.admin.email} at`);
+    await expect.poll(() => error.textContent()).toContain("changed by you (in another tab or window) at");
     expect(await error.textContent()).toContain('(now revision 3) since you opened it');
     expect(patches.at(-1)!.headers()['if-match']).toBe('"2"');
     expect(JSON.parse(await area('assertions').inputValue())).toEqual(mine);

@@ -43,13 +43,13 @@ describe('test editor and history', () => {
     expect(JSON.parse(await tab.getByTestId('test-editor-steps').inputValue())).toEqual([{ type: 'request', method: 'GET', url: '/api/items' }]);
 
     await tab.getByTestId('test-editor-name').fill('items are listed, my edit');
-    // Someone else changes the test after the editor loaded it.
+    // The test changes after the editor loaded it (here: the same person, from another client).
     const theirs = await api.patch(`/api/tests/${testId}`, { name: 'items are listed, their edit' });
     expect(theirs.status, theirs.text).toBe(200);
 
     await tab.getByTestId('test-editor-save').click();
     const error = tab.getByTestId('test-editor-error');
-    await expect.poll(() => error.textContent()).toContain(`changed by ${server.admin.email} at`);
+    await expect.poll(() => error.textContent()).toContain("changed by you (in another tab or window) at");
     expect(await error.textContent()).toContain('(now revision 2) since you opened it — reload to see it; your edit is kept in the editor.');
     expect(await tab.getByTestId('test-editor-name').inputValue()).toBe('items are listed, my edit');
     expect((await api.get(`/api/tests/${testId}`)).body).toMatchObject({ name: 'items are listed, their edit', revision: 2 });

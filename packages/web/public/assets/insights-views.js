@@ -298,7 +298,7 @@ function gapRow(gap) {
 
 /** @param {CoverageGaps} data @returns {View} */
 export function gapsView(data) {
-  if (!data.pages) return { nodes: [], empty: 'No completed discovery session: start one to see untested pages.' };
+  if (!data.pages) return { nodes: [], empty: 'No completed discovery session: Discover & test (on the project\'s row) crawls the app; its pages no test reaches then show here.' };
   if (!data.items.length) return { nodes: [], empty: `Every one of the ${count(data.pages, 'discovered page')} has a test that ran.` };
   const list = element('ul', { className: 'insights-gaps', testid: 'insights-gaps' });
   list.append(...data.items.map(gapRow));

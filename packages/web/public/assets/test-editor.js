@@ -1,6 +1,7 @@
 import { api, ApiError } from './api.js';
 import { $, clearFieldErrors, issuesOf, jsonOf, listOf, messageOf, setMessage, showFieldError, showFieldErrors, withIssues } from './dom.js';
 import { when } from './revision-people.js';
+import { signedIn } from './session.js';
 
 /**
  * Edits one test's name, kind, description, priority, tags, steps, assertions, timeout,
@@ -216,7 +217,10 @@ export function closeEditor() {
 /** The 412's words: who changed the test and when, and that the edit is still here. @param {ApiError} err */
 function staleMessage(err) {
   const details = err.details ?? {};
-  return `This test was changed by ${details.changed_by_name ?? details.changed_by ?? 'someone'} at ${details.changed_at ? when(details.changed_at) : 'an unknown time'} (now revision ${details.current_revision ?? '?'}) since you opened it — reload to see it; your edit is kept in the editor.`;
+  // One's own save from another tab or window is said as such (it named one's email, as if someone else).
+  const me = signedIn()?.actor;
+  const yours = !!me && details.changed_by !== undefined && (me === details.changed_by || me === `user:${details.changed_by}`);
+  return `This test was changed by ${yours ? 'you (in another tab or window)' : (details.changed_by_name ?? details.changed_by ?? 'someone')} at ${details.changed_at ? when(details.changed_at) : 'an unknown time'} (now revision ${details.current_revision ?? '?'}) since you opened it — reload to see it; your edit is kept in the editor.`;
 }
 
 el.form.addEventListener('submit', async (event) => {
