@@ -287,14 +287,21 @@ async function finish(graph: RunManager, manifest: Manifest, o: GraphSuiteRuntim
   if (end.kind === 'interrupted') await graph.close(); // stop without cancelling: the checkpoints stay resumable
   const { state } = await graph.checkpointer.load(threadId);
   const status = end.kind === 'complete' ? 'completed' : end.kind === 'error' ? 'failed' : 'interrupted';
-  const why = status === 'interrupted' ? `not executed: the run was interrupted; resume it with svc run --resume ${manifest.run_id ?? threadId}` : `not executed: ${end.kind === 'error' ? end.error : 'the run ended before this test ran'}`;
+  const resume = `resume it with svc run --resume ${manifest.run_id ?? threadId}`;
+  // A test the interruption cut off mid-way is not one that never started: the resume runs it again from its start.
+  const why = (storedId: string) =>
+    end.kind === 'interrupted'
+      ? end.started.has(storedId)
+        ? `not finished: the run was interrupted while this test ran; ${resume} (it runs again from its start)`
+        : `not executed: the run was interrupted; ${resume}`
+      : `not executed: ${end.kind === 'error' ? end.error : 'the run ended before this test ran'}`;
   const summary = { ...summaryOf(state, manifest, why), ...(status === 'interrupted' ? { interrupted: true } : {}) };
   // A finished run has nothing left to resume: its checkpoints go (an interrupted one keeps them).
   if (dir && status !== 'interrupted') await rm(dir, { recursive: true, force: true }).catch(() => {});
   return { summary, threadId, status, ...(end.kind === 'error' ? { error: end.error } : {}) };
 }
 
-type End = { kind: 'complete' } | { kind: 'error'; error: string } | { kind: 'interrupted' };
+type End = { kind: 'complete' } | { kind: 'error'; error: string } | { kind: 'interrupted'; started: Set<string> };
 
 /** Reads the run's events until it completes, turning test starts and ends into progress. */
 async function follow(graph: RunManager, manifest: Manifest, o: GraphSuiteRuntime): Promise<End> {
@@ -302,6 +309,8 @@ async function follow(graph: RunManager, manifest: Manifest, o: GraphSuiteRuntim
   const cases = casesOfManifest(manifest);
   const byStored = new Map(cases.map((t) => [t.stored_id, t]));
   const reported = new Set<string>();
+  /** Tests whose execution began (stored ids): an interruption cuts these off, it does not skip them. */
+  const started = new Set<string>();
   let after = 0;
   let wake: (() => void) | undefined;
   const unwatch = graph.events.watch(threadId, () => wake?.());
@@ -309,12 +318,15 @@ async function follow(graph: RunManager, manifest: Manifest, o: GraphSuiteRuntim
   o.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {
-      if (o.signal?.aborted) return { kind: 'interrupted' };
+      if (o.signal?.aborted) return { kind: 'interrupted', started };
       for (const e of await graph.events.after(threadId, after, 200)) {
         after = e.id;
         o.onEvent?.(e);
         const t = e.data.test_id ? byStored.get(String(e.data.test_id)) : undefined;
-        if (t && e.type === 'node_start' && e.data.node === 'execute_test') o.onProgress?.({ type: 'test_start', test_id: t.id, name: t.name, worker: 0 });
+        if (t && e.type === 'node_start' && e.data.node === 'execute_test') {
+          started.add(t.stored_id);
+          o.onProgress?.({ type: 'test_start', test_id: t.id, name: t.name, worker: 0 });
+        }
         if (t && e.type === 'node_end' && (e.data.node === 'execute_test' || e.data.node === 'self_heal') && !reported.has(t.stored_id)) {
           // The test's iteration may be over (its final result is in the state) or go on (self_heal, a re-run).
           const { state } = await graph.checkpointer.load(threadId);
@@ -382,7 +394,7 @@ function asExecution(c: Case, r: TestResult): TestExecutionResult {
   return { ...base, name: c.name, type: t.definition.type, metadata: { ...t.metadata, ...base.metadata, priority: t.definition.priority, tags: t.definition.tags, ...(t.definition.quarantine ? { quarantined: t.definition.quarantine } : {}) } };
 }
 
-function summaryOf(state: RunGraphState, manifest: Manifest, notRun: string): RunSummary {
+function summaryOf(state: RunGraphState, manifest: Manifest, notRun: (storedId: string) => string): RunSummary {
   const now = new Date().toISOString();
   const perTest = manifest.tests.map(() => [] as TestExecutionResult[]);
   for (const c of casesOfManifest(manifest)) perTest[manifest.tests.indexOf(c.test as Manifest['tests'][number])]!.push(caseResult(c));
@@ -404,6 +416,6 @@ function summaryOf(state: RunGraphState, manifest: Manifest, notRun: string): Ru
     const r = resultOf(state, c.stored_id);
     if (r && finalStatuses.has(r.status)) return asExecution(c, r);
     const at = state.completed_at ?? now;
-    return asExecution(c, { test_id: c.stored_id, status: 'SKIPPED', duration_ms: 0, assertions_passed: 0, assertions_failed: 0, error_message: notRun, stack_trace: null, screenshots: [], metadata: { name: c.name, type: c.test.definition.type, started_at: at, finished_at: at } });
+    return asExecution(c, { test_id: c.stored_id, status: 'SKIPPED', duration_ms: 0, assertions_passed: 0, assertions_failed: 0, error_message: notRun(c.stored_id), stack_trace: null, screenshots: [], metadata: { name: c.name, type: c.test.definition.type, started_at: at, finished_at: at } });
   }
 }
