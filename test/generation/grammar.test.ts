@@ -180,3 +180,12 @@ describe('texts and stories', () => {
     expect(r.type).toBe('api');
   });
 });
+
+describe('long input', () => {
+  it('a run of whitespace reads as one space, in time that grows with the input (90,000 spaces held the server 6 s)', () => {
+    const spaced = parseSentence(`click${' '.repeat(90_000)}"Sign in"${'\t '.repeat(20_000)}and press Enter`);
+    expect(spaced).toEqual(parseSentence('click "Sign in" and press Enter'));
+    const many = parsePlainLanguage(`fill ${' '.repeat(90_000)}x\n${'click "a", '.repeat(5_000)}`);
+    expect(many.not_understood.length + many.understood.length).toBe(2);
+  });
+});
