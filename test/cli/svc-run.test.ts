@@ -347,7 +347,7 @@ describe('svc run', () => {
     expect(stderr).toContain('svc run: interrupted; continue with: svc run --resume');
     const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     expect(json.tests.find((t: { id: string }) => t.id === 'home')).toMatchObject({ status: 'passed' });
-    expect(json.run.interrupted).toBe(true);
+    expect(json.run.unfinished).toBe('interrupted');
     // The headline judges the run as the exit code does: it did not pass.
     expect(await readFile(join(dir, 'report.md'), 'utf8')).toMatch(/^## ⏸️ Interrupted/m);
   }, 120_000);

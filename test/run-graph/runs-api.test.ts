@@ -148,6 +148,29 @@ describe('run endpoints', () => {
     expect(again.body.error.code).toBe('CONFLICT');
   });
 
+  it('a running and a cancelled run are reported as such, their planned cases not run counted as skipped, the totals agreeing (found by QA)', async () => {
+    const ids = await createTests(['/ok?id=q1', '/slow?ms=6000&id=q2', '/slow?ms=6000&id=q3']);
+    const runId = (await api.post('/api/v1/test/run', { project_id: projectId, test_ids: ids, max_concurrency: 1 })).body.run.id as string;
+    const deadline = Date.now() + 15_000;
+    while (target.hits('/slow?id=q2') === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(async () => (await api.get(`/api/v1/tests/${runId}/results`)).body.items.length, { timeout: 10_000 }).toBe(1);
+
+    const running = JSON.parse((await api.get(`/api/reports/${runId}?format=json`)).text);
+    expect(running.run).toMatchObject({ unfinished: 'running', total: 3, passed: 1, skipped: 2, base_url: target.url });
+    expect((await api.get(`/api/reports/${runId}?format=md`)).text).toMatch(/^## ⏳ Running/m);
+
+    expect((await api.post(`/api/v1/test/cancel/${runId}`)).status).toBe(200);
+    const record = (await api.get(`/api/v1/test/status/${runId}`)).body.run;
+    expect(record).toMatchObject({ status: 'cancelled', total_tests: 3, passed_tests: 1, failed_tests: 0 });
+    const cancelled = JSON.parse((await api.get(`/api/reports/${runId}?format=json`)).text);
+    expect(cancelled.run).toMatchObject({ unfinished: 'cancelled', total: 3, passed: 1, failed: 0, skipped: 2 });
+    const md = (await api.get(`/api/reports/${runId}?format=md`)).text;
+    expect(md).toMatch(/^## ⏹️ Cancelled/m);
+    expect(md).toContain('Cancelled before every test ran: the tests not run are counted as skipped.');
+    const junit = (await api.get(`/api/reports/${runId}?format=junit`)).text;
+    expect(junit).toContain('<property name="svc.unfinished" value="cancelled"/>');
+  });
+
   it('bad input: unknown project or test → 404, invalid body → 400, another organization\'s run → 404', async () => {
     const unknownProject = await api.post('/api/v1/test/run', { project_id: crypto.randomUUID() });
     expect(unknownProject.status).toBe(404);

@@ -274,6 +274,10 @@ export interface RunSummary {
   skipped: number;
   healed: number;
   results: TestExecutionResult[];
-  /** The run was stopped (Ctrl-C, SIGTERM) before every test ran: it can be resumed, and it did not pass. */
-  interrupted?: boolean;
+  /**
+   * The run did not end on its own, and did not pass whatever its tests did: `interrupted`
+   * (svc run stopped by Ctrl-C or SIGTERM; it can be resumed), `cancelled` (on the server),
+   * `running` (a report of a run as it stands). Absent: it ran to its end.
+   */
+  unfinished?: 'interrupted' | 'cancelled' | 'running';
 }

@@ -211,10 +211,10 @@ export function summaryTotals(summary: RunSummary): Totals {
  * failure does not fail the run: docs/quarantine.md), nothing ran when every test was
  * skipped, passed otherwise — as `svc run`'s exit code and the run's notifications judge it.
  */
-export function runVerdict(summary: Pick<RunSummary, 'failed' | 'total' | 'skipped' | 'results' | 'interrupted'>): 'failed' | 'interrupted' | 'nothing_ran' | 'passed' {
+export function runVerdict(summary: Pick<RunSummary, 'failed' | 'total' | 'skipped' | 'results' | 'unfinished'>): 'failed' | 'interrupted' | 'cancelled' | 'running' | 'nothing_ran' | 'passed' {
   if (summary.failed - quarantinedFailures(summary.results) > 0) return 'failed';
-  // Stopped before its end, a run has not passed, whatever the tests that ran did (svc run exits 1).
-  if (summary.interrupted) return 'interrupted';
+  // Stopped before its end (or not at its end yet), a run has not passed, whatever the tests that ran did (svc run exits 1).
+  if (summary.unfinished) return summary.unfinished;
   return summary.total === summary.skipped ? 'nothing_ran' : 'passed';
 }
 
@@ -230,5 +230,12 @@ export function droppedScreenshotsNote(summary: Pick<RunSummary, 'results'>): st
   const tests = summary.results.filter((r) => (r.screenshots_dropped ?? 0) > 0).map((r) => r.name);
   return `${n} screenshot${n === 1 ? ' was' : 's were'} not taken: the run reached its cap of ${limits.MAX_SCREENSHOTS_PER_RUN} screenshots (screenshot steps and failure screenshots together) — in ${tests.join(', ')}`;
 }
+
+/** What a report says under its headline of a run that did not end on its own. */
+export const UNFINISHED_NOTE: Record<NonNullable<RunSummary['unfinished']>, string> = {
+  interrupted: 'Interrupted before every test ran: the tests not run are skipped; svc run --resume continues it.',
+  cancelled: 'Cancelled before every test ran: the tests not run are counted as skipped.',
+  running: 'Still running: this is the run as it stands; the tests not run yet are counted as skipped.',
+};
 
 export const STEP_ICON: Record<StepResult['status'], string> = { passed: '✓', failed: '✗', skipped: '○' };

@@ -2,7 +2,7 @@ import type { RunSummary, StepResult, TestExecutionResult } from '../execution/t
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { base64, imageMime } from './bytes.ts';
-import { STEP_ICON, droppedScreenshotsNote, VISUAL_STATUS_LABEL, accessibilitySummary, failingStep, healedSelectors, stepHeals, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages, retriesOf, runVerdict } from './format.ts';
+import { STEP_ICON, UNFINISHED_NOTE, droppedScreenshotsNote, VISUAL_STATUS_LABEL, accessibilitySummary, failingStep, healedSelectors, stepHeals, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages, retriesOf, runVerdict } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
 import { quarantineOf } from '../execution/totals.ts';
 import { describeOrigin } from '../flows/expand-flows.ts';
@@ -41,7 +41,7 @@ export function renderHtmlReport(summary: RunSummary, options: HtmlReportOptions
   const failedCount = results.filter((r) => r.status === 'failed').length;
   const healedCount = results.filter((r) => r.status === 'healed').length;
   const verdict = runVerdict(summary);
-  const title = `${verdict === 'failed' ? '✗' : verdict === 'interrupted' ? '⏸' : '✓'} ${summary.name} — svc report`;
+  const title = `${{ failed: '✗', interrupted: '⏸', cancelled: '⏹', running: '⏳', nothing_ran: '✓', passed: '✓' }[verdict]} ${summary.name} — svc report`;
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -98,7 +98,7 @@ function header(s: RunSummary): string {
     `<h1>${esc(s.name)}</h1>`,
     `<p class="meta">${meta.join(' · ')}</p>`,
     ...(droppedScreenshotsNote(s) ? [`<p class="meta dropped">⚠ ${esc(droppedScreenshotsNote(s)!)}</p>`] : []),
-    ...(s.interrupted ? ['<p class="meta interrupted">Interrupted before every test ran: the tests not run are skipped; <code>svc run --resume</code> continues it.</p>'] : []),
+    ...(s.unfinished ? [`<p class="meta unfinished">${esc(UNFINISHED_NOTE[s.unfinished])}</p>`] : []),
     '<div class="totals">',
     stat('total', s.total, 'Total'),
     stat('passed', s.passed, 'Passed'),

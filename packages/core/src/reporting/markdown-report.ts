@@ -2,7 +2,7 @@ import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { quarantineOf } from '../execution/totals.ts';
-import { accessibilitySummary, droppedScreenshotsNote, failingStep, healedSelectors, violationTargets, humanDuration, percent, stripControl, testError, visualSummary, retriesOf, runVerdict } from './format.ts';
+import { UNFINISHED_NOTE, accessibilitySummary, droppedScreenshotsNote, failingStep, healedSelectors, violationTargets, humanDuration, percent, stripControl, testError, visualSummary, retriesOf, runVerdict } from './format.ts';
 
 /**
  * The Markdown report (`report.md`), written to be posted as a pull-request comment:
@@ -31,13 +31,14 @@ export function renderMarkdownReport(summary: RunSummary, options: MarkdownRepor
   const heals = summary.results.flatMap((r) => healedSelectors(r).map((h) => ({ test: r.name, ...h })));
 
   const head: string[] = [];
-  const verdict = { failed: '❌ Failed', interrupted: '⏸️ Interrupted', nothing_ran: '⚪ Nothing ran', passed: '✅ Passed' }[runVerdict(summary)];
+  const verdict = { failed: '❌ Failed', interrupted: '⏸️ Interrupted', cancelled: '⏹️ Cancelled', running: '⏳ Running', nothing_ran: '⚪ Nothing ran', passed: '✅ Passed' }[runVerdict(summary)];
   head.push(`## ${verdict} — ${inline(summary.name)}`, '');
   head.push('| Total | Passed | Failed | Healed | Skipped | Duration |', '| ---: | ---: | ---: | ---: | ---: | ---: |');
   head.push(`| ${summary.total} | ${summary.passed} | ${summary.failed} | ${summary.healed} | ${summary.skipped} | ${humanDuration(summary.duration_ms)} |`, '');
   const context = [`Run \`${code(summary.run_id)}\``, `started ${inline(summary.started_at)}`];
   if (summary.base_url) context.push(`against ${codeSpan(summary.base_url)}`);
   head.push(`<sub>${context.join(' · ')}</sub>`, '');
+  if (summary.unfinished) head.push(`> ${UNFINISHED_NOTE[summary.unfinished]}`, '');
   const dropped = droppedScreenshotsNote(summary);
   if (dropped) head.push(`> ⚠️ ${inline(dropped)}`, '');
 

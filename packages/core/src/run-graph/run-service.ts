@@ -127,8 +127,15 @@ export function runService(deps: GraphDeps) {
     if (!run) throw notFound('run');
     if (isTerminalRunStatus(run.status)) throw new AppError('CONFLICT', `run ${run.id} is already ${run.status}`);
     const at = deps.clock.now().toISOString();
-    const cancelled = await store.testRuns.setStatus(orgId, run.id, 'cancelled', { completed_at: at, error: `cancelled${by ? ` by ${by}` : ''}` }, run.status);
     const { state } = await deps.checkpointer.load(threadId);
+    // The report node does not run for a cancelled run: its totals are the state's as it stands (they stayed 0; found by QA).
+    const cancelled = await store.testRuns.setStatus(
+      orgId,
+      run.id,
+      'cancelled',
+      { completed_at: at, error: `cancelled${by ? ` by ${by}` : ''}`, total_tests: Math.max(run.total_tests, state.test_plan.length), passed_tests: state.passed_count, failed_tests: state.failed_count, results: summaryOf({ ...state, completed_at: at }, 'cancelled') },
+      run.status,
+    );
     const pending = state.graph.approvals.filter((a) => a.status === 'pending');
     for (const a of pending) await deps.approvals.decide(orgId, a.approval_id, { status: 'cancelled', decided_at: at, decided_by: by, comment: 'the run was cancelled' });
     const committed = await deps.checkpointer.commit(threadId, {

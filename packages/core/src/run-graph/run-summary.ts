@@ -1,5 +1,5 @@
 import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
-import type { TestRun } from '../contracts/test-run.ts';
+import { isTerminalRunStatus, type TestRun } from '../contracts/test-run.ts';
 import type { Store } from '../store/index.ts';
 import { runTotals } from '../execution/totals.ts';
 import { resultCaseId } from '../contracts/test-result.ts';
@@ -15,15 +15,24 @@ export async function runSummaryOf(store: Store, orgId: string, run: TestRun): P
   const results = [...latest.values()].map((r) => executionResultOf({ test_id: resultCaseId(r), status: r.status, duration_ms: r.duration_ms ?? 0, error_message: r.error_message, screenshots: r.screenshots, metadata: r.metadata as Record<string, unknown>, attempt: r.attempt, created_at: r.created_at }));
   const started = run.started_at ?? run.created_at;
   const finished = run.completed_at ?? new Date().toISOString();
+  const unfinished = run.status === 'cancelled' ? 'cancelled' : isTerminalRunStatus(run.status) ? undefined : 'running';
+  const totals = runTotals(results);
+  // Cases planned and not run (a cancelled run's rest, a running run's yet to come) count as skipped: a report of
+  // one passed test out of twelve planned said "1 of 1 passed" (found by QA).
+  const notRun = unfinished ? Math.max(0, run.total_tests - results.length) : 0;
   return {
     run_id: run.id,
     name: `run ${run.id}`,
+    ...(run.app_url ? { base_url: run.app_url } : {}),
     started_at: started,
     finished_at: finished,
     duration_ms: Math.max(0, Date.parse(finished) - Date.parse(started)),
     workers: 1,
-    ...runTotals(results),
+    ...totals,
+    total: totals.total + notRun,
+    skipped: totals.skipped + notRun,
     results,
+    ...(unfinished ? { unfinished } : {}),
   };
 }
 
