@@ -135,6 +135,18 @@ Examples:
     expect(r.body.error.details.issues[0].path).toBe('story');
     r = await other.post('/api/nlp/create-test', { project_id: projectId, text: 'go to "/login"' });
     expect(r.status).toBe(404);
+    // A label longer than a test may hold is the caller's to shorten: a 400 saying where, not a 500 (found by QA).
+    const before = (await api.get(`/api/generated-tests?project_id=${projectId}`)).body.items.length;
+    r = await api.post('/api/nlp/create-test', { project_id: projectId, execute: false, text: `click "${'a'.repeat(3_000)}"` });
+    expect(r.status).toBe(400);
+    expect(r.body.error.details.issues[0]).toEqual({ path: expect.stringMatching(/^test\.steps\.0\./), message: expect.stringMatching(/^at most \d+ characters \(got \d+\): the input gives a value longer than a test may hold; shorten it$/) });
+    expect((await api.get(`/api/generated-tests?project_id=${projectId}`)).body.items.length).toBe(before);
+    // A metadata address is refused at the edge, naming the field, and nothing is kept (it was stored, then refused at execution).
+    r = await api.post('/api/nlp/create-test', { project_id: projectId, base_url: 'http://169.254.169.254/', text: 'go to "/login"' });
+    expect([r.status, r.body.error.details.issues[0].path]).toEqual([400, 'base_url']);
+    r = await api.post('/api/generate', { project_id: projectId, intent: 'smoke', url: 'http://169.254.169.254/latest/' });
+    expect([r.status, r.body.error.details.issues[0].path]).toEqual([400, 'url']);
+    expect((await api.get(`/api/generated-tests?project_id=${projectId}`)).body.items.length).toBe(before);
   });
 
   it('generated tests are listed per project and readable by id; other tenants see nothing', async () => {

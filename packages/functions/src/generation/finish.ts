@@ -1,5 +1,6 @@
 import { TestDefinition } from '@svc/core/contracts/steps';
-import { AppError } from '@svc/core/errors';
+import { AppError, validationFailed } from '@svc/core/errors';
+import { toFieldIssues } from '@svc/core/contracts/parse';
 import type { TestExecutionResult } from '@svc/core/execution/types';
 import { createEvent } from '@svc/core/contracts/events';
 import { keys } from '@svc/core/store/keys';
@@ -66,11 +67,19 @@ export interface Finished {
   first_attempt?: ExecutionReport;
 }
 
-/** A generator's output in the product format, or a 500: a generator that emits an invalid test is svc's bug, not the caller's. */
+/**
+ * A generator's output in the product format. An input with a label, URL or value longer
+ * than a test may hold makes a test too big: that is the caller's to shorten, a 400 naming
+ * where in the generated test (`test.steps.0.selector`) and the limit (it was a 500 with
+ * zod's dump; found by QA). Anything else invalid is svc's bug, a 500.
+ */
 export function checkedTest(test: TestDefinition): TestDefinition {
   const checked = TestDefinition.safeParse(test);
-  if (!checked.success) throw new AppError('INTERNAL', `generated test is invalid: ${checked.error.message}`);
-  return checked.data;
+  if (checked.success) return checked.data;
+  if (checked.error.issues.every((i) => i.code === 'too_big')) {
+    throw validationFailed(toFieldIssues(checked.error, 'body', test).map((i) => ({ path: `test.${i.path}`, message: `${i.message}: the input gives a value longer than a test may hold; shorten it` })));
+  }
+  throw new AppError('INTERNAL', `generated test is invalid: ${checked.error.message}`);
 }
 
 const needsBaseUrl = (t: TestDefinition) => t.steps.some((s) => (s.type === 'goto' || s.type === 'request') && !/^https?:\/\//i.test(s.url));

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { HttpUrl } from '../../contracts/project.ts';
+import { isMetadataHost, metadataHostMessage } from '../../net/metadata-hosts.ts';
 import { Step, Assertion } from '../../contracts/steps.ts';
 import { Uuid } from '../../contracts/common.ts';
 import { FailureEvent } from './from-event.ts';
@@ -9,7 +11,7 @@ import { FlowInput } from './suite.ts';
 const common = {
   project_id: Uuid.describe('Project to generate the test for'),
   name: z.string().trim().min(1).max(255).optional().describe('Test name (default: from the text or recording)'),
-  base_url: z.url().max(8000).optional().describe("URL the test is executed against once (default: the project's app_url)"),
+  base_url: HttpUrl.optional().describe("URL the test is executed against once (default: the project's app_url)"),
   execute: z.boolean().default(true).describe('Execute the generated test once (default true); only a passing test is saved to tests'),
 };
 
@@ -45,7 +47,13 @@ export type FromEventInput = z.output<typeof FromEventInput>;
 
 export const GenerateInput = z.strictObject({
   ...common,
-  url: z.string().min(1).max(8000).optional().describe('Page to test: a path or URL (with intent)'),
+  url: z
+    .string()
+    .min(1)
+    .max(8000)
+    .refine((u) => !URL.canParse(u) || !isMetadataHost(new URL(u).hostname), { message: metadataHostMessage('the host') })
+    .optional()
+    .describe('Page to test: a path or URL (with intent)'),
   intent: z.string().max(100_000).optional().describe('What to test on the page, in plain language; "smoke" or nothing for a page-loads test'),
   flow: FlowInput.optional().describe('A discovered flow whose steps are in the product format'),
 }).refine((v) => (v.url !== undefined) !== (v.flow !== undefined), { message: 'give url (with an optional intent) or flow', path: ['url'] });
