@@ -151,3 +151,31 @@ describe('bad recordings', () => {
     await expect(convertRecording({ title: 'x', steps: [] })).rejects.toThrow(/no steps/);
   });
 });
+
+describe('a Recorder aria/Name without a role (found by QA)', () => {
+  const signIn = (selectors: string[][]) => ({
+    title: 'sign in',
+    steps: [
+      { type: 'navigate', url: 'https://shop.example.com/login' },
+      { type: 'change', value: 'demo@example.com', selectors: [['aria/Email']] },
+      { type: 'change', value: 's3cret!', selectors: [['aria/Password']] },
+      { type: 'click', selectors, assertedEvents: [{ type: 'navigation', url: 'https://shop.example.com/dashboard', title: '' }] },
+    ],
+  });
+
+  it("takes the recording's own id when it gives one, and otherwise leaves headings out of a click and keeps a field to form controls: the test passes in Chromium", async () => {
+    const withId = await convertRecording(signIn([['aria/Sign in'], ['#login-submit'], ['text/Sign in']]));
+    expect(withId.test.steps).toContainEqual({ type: 'click', selector: '#login-submit' });
+    const ariaOnly = await convertRecording(signIn([['aria/Sign in']]));
+    const click = ariaOnly.test.steps.find((s) => s.type === 'click') as { selector: string };
+    expect(click.selector).not.toContain('role=heading');
+    const fill = ariaOnly.test.steps.find((s) => s.type === 'fill') as { selector: string };
+    expect(fill.selector).not.toContain('role=button');
+    // The fixture's /login has an <h1>Sign in</h1> beside its Sign in button: both tests pass there.
+    for (const r of [withId, ariaOnly]) {
+      const result = await run(r.test);
+      expect(result.error_message ?? '', JSON.stringify(r.test.steps)).toBe('');
+      expect(result.status).toBe('passed');
+    }
+  });
+});

@@ -112,6 +112,11 @@ const NAMED_ROLES = ['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radi
  * `aria/Name` selector without a role means — or a field whose label is exactly that
  * (password inputs have no role).
  */
-export function ariaNamed(name: string): string {
-  return anyOf([...NAMED_ROLES.map((r) => `internal:role=${r}[name=${js(name)}s]`), `internal:label=${js(name)}s`]);
+export function ariaNamed(name: string, roles: readonly string[] = NAMED_ROLES): string {
+  return anyOf([...roles.map((r) => `internal:role=${r}[name=${js(name)}s]`), `internal:label=${js(name)}s`]);
 }
+
+/** The roles an element a recording clicked may have: anything named but a heading (a page's "Sign in" title beside its "Sign in" button). */
+export const CLICKED_ROLES = NAMED_ROLES.filter((r) => r !== 'heading');
+/** The roles of a field a recording typed into or changed. */
+export const FIELD_ROLES = ['textbox', 'searchbox', 'combobox', 'listbox', 'spinbutton', 'slider', 'checkbox', 'radio', 'switch'];

@@ -1,5 +1,5 @@
 import type { Locator, Step, TestDefinition } from '../../../contracts/steps.ts';
-import { ariaNamed } from '../grammar/locators.ts';
+import { ariaNamed, CLICKED_ROLES, FIELD_ROLES } from '../grammar/locators.ts';
 import { originOf, pathMatches, recordedTest, relativeUrl, RecordingError, type ConvertedRecording, type SkippedPart } from './types.ts';
 
 /**
@@ -113,19 +113,23 @@ export function convertChromeRecording(rec: unknown, opts: { name?: string } = {
 }
 
 /** aria/Name[role="button"] → role + name; aria/Name → button-or-link (or field); else CSS, text, XPath. */
-export function bestSelector(selectors: RecorderStep['selectors'], _kind: 'click' | 'field'): { locator: Locator; guessed: boolean } | undefined {
+export function bestSelector(selectors: RecorderStep['selectors'], kind: 'click' | 'field'): { locator: Locator; guessed: boolean } | undefined {
   const flat = (selectors ?? []).map((s) => (Array.isArray(s) ? s : [s])).filter((chain) => chain.length > 0 && chain.every((p) => typeof p === 'string'));
   // Chains of several parts cross iframes or shadow roots; CSS pierces open shadow roots, so the last part is enough there.
   const last = (chain: string[]) => chain[chain.length - 1];
+  const css = flat.map(last).find((s) => !/^(aria|text|xpath|pierce)\//.test(s) && !/^\/\//.test(s));
+  // An id or test id the recording also gives names one element for sure: better than guessing a role for a bare aria/Name
+  // (which matched the page's "Sign in" heading beside its "Sign in" button; found by QA).
+  const certain = css !== undefined && /^(?:#[\w-]+|\[data-(?:testid|test-id|test|cy|qa)=["']?[^"'\]]+["']?\])$/.test(css);
   for (const chain of flat) {
     const s = last(chain);
     if (!s.startsWith('aria/')) continue;
     const m = /^aria\/(.*?)(?:\[role="([a-z]+)"\])?$/.exec(s);
     if (!m || !m[1]) continue;
     if (m[2]) return { locator: { role: m[2], name: m[1] }, guessed: false };
-    return { locator: ariaNamed(m[1]), guessed: true };
+    if (certain) break;
+    return { locator: ariaNamed(m[1], kind === 'field' ? FIELD_ROLES : CLICKED_ROLES), guessed: true };
   }
-  const css = flat.map(last).find((s) => !/^(aria|text|xpath|pierce)\//.test(s) && !/^\/\//.test(s));
   if (css) return { locator: css, guessed: false };
   const pierce = flat.map(last).find((s) => s.startsWith('pierce/'));
   if (pierce) return { locator: pierce.slice('pierce/'.length), guessed: false };
