@@ -262,6 +262,11 @@ describe('POST /api/test/from-event', () => {
     expect(r.body.execution.status).toBe('failed');
     expect(r.body.execution.failure_kind).toBe('locator');
     expect(r.body.reproduced).toBe(false);
+    // Production had a 500; the replay gets a 404: it failed, but not as in production (found by QA: a 401 for a replay without credentials counted).
+    r = await api.post('/api/test/from-event', { project_id: projectId, event: { message: 'Error: checkout failed', url: `${app.url}/table`, breadcrumbs: [{ category: 'fetch', data: { method: 'GET', url: `${app.url}/api/items/999`, status_code: 500 } }] } });
+    expect(r.body.execution.status).toBe('failed');
+    expect(r.body.reproduced).toBe(false);
+    expect(r.body.reproduction_note).toBe('not reproduced: production answered 500, the replay got 404 (the replayed request has no body or credentials)');
   });
 
   it('an event without a url is a 400 naming event.url', async () => {

@@ -17,8 +17,17 @@ export async function generateFromFailureEvent(o: Pick<FinishInput, 'store' | 'p
     projectId: o.project.id, appUrl: o.project.app_url, baseUrl: input.base_url, execute: input.execute, source: 'event',
     test: checkedTest(repro.test), generatorConfidence: repro.confidence, judge,
   });
-  // Reproduced: the error came back in the console, or the re-sent request still failed. A replay that broke earlier proves neither.
+  // Reproduced: the error came back in the console, or the re-sent request failed as it did in production (the same
+  // class of status: a 500 again, not a 401 because the replay has no body or credentials; found by QA). A replay that
+  // broke earlier proves neither.
   const statusStep = repro.failing_request ? repro.test.steps.length - 1 : -1;
-  const reproduced = done.execution.status === 'not_executed' ? null : done.execution.status === 'failed' && (/^the production error showed up/.test(done.execution.error ?? '') || done.execution.failed_step === statusStep);
-  return { ...done, test: repro.test, skipped: repro.skipped, console_error: repro.console_error, failing_request: repro.failing_request ?? null, reproduced };
+  const consoleAgain = /^the production error showed up/.test(done.execution.error ?? '');
+  const got = Number(/\bgot (\d{3})\b/.exec(done.execution.error ?? '')?.[1]);
+  const sameFailure = done.execution.failed_step === statusStep && !!repro.failing_request && Math.floor(got / 100) === Math.floor(repro.failing_request.status / 100);
+  const reproduced = done.execution.status === 'not_executed' ? null : done.execution.status === 'failed' && (consoleAgain || sameFailure);
+  const why =
+    reproduced === false && done.execution.failed_step === statusStep && repro.failing_request && Number.isFinite(got)
+      ? `not reproduced: production answered ${repro.failing_request.status}, the replay got ${got} (the replayed request has no body or credentials)`
+      : undefined;
+  return { ...done, test: repro.test, skipped: repro.skipped, console_error: repro.console_error, failing_request: repro.failing_request ?? null, reproduced, ...(why ? { reproduction_note: why } : {}) };
 }
