@@ -217,6 +217,9 @@ describe('run endpoints', () => {
     expect(rest.body.items.map((r: { id: string }) => r.id)).toEqual([first]);
 
     expect((await api.get(`/api/runs?project_id=${project}&trigger=ci`)).body.items.map((r: { id: string }) => r.id)).toEqual([second]);
+    // A trigger no run can have is a 400 naming it, not an empty list.
+    const misspelt = await api.get(`/api/runs?project_id=${project}&trigger=cl`);
+    expect([misspelt.status, misspelt.body.error.details.issues[0].path]).toEqual([400, 'trigger']);
     const byStatus = await api.get(`/api/runs?project_id=${project}&status=completed`);
     expect(byStatus.body.items.every((r: { status: string }) => r.status === 'completed')).toBe(true);
 

@@ -76,7 +76,8 @@ export type TestRunCreateInput = z.output<typeof TestRunCreateInput>;
 export const TestRunListQuery = ListQuery.extend({
   project_id: Uuid.describe('The project whose runs to list'),
   status: TestRunStatus.optional().describe('Only runs with this status'),
-  trigger: z.string().min(1).max(50).optional().describe('Only runs with this trigger (api, ci, schedule …)'),
+  // Every trigger a run can have (a start request's, and svc's own: fork, vcs, chat, automation); a misspelt one listed nothing, silently (found by QA).
+  trigger: z.enum([...testRunTriggers, 'fork', 'vcs', 'chat', 'automation']).optional().describe('Only runs with this trigger'),
 });
 export type TestRunListQuery = z.output<typeof TestRunListQuery>;
 
