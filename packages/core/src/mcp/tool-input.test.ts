@@ -84,4 +84,12 @@ describe('splitToolArguments', () => {
     expect(() => splitToolArguments(get, { id: '1', verbose: true })).toThrow(/verbose: unknown argument for this tool/);
     expect(splitToolArguments(get, { id: '1' })).toEqual({ path: '/api/runs/1', query: {} });
   });
+
+  it("takes run_id for a path's id where it can go nowhere else (an agent copies svc_report's argument name)", () => {
+    const get = defineRoute({ method: 'get', path: '/api/runs/:id', summary: 's', tags: [], auth: 'viewer', responses: ok, params: z.strictObject({ id: z.string() }) });
+    expect(splitToolArguments(get, { run_id: '7' })).toEqual({ path: '/api/runs/7', query: {} });
+    // Two candidates, or none: the id is still required, by its name.
+    expect(() => splitToolArguments(get, { run_id: '7', test_id: '8' })).toThrow(/id: required/);
+    expect(() => splitToolArguments(get, {})).toThrow(/id: required/);
+  });
 });

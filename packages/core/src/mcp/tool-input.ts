@@ -150,11 +150,22 @@ export function toolInputSchema(route: RouteSpec): ToolInputSchema {
 export function splitToolArguments(route: RouteSpec, args: Record<string, unknown> | undefined): SplitArguments {
   const rest: Record<string, unknown> = { ...(args ?? {}) };
   const missing: string[] = [];
+  const queryNames = new Set(route.query ? (objectKeys(route.query) ?? []) : []);
+  const layout = bodyLayout(route);
+  // A tool whose path takes `id` called with `run_id` (the name svc_report and others use): an agent copying one
+  // tool's argument into another got "id: required" (found by QA). Taken as the id when it can go nowhere else.
+  const aliasOf = (name: string) => {
+    if (name !== 'id' || layout === 'flat') return undefined;
+    const aliases = Object.keys(rest).filter((k) => k.endsWith('_id') && !queryNames.has(k));
+    return aliases.length === 1 ? aliases[0] : undefined;
+  };
   const path = fillPathParams(
     route.path,
     (name) => {
-      const v = rest[name];
-      delete rest[name];
+      const alias = rest[name] === undefined ? aliasOf(name) : undefined;
+      const key = alias ?? name;
+      const v = rest[key];
+      delete rest[key];
       return v === undefined || v === null ? undefined : String(v);
     },
     (name) => missing.push(name),
@@ -162,13 +173,12 @@ export function splitToolArguments(route: RouteSpec, args: Record<string, unknow
   if (missing.length) throw validationFailed(missing.map((name) => ({ path: name, message: 'required' })));
 
   const query: Record<string, string> = {};
-  for (const name of route.query ? objectKeys(route.query) ?? [] : []) {
+  for (const name of queryNames) {
     const v = rest[name];
     delete rest[name];
     if (v !== undefined && v !== null) query[name] = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
   }
 
-  const layout = bodyLayout(route);
   if (layout === 'flat') return { path, query, body: rest };
   // Arguments that go nowhere would be lost silently: say so instead.
   const unknown = Object.keys(rest).filter((name) => !(layout === 'nested' && name === 'body'));
