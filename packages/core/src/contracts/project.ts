@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { isMetadataHost } from '../net/metadata-hosts.ts';
+import { isMetadataUrl } from '../net/metadata-hosts.ts';
 import { acceptAliases, atLeastOneField, atLeastOneFieldParams, IsoDateTime, JsonObject, Uuid } from './common.ts';
 
-/** An http(s) URL of an application under test. */
 /** A host name, or an IPv6 address in brackets (an app on `http://[::1]:3000`), as URL.hostname gives them. */
 const HOST_OR_IPV6 = new RegExp(`(?:${z.regexes.hostname.source})|^\\[[0-9a-fA-F:.]+\\]$`);
 
+/** An http(s) URL of an application under test. */
 export const HttpUrl = z
   .url({ protocol: /^https?$/, hostname: HOST_OR_IPV6 })
   .max(2048)
   // Every URL svc takes is one it will request (an app, a webhook): never a metadata endpoint.
-  .refine((u) => !URL.canParse(u) || !isMetadataHost(new URL(u).hostname), { message: 'a link-local / cloud metadata address, which svc never requests (server-side request forgery)' })
+  .refine((u) => !isMetadataUrl(u), { message: 'a link-local / cloud metadata address, which svc never requests (server-side request forgery)' })
   .describe('http or https URL');
 
 /** A repository location: a clone URL (https, ssh, git@host:path) or a local path. */

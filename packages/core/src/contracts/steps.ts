@@ -18,13 +18,13 @@ import { rolesInSelector, unknownRoleMessage } from './aria-roles.ts';
 const Text = z.string().max(100_000);
 const Ms = (what: string) => z.number().int().min(0).max(600_000).describe(what);
 
-/** How to find an element. A string is a Playwright selector (CSS, text=, xpath=, role=, data-testid= …). */
 /** Base64 or base64url, whitespace allowed (wrapped lines), padding optional. */
 function isBase64(text: string): boolean {
   const compact = text.replace(/\s+/g, '');
   return /^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) && compact.replace(/=+$/, '').length % 4 !== 1;
 }
 
+/** How to find an element. A string is a Playwright selector (CSS, text=, xpath=, role=, data-testid= …). */
 export const Locator = z
   .union([
     z.string().min(1).max(2000).describe('A selector: CSS, or a Playwright selector such as text=Sign in, xpath=//button, role=button[name="Save"]'),

@@ -31,6 +31,8 @@ export const testRunTransitions: Record<TestRunStatus, readonly TestRunStatus[]>
 export const canTransitionRun = (from: TestRunStatus, to: TestRunStatus) => testRunTransitions[from].includes(to);
 
 export const testRunTriggers = ['manual', 'api', 'agent', 'schedule', 'webhook', 'ci', 'retry', 'heal'] as const;
+/** Every trigger a run can have: a start request's, and those svc gives its own runs (a fork, a source-control webhook, a chat command, an automation event). */
+export const allRunTriggers = [...testRunTriggers, 'fork', 'vcs', 'chat', 'automation'] as const;
 export const TestRunTrigger = z.enum(testRunTriggers).describe('What started the run: manual, api, agent, schedule, webhook, ci, retry or heal (a heal request, POST /api/heal)');
 
 /** A test run (test_runs). */
@@ -76,8 +78,8 @@ export type TestRunCreateInput = z.output<typeof TestRunCreateInput>;
 export const TestRunListQuery = ListQuery.extend({
   project_id: Uuid.describe('The project whose runs to list'),
   status: TestRunStatus.optional().describe('Only runs with this status'),
-  // Every trigger a run can have (a start request's, and svc's own: fork, vcs, chat, automation); a misspelt one listed nothing, silently (found by QA).
-  trigger: z.enum([...testRunTriggers, 'fork', 'vcs', 'chat', 'automation']).optional().describe('Only runs with this trigger'),
+  // A misspelt trigger listed nothing, silently (found by QA).
+  trigger: z.enum(allRunTriggers).optional().describe('Only runs with this trigger'),
 });
 export type TestRunListQuery = z.output<typeof TestRunListQuery>;
 

@@ -313,8 +313,6 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   }
 
   const diagnostics = session?.diagnostics() ?? { consoleErrors: [], failedRequests: [], pagesVisited: [] };
-  // Read after the failure screenshot below is tried: see the return.
-  const droppedScreenshots = () => session?.screenshotsDropped?.() ?? 0;
   let trace: string | undefined;
   let domSnapshot: string | undefined;
   if (session) {
@@ -323,15 +321,15 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       // below waits for a page that may never load, holding the test well past its timeout.
       // Page.stopLoading is answered at once by any page that still runs its event loop: one
       // that does not answer is stuck in a script, and would answer no capture either.
-      const stopped = session.stopLoading ? await within(session.stopLoading().then(() => 'stopped' as const, () => 'failed' as const), STOP_LOADING_TIMEOUT_MS) : 'failed';
-      if (stopped === undefined) {
+      const answered = !session.stopLoading || (await within(session.stopLoading().then(() => true, () => true), STOP_LOADING_TIMEOUT_MS)) === true;
+      if (!answered) {
         failure.message += `\n(the page stopped answering — a script that never yields? — so no failure screenshot or HTML was taken)`;
         log('warn', `test ${testId}: the page did not answer Page.stopLoading within ${STOP_LOADING_TIMEOUT_MS} ms; failure screenshot and HTML skipped`);
       }
-      const shot = stopped === undefined ? undefined : await within(session.screenshot({ timeoutMs: FAILURE_CAPTURE_TIMEOUT_MS }), FAILURE_CAPTURE_TIMEOUT_MS + 1_000);
+      const shot = !answered ? undefined : await within(session.screenshot({ timeoutMs: FAILURE_CAPTURE_TIMEOUT_MS }), FAILURE_CAPTURE_TIMEOUT_MS + 1_000);
       if (shot) screenshots.push(await deps.artifacts.put(`${safeName(testId)}/failure.png`, shot, 'image/png'));
       // The DOM the step failed on, as text: what a person (or a model) reads to see why a locator missed.
-      const page = stopped === undefined ? undefined : await within(session.html?.(MAX_DOM_SNAPSHOT_CHARS), CLEANUP_STEP_TIMEOUT_MS);
+      const page = !answered ? undefined : await within(session.html?.(MAX_DOM_SNAPSHOT_CHARS), CLEANUP_STEP_TIMEOUT_MS);
       if (page) {
         domSnapshot = await deps.artifacts.put(`${safeName(testId)}/failure.html`, new TextEncoder().encode(page.html), 'text/html');
         deps.onDomSnapshot?.(testId, { ...page, step: failure.step ?? null, artifact: `${safeName(testId)}/failure.html` });
@@ -340,15 +338,17 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     const zip = await within(session.stopTrace(!!failure), 3 * CLEANUP_STEP_TIMEOUT_MS);
     // Masked as reports are: a trace keeps input values and request bodies.
     if (zip) trace = await deps.artifacts.put(`${safeName(testId)}/trace.zip`, redactTraceZip(zip, deps.secrets), 'application/zip');
-    const closing = session.close().then(
+    const closed = session.close().then(
       () => true,
       (err: unknown) => {
         log('warn', `closing the browser context failed: ${(err as Error).message}`);
         return true;
       },
     );
-    if ((await within(closing, CLEANUP_STEP_TIMEOUT_MS)) === undefined) log('warn', `closing the browser context took over ${CLEANUP_STEP_TIMEOUT_MS} ms; left to finish in the background`);
+    if (!(await within(closed, CLEANUP_STEP_TIMEOUT_MS))) log('warn', `closing the browser context took over ${CLEANUP_STEP_TIMEOUT_MS} ms; left to finish in the background`);
   }
+  // Counted once the failure screenshot was tried: it is one of them.
+  const screenshotsDropped = session?.screenshotsDropped?.() ?? 0;
 
   if (deps.fingerprints && Object.keys(fingerprints).length) {
     await deps.fingerprints.save(testId, fingerprints).catch((err) => log('warn', `saving fingerprints failed: ${(err as Error).message}`));
@@ -370,7 +370,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     // configuration failure it would show svc's code, not the test; the message names the step.
     ...(failure ? { error_message: failure.message, failure_kind: failure.kind, failed_step: failure.step, ...(failure.stack && failure.kind === 'internal' ? { stack_trace: redact(failure.stack) } : {}) } : {}),
     screenshots,
-    ...(droppedScreenshots() > 0 ? { screenshots_dropped: droppedScreenshots() } : {}),
+    ...(screenshotsDropped > 0 ? { screenshots_dropped: screenshotsDropped } : {}),
     ...(trace ? { trace } : {}),
     ...(domSnapshot ? { dom_snapshot: domSnapshot } : {}),
     console_errors: diagnostics.consoleErrors.map(redact),

@@ -43,6 +43,11 @@ export const METADATA_HOST_RESOLVER_RULES = [
   .map((host) => `MAP ${host} ~NOTFOUND`)
   .join(', ');
 
+/** True when `url` is an absolute URL whose host is one of these (a path, or text that is no URL, is not). */
+export function isMetadataUrl(url: string): boolean {
+  return URL.canParse(url) && isMetadataHost(new URL(url).hostname);
+}
+
 /** The message a refused URL gets, naming the host. */
 export const metadataHostMessage = (host: string) => `${host} is a link-local / cloud metadata address, which svc never requests (server-side request forgery)`;
 

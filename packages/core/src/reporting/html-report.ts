@@ -93,11 +93,13 @@ function header(s: RunSummary): string {
   const rate = ran > 0 ? `${Math.round(((s.passed + s.healed) / ran) * 100)}% passed` : 'nothing ran';
   const meta = [`run <code>${esc(s.run_id)}</code>`, `started ${esc(s.started_at)}`, `took ${esc(humanDuration(s.duration_ms))}`, `${s.workers} worker${s.workers === 1 ? '' : 's'}`];
   if (s.base_url) meta.push(`against <code>${esc(s.base_url)}</code>`);
+  const verdict = runVerdict(s);
+  const dropped = droppedScreenshotsNote(s);
   return [
-    `<header class="${runVerdict(s) === 'passed' || runVerdict(s) === 'nothing_ran' ? 'run-passed' : 'run-failed'}">`,
+    `<header class="${verdict === 'passed' || verdict === 'nothing_ran' ? 'run-passed' : 'run-failed'}">`,
     `<h1>${esc(s.name)}</h1>`,
     `<p class="meta">${meta.join(' · ')}</p>`,
-    ...(droppedScreenshotsNote(s) ? [`<p class="meta dropped">⚠ ${esc(droppedScreenshotsNote(s)!)}</p>`] : []),
+    ...(dropped ? [`<p class="meta dropped">⚠ ${esc(dropped)}</p>`] : []),
     ...(s.unfinished ? [`<p class="meta unfinished">${esc(UNFINISHED_NOTE[s.unfinished])}</p>`] : []),
     '<div class="totals">',
     stat('total', s.total, 'Total'),

@@ -131,6 +131,7 @@ export function renderJsonReport(summary: RunSummary): string {
 /** The report as an object (what renderJsonReport serializes). */
 export function buildJsonReport(summary: RunSummary): JsonReport {
   const ran = summary.total - summary.skipped;
+  const dropped = droppedScreenshots(summary);
   const quarantined = quarantinedFailures(summary.results);
   return {
     schema: REPORT_SCHEMA,
@@ -150,7 +151,7 @@ export function buildJsonReport(summary: RunSummary): JsonReport {
       skipped: summary.skipped,
       pass_rate: ran > 0 ? round4((summary.passed + summary.healed) / ran) : null,
       ...(summary.unfinished ? { unfinished: summary.unfinished } : {}),
-      ...(droppedScreenshots(summary) ? { screenshots_dropped: droppedScreenshots(summary) } : {}),
+      ...(dropped ? { screenshots_dropped: dropped } : {}),
     },
     tests: summary.results.map(testOf),
   };

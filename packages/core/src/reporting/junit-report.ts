@@ -58,7 +58,8 @@ export function renderJUnitReport(summary: RunSummary, options: JUnitReportOptio
       })}>`,
     );
     out.push('    <properties>');
-    const suiteProps: Array<[string, string]> = [['svc.run_id', summary.run_id], ['svc.run_name', summary.name], ['svc.workers', String(summary.workers)], ...(summary.unfinished ? ([['svc.unfinished', summary.unfinished]] as Array<[string, string]>) : [])];
+    const suiteProps: Array<[string, string]> = [['svc.run_id', summary.run_id], ['svc.run_name', summary.name], ['svc.workers', String(summary.workers)]];
+    if (summary.unfinished) suiteProps.push(['svc.unfinished', summary.unfinished]);
     if (summary.base_url) suiteProps.push(['svc.base_url', summary.base_url]);
     for (const [k, v] of suiteProps) out.push(`      <property${attrs({ name: k, value: v })}/>`);
     out.push('    </properties>');

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { TestDefinition } from '@svc/core/contracts/steps';
@@ -9,6 +9,7 @@ import { expandSteps } from '@svc/core/flows/expand-flows';
 import { FLOW_FILE_SUFFIX, loadFlows } from './load-flows.ts';
 import { flowKey } from '@svc/core/contracts/flow';
 import { stepNumbered } from './step-numbered.ts';
+import { readJsonText } from './read-json-file.ts';
 
 export class TestFileError extends Error {
   constructor(readonly problems: string[]) {
@@ -75,8 +76,7 @@ export async function loadTestSuite(path: string, cwd = process.cwd(), options: 
     const name = relative(cwd, file) || file;
     let data: unknown;
     try {
-      // A byte-order mark (Notepad and PowerShell write one) is not JSON; JSON.parse's message showed it as nothing.
-      data = JSON.parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
+      data = await readJsonText(file);
     } catch (err) {
       invalid.push({ id: name, name, file: name, type: 'ui', problems: [`${name}: not valid JSON (${(err as Error).message})`], position: tests.length });
       continue;

@@ -3,6 +3,14 @@ import type { z } from 'zod';
 import { toFieldIssues } from '@svc/core/contracts/parse';
 
 /**
+ * A JSON file's value; throws as JSON.parse does. A byte-order mark (Notepad and PowerShell
+ * write one) is dropped: it is not JSON, and JSON.parse's message showed it as nothing.
+ */
+export async function readJsonText(file: string): Promise<unknown> {
+  return JSON.parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
+}
+
+/**
  * One JSON file read and validated against `schema`. What is wrong goes to `problems` as
  * `<name>: <field>: <message>` (undefined comes back), so a loader reports every file's
  * problems at once instead of stopping at the first.
@@ -10,8 +18,7 @@ import { toFieldIssues } from '@svc/core/contracts/parse';
 export async function readJsonFile<S extends z.ZodType>(file: string, name: string, schema: S, problems: string[]): Promise<z.output<S> | undefined> {
   let data: unknown;
   try {
-    // A byte-order mark (Notepad and PowerShell write one) is not JSON, and JSON.parse's message shows it as nothing.
-    data = JSON.parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
+    data = await readJsonText(file);
   } catch (err) {
     problems.push(`${name}: not valid JSON (${(err as Error).message})`);
     return undefined;

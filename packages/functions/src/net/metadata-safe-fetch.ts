@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import { Agent, fetch as undiciFetch } from 'undici';
 import { isMetadataHost, metadataHostMessage, METADATA_ADDRESS_CODE } from '@svc/core/net/metadata-hosts';
 import { createHttpExchange } from '@svc/core/execution/api/http-exchange';
+import type { Fetch } from '@svc/core/notifications/deliver';
 
 /** dns.lookup's shape, with every address asked for (Node's own resolver by default). */
 export type AllLookup = (hostname: string, options: LookupOptions & { all: true }, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
@@ -39,6 +40,9 @@ export function createMetadataSafeFetch(options: { lookup?: AllLookup } = {}): t
 
 /** The process' one: a pool of connections shared by every caller. */
 export const metadataSafeFetch: typeof fetch = createMetadataSafeFetch();
+
+/** The same, typed as the delivery services take it (webhooks, notifications, statuses, chat replies). */
+export const deliveryFetch = metadataSafeFetch as unknown as Fetch;
 
 /** The HTTP exchange of API test steps on svc's runners: metadata addresses refused by name and by resolved address. */
 export const safeHttpExchange = createHttpExchange({ fetch: metadataSafeFetch });

@@ -1,6 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { metadataSafeFetch } from '../net/metadata-safe-fetch.ts';
-import type { Fetch } from '@svc/core/notifications/deliver';
+import { deliveryFetch } from '../net/metadata-safe-fetch.ts';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { createStore } from '@svc/core/store/index';
@@ -103,7 +102,7 @@ function build(): Promise<Built> {
       publisher,
       // As in the local run manager (run-hooks.ts), but awaited: a Lambda is frozen once its
       // invocation returns, so a status still on its way would not be sent.
-      ...runHooks({ store, clock: systemClock, logger, publicUrl: config.publicUrl, fetch: metadataSafeFetch as unknown as Fetch }),
+      ...runHooks({ store, clock: systemClock, logger, publicUrl: config.publicUrl, fetch: deliveryFetch }),
       signal: (threadId) => (controllers.get(threadId) ?? new AbortController()).signal,
       sendTaskSuccess: (token, output) => sfn.sendTaskSuccess(token, output),
     };

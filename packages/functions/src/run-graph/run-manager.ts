@@ -1,6 +1,5 @@
 import type { Store } from '@svc/core/store/index';
-import { metadataSafeFetch } from '../net/metadata-safe-fetch.ts';
-import type { Fetch } from '@svc/core/notifications/deliver';
+import { deliveryFetch } from '../net/metadata-safe-fetch.ts';
 import type { Table } from '@svc/core/ports/table';
 import type { Clock } from '@svc/core/ports/clock';
 import type { Logger } from '@svc/core/ports/logger';
@@ -68,7 +67,7 @@ export function createRunManager(o: RunManagerOptions) {
   let closing = false;
   let workflow: ManagedWorkflow;
   // Deliveries go to URLs tenants chose: never to a metadata address, even through a name.
-  const hooks = runHooks({ store: o.store, clock: o.clock, logger: o.logger, publicUrl: o.publicUrl, fetch: metadataSafeFetch as unknown as Fetch });
+  const hooks = runHooks({ store: o.store, clock: o.clock, logger: o.logger, publicUrl: o.publicUrl, fetch: deliveryFetch });
 
   const deps: GraphDeps = {
     store: o.store,

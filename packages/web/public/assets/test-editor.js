@@ -204,7 +204,8 @@ export function openNewTest(project, { onSaved }) {
 // A new test's kind picks its starter while the steps are still the starter of another kind.
 el.type.addEventListener('change', () => {
   if (!editing || editing.id !== null) return;
-  const untouched = Object.values(STARTERS).some((starter) => jsonOf(el.steps) !== undefined && JSON.stringify(jsonOf(el.steps)) === JSON.stringify(starter.steps));
+  const steps = jsonOf(el.steps);
+  const untouched = steps !== undefined && Object.values(STARTERS).some((starter) => JSON.stringify(steps) === JSON.stringify(starter.steps));
   if (untouched) fillStarter();
 });
 

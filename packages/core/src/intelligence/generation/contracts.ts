@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HttpUrl } from '../../contracts/project.ts';
-import { isMetadataHost, metadataHostMessage } from '../../net/metadata-hosts.ts';
+import { isMetadataUrl, metadataHostMessage } from '../../net/metadata-hosts.ts';
 import { Step, Assertion } from '../../contracts/steps.ts';
 import { Uuid } from '../../contracts/common.ts';
 import { FailureEvent } from './from-event.ts';
@@ -51,7 +51,7 @@ export const GenerateInput = z.strictObject({
     .string()
     .min(1)
     .max(8000)
-    .refine((u) => !URL.canParse(u) || !isMetadataHost(new URL(u).hostname), { message: metadataHostMessage('the host') })
+    .refine((u) => !isMetadataUrl(u), { message: metadataHostMessage('the host') })
     .optional()
     .describe('Page to test: a path or URL (with intent)'),
   intent: z.string().max(100_000).optional().describe('What to test on the page, in plain language; "smoke" or nothing for a page-loads test'),

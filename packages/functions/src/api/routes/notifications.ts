@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { metadataSafeFetch } from '../../net/metadata-safe-fetch.ts';
-import type { Fetch } from '@svc/core/notifications/deliver';
+import { deliveryFetch } from '../../net/metadata-safe-fetch.ts';
 import type { Hono } from 'hono';
 import { listResponse, ListQuery } from '@svc/core/contracts/common';
 import { NotificationChannelCreateInput, NotificationChannelCreated, NotificationChannelSchema, NotificationChannelUpdateInput, NotificationLogQuery, NotificationLogSchema } from '@svc/core/contracts/notification';
@@ -19,7 +18,7 @@ const notFoundHere = { 404: { description: 'no such channel in this organization
  * and a channel's URL is a credential that sends the organization's results elsewhere.
  */
 export function notificationRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
-  const notifications = notificationService({ store: deps.store, clock: deps.clock, logger: deps.logger, fetch: metadataSafeFetch as unknown as Fetch });
+  const notifications = notificationService({ store: deps.store, clock: deps.clock, logger: deps.logger, fetch: deliveryFetch });
   const base = { tags: ['notifications'], auth: 'admin' as const, apiKeys: false };
 
   mountRoute(app, deps, registry, {
