@@ -25,7 +25,7 @@ const ddb = useDynamoDbLocal('llm');
 let now = new Date('2026-11-21T10:00:00Z');
 const clock: Clock = { now: () => now };
 const adapters: Array<[string, () => Promise<Table>]> = [
-  ['FileTable', async () => new FileTable()],
+  ['FileTable', async () => new FileTable(undefined, { clock })],
   ['DynamoDbTable', () => ddb.freshTable({ clock })],
 ];
 
@@ -237,7 +237,7 @@ describe('prompt caching (Anthropic wire format)', () => {
   afterAll(() => anthropic.close());
 
   it('an agent turn asks for the cache, and usage and cost count cached input as the provider bills it', async () => {
-    const store = createStore(new FileTable(), clock);
+    const store = createStore(new FileTable(undefined, { clock }), clock);
     const org = (await store.organizations.create({ name: 'Cache org' }, { userId: 'u', email: 'u@example.com' })).organization.id;
     const client = createLlmClient({ models: [{ provider: anthropicProvider({ apiKey: 'k', baseUrl: anthropic.url }), model: 'claude', tier: 'mid', costPer1kTokens: 0.01 }], store, clock });
     const input = { system: 'tools…', json: true, cache: true } as const;

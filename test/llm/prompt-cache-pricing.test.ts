@@ -21,7 +21,7 @@ const PER_1K = 0.01;
 let store: Store;
 let org: string;
 beforeAll(async () => {
-  store = createStore(new FileTable(), clock);
+  store = createStore(new FileTable(undefined, { clock }), clock);
   org = (await store.organizations.create({ name: 'Cache pricing org' }, { userId: 'u', email: 'u@example.com' })).organization.id;
 });
 

@@ -17,9 +17,10 @@ import { FileTable } from '../../packages/functions/src/local/file-table.ts';
 import { useDynamoDbLocal } from '../support/dynamodb-local.ts';
 
 const ddb = useDynamoDbLocal('schedules');
-const adapters: Array<[string, () => Promise<Table>]> = [
-  ['FileTable', async () => new FileTable()],
-  ['DynamoDbTable', () => ddb.freshTable()],
+// The tables read TTLs against the test's clock, so the fixed dates below never age out.
+const adapters: Array<[string, (clock: Clock) => Promise<Table>]> = [
+  ['FileTable', async (clock) => new FileTable(undefined, { clock })],
+  ['DynamoDbTable', (clock) => ddb.freshTable({ clock })],
 ];
 
 for (const [adapter, makeTable] of adapters) {
@@ -48,7 +49,7 @@ for (const [adapter, makeTable] of adapters) {
     });
 
     it('creates schedules with their next run, in their time zone', async () => {
-      store = createStore(await makeTable(), clock);
+      store = createStore(await makeTable(clock), clock);
       schedules = scheduleService({ store, clock });
       project = (await store.projects.create(org, { name: 'shop', app_url: 'http://127.0.0.1:3000' })).id;
       otherProject = (await store.projects.create(org, { name: 'other' })).id;

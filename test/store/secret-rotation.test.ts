@@ -25,8 +25,9 @@ const clock: Clock = { now: () => new Date(now) };
 
 const ddb = useDynamoDbLocal('rotation');
 const adapters: Array<[string, () => Promise<Table>]> = [
-  ['FileTable', async () => new FileTable()],
-  ['DynamoDbTable', () => ddb.freshTable()],
+  // The tables read TTLs against the test's clock, so the fixed dates never age out.
+  ['FileTable', async () => new FileTable(undefined, { clock })],
+  ['DynamoDbTable', () => ddb.freshTable({ clock })],
 ];
 
 let table: Table;
