@@ -64,9 +64,9 @@ describe('tools/list', () => {
     // About 76 KB since the regular expressions zod adds beside named formats (a uuid's, 166 characters, once per id
     // argument) are left out. ~86 KB with svc_create_project, svc_get_test and svc_cancel_run, and a test's
     // timeout_ms and shared parameters (~0.3 KB in each of create and update); ~87.8 KB with svc_list_runs and
-    // svc_results' status/limit/cursor; ~88.1 KB with svc_list_tests' view.
+    // svc_results' status/limit/cursor; ~88.1 KB with svc_list_tests' view; ~91.4 KB with svc_test_from_text and svc_test_from_story.
     expect(steps.items.properties.type.enum).toContain('use');
-    expect(JSON.stringify(tools).length).toBeLessThan(89_000);
+    expect(JSON.stringify(tools).length).toBeLessThan(92_000);
     expect(JSON.stringify(tools)).not.toContain('[1-8][0-9a-fA-F]{3}');
   });
 });
@@ -165,6 +165,21 @@ describe('a route that reads its own body', () => {
     }
     expect(got).toMatchObject({ status: 'analyzed', surface_count: 1 });
     expect(got.analysis!.surfaces.map((x) => x.path)).toEqual(['/orders']);
+  });
+});
+
+describe('plain-language tools', () => {
+  it('svc_test_from_story turns Given/When/Then lines into steps; svc_test_from_text refuses a line it cannot read, naming it', async () => {
+    const story = ['As a shopper I want to sign in so that I see my orders', 'Given I am on "/login"', 'When I fill "Email" with "demo@example.com"', 'Then I should see "Sign in"'].join('\n');
+    const r = await call(agent, 'svc_test_from_story', { project_id: projectId, story, execute: false });
+    expect(r.isError, text(r)).toBeFalsy();
+    const generated = (r.structuredContent as { test: { steps: Array<{ type: string }>; description?: string } }).test;
+    expect(generated.steps.map((st) => st.type)).toEqual(['goto', 'fill', 'assert']);
+    expect(generated.description).toMatch(/sign in/);
+
+    const refused = await call(agent, 'svc_test_from_text', { project_id: projectId, text: 'go to "/login"\nwiggle the mouse a bit', execute: false });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/wiggle the mouse a bit/);
   });
 });
 
