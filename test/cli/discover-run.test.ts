@@ -86,7 +86,7 @@ describe('svc run --discover, bad input', () => {
     // A page that sends a signed-out visitor to the sign-in page is tested as doing so, not as loading.
     const guarded = definitions.find((d: { name: string }) => d.name.includes('(/dashboard → /login)'));
     expect(guarded, definitions.map((d: { name: string }) => d.name).join(' | ')).toBeTruthy();
-    expect(guarded.steps[1]).toMatchObject({ type: 'assert', assertion: { type: 'url', contains: '/login' } });
+    expect(guarded.steps[1]).toMatchObject({ type: 'assert', assertion: { type: 'url', matches: expect.stringContaining('/login') } });
     expect(report.tests.find((r: { name: string }) => r.name === guarded.name)?.status).toBe('passed');
   });
 

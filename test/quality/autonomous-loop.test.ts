@@ -99,6 +99,27 @@ describe('POST /api/quality/autonomous-loop', () => {
     expect(signInResult?.status, JSON.stringify(signInResult)).toBe('passed');
   }, 180_000);
 
+  it('a loop that signs in writes tests of the pages behind the sign-in that sign in first, and they pass in Chromium', async () => {
+    // The project has the test account since the test above. Signed out, /dashboard sends the browser to /login.
+    const login = { url: `${fixture.url}/login`, username: DEMO_USER.email, password: DEMO_USER.password };
+    const res = await loop({ start_url: `${fixture.url}/dashboard`, max_pages: 1, login });
+    expect(res.status, res.text).toBe(201);
+    const dashboard = res.body.tests.find((t: { kind: string; name: string }) => t.kind === 'smoke' && t.name.includes('(/dashboard)'));
+    expect(dashboard, JSON.stringify(res.body.tests)).toBeTruthy();
+    const stored = (await api.get(`/api/tests/${dashboard.id}`)).body as { steps: Array<{ type: string; url?: string; assertion?: { type: string; matches?: string } }> };
+    expect(stored.steps[0]).toMatchObject({ type: 'goto', url: '/login' });
+    expect(stored.steps.map((st) => st.type)).toEqual(expect.arrayContaining(['fill', 'click']));
+    const stays = stored.steps.find((st) => st.assertion?.type === 'url' && st.assertion.matches?.includes('dashboard'));
+    expect(stays, JSON.stringify(stored.steps)).toBeTruthy();
+    // /login?next=/dashboard is not /dashboard: the check is on the path.
+    expect(new RegExp(stays!.assertion!.matches!).test(`${fixture.url}/login?next=%2Fdashboard`)).toBe(false);
+    expect(new RegExp(stays!.assertion!.matches!).test(`${fixture.url}/dashboard`)).toBe(true);
+    await server.graph.settled(res.body.thread_id);
+    const results = await api.get(`/api/v1/tests/${res.body.run.id}/results`);
+    const result = results.body.items.find((r: { test_id: string }) => r.test_id === dashboard.id);
+    expect(result?.status, JSON.stringify(result)).toBe('passed');
+  }, 180_000);
+
   it('bad input names the field; another organization, a viewer and a host nobody allowed are refused', async () => {
     const outside = await loop({ start_url: 'https://example.com/' });
     expect(outside.status).toBe(400);

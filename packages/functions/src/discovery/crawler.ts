@@ -101,12 +101,19 @@ export async function crawl(driver: PlaywrightDriver, options: CrawlOptions): Pr
 
   const session: PlaywrightUiSession = await driver.openSession({ trace: false });
   let login: CrawlResult['login'];
+  let loginPage: PageSnapshot | undefined;
   try {
     const page = session.page;
     const network = trackNetwork(page);
     // A link that turns out to be a file (Content-Disposition: attachment) is cancelled, never saved.
     page.on('download', (download) => void download.cancel().catch(() => {}));
     if (options.login) {
+      // The sign-in page as a signed-out visitor sees it: its form becomes the sign-in flow
+      // (and the first steps of the tests of pages behind it) even when the crawl never
+      // comes back to it, or comes back signed in and finds no form.
+      network.reset();
+      const form = await visit(page, { url: normaliseUrl(options.login.url) ?? options.login.url, depth: 0, priority: 0 }, pageTimeoutMs, network);
+      if (!form.partial) loginPage = form;
       login = await logIn(page, options.login, pageTimeoutMs);
       if (!login.ok) throw new Error(`login failed: ${login.message}`);
     }
@@ -182,7 +189,7 @@ export async function crawl(driver: PlaywrightDriver, options: CrawlOptions): Pr
     };
   });
   const importance = new Map(pages.map((p) => [p.url, p.importance_score]));
-  const flows = inferFlows(pages, { username: options.login?.username, importance, ...(login?.landed_url && { signedIn: { loginUrl: normaliseUrl(login.url) ?? login.url, landedUrl: login.landed_url } }) }).map((f) => ({ ...f, validated: f.flow_type === 'authentication' && !!login?.ok && f.url === normaliseUrl(options.login!.url) }));
+  const flows = inferFlows(loginPage ? [loginPage, ...pages] : pages, { username: options.login?.username, importance, ...(login?.landed_url && { signedIn: { loginUrl: normaliseUrl(login.url) ?? login.url, landedUrl: login.landed_url } }) }).map((f) => ({ ...f, validated: f.flow_type === 'authentication' && !!login?.ok && f.url === normaliseUrl(options.login!.url) }));
   const quality = assessQuality(pages, skipped, flows.length);
   return { startUrl: start, pages, edges: [...edges.values()], flows, skipped, quality, login, durationMs: Date.now() - started };
 }

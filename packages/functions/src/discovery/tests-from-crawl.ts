@@ -1,5 +1,6 @@
 import type { TestDefinition } from '@svc/core/contracts/steps';
 import { secretsReferenced } from '@svc/core/execution/variables';
+import { escapeRegex } from '@svc/core/intelligence/generation/grammar/locators';
 import { generateFromFlow, generateFromSpec } from '@svc/core/intelligence/generation/suite';
 import type { CrawlResult } from './crawler.ts';
 
@@ -23,6 +24,14 @@ export function testsFromCrawl(result: CrawlResult, o: { hasSecret: (name: strin
   const skipped: CrawlTests['skipped'] = [];
   // Paths only when the tests run against the crawled origin; a crawl of another host keeps its URLs.
   const origin = o.runsAgainst && URL.canParse(o.runsAgainst) && new URL(o.runsAgainst).origin === new URL(result.startUrl).origin ? new URL(result.startUrl).origin : null;
+  // A crawl that signed in saw the pages behind the sign-in; their tests sign in first (the
+  // account comes from the project's secrets), or they would open the sign-in page instead.
+  const signIn = signInSteps(result);
+  const signInMissing = signIn ? secretsReferenced(signIn.steps).filter((name) => !o.hasSecret(name)) : [];
+  const signedIn = (test: TestDefinition, url: string): TestDefinition =>
+    signIn && !signInMissing.length && pathOf(url) !== pathOf(signIn.url)
+      ? { ...test, steps: [...signIn.steps, ...test.steps], description: `Signed in with the project's test account: ${test.description ?? test.name}` }
+      : test;
   for (const page of result.pages) {
     if (page.partial) {
       skipped.push({ name: `smoke: ${page.url}`, reason: 'the page did not finish loading during discovery' });
@@ -33,37 +42,57 @@ export function testsFromCrawl(result: CrawlResult, o: { hasSecret: (name: strin
       continue;
     }
     if (page.json) continue; // API resources are not pages; a smoke test would check an HTML title
-    tests.push({ definition: relativeTo(origin, smokeTest(page)), kind: 'smoke' });
+    tests.push({ definition: relativeTo(origin, signedIn(smokeTest(page), page.url)), kind: 'smoke' });
   }
   for (const flow of result.flows) {
     const missing = secretsReferenced(flow.steps).filter((name) => !o.hasSecret(name));
     if (missing.length) {
-      skipped.push({ name: flow.name, reason: `needs ${missing.map(o.secretHint).join(' and ')}: sign-in flows use the user name and password of a test account` });
+      const behind = flow.flow_type === 'authentication' && signIn ? '; the crawl signed in, so the tests of the pages behind the sign-in need them too (without, they fail on the sign-in page)' : '';
+      skipped.push({ name: flow.name, reason: `needs ${missing.map(o.secretHint).join(' and ')}: sign-in flows use the user name and password of a test account${behind}` });
       continue;
     }
-    tests.push({ definition: relativeTo(origin, generateFromFlow({ name: flow.name, flow_type: flow.flow_type, url: flow.url, steps: flow.steps }).test), kind: flow.flow_type });
+    const test = generateFromFlow({ name: flow.name, flow_type: flow.flow_type, url: flow.url, steps: flow.steps }).test;
+    tests.push({ definition: relativeTo(origin, flow.flow_type === 'authentication' ? test : signedIn(test, flow.url)), kind: flow.flow_type });
   }
   return { tests, skipped };
 }
 
 /**
- * A page's smoke test. A page that sent the browser elsewhere (a sign-in guard: /dashboard
- * → /login) is named by both and checks that it still lands there: it would otherwise pass
- * on the other page and say nothing about its own.
+ * A page's smoke test: it opens, stays on its own path, has a title and shows content. The
+ * path check is what makes it about this page: a sign-in guard that sends the browser to
+ * /login (or /login?next=/dashboard) would otherwise pass on the other page. A page that
+ * sent the browser elsewhere during discovery is named by both and checks that it still
+ * lands there.
  */
 function smokeTest(page: CrawlResult['pages'][number]): TestDefinition {
   const landed = page.redirectedTo && new URL(page.redirectedTo).origin === new URL(page.url).origin ? pathOf(page.redirectedTo) : undefined;
   const name = `${page.title || page.page_type} loads (${pathOf(page.url)}${landed ? ` → ${landed}` : ''})`;
   const test = generateFromSpec({ url: page.url, name }).test;
-  if (!landed) return test;
   const [goto, ...checks] = test.steps;
+  if (!landed) return { ...test, steps: [goto, { type: 'assert', assertion: { type: 'url', matches: onPath(new URL(page.url).pathname) }, name: `it stays on ${pathOf(page.url)}` }, ...checks] };
   // The path only: a query the app adds on the way (?next=…, a nonce) is not the point.
   const where = new URL(page.redirectedTo!).pathname;
   return {
     ...test,
     description: `The page ${pathOf(page.url)} leads to ${landed}, which opens, has a title and shows content`,
-    steps: [goto, { type: 'assert', assertion: { type: 'url', contains: where }, name: `it leads to ${landed}` }, ...checks],
+    steps: [goto, { type: 'assert', assertion: { type: 'url', matches: onPath(where) }, name: `it leads to ${landed}` }, ...checks],
   };
+}
+
+/** A URL on exactly this path, on any host (the run's app URL), with any query or fragment. */
+function onPath(pathname: string): string {
+  return `^[a-z][a-z0-9+.-]*://[^/?#]*${escapeRegex(pathname)}(?:[?#]|$)`;
+}
+
+/**
+ * The sign-in flow the crawl itself used (validated): what a test does first to be signed in.
+ * Its checks stay (the password field is gone, it lands where discovery's sign-in did): they
+ * wait until the sign-in has finished, so the next goto does not cut it short.
+ */
+function signInSteps(result: CrawlResult): { url: string; steps: TestDefinition['steps'] } | undefined {
+  if (!result.login?.ok) return undefined;
+  const flow = result.flows.find((f) => f.flow_type === 'authentication' && f.validated);
+  return flow && { url: flow.url, steps: flow.steps };
 }
 
 /**
