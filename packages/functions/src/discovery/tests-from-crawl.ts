@@ -28,8 +28,9 @@ export function testsFromCrawl(result: CrawlResult, o: { hasSecret: (name: strin
   // account comes from the project's secrets), or they would open the sign-in page instead.
   const signIn = signInSteps(result);
   const signInMissing = signIn ? secretsReferenced(signIn.steps).filter((name) => !o.hasSecret(name)) : [];
-  const signedIn = (test: TestDefinition, url: string): TestDefinition =>
-    signIn && !signInMissing.length && pathOf(url) !== pathOf(signIn.url)
+  // Every page, the sign-in page too: the crawl saw it signed in (a signed-in visitor may be sent on from it).
+  const signedIn = (test: TestDefinition): TestDefinition =>
+    signIn && !signInMissing.length
       ? { ...test, steps: [...signIn.steps, ...test.steps], description: `Signed in with the project's test account: ${test.description ?? test.name}` }
       : test;
   for (const page of result.pages) {
@@ -42,7 +43,7 @@ export function testsFromCrawl(result: CrawlResult, o: { hasSecret: (name: strin
       continue;
     }
     if (page.json) continue; // API resources are not pages; a smoke test would check an HTML title
-    tests.push({ definition: relativeTo(origin, signedIn(smokeTest(page), page.url)), kind: 'smoke' });
+    tests.push({ definition: relativeTo(origin, signedIn(smokeTest(page))), kind: 'smoke' });
   }
   for (const flow of result.flows) {
     const missing = secretsReferenced(flow.steps).filter((name) => !o.hasSecret(name));
@@ -52,7 +53,7 @@ export function testsFromCrawl(result: CrawlResult, o: { hasSecret: (name: strin
       continue;
     }
     const test = generateFromFlow({ name: flow.name, flow_type: flow.flow_type, url: flow.url, steps: flow.steps }).test;
-    tests.push({ definition: relativeTo(origin, flow.flow_type === 'authentication' ? test : signedIn(test, flow.url)), kind: flow.flow_type });
+    tests.push({ definition: relativeTo(origin, flow.flow_type === 'authentication' ? test : signedIn(test)), kind: flow.flow_type });
   }
   return { tests, skipped };
 }
@@ -89,10 +90,10 @@ function onPath(pathname: string): string {
  * Its checks stay (the password field is gone, it lands where discovery's sign-in did): they
  * wait until the sign-in has finished, so the next goto does not cut it short.
  */
-function signInSteps(result: CrawlResult): { url: string; steps: TestDefinition['steps'] } | undefined {
+function signInSteps(result: CrawlResult): { steps: TestDefinition['steps'] } | undefined {
   if (!result.login?.ok) return undefined;
   const flow = result.flows.find((f) => f.flow_type === 'authentication' && f.validated);
-  return flow && { url: flow.url, steps: flow.steps };
+  return flow && { steps: flow.steps };
 }
 
 /**
