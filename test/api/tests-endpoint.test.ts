@@ -48,6 +48,24 @@ describe('/api/tests', () => {
     expect(fetched.body).toEqual(res.body);
   });
 
+  it('a test larger than an event can carry is created (201) once; its test.created event says so and the test is whole', async () => {
+    const events: EventEnvelope[] = [];
+    const off = server.runtime.bus.subscribe((e) => void events.push(e));
+    // ~1 MB of steps: valid, far under the request limit, four times a bus entry's 256 KB.
+    const steps = Array.from({ length: 499 }, (_, i) => ({ type: 'fill', selector: `#f${i}`, value: 'v'.repeat(2000) }));
+    const res = await member.post('/api/tests', { project_id: projectId, name: 'a very large form', type: 'ui', steps });
+    off();
+    expect(res.status, res.text).toBe(201);
+    expect(events).toHaveLength(1);
+    const payload = TestCreatedPayload.parse(EventEnvelopeSchema.parse(events[0]).payload);
+    expect(payload).toMatchObject({ test_id: res.body.id, test_name: 'a very large form' });
+    expect(payload.test_spec).toMatchObject({ step_count: 499, assertion_count: 0, steps_omitted: expect.stringContaining('test_id') });
+    expect(payload.test_spec.steps).toBeUndefined();
+    expect((await member.get(`/api/tests/${res.body.id}`)).body.steps).toHaveLength(499);
+    const named = await member.get(`/api/tests?project_id=${projectId}&limit=100`);
+    expect(named.body.items.filter((t: { name: string }) => t.name === 'a very large form')).toHaveLength(1);
+  });
+
   it('lists newest first, filters by project and type, and pages with a cursor', async () => {
     const other = (await member.post('/api/v1/projects', { name: 'other' })).body.id;
     for (let i = 0; i < 5; i++) await member.post('/api/tests', { project_id: other, name: `t${i}`, type: i % 2 ? 'api' : 'db' });

@@ -66,7 +66,7 @@ export const TestCreatedPayload = z.looseObject({
   test_name: Str.describe('Test name'),
   test_type: TestType.describe('Test kind'),
   project_id: Uuid.describe('Project the test belongs to'),
-  test_spec: JsonObject.describe('The test definition (steps, assertions, priority, tags)'),
+  test_spec: JsonObject.describe('The test definition (steps, assertions, priority, tags); a test too large for an event carries step_count, assertion_count and steps_omitted instead of steps and assertions'),
   test_suite_id: z.string().optional().describe('Suite the test belongs to; the partition key when present'),
 });
 
