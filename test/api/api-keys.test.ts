@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createHash } from 'node:crypto';
-import { startTestServer, client, type TestServer, type Client } from '../support/server.ts';
+import { startTestServer, client, signUp, type TestServer, type Client } from '../support/server.ts';
 
 /** The API key lifecycle: create (shown once), use, last_used, scopes, revoke. */
 let server: TestServer;
@@ -71,6 +71,22 @@ describe('API key lifecycle', () => {
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('FORBIDDEN');
     }
+  });
+
+  it("a key sees its creator's profile with the key's organization only, not the creator's other organizations", async () => {
+    const key = (await admin.post('/api/api-keys', { name: 'whoami', permissions: ['read'] })).body.key;
+    // The admin also belongs to a second organization.
+    const bob = await signUp(server.url, 'bob-keys@example.com', 'Bob Co');
+    const invite = await client(server.url, { token: bob.token, org: bob.orgId }).post('/api/teams/invitations', { email: server.admin.email, role: 'member' });
+    expect(invite.status, invite.text).toBe(201);
+    expect((await admin.post('/api/teams/invitations/accept', { token: invite.body.token })).status).toBeLessThan(300);
+    const asPerson = await admin.get('/api/v1/users/me');
+    expect(asPerson.body.memberships.map((m: { organization_id: string }) => m.organization_id).sort()).toEqual([server.admin.organizationId, bob.orgId].sort());
+    const asKey = await client(server.url, { token: key }).get('/api/v1/users/me');
+    expect(asKey.status).toBe(200);
+    expect(asKey.body.email).toBe(server.admin.email);
+    expect(asKey.body.memberships.map((m: { organization_id: string }) => m.organization_id)).toEqual([server.admin.organizationId]);
+    expect(asKey.text).not.toContain('Bob Co');
   });
 
   it('a revoked key stops working at once, and revoking is audited', async () => {

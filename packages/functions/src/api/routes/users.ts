@@ -13,10 +13,11 @@ const Me = UserProfileSchema.extend({
 
 /** The caller's profile and memberships. */
 export function userRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
-  async function me(userId: string) {
+  /** `onlyOrganization`: an API key belongs to one organization, and sees its creator's membership of that one only. */
+  async function me(userId: string, onlyOrganization?: string) {
     const profile = await deps.store.users.getProfile(userId);
     if (!profile) throw notFound('user profile');
-    const memberships = await deps.store.members.listForUser(userId);
+    const memberships = (await deps.store.members.listForUser(userId)).filter((m) => onlyOrganization === undefined || m.organization_id === onlyOrganization);
     const rows = await Promise.all(memberships.map(async (m) => {
       const org = await deps.store.organizations.get(m.organization_id);
       return org && { organization_id: org.id, organization_name: org.name, organization_slug: org.slug, role: m.role };
@@ -25,9 +26,9 @@ export function userRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
   }
 
   mountRoute(app, deps, registry, {
-    method: 'get', path: '/api/v1/users/me', summary: "The caller's profile and memberships", tags: ['users'], auth: 'user',
+    method: 'get', path: '/api/v1/users/me', summary: "The caller's profile and memberships (with an API key: its creator's, and only the key's organization)", tags: ['users'], auth: 'user',
     responses: { 200: { description: 'profile', schema: Me } },
-  }, async ({ c, principal }) => c.json(await me(principal.userId)));
+  }, async ({ c, principal }) => c.json(await me(principal.userId, principal.kind === 'apiKey' ? principal.organizationId : undefined)));
 
   mountRoute(app, deps, registry, {
     method: 'patch', path: '/api/v1/users/me', summary: "Update the caller's profile", tags: ['users'], auth: 'user', apiKeys: false,
