@@ -126,6 +126,18 @@ describe('bad input', () => {
     const elsewhere = await admin.get(`/api/v1/projects?cursor=${encodeURIComponent(page.body.next_cursor)}`);
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.body.error.details.issues[0].message).toMatch(/^not a next_cursor of this list \(it (is a cursor of another list|does not decode to a key)\)$/);
+    // Both lists in the organization's partition, told apart by their sort keys: each refuses the other's cursor, either way round.
+    await admin.post('/api/tests', { project_id: projectId, name: 'cursor b', type: 'api' });
+    await admin.post('/api/v1/projects', { name: 'cursor project b' });
+    const tests = (await admin.get('/api/tests?limit=1')).body.next_cursor;
+    const projects = (await admin.get('/api/v1/projects?limit=1')).body.next_cursor;
+    expect(tests && projects).toBeTruthy();
+    for (const path of [`/api/v1/projects?limit=1&cursor=${encodeURIComponent(tests)}`, `/api/tests?limit=1&cursor=${encodeURIComponent(projects)}`]) {
+      const res = await admin.get(path);
+      expect(res.status, `${path}: ${res.text}`).toBe(400);
+      expect(res.body.error.details.issues[0].message).toBe('not a next_cursor of this list (it is a cursor of another list)');
+    }
+    expect((await admin.get(`/api/tests?limit=1&cursor=${encodeURIComponent(tests)}`)).status).toBe(200);
   });
 
   it('missing organization header → 400 ORGANIZATION_REQUIRED', async () => {

@@ -203,7 +203,7 @@ export function normalizeQuery(input: QueryInput): NormalizedQuery {
     skTo: skTo === '' ? undefined : skTo,
     descending: input.descending ?? false,
     limit: Math.min(limit, MAX_QUERY_LIMIT),
-    start: input.cursor === undefined ? undefined : decodeCursor(input.cursor, index, input.pk),
+    start: input.cursor === undefined ? undefined : decodeCursor(input.cursor, index, input.pk, skPrefix),
     empty,
   };
 }
@@ -229,9 +229,10 @@ export function cursorKey(item: Item, index: IndexName): Record<string, string> 
 
 /**
  * A page cursor back as the key it was made from. A cursor that is not one of this list's
- * (mangled, or from another list) is the caller's mistake: a 400 naming `cursor`, not a 500.
+ * (mangled, or from another list: another partition, or another sort-key prefix of the same
+ * one) is the caller's mistake: a 400 naming `cursor`, not a 500 and not a wrong page.
  */
-export function decodeCursor(cursor: string, index: IndexName, pk: string): Record<string, string> {
+export function decodeCursor(cursor: string, index: IndexName, pk: string, skPrefix?: string): Record<string, string> {
   const invalid = (why: string) => validationFailed([{ path: 'cursor', message: `not a next_cursor of this list (${why})` }]);
   let parsed: unknown;
   try {
@@ -246,6 +247,7 @@ export function decodeCursor(cursor: string, index: IndexName, pk: string): Reco
   if (!needed.every((name) => nonEmptyString(record[name])) || Object.keys(record).length !== needed.length) {
     throw invalid('it does not decode to a key');
   }
-  if (record[attrs.pk] !== pk) throw invalid('it is a cursor of another list');
+  // One partition holds several lists (an organization's projects and tests): the sort key tells them apart.
+  if (record[attrs.pk] !== pk || (skPrefix !== undefined && !(record[attrs.sk] as string).startsWith(skPrefix))) throw invalid('it is a cursor of another list');
   return record as Record<string, string>;
 }
