@@ -99,6 +99,22 @@ describe('bad input', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('an id written in upper case names the same thing (UUIDs are case-insensitive): path, query and body id fields', async () => {
+    const upper = projectId.toUpperCase();
+    expect(upper).not.toBe(projectId);
+    const project = await admin.get(`/api/v1/projects/${upper}`);
+    expect(project.status, project.text).toBe(200);
+    expect(project.body.id).toBe(projectId);
+    const created = await admin.post('/api/tests', { project_id: upper, name: 'upper-case project id', type: 'api', tags: ['A0000000-0000-4000-8000-00000000000B'] });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.project_id).toBe(projectId);
+    // Only id fields: a value inside the test is kept as written.
+    expect(created.body.tags).toEqual(['A0000000-0000-4000-8000-00000000000B']);
+    expect((await admin.get(`/api/tests/${created.body.id.toUpperCase()}`)).body.id).toBe(created.body.id);
+    const listed = await admin.get(`/api/tests?project_id=${upper}&limit=100`);
+    expect(listed.body.items.map((t: { id: string }) => t.id)).toContain(created.body.id);
+  });
+
   it('a test for a project that does not exist → 404 and no event', async () => {
     const events: unknown[] = [];
     const off = server.runtime.bus.subscribe((e) => void events.push(e));
@@ -157,6 +173,14 @@ describe('bad input', () => {
     const res = await admin.get('/api/v1/nope');
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('a route written with a trailing slash → 404 saying paths have none (not a 405 allowing the method asked for)', async () => {
+    for (const [method, path, bare] of [['get', '/api/v1/projects/', '/api/v1/projects'], ['post', '/api/tests/', '/api/tests'], ['get', `/api/tests/${projectId}/`, `/api/tests/${projectId}`]] as const) {
+      const res = method === 'get' ? await admin.get(path) : await admin.post(path, {});
+      expect(res.status, `${method} ${path}: ${res.text}`).toBe(404);
+      expect(res.body.error.message).toBe(`no route for ${method.toUpperCase()} ${path}: svc's paths have no trailing slash (${bare})`);
+    }
   });
 
   it('a method a route does not take → 405 with Allow, naming the methods it does', async () => {

@@ -60,7 +60,7 @@ import { automationWebhookRoutes } from './routes/automation-webhook.ts';
  */
 /** The methods the registered routes answer on a path (`:param` segments match any one segment). */
 function methodsOf(registry: readonly RouteDef[], path: string): string[] {
-  const matches = (pattern: string) => new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\?:[A-Za-z_]+/g, '[^/]+')}/?$`).test(path);
+  const matches = (pattern: string) => new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\?:[A-Za-z_]+/g, '[^/]+')}$`).test(path);
   return [...new Set(registry.filter((r) => matches(r.path)).map((r) => r.method.toUpperCase()))].sort();
 }
 
@@ -127,6 +127,11 @@ export function createApp(deps: AppDeps) {
     // A path that exists under other methods is a 405 with Allow, not a 404: the client's mistake is the method.
     const allowed = methodsOf(registry, c.req.path);
     if (allowed.length) return errorResponse(c, new AppError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allowed.join(', ')}`, { allowed }), { Allow: allowed.join(', ') });
+    // Routes have no trailing slash; say so rather than leave the client guessing at a 404.
+    const withoutSlash = c.req.path.replace(/\/+$/, '');
+    if (withoutSlash && withoutSlash !== c.req.path && methodsOf(registry, withoutSlash).length) {
+      return errorResponse(c, new AppError('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}: svc's paths have no trailing slash (${withoutSlash})`));
+    }
     return errorResponse(c, new AppError('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`));
   });
   app.onError(handleError(deps.logger));

@@ -67,9 +67,9 @@ export function mountRoute<D extends RouteDef>(
     },
   });
   app[def.method](def.path, authenticate(deps, def), limit, async (c) => {
-    const params = def.params ? parseInput(def.params, c.req.param(), 'params') : c.req.param();
-    const query = def.query ? parseInput(def.query, c.req.query(), 'query') : undefined;
-    const body = def.body && !def.readsOwnBody ? parseInput(def.body, await readJson(c), 'body') : undefined;
+    const params = def.params ? parseInput(def.params, lowerCaseIds(c.req.param()), 'params') : c.req.param();
+    const query = def.query ? parseInput(def.query, lowerCaseIds(c.req.query()), 'query') : undefined;
+    const body = def.body && !def.readsOwnBody ? parseInput(def.body, lowerCaseIdFields(await readJson(c)), 'body') : undefined;
     return handler({ c, body, query, params, principal: c.get('principal'), access: c.get('access') } as RouteInput<D>);
   });
 }
@@ -122,4 +122,22 @@ async function readJson(c: Context<ApiEnv>): Promise<unknown> {
   } catch (err) {
     throw new AppError('MALFORMED_JSON', `request body is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const lowerIfUuid = (v: unknown) => (typeof v === 'string' && UUID_TEXT.test(v) ? v.toLowerCase() : v);
+
+/**
+ * svc's ids are UUIDs, stored lower-case; a UUID is case-insensitive, so an id written in
+ * upper case (a client that formats them so) names the same thing, not a 404. Path and
+ * query values that are UUIDs are lower-cased; in a body only the top-level id fields
+ * (`project_id`, `test_ids`, …), never a test's content, where a value is the app's own.
+ */
+function lowerCaseIds(values: Record<string, string>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, lowerIfUuid(v)]));
+}
+
+function lowerCaseIdFields(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, k === 'id' || k.endsWith('_id') ? lowerIfUuid(v) : k.endsWith('_ids') && Array.isArray(v) ? v.map(lowerIfUuid) : v]));
 }
