@@ -95,6 +95,43 @@ describe('svc run with parameter sets', () => {
     expect(bad.output).toContain('--grep is not a valid regular expression');
   }, 240_000);
 
+  it('a number parameter is typed and expected as text; a set may take its password from a secret; the export agrees', async () => {
+    const tests = join(out, 'typed-values');
+    await mkdir(tests, { recursive: true });
+    await writeFile(join(tests, 'typed.json'), JSON.stringify({
+      name: 'typed values',
+      type: 'ui',
+      parameters: { count: 42 },
+      parameter_sets: [{ name: 'demo', values: { password: '{{secrets.DEMO_PASSWORD}}' } }],
+      steps: [
+        { type: 'goto', url: '/form' },
+        { type: 'fill', selector: '#name', value: '{{count}}' },
+        { type: 'goto', url: '/login' },
+        { type: 'fill', selector: { label: 'Email' }, value: 'demo@example.com' },
+        { type: 'fill', selector: '#password', value: '{{password}}' },
+        { type: 'click', selector: { role: 'button', name: 'Sign in' } },
+      ],
+      assertions: [{ type: 'url', contains: '/dashboard', timeout_ms: 3000 }],
+    }));
+    await writeFile(join(tests, 'counted.json'), JSON.stringify({
+      name: 'counted', type: 'ui', parameters: { count: 42 },
+      steps: [{ type: 'goto', url: '/form' }, { type: 'fill', selector: '#name', value: '{{count}}' }],
+      assertions: [{ type: 'value', selector: '#name', equals: '{{count}}' }],
+    }));
+    const res = await run(bin, ['run', '--url', app.url, '--tests', tests, '--out', join(out, 'typed-report'), '--state-dir', join(out, 'state-typed'), '--reporter', 'json'], { SVC_SECRET_DEMO_PASSWORD: 's3cret!' });
+    expect(res.code, res.output).toBe(0);
+    const report = JSON.parse(await readFile(join(out, 'typed-report', 'report.json'), 'utf8')) as JsonReport;
+    expect(report.tests.map((t) => [t.name, t.status]).sort()).toEqual([['counted', 'passed'], ['typed values [demo]', 'passed']]);
+    // The secret reached the page and not the report.
+    expect(JSON.stringify(report)).not.toContain('s3cret!');
+
+    const exported = await run(bin, ['export', '--format', 'playwright', '--tests', tests, '--out', join(out, 'typed-export'), '--url', app.url]);
+    expect(exported.code, exported.output).toBe(0);
+    const spec = await readFile(join(out, 'typed-export', 'tests', 'typed-values.spec.ts'), 'utf8');
+    expect(spec).toContain('SVC_SECRET_DEMO_PASSWORD');
+    expect(spec).not.toContain('{{secrets.DEMO_PASSWORD}}');
+  }, 240_000);
+
   it('a device Playwright does not know makes the test invalid, naming the file and field; it is not run', async () => {
     const tests = join(out, 'bad-device');
     await mkdir(tests, { recursive: true });

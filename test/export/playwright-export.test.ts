@@ -358,6 +358,21 @@ describe('Playwright export: extract steps', () => {
     expect(body).toContain('"links": await Promise.all((await page.locator("nav a").all()).map((e) => e.getAttribute("href"))),');
     expect(code).toContain('svc: an extract step answered by a model is not exported');
   });
+
+  it("a later step's {{product.first}} reads the constant's field, inside text and as a whole value", () => {
+    const code = spec(
+      'extract-use',
+      ui(
+        { type: 'goto', url: '/table' },
+        { type: 'extract', save_as: 'product', fields: { first: { selector: 'td.name >> nth=0' } } },
+        { type: 'fill', selector: '#q', value: '{{product.first}}' },
+        { type: 'assert', assertion: { type: 'text', selector: 'h1', contains: 'Found {{product.first}}' } },
+      ),
+    );
+    expect(code).not.toContain('{{product.first}}');
+    expect(code).not.toContain('no value for');
+    expect(code).toContain('String(product["first"])');
+  });
 });
 
 describe('Playwright export: API tests', () => {

@@ -26,4 +26,20 @@ describe('interpolate', () => {
   it('an unknown variable lists what there is', () => {
     expect(failureOf('{{nope}}').message).toBe('unknown variable {{nope}}; saved: [id], parameters: [user]');
   });
+  it('a whole variable keeps its type where the value is data, and is text where the test format wants text', () => {
+    const typed: VariableScope = { saved: { price: 4, ok: true, item: { id: 9 } }, parameters: { n: 42, pw: '{{secrets.TOKEN}}' }, secrets: { TOKEN: 't0k' }, environment: {} };
+    expect(interpolate({ type: 'fill', selector: '#q', value: '{{n}}' }, typed)).toEqual({ type: 'fill', selector: '#q', value: '42' });
+    expect(interpolate({ type: 'assert', assertion: { type: 'text', selector: 'td', equals: '{{price}}' } }, typed)).toEqual({ type: 'assert', assertion: { type: 'text', selector: 'td', equals: '4' } });
+    expect(interpolate({ type: 'count', selector: 'li', equals: '{{n}}' }, typed)).toEqual({ type: 'count', selector: 'li', equals: 42 });
+    expect(interpolate({ type: 'json', path: '$.ok', equals: '{{ok}}' }, typed)).toEqual({ type: 'json', path: '$.ok', equals: true });
+    expect(interpolate({ type: 'request', url: '/i/{{price}}', headers: { 'X-Count': '{{n}}' }, json: { a: { id: '{{n}}', item: '{{item}}' } } }, typed))
+      .toEqual({ type: 'request', url: '/i/4', headers: { 'X-Count': '42' }, json: { a: { id: 42, item: { id: 9 } } } });
+    expect(interpolate({ type: 'sql', statement: 'select $1', params: ['{{n}}'] }, typed)).toEqual({ type: 'sql', statement: 'select $1', params: [42] });
+  });
+  it("a parameter's value may name a secret (a parameter set's password), resolved when used; not another parameter", () => {
+    const withSecret: VariableScope = { saved: {}, parameters: { pw: '{{secrets.TOKEN}}', loop: '{{pw}}' }, secrets: { TOKEN: 't0k' }, environment: {} };
+    expect(interpolate({ type: 'fill', selector: '#p', value: '{{pw}}' }, withSecret)).toEqual({ type: 'fill', selector: '#p', value: 't0k' });
+    expect(interpolate({ url: '/x?p={{pw}}' }, withSecret)).toEqual({ url: '/x?p=t0k' });
+    expect(() => interpolate({ value: '{{loop}}' }, withSecret)).toThrow(/unknown variable \{\{pw\}\}/);
+  });
 });

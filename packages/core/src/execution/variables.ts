@@ -28,10 +28,20 @@ function lookup(name: string, scope: VariableScope): unknown {
     throw new StepFailure('configuration', `unknown environment variable {{${name}}}`);
   }
   if (name in scope.saved) return scope.saved[name];
-  if (name in scope.parameters) return scope.parameters[name];
+  if (name in scope.parameters) return parameterValue(scope.parameters[name], scope);
   const dot = name.indexOf('.');
   if (dot > 0 && name.slice(0, dot) in scope.saved) return member(name, dot, scope.saved[name.slice(0, dot)]);
   throw new StepFailure('configuration', `unknown variable {{${name}}}; saved: [${Object.keys(scope.saved).join(', ')}], parameters: [${Object.keys(scope.parameters).join(', ')}]`);
+}
+
+/**
+ * A parameter's value may itself name a secret, an environment variable or a saved value
+ * (`"password": "{{secrets.DEMO_PASSWORD}}"` in a parameter set), resolved when it is
+ * used. Not another parameter: parameters naming each other could go round in circles.
+ */
+function parameterValue(value: unknown, scope: VariableScope): unknown {
+  if (typeof value !== 'string' || !value.includes('{{')) return value;
+  return interpolate(value, { ...scope, parameters: {} });
 }
 
 /**
@@ -55,20 +65,56 @@ function stringify(value: unknown): string {
 
 /**
  * Replaces variables in every string of a value. A string that is exactly one variable
- * keeps the variable's type (so {"json": {"id": "{{id}}"}} sends a number when id is one).
+ * keeps the variable's type where a value is data (so {"json": {"id": "{{id}}"}} sends a
+ * number when id is one, and a count's `equals` gets a number), and becomes text where the
+ * test format wants text: what a fill types, what a text assertion expects, a header.
  */
 export function interpolate<T>(value: T, scope: VariableScope): T {
+  return fill(value, scope, false) as T;
+}
+
+const WHOLE_VARIABLE = /^\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}$/;
+
+/** Fields of a step or assertion whose value is text (the test format's string fields), wherever they are outside data. */
+const TEXT_FIELDS = new Set(['value', 'text', 'contains', 'matches', 'url', 'key', 'label', 'name', 'selector', 'css', 'xpath', 'role', 'placeholder', 'test_id', 'alt', 'title', 'path', 'header', 'attribute', 'statement', 'body', 'username', 'password', 'token', 'option', 'description']);
+/** Assertions whose `equals` is text (the others' is a number, or any JSON value). */
+const TEXT_EQUALS = new Set(['text', 'value', 'url', 'title', 'attribute', 'header']);
+/** Maps of text: every value is a string. */
+const TEXT_MAPS = new Set(['headers', 'form']);
+/** Where values are data of any JSON type, kept as they are all the way down. */
+const DATA_FIELDS = new Set(['json', 'params', 'schema', 'query']);
+
+function fill(value: unknown, scope: VariableScope, asText: boolean): unknown {
   if (typeof value === 'string') {
-    const whole = /^\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}$/.exec(value);
-    if (whole) return lookup(whole[1], scope) as T;
-    return value.replace(PATTERN, (_m, name: string) => stringify(lookup(name, scope))) as T;
+    const whole = WHOLE_VARIABLE.exec(value);
+    if (whole) {
+      const found = lookup(whole[1], scope);
+      return asText && found !== null && found !== undefined ? stringify(found) : found;
+    }
+    return value.replace(PATTERN, (_m, name: string) => stringify(lookup(name, scope)));
   }
-  if (Array.isArray(value)) return value.map((v) => interpolate(v, scope)) as T;
+  if (Array.isArray(value)) return value.map((v) => fill(v, scope, asText));
   if (value && typeof value === 'object') {
+    const type = (value as { type?: unknown }).type;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = interpolate(v, scope);
-    return out as T;
+    for (const [k, v] of Object.entries(value)) {
+      if (DATA_FIELDS.has(k)) out[k] = interpolateData(v, scope);
+      else if (TEXT_MAPS.has(k) && v && typeof v === 'object' && !Array.isArray(v)) out[k] = Object.fromEntries(Object.entries(v).map(([name, x]) => [name, fill(x, scope, true)]));
+      else out[k] = fill(v, scope, TEXT_MAPS.has(k) || TEXT_FIELDS.has(k) || (k === 'equals' && typeof type === 'string' && TEXT_EQUALS.has(type)));
+    }
+    return out;
   }
+  return value;
+}
+
+/** A data subtree: whole-variable strings keep their type at every depth. */
+function interpolateData(value: unknown, scope: VariableScope): unknown {
+  if (typeof value === 'string') {
+    const whole = WHOLE_VARIABLE.exec(value);
+    return whole ? lookup(whole[1], scope) : value.replace(PATTERN, (_m, name: string) => stringify(lookup(name, scope)));
+  }
+  if (Array.isArray(value)) return value.map((v) => interpolateData(v, scope));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateData(v, scope)]));
   return value;
 }
 

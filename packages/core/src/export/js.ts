@@ -109,10 +109,20 @@ export class Variables {
   private whole(s: string): string | undefined {
     const name = /^\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}$/.exec(s)?.[1];
     if (name === undefined) return undefined;
-    const saved = this.saved.get(name);
+    const saved = this.saved.get(name) ?? this.member(name);
     if (saved !== undefined) return saved;
-    if (!name.startsWith('secrets.') && Object.hasOwn(this.parameters, name)) return JSON.stringify(this.parameters[name]);
+    const parameter = this.parameters[name];
+    // A parameter naming a secret ("{{secrets.PASSWORD}}") is read at test time, as text.
+    if (!name.startsWith('secrets.') && Object.hasOwn(this.parameters, name) && !(typeof parameter === 'string' && parameter.includes('{{'))) return JSON.stringify(parameter);
     return undefined;
+  }
+
+  /** `{{first.name}}`: a field of an object an earlier step saved (an extract step's result), as an expression. */
+  private member(name: string): string | undefined {
+    const dot = name.indexOf('.');
+    if (dot <= 0 || name.startsWith('secrets.') || name.startsWith('env.')) return undefined;
+    const root = this.saved.get(name.slice(0, dot));
+    return root === undefined ? undefined : `${root}${name.slice(dot + 1).split('.').map((k) => `[${lit(k)}]`).join('')}`;
   }
 
   /** Source of a regular expression matching `s` as a substring, as a JS string expression. */
@@ -122,7 +132,7 @@ export class Variables {
     return { expr: `escapeRegExp(${this.str(s)})`, needsHelper: true };
   }
 
-  private parts(s: string): Array<{ kind: 'lit' | 'expr'; text: string }> {
+  private parts(s: string, withParameters = true): Array<{ kind: 'lit' | 'expr'; text: string }> {
     const out: Array<{ kind: 'lit' | 'expr'; text: string }> = [];
     const push = (kind: 'lit' | 'expr', text: string) => {
       const last = out[out.length - 1];
@@ -134,14 +144,17 @@ export class Variables {
       push('lit', s.slice(at, m.index));
       at = m.index + m[0].length;
       const name = m[1];
-      const saved = this.saved.get(name);
+      const saved = this.saved.get(name) ?? this.member(name);
       if (saved !== undefined) push('expr', `String(${saved})`);
       else if (name.startsWith('secrets.') && name.length > 'secrets.'.length) {
         // The same variable `svc run` reads a secret from: SVC_SECRET_<NAME>.
         const env = `SVC_SECRET_${name.slice('secrets.'.length)}`;
         this.secrets.add(env);
         push('expr', `${ENV}${/^[A-Za-z_$][\w$]*$/.test(env) ? `.${env}` : `[${lit(env)}]`} ?? ""`);
-      } else if (Object.hasOwn(this.parameters, name)) push('lit', String(this.parameters[name]));
+      } else if (withParameters && Object.hasOwn(this.parameters, name)) {
+        // A parameter's own placeholders (a secret in a parameter set) resolve as the runner's do: not through other parameters.
+        for (const part of this.parts(String(this.parameters[name]), false)) push(part.kind, part.text);
+      }
       else {
         this.unresolved.add(name);
         push('lit', m[0]);
