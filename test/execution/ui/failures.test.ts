@@ -105,8 +105,20 @@ describe('timeouts', () => {
     await s.page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<button id="ghost" style="visibility:hidden">ghost</button><button id="under" style="position:fixed;top:0;left:0">under</button><div id="cover" style="position:fixed;top:0;left:0;width:300px;height:300px;z-index:9"></div>'));
     f = await failure(() => s.perform(step({ type: 'hover', selector: '#ghost' }), ctx(800)));
     expect(f.message).toMatch(/^hover: "#ghost": timed out after \d+ ms — the element stayed hidden \(not visible\)$/);
+    // Hidden is a locator failure (healing may find the element the app shows now); disabled and covered are timeouts.
+    expect(f.kind).toBe('locator');
     f = await failure(() => s.perform(step({ type: 'click', selector: '#under' }), ctx(800)));
     expect(f.message).toMatch(/^click: "#under": timed out after \d+ ms — another element covers it: <div id="cover"/);
+  });
+
+  it("waiting for a located element to become actionable is bounded like the locate, not by the test's timeout", async () => {
+    await run(s, [{ type: 'goto', url: '/table' }]);
+    await s.page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<button id="gone" style="display:none">Add to cart</button>'));
+    // A test with a minute left: the driver's 500 ms locate budget bounds the wait, for a hidden element and a disabled one.
+    let f = await failure(() => s.perform(step({ type: 'click', selector: '#gone' }), ctx(60_000)));
+    expect([f.kind, f.message]).toEqual(['locator', 'click: "#gone": timed out after 500 ms — the element stayed hidden (not visible)']);
+    f = await failure(() => s.perform(step({ type: 'click', selector: '#prev' }), ctx(60_000)));
+    expect([f.kind, f.message]).toEqual(['timeout', 'click: "#prev": timed out after 500 ms — the element stayed disabled']);
   });
 
   it('a page that does not load before the deadline: timeout naming the URL', async () => {

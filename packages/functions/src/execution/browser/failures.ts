@@ -50,6 +50,8 @@ const WAITED_FOR: Array<[RegExp, (m: RegExpExecArray) => string]> = [
   [/(<.*>) (?:from <.*> subtree )?intercepts pointer events/, (m) => `another element covers it: ${m[1]!.slice(0, 200)}`],
 ];
 
+const HIDDEN = /stayed hidden/;
+
 /**
  * Why a located element's action timed out, from the last state the call log reports
  * ("element is not enabled" → "the element stayed disabled"); undefined when it says none.
@@ -76,7 +78,10 @@ export function actionFailure(e: unknown, what: string, timeoutMs: number, signa
   const msg = shortMessage(e);
   if (isTimeout(e)) {
     const why = whyItWaited(e);
-    return new StepFailure('timeout', `${what}: timed out after ${timeoutMs} ms ${why ? `— ${why}` : `(${msg})`}`, why ? { waited_for: why } : undefined);
+    // Still there but never shown: the locator may now point at the wrong element (the app shows
+    // another one), so it is a locator failure, which healing may answer, not a bare timeout.
+    const kind = why && HIDDEN.test(why) ? 'locator' : 'timeout';
+    return new StepFailure(kind, `${what}: timed out after ${timeoutMs} ms ${why ? `— ${why}` : `(${msg})`}`, why ? { waited_for: why } : undefined);
   }
   const strict = /strict mode violation: .* resolved to (\d+) elements/.exec(e instanceof Error ? e.message : '');
   if (strict) return new StepFailure('locator', `${what} matched ${strict[1]} elements`, { count: Number(strict[1]) });

@@ -115,13 +115,17 @@ async function attempt<T>(fn: () => Promise<T>, what: string, deadline: number, 
 /** Locate strictly, fingerprint, then act with the remaining time. */
 async function act(env: StepEnv, step: { type: string; selector: Locator }, ctx: StepContext, deadline: number, action: Action): Promise<StepOutcome> {
   const located = await locateOne(env.page, step.selector, step.type, deadline, env.locateTimeoutMs, true);
-  return actOn(located, step.type, ctx, deadline, action);
+  // Typing with a delay and uploading take as long as they take: only the test's deadline bounds them.
+  return actOn(located, step.type, ctx, deadline, action, step.type === 'type' || step.type === 'upload' ? undefined : env.locateTimeoutMs);
 }
 
 /** Acts on a located element; its fingerprint was read with the locate (before acting: the action may navigate). */
-async function actOn({ locator, desc, fingerprint: located }: Located, type: string, ctx: StepContext, deadline: number, action: Action): Promise<StepOutcome> {
+async function actOn({ locator, desc, fingerprint: located }: Located, type: string, ctx: StepContext, deadline: number, action: Action, waitMs?: number): Promise<StepOutcome> {
   const fingerprint = located ?? (await captureFingerprint(locator, Math.min(FINGERPRINT_MS, msLeft(deadline))));
-  const t = msLeft(deadline);
+  // Waiting for the element to be actionable (visible, enabled, not covered) is part of
+  // waiting for the element: bounded like the locate, not by the test's own timeout (10
+  // minutes by default: a hidden button held a test that long; found by QA).
+  const t = waitMs === undefined ? msLeft(deadline) : Math.min(msLeft(deadline), waitMs);
   try {
     await action(locator, t);
   } catch (e) {
@@ -146,7 +150,7 @@ async function actOrVision(
     if (!(e instanceof StepFailure) || e.kind !== 'locator') throw e;
     return visionFallback(env, step, e, ctx, deadline, atPoint);
   }
-  return actOn(located, step.type, ctx, deadline, action);
+  return actOn(located, step.type, ctx, deadline, action, env.locateTimeoutMs);
 }
 
 // ---------------------------------------------------------------- goto
@@ -211,7 +215,7 @@ async function select(env: StepEnv, step: Extract<UiStep, { type: 'select' }>, c
   }
   const values = wanted.map((w) => (by === 'label' ? { label: w } : { value: w }));
   // Options may have been filled in since the locate: fingerprint the element as it is now.
-  return actOn({ locator, desc }, 'select', ctx, deadline, (l, timeout) => l.selectOption(values, { timeout }));
+  return actOn({ locator, desc }, 'select', ctx, deadline, (l, timeout) => l.selectOption(values, { timeout }), env.locateTimeoutMs);
 }
 
 // ---------------------------------------------------------------- scroll
