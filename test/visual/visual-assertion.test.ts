@@ -178,6 +178,29 @@ describe('visual assertions', () => {
   });
 });
 
+describe('full-page captures of a tall page', () => {
+  it('are the whole page: a page taller than Chromium paints in one piece is captured in slices and stitched, not repeated', async () => {
+    const session = await driver.openSession({ baseUrl: app.url, trace: false });
+    try {
+      // 30,000 px of gradient with a red square at y = 20,000: one capture repeated its first 8192 px below and never showed the square.
+      await session.page.setContent('<body style="margin:0"><div style="height:30000px;background:linear-gradient(#00f,#0f0)"></div><div style="position:absolute;top:20000px;left:10px;width:50px;height:50px;background:red"></div></body>');
+      const deadline = Date.now() + 60_000;
+      const shot = PNG.sync.read(Buffer.from((await session.capture({ fullPage: true }, { signal: new AbortController().signal, deadline, log: () => {} })).png));
+      const px = (x: number, y: number) => [...shot.data.subarray((shot.width * y + x) * 4, (shot.width * y + x) * 4 + 3)];
+      expect(shot.height).toBe(30_000);
+      expect(px(30, 20_020)).toEqual([255, 0, 0]);
+      // The gradient goes on below 8192 px instead of starting again.
+      expect(px(30, 8_292)).not.toEqual(px(30, 100));
+      expect(px(30, 29_990)[1]).toBeGreaterThan(200);
+      // A screenshot step's full page is stitched the same way.
+      const step = PNG.sync.read(Buffer.from(await session.screenshot({ fullPage: true, timeoutMs: 60_000 })));
+      expect([step.height, [...step.data.subarray((step.width * 20_020 + 30) * 4, (step.width * 20_020 + 30) * 4 + 3)]]).toEqual([30_000, [255, 0, 0]]);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
 describe('the visual assertion schema', () => {
   it('names the field for a bad baseline name and for selector with full_page', () => {
     const bad = (assertion: Record<string, unknown>) => TestDefinition.safeParse({ name: 'x', type: 'ui', steps: [{ type: 'goto', url: '/' }], assertions: [{ type: 'visual', ...assertion }] });

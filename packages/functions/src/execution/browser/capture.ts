@@ -1,7 +1,8 @@
-import type { Page } from 'playwright-core';
+import type { Page, PageScreenshotOptions } from 'playwright-core';
 import type { Locator } from '@svc/core/contracts/steps';
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
-import type { StepContext, VisualCapture } from '@svc/core/execution/types';
+import { StepFailure, type StepContext, type VisualCapture } from '@svc/core/execution/types';
+import { MAX_SLICE_PX, MAX_STITCHED_PX, slices, stitchVertically } from '@svc/core/visual/stitch';
 import { actionFailure, msLeft, throwIfAborted, withSignal } from './failures.ts';
 import { locateOne } from './locate.ts';
 import { resolveLocator } from './locators.ts';
@@ -32,8 +33,32 @@ async function capture(page: Page, o: VisualCapture, ctx: StepContext, locateTim
   }
   const timeout = msLeft(ctx.deadline);
   try {
-    return { png: new Uint8Array(await page.screenshot({ ...shotOptions, fullPage: o.fullPage, timeout })) };
+    return { png: await pageScreenshot(page, { ...shotOptions, fullPage: o.fullPage }, ctx.deadline) };
   } catch (e) {
     throw actionFailure(e, 'visual: page', timeout, ctx.signal);
   }
+}
+
+/**
+ * A screenshot of the page; a full page taller than Chromium captures in one piece is taken
+ * in slices and stitched (stitch.ts says why). A page too tall even for that fails, saying
+ * what to compare instead, rather than comparing a picture that is not the page.
+ */
+export async function pageScreenshot(page: Page, options: Omit<PageScreenshotOptions, 'timeout' | 'path' | 'clip'>, deadline: number): Promise<Uint8Array> {
+  const whole = new Uint8Array(await page.screenshot({ type: 'png', ...options, timeout: msLeft(deadline) }));
+  if (!options.fullPage) return whole;
+  const { width, height } = pngSize(whole);
+  if (height <= MAX_SLICE_PX) return whole;
+  if (height > MAX_STITCHED_PX) throw new StepFailure('configuration', `the page is ${height} px tall; a full-page screenshot covers at most ${MAX_STITCHED_PX} px: take an element (selector) or the viewport (full_page false)`, { height });
+  const parts: Uint8Array[] = [];
+  for (const slice of slices(height)) {
+    parts.push(new Uint8Array(await page.screenshot({ type: 'png', ...options, clip: { x: 0, y: slice.y, width, height: slice.height }, timeout: msLeft(deadline) })));
+  }
+  return stitchVertically(parts);
+}
+
+/** A PNG's size from its IHDR chunk (bytes 16–23), without decoding it. */
+function pngSize(png: Uint8Array): { width: number; height: number } {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
 }

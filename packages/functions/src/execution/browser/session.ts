@@ -11,7 +11,7 @@ import { performStep, type StepEnv } from './perform-step.ts';
 import { contextOptionsFor, DEFAULT_VIEWPORT } from './context-options.ts';
 import { checkAssertion } from './check-assertion.ts';
 import { pageFingerprints } from './fingerprint.ts';
-import { captureForComparison } from './capture.ts';
+import { captureForComparison, pageScreenshot } from './capture.ts';
 import { scanAccessibility } from './accessibility.ts';
 import { extractField, pageSnapshot } from './extract.ts';
 import type { ScreenshotBudget } from './screenshot-budget.ts';
@@ -129,7 +129,7 @@ export class PlaywrightUiSession implements UiSession {
       ctx.log('warn', `screenshot skipped: the cap of ${this.config.budget.max} screenshots per run is reached`);
       return undefined;
     }
-    return new Uint8Array(await this.page.screenshot({ fullPage: o.fullPage, timeout: o.timeout, type: 'png' }));
+    return pageScreenshot(this.page, { fullPage: o.fullPage }, Date.now() + o.timeout);
   }
 
   perform(step: UiStep, ctx: StepContext): Promise<{ fingerprint?: Fingerprint; screenshot?: Uint8Array }> {
@@ -167,7 +167,7 @@ export class PlaywrightUiSession implements UiSession {
       this.dropped++;
       throw new StepFailure('configuration', `screenshot skipped: the cap of ${this.config.budget.max} screenshots per run is reached`);
     }
-    return new Uint8Array(await this.page.screenshot({ fullPage: options?.fullPage, type: 'png', ...(options?.timeoutMs !== undefined && { timeout: options.timeoutMs }) }));
+    return pageScreenshot(this.page, { fullPage: options?.fullPage }, Date.now() + (options?.timeoutMs ?? 30_000));
   }
 
   /**
