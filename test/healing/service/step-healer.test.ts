@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createStore, type Store } from '@svc/core/store/index';
-import { StepHealer, defaultHealingPolicy } from '@svc/core/execution/step-healer';
+import { StepHealer, defaultHealingPolicy, type TestOutcome } from '@svc/core/execution/step-healer';
 import { storeHealingKnowledge } from '@svc/core/healing/service/store-knowledge';
 import { localEmbedder } from '@svc/core/healing/service/embedder';
 import type { HealingKnowledge } from '@svc/core/healing/service/knowledge';
@@ -10,6 +10,14 @@ import { FileTable } from '../../../packages/functions/src/local/file-table.ts';
 import { createPlaywrightDriver, type PlaywrightDriver } from '../../../packages/functions/src/execution/browser/playwright-driver.ts';
 import { startFixtureApp, type FixtureApp } from '../../fixtures/app/server.ts';
 import { ctx, failure, step } from '../../execution/ui/helpers.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runTest } from '@svc/core/execution/run-test';
+import { httpExchange } from '@svc/core/execution/api/http-exchange';
+import { TestDefinition } from '@svc/core/contracts/steps';
+import { FsArtifacts } from '../../../packages/functions/src/execution/fs-artifacts.ts';
+import { FileFingerprintStore } from '../../../packages/functions/src/execution/file-fingerprints.ts';
 
 /**
  * The healing order on a real page (fixture app v1 → v2, where #email became
@@ -54,8 +62,11 @@ function world() {
   return { store, events, knowledge, advance: (ms: number) => (now += ms) };
 }
 
-/** One broken `fill #email` on v2's login page, healed by `healer` (a new healer = a new run). */
-async function healOnV2(healer: StepHealer, fingerprint: Fingerprint | undefined = stored) {
+/**
+ * One broken `fill #email` on v2's login page, healed by `healer` (a new healer = a new run);
+ * then the test ends with `outcome` (a heal is learned only from a test that passed).
+ */
+async function healOnV2(healer: StepHealer, fingerprint: Fingerprint | undefined = stored, outcome: TestOutcome = { status: 'passed' }) {
   const s = await driver.openSession({ baseUrl: v2.url, trace: false });
   try {
     await s.perform(step({ type: 'goto', url: '/login' }), ctx());
@@ -63,6 +74,7 @@ async function healOnV2(healer: StepHealer, fingerprint: Fingerprint | undefined
     const err = await failure(() => s.perform(item, ctx()));
     expect(err.kind).toBe('locator');
     const attempt = await healer.heal({ item, stored: fingerprint, session: s, ctx: ctx(), rerun: (healed) => s.perform(healed as typeof item, ctx()), error: err, testId: TEST_ID, stepIndex: 1 });
+    if (attempt.healed) await attempt.settle(outcome);
     return attempt;
   } finally {
     await s.close();
@@ -134,6 +146,25 @@ describe('StepHealer with healing knowledge (Chromium, fixture app v1 → v2)', 
     expect(await healOnV2(run(knowledge))).toMatchObject({ healed: true, heal: { method: 'dom_similarity', healed: 'test_id=login-email' } });
   }, 60_000);
 
+  it('a heal whose test then failed is not learned, nor reused by the run; a remembered fix whose test failed counts against it', async () => {
+    const { store, events, knowledge } = world();
+    const failed: TestOutcome = { status: 'failed', message: 'assertion 1 (text of "h1"): expected "Welcome", received "Sign in"' };
+    const healer = run(knowledge);
+    expect(await healOnV2(healer, stored, failed)).toMatchObject({ healed: true, heal: { method: 'dom_similarity' } });
+    expect(await store.healingPatterns.forSelector(ORG, PROJECT, '#email')).toEqual([]);
+    expect(await store.healingCache.get(ORG, { project_id: PROJECT, original_selector: '#email', url_pattern: '/login', failure_class: 'not_found' })).toBeUndefined();
+    expect(await store.memory.list(ORG)).toEqual([]);
+    expect(completed(events)).toEqual([expect.objectContaining({ success: false, healed_selector: null, applied: false })]);
+    // The run's next test ranks afresh instead of reusing it as a fix made earlier in this run.
+    expect(await healOnV2(healer)).toMatchObject({ healed: true, heal: { method: 'dom_similarity' } });
+    const pattern = await patternOf(store);
+    expect(pattern).toMatchObject({ success_count: 1, failure_count: 0 });
+    // That fix, now cached, serves a later run whose test fails: it counts against the pattern and leaves the cache.
+    expect(await healOnV2(run(knowledge), undefined, failed)).toMatchObject({ healed: true, heal: { method: 'cache' } });
+    expect(await store.healingPatterns.get(ORG, pattern.id)).toMatchObject({ success_count: 1, failure_count: 1 });
+    expect(await store.healingCache.get(ORG, { project_id: PROJECT, original_selector: '#email', url_pattern: '/login', failure_class: 'not_found' })).toBeUndefined();
+  }, 120_000);
+
   it('drops a cached fix whose re-run fails and counts it against its pattern', async () => {
     const { store, knowledge } = world();
     const bad = await store.healingPatterns.create(ORG, { project_id: PROJECT, pattern_type: 'selector_renamed', original_selector: '#email', healed_selector: '#remember-me', healed_locator: '#remember-me', confidence: 0.9, method: 'dom_similarity' });
@@ -144,5 +175,26 @@ describe('StepHealer with healing knowledge (Chromium, fixture app v1 → v2)', 
     expect(attempt).toMatchObject({ healed: true, heal: { method: 'dom_similarity', healed: 'test_id=login-email' } });
     expect((await store.healingPatterns.get(ORG, bad.id))?.failure_count).toBe(1);
     expect((await store.healingCache.get(ORG, key))?.healed_selector).toBe('test_id=login-email');
+  }, 60_000);
+
+  it('a test that fails after a heal says so in its error, and the heal is not learned (runTest, the runner that settles it)', async () => {
+    const { store, knowledge } = world();
+    const dir = await mkdtemp(join(tmpdir(), 'svc-heal-settle-'));
+    try {
+      const fingerprints = new FileFingerprintStore(dir);
+      await fingerprints.save(TEST_ID, { 1: stored });
+      const test = TestDefinition.parse({
+        name: 'signs in', type: 'ui',
+        steps: [{ type: 'goto', url: '/login' }, { type: 'fill', selector: '#email', value: 'demo@example.com' }],
+        assertions: [{ type: 'text', selector: 'h1', equals: 'A heading this page does not have', timeout_ms: 300 }],
+      });
+      const result = await runTest(TEST_ID, test, { ui: async () => driver, http: httpExchange, artifacts: new FsArtifacts(join(dir, 'artifacts')), baseUrl: v2.url, environment: {}, secrets: {}, traceOnFailure: false, fingerprints, healer: run(knowledge) });
+      expect(result.status).toBe('failed');
+      expect(result.error_message).toContain('(healed earlier in this test: step 2 #email → test_id=login-email (confidence');
+      expect(result.error_message).toContain('is not learned from a failed test)');
+      expect(await store.healingPatterns.forSelector(ORG, PROJECT, '#email')).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

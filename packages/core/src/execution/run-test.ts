@@ -10,7 +10,7 @@ import { checkDbAssertion } from './db/check-db-assertion.ts';
 import { dbSaveSource, saveFromResponse, saveVariables } from './save-variables.ts';
 import { redactTraceZip } from './trace-redaction.ts';
 import { fieldKey, type FingerprintStore, type StepFingerprints } from './fingerprint-store.ts';
-import { healableSelector, StepHealer, type AppliedHeal, type ExtractFieldItem, type HealableItem } from './step-healer.ts';
+import { healableSelector, StepHealer, type AppliedHeal, type ExtractFieldItem, type HealableItem, type TestOutcome } from './step-healer.ts';
 import type { BaselineMode, BaselineStore, VisualOutcome } from '../visual/baseline-store.ts';
 import { checkVisual } from '../visual/check-visual.ts';
 import { fileSafe } from '../file-safe.ts';
@@ -96,6 +96,8 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   let lastQuery: SqlResult | undefined;
   // Each heal, in the order made: a step's, or (with `field`) one of an extract step's fields.
   const heals: Array<{ index: number; field?: string; heal: AppliedHeal }> = [];
+  /** Each heal's learning, decided once the test has ended (step-healer.ts TestOutcome). */
+  const settles: Array<(outcome: TestOutcome) => Promise<void>> = [];
   const extracted = new Map<number, unknown>();
   // The fingerprints of earlier runs, read when a step first needs healing: most tests never
   // do, and this test's own fingerprints are saved only when it ends.
@@ -197,6 +199,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     const attempt = await deps.healer!.heal({ item, stored, session: s, ctx, rerun: run, error: { message: err.message, details: err.details }, testId, stepIndex: index, ...(deps.origins?.[index] && { origin: deps.origins[index] }) });
     if (!attempt.healed) throw new StepFailure('locator', `${err.message}; not healed: ${attempt.reason}`, err.details);
     heals.push({ index, ...(field !== undefined && { field }), heal: attempt.heal });
+    settles.push(attempt.settle);
     log('info', `healed ${field === undefined ? '' : `field ${JSON.stringify(field)}: `}${attempt.heal.original} → ${attempt.heal.healed} (confidence ${attempt.heal.confidence.toFixed(2)})`);
     return attempt.result;
   }
@@ -311,6 +314,13 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     clearTimeout(timer);
     deps.signal?.removeEventListener('abort', onAbort);
   }
+
+  if (failure && heals.length && failure.kind !== 'cancelled') {
+    // A heal before the failure may be why: it can pick a near-twin of a removed element.
+    const before = heals.filter((h) => failure!.step === undefined || h.index < failure!.step);
+    if (before.length) failure.message += `\n(healed earlier in this test: ${before.map((h) => `step ${h.index + 1} ${h.heal.original} → ${h.heal.healed} (confidence ${h.heal.confidence.toFixed(2)})`).join('; ')}; a heal may have picked the wrong element, and is not learned from a failed test)`;
+  }
+  for (const settle of settles) await settle(!failure ? { status: 'passed' } : failure.kind === 'cancelled' || failure.kind === 'timeout' ? { status: 'unknown' } : { status: 'failed', message: failure.message });
 
   const diagnostics = session?.diagnostics() ?? { consoleErrors: [], failedRequests: [], pagesVisited: [] };
   let trace: string | undefined;

@@ -27,7 +27,15 @@ export interface AppliedHeal {
   fromCache?: boolean;
 }
 
-export type HealAttempt<T> = { healed: true; heal: AppliedHeal; result: T } | { healed: false; reason: string };
+/**
+ * How the test that used a heal ended: a heal is learned (pattern, cache, memory) only when
+ * its test passed. Its step's re-run passing is not enough: a near-twin of a removed element
+ * passes the step and fails the test (QA: "Add to cart" of another product), and learning
+ * it made a wrong fix "proven". `unknown`: cancelled or interrupted, nothing learned either way.
+ */
+export type TestOutcome = { status: 'passed' } | { status: 'failed'; message: string } | { status: 'unknown' };
+
+export type HealAttempt<T> = { healed: true; heal: AppliedHeal; result: T; settle: (outcome: TestOutcome) => Promise<void> } | { healed: false; reason: string };
 
 /** UI assertions whose locator may be healed: ones that need the element to exist. `hidden` and `count` are about absence or number, so a missing element is their answer, not a broken locator. */
 const healableAssertions = new Set<UiAssertion['type']>(['visible', 'text', 'value', 'attribute', 'enabled', 'disabled']);
@@ -64,9 +72,9 @@ export function healableSelector(item: HealableItem): Locator | undefined {
  * earlier in this run, then with what HealingKnowledge remembers (proven patterns,
  * memory, the 7-day cache), then by ranking the page's visible elements against the
  * element's last recorded fingerprint (HealingService has the order and the safety
- * rules). Each proposal's locator is re-run; a heal counts — and is learned — only if
- * that re-run passes. Heals are remembered for the rest of the run, so one element is
- * healed once.
+ * rules). Each proposal's locator is re-run; a heal counts only if that re-run passes,
+ * and is learned only once its test has passed (TestOutcome). Heals are remembered for the
+ * rest of the run, so one element is healed once.
  */
 export class StepHealer {
   private readonly applied = new Map<string, AppliedHeal>();
@@ -131,7 +139,8 @@ export class StepHealer {
     const known = this.applied.get(key);
     if (known) {
       try {
-        return { healed: true, heal: { ...known, method: 'run', fromCache: false }, result: await input.rerun(withLocator(known.healedLocator)) };
+        const result = await input.rerun(withLocator(known.healedLocator));
+        return { healed: true, heal: { ...known, method: 'run', fromCache: false }, result, settle: async (outcome) => this.forgetIfFailed(key, known, outcome) };
       } catch {
         this.applied.delete(key); // the page changed again; heal afresh below
       }
@@ -161,8 +170,19 @@ export class StepHealer {
         const heal: AppliedHeal = { original, healed: proposal.healed, healedLocator: proposal.locator, confidence: proposal.confidence, strategy: proposal.strategy, method: proposal.method, fromCache: proposal.fromCache };
         this.applied.set(key, heal);
         const record: HealRecord = { ...heal, method: proposal.method, fromCache: proposal.fromCache, patternId: proposal.fix?.patternId };
-        await this.learn(query, record, notes, input.ctx);
-        return { healed: true, heal, result };
+        const settle = async (outcome: TestOutcome) => {
+          if (outcome.status === 'passed') return this.learn(query, record, notes, input.ctx);
+          this.forgetIfFailed(key, heal, outcome);
+          if (outcome.status !== 'failed' || !this.knowledge) return;
+          // A remembered fix whose test failed counts against it (and leaves the cache), as one whose re-run failed does.
+          try {
+            if (proposal.fix) await this.knowledge.recordFailure(query, proposal.fix, `the test failed after this heal: ${outcome.message}`);
+            await this.knowledge.completed?.(query, { success: false, bestConfidence: record.confidence });
+          } catch (err) {
+            input.ctx.log('warn', `healing knowledge: ${(err as Error).message}`);
+          }
+        };
+        return { healed: true, heal, result, settle };
       } catch (err) {
         failures.push(`${proposal.healed}${proposal.method === 'dom_similarity' ? '' : ` (${proposal.method})`}: ${(err as Error).message}`);
         if (proposal.fix && this.knowledge) await this.knowledge.recordFailure(query, proposal.fix, (err as Error).message).catch((e: Error) => input.ctx.log('warn', `healing knowledge: ${e.message}`));
@@ -172,7 +192,12 @@ export class StepHealer {
     return { healed: false, reason: explain(notes, failures, this.policy.threshold) };
   }
 
-  /** Learning must not fail a step that passed: knowledge errors are logged. */
+  /** A heal whose test failed is not offered to the run's later tests. */
+  private forgetIfFailed(key: string, heal: AppliedHeal, outcome: TestOutcome): void {
+    if (outcome.status === 'failed' && this.applied.get(key) === heal) this.applied.delete(key);
+  }
+
+  /** Learning must not fail a test that passed: knowledge errors are logged. */
   private async learn(query: HealQuery, record: HealRecord, notes: HealPlanNotes, ctx: StepContext) {
     if (!this.knowledge) return;
     try {
