@@ -192,6 +192,34 @@ describe('svc run', () => {
     }
   }, 300_000);
 
+  it('svc export into a folder it exported to before: specs of tests no longer exported go, a person\'s own spec stays; a package.json names @playwright/test; a file as --out is a usage error', async () => {
+    const fs = await import('node:fs/promises');
+    const tests = join(out, 'reexport-tests');
+    const dir = join(out, 'reexport');
+    await fs.mkdir(tests, { recursive: true });
+    for (const f of ['login.json', 'contact-form.json']) await fs.copyFile(join(suites, 'pass', f), join(tests, f));
+    expect((await svc(['export', '--format', 'playwright', '--tests', tests, '--out', dir], randomUUID())).code).toBe(0);
+    const manifest = JSON.parse(await fs.readFile(join(dir, 'package.json'), 'utf8'));
+    expect(manifest.devDependencies['@playwright/test']).toMatch(/^\^1\.\d+/);
+    const first = (await readdir(join(dir, 'tests'))).sort();
+    expect(first).toHaveLength(2);
+    await fs.writeFile(join(dir, 'tests', 'mine.spec.ts'), "import { test } from '@playwright/test';\ntest('mine', async () => {});\n");
+    await fs.rm(join(tests, 'contact-form.json'));
+    const again = await svc(['export', '--format', 'playwright', '--tests', tests, '--out', dir], randomUUID());
+    expect(again.code, again.stderr).toBe(0);
+    const kept = (await readdir(join(dir, 'tests'))).filter((f) => f !== 'mine.spec.ts');
+    expect(kept).toHaveLength(1);
+    const gone = first.filter((f) => !kept.includes(f));
+    expect(again.stdout).toContain(`removed 1 spec file(s) an earlier export wrote for tests no longer exported (${gone[0]})`);
+    expect(await readdir(join(dir, 'tests'))).toContain('mine.spec.ts');
+
+    await fs.writeFile(join(out, 'a-file'), 'x');
+    const onFile = await svc(['export', '--format', 'playwright', '--tests', tests, '--out', join(out, 'a-file')], randomUUID());
+    expect(onFile.code).toBe(2);
+    expect(onFile.stderr).toContain('cannot write there: a file is in the way (not a folder)');
+    expect(onFile.stderr).not.toMatch(/\bat async\b/);
+  });
+
   it('runs a suite kept outside the working directory with --workers 2 (through the run graph)', async () => {
     // A regression: a 1-test suite in /tmp run with 2 workers came back all skipped.
     const elsewhere = await mkdtemp(join(tmpdir(), 'svc-suite-'));

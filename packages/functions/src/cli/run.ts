@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { access, mkdir, writeFile, readFile } from 'node:fs/promises';
-import { constants } from 'node:fs';
+import { writeFile, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ProgressEvent, SuiteTest } from '@svc/core/execution/run-suite';
 import { safeHttpExchange } from '../net/metadata-safe-fetch.ts';
@@ -17,6 +16,7 @@ import { limits } from '@svc/core/contracts/limits';
 import { selectInvalidTests, selectTests } from '../execution/select-tests.ts';
 import { progressPrinter } from './progress.ts';
 import { usageError } from './usage-error.ts';
+import { unwritableFolder } from './writable-folder.ts';
 import { freshArtifactFolder } from './fresh-artifacts.ts';
 
 export const RUN_HELP = `Usage: svc run --url <app> --tests <file|dir> [options]
@@ -334,18 +334,6 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
 }
 
 const usage = (message: string): number => usageError('run', message);
-
-/** Why a folder cannot be created or written (a file in the way, no permission), or undefined when it can. */
-async function unwritableFolder(dir: string): Promise<string | undefined> {
-  try {
-    await mkdir(dir, { recursive: true });
-    await access(dir, constants.W_OK);
-    return undefined;
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    return e.code === 'EEXIST' || e.code === 'ENOTDIR' ? 'a file is in the way (not a folder)' : e.code === 'EACCES' || e.code === 'EPERM' || e.code === 'EROFS' ? 'no permission to write there' : e.message;
-  }
-}
 
 /**
  * KEY=value per line: # comment lines, and an inline ` # comment` after an unquoted value
