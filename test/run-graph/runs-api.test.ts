@@ -234,8 +234,14 @@ describe('run endpoints', () => {
     expect(failures.body.items.map((r: { test_id: string; status: string }) => [r.test_id, r.status])).toEqual([[bad, 'failed']]);
     const one = await api.get(`/api/v1/tests/${second}/results?limit=1`);
     expect(one.body.items).toHaveLength(1);
-    const next = await api.get(`/api/v1/tests/${second}/results?limit=1&cursor=${encodeURIComponent(one.body.next_cursor)}`);
+    // URL-safe: pasted into a URL as it is (no '#' for a client to cut off as a fragment).
+    expect(one.body.next_cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    const next = await api.get(`/api/v1/tests/${second}/results?limit=1&cursor=${one.body.next_cursor}`);
     expect(next.body).toMatchObject({ items: [expect.anything()], next_cursor: null });
+    // The plain key earlier answers gave still reads.
+    const plain = Buffer.from(one.body.next_cursor, 'base64url').toString('utf8');
+    expect((await api.get(`/api/v1/tests/${second}/results?limit=1&cursor=${encodeURIComponent(plain)}`)).body.items).toEqual(next.body.items);
+    expect((await api.get(`/api/v1/tests/${second}/results?cursor=${Buffer.from('garbage that decodes to no key at all', 'utf8').toString('base64url')}`)).body.error.details.issues[0]).toMatchObject({ path: 'cursor', message: 'not a next_cursor of this list' });
     expect([one.body.items[0].test_id, next.body.items[0].test_id].sort()).toEqual([ok, bad].sort());
     expect((await api.get(`/api/v1/tests/${second}/results?cursor=abc`)).body.error.details.issues[0].path).toBe('cursor');
   });

@@ -94,7 +94,8 @@ export const RunResultsQuery = z.strictObject({
     .optional()
     .describe('Only results with this status, e.g. failed'),
   limit: z.coerce.number().int().min(1).max(1000).optional().describe('Page size (default: all)'),
-  cursor: z.string().regex(/^[0-9a-f-]{36}(\[\d{1,4}\])?#\d{3}$/, 'not a next_cursor of this list').optional().describe('next_cursor of the previous page'),
+  // base64url, as every list's cursor; the plain `<id>#001` form of earlier answers is still read ('#' must be sent as %23).
+  cursor: z.string().regex(/^([0-9a-f-]{36}(\[\d{1,4}\])?#\d{3}|[A-Za-z0-9_-]{40,80})$/, 'not a next_cursor of this list').optional().describe('next_cursor of the previous page'),
 });
 export type RunResultsQuery = z.output<typeof RunResultsQuery>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Hono } from 'hono';
-import { AppError } from '@svc/core/errors';
+import { AppError, validationFailed } from '@svc/core/errors';
 import { MAX_PARAMETER_SETS } from '@svc/core/contracts/parameter-sets';
 import { RunResultsQuery, TestRunSchema } from '@svc/core/contracts/test-run';
 import { resultCaseId, TestResultRecordSchema } from '@svc/core/contracts/test-result';
@@ -123,10 +123,11 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
     const { run } = await runGraphOf(deps).runs.resolve(access.organizationId, params.id);
     // Results come in the store's order (by case, then attempt); a cursor is the last one given, so pages neither repeat nor skip.
     const key = (r: Parameters<typeof resultCaseId>[0] & { attempt: number }) => `${resultCaseId(r)}#${String(r.attempt).padStart(3, '0')}`;
-    const after = query.cursor;
+    const after = query.cursor === undefined ? undefined : resultsCursorKey(query.cursor);
     const all = (await deps.store.testRuns.results(access.organizationId, run.id)).filter((r) => (!query.status || r.status === query.status) && (after === undefined || key(r) > after));
     const items = query.limit === undefined ? all : all.slice(0, query.limit);
-    return c.json({ run, items, next_cursor: items.length < all.length ? key(items.at(-1)!) : null });
+    // URL-safe, as every list's: the plain key's '#' was cut off as a fragment by clients that pasted it into a URL (found by QA).
+    return c.json({ run, items, next_cursor: items.length < all.length ? Buffer.from(key(items.at(-1)!), 'utf8').toString('base64url') : null });
   });
 
   mountRoute(app, deps, registry, {
@@ -160,4 +161,14 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
     const [report] = renderReports(summary, [query.format], embed ? { embed: (key) => embed.get(key) } : {});
     return c.body(report.body, 200, { 'content-type': report.contentType });
   });
+}
+
+const RESULT_KEY = /^[0-9a-f-]{36}(\[\d{1,4}\])?#\d{3}$/;
+
+/** The result key a results cursor stands for: base64url, or the plain key earlier answers gave. */
+function resultsCursorKey(cursor: string): string {
+  if (RESULT_KEY.test(cursor)) return cursor;
+  const key = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!RESULT_KEY.test(key)) throw validationFailed([{ path: 'cursor', message: 'not a next_cursor of this list' }]);
+  return key;
 }
