@@ -66,6 +66,21 @@ describe('/api/tests', () => {
     expect(named.body.items.filter((t: { name: string }) => t.name === 'a very large form')).toHaveLength(1);
   });
 
+  it('two visual assertions with one baseline (as files see names) are refused when saved, created or changed, naming the later one', async () => {
+    const twice = await member.post('/api/tests', { project_id: projectId, name: 'one baseline twice', type: 'ui', assertions: [{ type: 'visual', baseline: 'x' }, { type: 'visual', baseline: 'x', selector: '#clock' }] });
+    expect(twice.status, twice.text).toBe(400);
+    expect(twice.body.error.details.issues).toEqual([{ path: 'assertions.1.baseline', message: 'baseline "x" is already used by another visual assertion of this test' }]);
+    const sameFile = await member.post('/api/tests', { project_id: projectId, name: 'same file', type: 'ui', steps: [{ type: 'assert', assertion: { type: 'visual', baseline: 'a b' } }], assertions: [{ type: 'visual', baseline: 'a_b' }] });
+    expect(sameFile.status).toBe(400);
+    expect(sameFile.body.error.details.issues[0]).toMatchObject({ path: 'assertions.0.baseline', message: expect.stringContaining('are the same file') });
+    const ok = await member.post('/api/tests', { project_id: projectId, name: 'one visual', type: 'ui', steps: [{ type: 'assert', assertion: { type: 'visual', baseline: 'home' } }] });
+    expect(ok.status, ok.text).toBe(201);
+    const patched = await member.patch(`/api/tests/${ok.body.id}`, { assertions: [{ type: 'visual', baseline: 'home' }] });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error.details.issues[0].path).toBe('assertions.0.baseline');
+    expect((await member.get(`/api/tests/${ok.body.id}`)).body.assertions).toEqual([]);
+  });
+
   it('lists newest first, filters by project and type, and pages with a cursor', async () => {
     const other = (await member.post('/api/v1/projects', { name: 'other' })).body.id;
     for (let i = 0; i < 5; i++) await member.post('/api/tests', { project_id: other, name: `t${i}`, type: i % 2 ? 'api' : 'db' });

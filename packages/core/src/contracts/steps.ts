@@ -464,11 +464,16 @@ export function baselineClashes(t: { steps: readonly Step[]; assertions: readonl
 /** Why two names are one file, when they differ. */
 export const sameFileNote = (name: string, earlier: string) => (earlier === name ? '' : ` (as ${JSON.stringify(earlier)}: names differing only in characters other than letters, digits, . - _ are the same file)`);
 
+/** Each baseline clash as a validation issue at the later assertion's `baseline`. */
+export function baselineClashIssues(t: { steps: readonly Step[]; assertions: readonly Assertion[] }): Array<{ path: Array<string | number>; message: string }> {
+  return baselineClashes(t).map((clash) => ({
+    path: clash.position < t.steps.length ? ['steps', clash.position, 'assertion', 'baseline'] : ['assertions', clash.position - t.steps.length, 'baseline'],
+    message: `baseline ${JSON.stringify(clash.name)} is already used by another visual assertion of this test${sameFileNote(clash.name, clash.earlierName)}`,
+  }));
+}
+
 function uniqueBaselineNames(t: { steps: Step[]; assertions: Assertion[] }, ctx: z.RefinementCtx): void {
-  for (const clash of baselineClashes(t)) {
-    const path = clash.position < t.steps.length ? ['steps', clash.position, 'assertion', 'baseline'] : ['assertions', clash.position - t.steps.length, 'baseline'];
-    ctx.addIssue({ code: 'custom', path, message: `baseline ${JSON.stringify(clash.name)} is already used by another visual assertion of this test${sameFileNote(clash.name, clash.earlierName)}` });
-  }
+  for (const issue of baselineClashIssues(t)) ctx.addIssue({ code: 'custom', ...issue });
 }
 
 /** A test file holds one test, or a suite: { "tests": [ … ] }. */

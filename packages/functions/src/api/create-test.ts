@@ -4,6 +4,7 @@ import { busEntrySize, MAX_EVENT_BYTES, toBusEntry } from '@svc/core/events/bus-
 import type { TestRecord } from '@svc/core/store/tests';
 import type { AppDeps } from './deps.ts';
 import { flowService } from '@svc/core/services/flows';
+import { refuseBaselineClashes } from './baseline-clashes.ts';
 
 /**
  * Stores a test and publishes test.created (spec: emission rule 1): POST /api/tests and
@@ -12,6 +13,7 @@ import { flowService } from '@svc/core/services/flows';
 export async function createTest(deps: Pick<AppDeps, 'store' | 'publisher'>, organizationId: string, requestId: string, input: TestCreateInput, changedBy: string): Promise<TestRecord> {
   // A use of an unknown flow, or with the wrong parameters: 400 naming steps.N.flow / steps.N.with.<param>.
   await flowService({ store: deps.store }).checkUses(organizationId, input.project_id, input.steps);
+  refuseBaselineClashes(input);
   const test = await deps.store.tests.create(organizationId, { ...input, description: input.description ?? null }, { changed_by: changedBy });
   const event = (testSpec: Record<string, unknown>) =>
     createEvent({

@@ -9,6 +9,7 @@ import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { createTest } from '../create-test.ts';
 import { flowService } from '@svc/core/services/flows';
+import { refuseBaselineClashes } from '../baseline-clashes.ts';
 import { actorOf } from '../actor.ts';
 import { ETAG_HEADER, IF_MATCH_HEADER, expectedRevision, revisionEtag } from '../if-match.ts';
 import { testRevisionRoutes } from './test-revisions.ts';
@@ -57,11 +58,12 @@ export function testRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
     checkBrowserSettings(body.browser);
     const { expected_revision, ...patch } = body;
     const expected = expectedRevision(c, expected_revision);
-    if (patch.steps?.some((s) => s.type === 'use')) {
-      // New steps' uses are checked against the test's project's flows (400 naming steps.N.flow).
+    if (patch.steps || patch.assertions) {
       const current = await store.tests.get(access.organizationId, params.id);
       if (!current) throw notFound('test');
-      await flowService({ store }).checkUses(access.organizationId, current.project_id, patch.steps);
+      // New steps' uses are checked against the test's project's flows (400 naming steps.N.flow).
+      if (patch.steps?.some((s) => s.type === 'use')) await flowService({ store }).checkUses(access.organizationId, current.project_id, patch.steps);
+      refuseBaselineClashes({ steps: patch.steps ?? current.steps, assertions: patch.assertions ?? current.assertions });
     }
     const test = await store.tests.update(access.organizationId, params.id, patch, { changed_by: actorOf(principal), source: 'edited' }, expected);
     if (!test) throw notFound('test');
