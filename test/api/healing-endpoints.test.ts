@@ -95,6 +95,14 @@ describe('patterns: apply-fix, list, revert', () => {
     expect((await viewer.get('/api/healing/patterns?min_confidence=2')).status).toBe(400);
     const bad = await admin.post('/api/healing/apply-fix', { project_id: projectId, original_selector: '', healed_selector: '#x', confidence: 3, extra: 1 });
     expect(bad.body.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(['confidence', 'extra', 'original_selector']);
+    // A fix that changes nothing, or names a role no element has, is refused naming healed_selector; nothing is recorded.
+    const before = (await admin.get('/api/healing/patterns')).body.items.length;
+    const same = await admin.post('/api/healing/apply-fix', { project_id: projectId, original_selector: '#buy', healed_selector: '#buy' });
+    expect([same.status, same.body.error.details.issues]).toEqual([400, [{ path: 'healed_selector', message: 'the same as original_selector: there is nothing to fix' }]]);
+    const typo = await admin.post('/api/healing/apply-fix', { project_id: projectId, original_selector: '#buy', healed_selector: 'role=buton[name="Buy"]' });
+    expect(typo.status).toBe(400);
+    expect(typo.body.error.details.issues[0]).toMatchObject({ path: 'healed_selector', message: expect.stringContaining('buton') });
+    expect((await admin.get('/api/healing/patterns')).body.items).toHaveLength(before);
   });
 
   it('reverts a pattern: kept with who and when, no longer active', async () => {

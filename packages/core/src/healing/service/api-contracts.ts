@@ -58,7 +58,15 @@ export const ApplyFixInput = z.strictObject({
   pattern_type: z.string().trim().min(1).max(100).optional().describe('Kind of fix; derived from the selectors when omitted'),
   git_commit: z.string().regex(/^[0-9a-f]{7,40}$/i, 'must be a git commit hash').optional().describe('Commit that changed the element'),
   git_context: JsonObject.optional().describe('Commit author, message, changed file'),
-});
+})
+  // A fix must change something, and a replacement naming a role Playwright does not know would never match.
+  .superRefine((v, ctx) => {
+    if (v.healed_locator === undefined && v.healed_selector === v.original_selector) ctx.addIssue({ code: 'custom', path: ['healed_selector'], message: 'the same as original_selector: there is nothing to fix' });
+    if (v.healed_locator === undefined) {
+      const checked = Locator.safeParse(v.healed_selector);
+      if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', path: ['healed_selector'], message: issue.message });
+    }
+  });
 export type ApplyFixInput = z.output<typeof ApplyFixInput>;
 
 export const HealingConfigQuery = z.strictObject({ project_id: Uuid.optional().describe('Include this project\'s overrides') });
