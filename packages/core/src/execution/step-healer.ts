@@ -7,6 +7,7 @@ import type { HealingKnowledge, HealMethod, HealQuery, HealRecord } from '../hea
 import { failureClass, urlPathPattern } from '../healing/service/failure-class.ts';
 import type { ModelChooser } from '../healing/service/model-chooser.ts';
 import type { FlowOrigin } from '../flows/expand-flows.ts';
+import { confidenceBelow } from '../healing/confidence-text.ts';
 
 /** SELF_HEAL_CONFIDENCE_THRESHOLD and SELF_HEAL_MAX_RETRIES (spec: Limits). */
 export interface HealingPolicy {
@@ -218,7 +219,7 @@ function explainRanking(notes: HealPlanNotes, failures: string[], threshold: num
   if (failures.length) return `no candidate passed when re-run (${[...failures, ...notes.rejected].join('; ')})`;
   if (notes.belowThreshold) {
     const { candidate, confidence } = notes.belowThreshold;
-    return candidate ? `no confident replacement: best candidate ${describeCandidate(candidate)} has confidence ${confidence.toFixed(2)} < ${threshold}` : 'the page has no candidate elements';
+    return candidate ? `no confident replacement: best candidate ${describeCandidate(candidate)} has confidence ${confidenceBelow(confidence)} < ${threshold}` : 'the page has no candidate elements';
   }
   if (notes.rejected.length) return notes.rejected.join('; ');
   return 'the page has no candidate elements';

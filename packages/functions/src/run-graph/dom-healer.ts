@@ -13,6 +13,7 @@ import type { ExecutionEnv } from '@svc/core/run-graph/deps';
 import type { HealFailure, HealOutcome, Healer } from '@svc/core/run-graph/healer';
 import { definitionOf } from '@svc/core/run-graph/spec-to-definition';
 import { describeFields, extractFieldsAt, healableFields, itemAt, patched } from './replay-target.ts';
+import { confidenceBelow } from '@svc/core/healing/confidence-text';
 
 export interface DomHealerOptions {
   /** The run's execution resources (its browser, HTTP, SQL, environment, fingerprints). */
@@ -139,7 +140,7 @@ export function createDomHealer(o: DomHealerOptions): Healer {
       return {
         healed: false,
         reason: best.confidence < floor
-          ? `no confident replacement for ${what}: best candidate ${describeElement(seen.page[best.index])} has confidence ${best.confidence.toFixed(2)} < ${floor}`
+          ? `no confident replacement for ${what}: best candidate ${describeElement(seen.page[best.index])} has confidence ${confidenceBelow(best.confidence)} < ${floor}`
           : refused
             ? `no untried replacement for ${what} at confidence ≥ ${floor} (${refused} is a fix a person reverted)`
             : `no untried replacement for ${what} at confidence ≥ ${floor}`,

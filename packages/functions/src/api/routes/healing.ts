@@ -30,6 +30,7 @@ import type { ApiEnv } from '../env.ts';
 import { actorOf } from '../actor.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { sourceOfRun } from '../../run-graph/one-test-run.ts';
+import { confidenceBelow } from '@svc/core/healing/confidence-text';
 
 const IdParams = z.strictObject({ id: z.uuid().describe('Healing pattern id') });
 const Json = z.record(z.string(), z.unknown());
@@ -228,7 +229,7 @@ export function healingRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
         if (!ok) safe = false;
       };
       rule(s.kind === 'locator', 'changes only a locator', `changes ${s.kind === 'assertion' ? 'an assertion' : `the ${s.kind}`}: always needs approval`);
-      rule(s.confidence >= settings.threshold, `confidence ${s.confidence.toFixed(2)} ≥ ${settings.threshold}`, `confidence ${s.confidence.toFixed(2)} < ${settings.threshold}`);
+      rule(s.confidence >= settings.threshold, `confidence ${s.confidence.toFixed(2)} ≥ ${settings.threshold}`, `confidence ${confidenceBelow(s.confidence)} < ${settings.threshold}`);
       rule(s.visible !== false, s.visible ? 'target is visible' : 'visibility not reported: checked again when applied', 'target is not visible');
       rule(s.unique !== false, s.unique ? 'selector matches exactly one element' : 'uniqueness not reported: checked again when applied', 'selector matches more than one element');
       rule(s.original_selector !== s.healed_selector, 'selector changes', 'healed selector equals the original');
@@ -285,7 +286,7 @@ export function healingRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
     const reason = proposals.length
       ? `${proposals.length} fix(es) at confidence ≥ ${settings.threshold}; the first whose re-run passes is applied and recorded`
       : notes.belowThreshold
-        ? `no confident replacement: best confidence ${notes.belowThreshold.confidence.toFixed(2)} < ${settings.threshold}`
+        ? `no confident replacement: best confidence ${confidenceBelow(notes.belowThreshold.confidence)} < ${settings.threshold}`
         : notes.rejected.join('; ') || 'the page has no candidate elements';
     return c.json({
       event_id: event.event_id,
@@ -311,7 +312,7 @@ function reviewPattern(p: HealingPatternRecord, threshold: number): z.input<type
     if (!ok) safe = false;
   };
   rule(!p.reverted_at, 'not reverted', `reverted by ${p.reverted_by ?? 'someone'} at ${p.reverted_at}`);
-  rule(p.confidence >= threshold, `confidence ${p.confidence.toFixed(2)} ≥ ${threshold}`, `confidence ${p.confidence.toFixed(2)} < ${threshold}`);
+  rule(p.confidence >= threshold, `confidence ${p.confidence.toFixed(2)} ≥ ${threshold}`, `confidence ${confidenceBelow(p.confidence)} < ${threshold}`);
   rule(p.failure_count <= p.success_count, `succeeded ${p.success_count}× and failed ${p.failure_count}×`, `failed more often (${p.failure_count}×) than it succeeded (${p.success_count}×)`);
   reasons.push('locator-only fix; the element must still match exactly one visible element when applied');
   return { pattern_id: p.id, original_selector: p.original_selector, healed_selector: p.healed_selector, confidence: p.confidence, safe_to_auto_apply: safe, reasons };
