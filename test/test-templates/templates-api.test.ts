@@ -133,6 +133,18 @@ describe('custom test templates', () => {
     }
   });
 
+  it('the list pages like every list: limit, next_cursor, a bad cursor or an unknown parameter named', async () => {
+    for (const name of ['Zeta check', 'Alpha check']) expect((await person.post('/api/test-templates', { ...endpointTemplate, name })).status).toBe(201);
+    const first = await person.get('/api/test-templates?limit=2');
+    expect(first.body.items.map((t: { name: string }) => t.name)).toEqual(['Alpha check', 'Endpoint answers']);
+    expect(first.body.next_cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    const rest = await person.get(`/api/test-templates?limit=2&cursor=${first.body.next_cursor}`);
+    expect(rest.body).toMatchObject({ items: [expect.objectContaining({ name: 'Zeta check' })], next_cursor: null });
+    expect((await person.get('/api/test-templates?cursor=bm9wZQ')).body.error.details.issues[0]).toEqual({ path: 'cursor', message: 'not a next_cursor of this list' });
+    expect((await person.get('/api/test-templates?foo=bar')).body.error.details.issues[0]).toMatchObject({ path: 'foo', message: 'unknown field' });
+    for (const t of [...first.body.items, ...rest.body.items]) if (t.name !== 'Endpoint answers') expect((await person.delete(`/api/test-templates/${t.id}`)).status).toBe(204);
+  });
+
   it('a person deletes it; tests made from it stay', async () => {
     const before = (await person.get(`/api/tests?project_id=${projectId}`)).body.items.length;
     expect((await person.delete(`/api/test-templates/${templateId}`)).status).toBe(204);

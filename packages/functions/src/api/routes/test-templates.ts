@@ -3,7 +3,8 @@ import type { Hono } from 'hono';
 import { TestFromTemplateInput, TestTemplateCreateInput, TestTemplateSchema, TestTemplateUpdateInput } from '@svc/core/contracts/test-templates';
 import { TestSchema } from '@svc/core/contracts/test';
 import { testFromTemplate, testTemplateService } from '@svc/core/services/test-templates';
-import { notFound } from '@svc/core/errors';
+import { notFound, validationFailed } from '@svc/core/errors';
+import { ListQuery, listResponse } from '@svc/core/contracts/common';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
@@ -22,9 +23,17 @@ export function testTemplateRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: R
   const templates = testTemplateService({ store: deps.store });
 
   mountRoute(app, deps, registry, {
-    method: 'get', path: '/api/test-templates', summary: "The organization's custom test templates, by name", tags: ['test-templates'], auth: 'viewer',
-    responses: { 200: { description: 'templates', schema: z.object({ items: z.array(TestTemplateSchema) }) } },
-  }, async ({ c, access }) => c.json({ items: await templates.list(access.organizationId) }));
+    method: 'get', path: '/api/test-templates', summary: "The organization's custom test templates, by name", tags: ['test-templates'], auth: 'viewer', query: ListQuery,
+    responses: { 200: { description: 'templates', schema: listResponse(TestTemplateSchema) }, 400: { description: 'a bad limit or cursor (named)' } },
+  }, async ({ c, query, access }) => {
+    // The list envelope and paging every list has (an organization keeps a handful: paged by name over the whole list).
+    const all = await templates.list(access.organizationId);
+    const after = query.cursor === undefined ? -1 : all.findIndex((t) => t.id === templateCursor(query.cursor!));
+    if (query.cursor !== undefined && after < 0) throw validationFailed([{ path: 'cursor', message: 'not a next_cursor of this list' }]);
+    const items = all.slice(after + 1, after + 1 + query.limit);
+    const more = after + 1 + query.limit < all.length;
+    return c.json({ items, next_cursor: more ? Buffer.from(items.at(-1)!.id, 'utf8').toString('base64url') : null });
+  });
 
   mountRoute(app, deps, registry, {
     method: 'get', path: '/api/test-templates/:id', summary: 'A custom test template', tags: ['test-templates'], auth: 'viewer', params: IdParams,
@@ -83,4 +92,10 @@ export function testTemplateRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: R
     c.set('audit', { action: 'test.create', resource: `test:${test.id}`, metadata: { name: test.name, project_id: test.project_id, template_id: template.id } });
     return c.json(test, 201);
   });
+}
+
+/** The template id a cursor names (base64url of the last id given), or '' when it names none. */
+function templateCursor(cursor: string): string {
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  return /^[0-9a-f-]{36}$/.test(id) ? id : '';
 }
