@@ -91,7 +91,11 @@ describe('classification, elements and flows', () => {
       { type: 'fill', selector: { label: 'Password', exact: true }, value: '{{secrets.PASSWORD}}' },
       { type: 'click', selector: { role: 'button', name: 'Sign in', exact: true } },
       { type: 'assert', assertion: { type: 'hidden', selector: { label: 'Password', exact: true } }, name: 'signed in: the password field is gone' },
+      // Where it lands is unknown, but not on the sign-in page: a wrong password's error page without the form stays there.
+      { type: 'assert', assertion: { type: 'url', matches: '^(?![a-z][a-z0-9+.-]*://[^/?#]*/login/?(?:[?#]|$))' }, name: 'signed in: it left /login' },
     ]);
+    const left = new RegExp((login.steps.at(-1) as { assertion: { matches: string } }).assertion.matches);
+    expect(['http://a.test/login', 'http://a.test/login?error=1', 'http://a.test/dashboard', 'http://a.test/login-help'].map((u) => left.test(u))).toEqual([false, false, true, true]);
     expect(flows[2].steps.at(-1)?.type).toBe('click'); // a form discovery never submitted: no outcome to check (review flags it)
     expect(flows[2].steps).toContainEqual({ type: 'select', selector: { css: 'select[name="topic"]' }, value: 'sales' });
     for (const flow of flows) for (const step of flow.steps) expect(Step.safeParse(step).success).toBe(true);
@@ -105,6 +109,9 @@ describe('classification, elements and flows', () => {
       { type: 'assert', assertion: { type: 'hidden', selector: { css: '#pw' } }, name: 'signed in: the password field is gone' },
       { type: 'assert', assertion: { type: 'url', contains: '/dashboard' }, name: "lands on /dashboard, as discovery's sign-in did" },
     ]);
-    expect(elsewhere.steps.at(-1)).toEqual({ type: 'assert', assertion: { type: 'hidden', selector: { css: 'input[name="secret"]' } }, name: 'signed in: the password field is gone' });
+    expect(elsewhere.steps.slice(-2)).toEqual([
+      { type: 'assert', assertion: { type: 'hidden', selector: { css: 'input[name="secret"]' } }, name: 'signed in: the password field is gone' },
+      { type: 'assert', assertion: { type: 'url', matches: '^(?![a-z][a-z0-9+.-]*://[^/?#]*/admin/login/?(?:[?#]|$))' }, name: 'signed in: it left /admin/login' },
+    ]);
   });
 });

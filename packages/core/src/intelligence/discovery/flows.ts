@@ -1,5 +1,6 @@
 import type { Locator, Step } from '../../contracts/steps.ts';
 import type { FieldInfo, FormInfo, PageSnapshot } from './types.ts';
+import { escapeRegex } from '../generation/grammar/locators.ts';
 
 /** A flow inferred from the crawl, with steps in the product's test-step format. */
 export interface InferredFlow {
@@ -84,6 +85,12 @@ function signedInChecks(page: PageSnapshot, form: FormInfo, signedIn: SignedIn |
   if (signedIn && signedIn.loginUrl === page.url) {
     const landed = new URL(signedIn.landedUrl).pathname;
     if (landed !== new URL(page.url).pathname) checks.push({ type: 'assert', assertion: { type: 'url', contains: landed }, name: `lands on ${landed}, as discovery's sign-in did` });
+  } else if (new URL(page.url).pathname !== '/') {
+    // Where a sign-in lands is unknown (discovery did not sign in), but not on its own form's
+    // page: an app that answers a wrong password with an error page without the form (a 401)
+    // hid the password field too, and the test passed with any password (found by QA).
+    const path = new URL(page.url).pathname;
+    checks.push({ type: 'assert', assertion: { type: 'url', matches: `^(?![a-z][a-z0-9+.-]*://[^/?#]*${escapeRegex(path)}/?(?:[?#]|$))` }, name: `signed in: it left ${path}` });
   }
   return checks;
 }
