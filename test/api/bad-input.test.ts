@@ -53,6 +53,21 @@ describe('bad input', () => {
     });
   });
 
+  it('a name with a control character, nothing visible, or a lone surrogate → 400 naming name; nothing is created', async () => {
+    await expectNothingWritten(async () => {
+      for (const [name, message] of [['a\u0000b', 'must not contain control characters'], ['\u200b\u200b', 'must contain a visible character'], ['\ud800', 'is not valid text (a lone UTF-16 surrogate)']]) {
+        const res = await admin.post('/api/v1/projects', { name });
+        expect(res.status, JSON.stringify(name)).toBe(400);
+        expect(res.body.error.details.issues).toEqual([{ path: 'name', message }]);
+      }
+      const test = await admin.post('/api/tests', { project_id: projectId, name: 'tab\tin a name', type: 'api' });
+      expect(test.body.error.details.issues).toEqual([{ path: 'name', message: 'must not contain control characters' }]);
+    });
+    // Letters of any script and emoji are names.
+    const fine = await admin.post('/api/v1/projects', { name: 'Café ☕ 東京' });
+    expect(fine.status).toBe(201);
+  });
+
   it('unknown fields → 400 naming the field', async () => {
     await expectNothingWritten(async () => {
       const res = await admin.post('/api/v1/projects', { name: 'ok', colour: 'blue' });

@@ -163,7 +163,7 @@ describe('/api/flows', () => {
     const run = await finished(started.body.run.id);
     const results = (await api.get(`/api/v1/tests/${run.id}/results`)).body.items;
     expect(results[0].status).toBe('failed');
-    expect(results[0].error_message).toBe('the test\'s flows cannot be used: steps.0.flow: unknown flow "CREATE ITEM" (the project has no flows)');
+    expect(results[0].error_message).toBe('the test\'s flows cannot be used: steps.0.flow: unknown flow "CREATE ITEM" (no flows are known: on a server, the project has none; for svc run, give --flows or put the *.flow.json files in the --tests folder)');
   }, 90_000);
 
   it('restoring a revision whose flow is gone is a 409 naming the step; the test stays as it is', async () => {
@@ -172,8 +172,8 @@ describe('/api/flows', () => {
     expect(edited.status, edited.text).toBe(200);
     const restore = await api.post(`/api/tests/${testId}/revisions/1/restore`, {});
     expect(restore.status).toBe(409);
-    expect(restore.body.error.message).toBe('revision 1 cannot be restored: steps.0.flow: unknown flow "CREATE ITEM" (the project has no flows)');
-    expect(restore.body.error.details.issues).toEqual([{ path: 'steps.0.flow', message: 'unknown flow "CREATE ITEM" (the project has no flows)' }]);
+    expect(restore.body.error.message).toBe('revision 1 cannot be restored: steps.0.flow: unknown flow "CREATE ITEM" (no flows are known: on a server, the project has none; for svc run, give --flows or put the *.flow.json files in the --tests folder)');
+    expect(restore.body.error.details.issues).toEqual([{ path: 'steps.0.flow', message: 'unknown flow "CREATE ITEM" (no flows are known: on a server, the project has none; for svc run, give --flows or put the *.flow.json files in the --tests folder)' }]);
     expect((await api.get(`/api/tests/${testId}`)).body).toMatchObject({ revision: edited.body.revision, steps: [{ type: 'request', url: '/api/items' }] });
     // Nothing uses it now: the test can go, and the test's id is 404 for the flows routes as ever.
     expect((await api.delete(`/api/tests/${testId}`)).status).toBe(204);

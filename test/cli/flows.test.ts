@@ -142,4 +142,19 @@ describe('svc run with flows', () => {
     expect(res.output).toMatch(/0\/3 passed, 3 failed/);
     expect(await readFile(join(dir, 'invalid-out', 'junit.xml'), 'utf8')).toContain('flow file');
   }, 60_000);
+
+  it('a flow file given as --tests is a usage error saying how flows are given; a test file alone that uses a flow says where flows come from', async () => {
+    const folder = join(dir, 'alone');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'sign-in.flow.json'), JSON.stringify({ name: 'sign in', steps: [{ type: 'goto', url: '/login' }] }));
+    await writeFile(join(folder, 'uses.json'), JSON.stringify({ name: 'uses', type: 'ui', steps: [{ type: 'use', flow: 'sign in' }] }));
+    const asTests = await svc(['run', '--url', 'http://127.0.0.1:9', '--tests', join(folder, 'sign-in.flow.json')]);
+    expect(asTests.code).toBe(2);
+    expect(asTests.output).toContain('sign-in.flow.json: a flow file, not a test: give the tests that use it with --tests and it with --flows');
+    const alone = await svc(['run', '--url', 'http://127.0.0.1:9', '--tests', join(folder, 'uses.json'), '--out', join(dir, 'alone-out')]);
+    expect(alone.code).toBe(1);
+    expect(alone.output).toContain('unknown flow "sign in" (no flows are known: on a server, the project has none; for svc run, give --flows or put the *.flow.json files in the --tests folder)');
+    const maxPages = await svc(['run', '--url', 'http://127.0.0.1:9', '--tests', folder, '--max-pages', '3']);
+    expect([maxPages.code, maxPages.output]).toEqual([2, expect.stringContaining('--max-pages goes with --discover')]);
+  }, 60_000);
 });

@@ -118,6 +118,12 @@ describe('visual assertions', () => {
     expect(missing.result.status).toBe('failed');
     expect(missing.result.failure_kind).toBe('locator');
     expect(missing.result.error_message).toBe('step 2 (expect #no-such-card to look like baseline (unnamed)): visual: "#no-such-card" matched 0 elements');
+
+    // A mask that is no selector is said as the mask's fault, not as a page that could not be healed.
+    const badMask = await run({ steps: page(), assertions: [{ type: 'visual', baseline: 'masked-badly', mask: ['##['] }] }, { baselines });
+    expect(badMask.result.failure_kind).toBe('configuration');
+    expect(badMask.result.error_message).toMatch(/^assertion 1 \(.*\): visual: a mask selector is not valid \(mask: "##\["\): /);
+    expect(badMask.result.error_message).not.toContain('not healed');
   });
 
   it("heals an element's broken locator from the fingerprint its capture recorded, then compares", async () => {

@@ -20,6 +20,20 @@ export type JsonObject = z.output<typeof JsonObject>;
 /** An email address, normalised to lower case. */
 export const Email = z.email().max(320).toLowerCase().describe('Email address (stored lower-case)');
 
+/**
+ * A name people read (a project's, a test's): 1–255 characters after trimming, with at
+ * least one visible character, no control characters (a NUL or an escape code would reach
+ * reports, JUnit XML and terminals) and no lone UTF-16 surrogate (not text; found by QA).
+ */
+export const DisplayName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { message: 'must not contain control characters' })
+  .refine((v) => v.isWellFormed(), { message: 'is not valid text (a lone UTF-16 surrogate)' })
+  .refine((v) => v.length === 0 || /[^\s\p{Cf}]/u.test(v), { message: 'must contain a visible character' }); // empty: min(1) says it
+
 /** An opaque pagination cursor returned as `next_cursor` by a previous page. */
 export const Cursor = z.string().min(1).max(1024).describe('Opaque cursor from the previous page\'s next_cursor');
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isMetadataUrl } from '../net/metadata-hosts.ts';
-import { acceptAliases, atLeastOneField, atLeastOneFieldParams, IsoDateTime, JsonObject, Uuid } from './common.ts';
+import { acceptAliases, atLeastOneField, atLeastOneFieldParams, DisplayName, IsoDateTime, JsonObject, Uuid } from './common.ts';
 
 /** A host name, or an IPv6 address in brackets (an app on `http://[::1]:3000`), as URL.hostname gives them. */
 const HOST_OR_IPV6 = new RegExp(`(?:${z.regexes.hostname.source})|^\\[[0-9a-fA-F:.]+\\]$`);
@@ -46,7 +46,7 @@ const ConfigInput = JsonObject.refine((config) => new TextEncoder().encode(JSON.
 export const projectAliases = { url: 'app_url', settings: 'config' } as const;
 
 const ProjectCreateFields = z.strictObject({
-  name: z.string().trim().min(1).max(255).describe('Project name, 1-255 characters'),
+  name: DisplayName.describe('Project name, 1-255 characters'),
   app_url: HttpUrl.optional().describe('Base URL of the application under test (alias: url)'),
   repo_url: RepoLocation.optional(),
   config: ConfigInput.optional().describe(`Project configuration (alias: settings), at most ${MAX_PROJECT_CONFIG_BYTES} bytes as JSON`),
@@ -58,7 +58,7 @@ export type ProjectCreateInput = z.output<typeof ProjectCreateInput>;
 
 const ProjectUpdateFields = z
   .strictObject({
-    name: z.string().trim().min(1).max(255).optional().describe('Project name, 1-255 characters'),
+    name: DisplayName.optional().describe('Project name, 1-255 characters'),
     app_url: HttpUrl.nullable().optional().describe('Base URL of the application under test (alias: url); null to clear'),
     repo_url: RepoLocation.nullable().optional().describe('Repository URL or local path; null to clear'),
     config: ConfigInput.optional().describe(`Project configuration, replaced as a whole (alias: settings), at most ${MAX_PROJECT_CONFIG_BYTES} bytes as JSON`),

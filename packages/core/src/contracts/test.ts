@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Step, Assertion, MAX_TEST_TIMEOUT_MS, TestTimeoutMs } from './steps.ts';
 import { ParameterSets, SharedParameters } from './parameter-sets.ts';
 import { BrowserSettings } from './browser-settings.ts';
-import { atLeastOneField, atLeastOneFieldParams, IsoDateTime, JsonObject, ListQuery, Uuid } from './common.ts';
+import { atLeastOneField, atLeastOneFieldParams, DisplayName, IsoDateTime, JsonObject, ListQuery, Uuid } from './common.ts';
 
 /** Kind of a stored test (tests.type). */
 export const testTypes = ['ui', 'api', 'db'] as const;
@@ -80,7 +80,7 @@ export const ExpectedRevision = z.int().min(1).describe('Refuse (412) unless at 
 /** POST /api/tests body. */
 export const TestCreateInput = z.strictObject({
   project_id: Uuid.describe('Project to create the test in'),
-  name: z.string().trim().min(1).max(255).describe('Test name, 1-255 characters'),
+  name: DisplayName.describe('Test name, 1-255 characters'),
   description: z.string().max(10_000).optional().describe('What the test checks'),
   type: TestType,
   steps: z.array(TestStepInput).max(500).default([]).describe('Ordered steps (default none)'),
@@ -97,7 +97,7 @@ export type TestCreateInput = z.output<typeof TestCreateInput>;
 /** PATCH a test: any subset of the editable fields, at least one. */
 export const TestUpdateInput = z
   .strictObject({
-    name: z.string().trim().min(1).max(255).optional().describe('Test name, 1-255 characters'),
+    name: DisplayName.optional().describe('Test name, 1-255 characters'),
     description: z.string().max(10_000).nullable().optional().describe('What the test checks; null to clear'),
     type: TestType.optional(),
     steps: z.array(TestStepInput).max(500).optional().describe('Ordered steps, replaced as a whole'),

@@ -41,7 +41,7 @@ export function expandSteps(steps: readonly Step[], flows: readonly FlowDefiniti
     const flow = byKey.get(flowKey(use.flow));
     if (!flow) {
       const known = flows.map((f) => f.name).sort().slice(0, 10);
-      issues.push({ path: `${at}.flow`, message: `${from}unknown flow ${JSON.stringify(use.flow)}${known.length ? ` (flows: ${known.join(', ')})` : ' (the project has no flows)'}` });
+      issues.push({ path: `${at}.flow`, message: `${from}unknown flow ${JSON.stringify(use.flow)}${known.length ? ` (flows: ${known.join(', ')})` : ' (no flows are known: on a server, the project has none; for svc run, give --flows or put the *.flow.json files in the --tests folder)'}` });
       return;
     }
     const cycleStart = chain.findIndex((f) => flowKey(f.name) === flowKey(flow.name));

@@ -109,6 +109,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   if (resume === undefined && !values.tests && !values.discover) return usage('--tests (or --discover) is required');
   if (resume !== undefined && values.discover) return usage('--resume continues a run with its own tests; do not give --discover again');
   if (resume !== undefined && values['update-baselines'] !== undefined) return usage('--resume continues a run with the baseline mode it started with; do not give --update-baselines again');
+  if (values['max-pages'] !== undefined && !values.discover) return usage('--max-pages goes with --discover: it bounds the pages discovery visits');
   const maxPages = Number(values['max-pages'] ?? 20);
   if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > 500) return usage('--max-pages must be a whole number from 1 to 500');
   const workers = Number(values.workers ?? 1);

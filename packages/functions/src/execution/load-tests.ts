@@ -61,6 +61,7 @@ export async function loadTestSuite(path: string, cwd = process.cwd(), options: 
   const root = resolve(cwd, path);
   const info = await stat(root).catch(() => undefined);
   if (!info) throw new TestFileError([`${path}: no such file or folder`]);
+  if (!info.isDirectory() && root.endsWith('.flow.json')) throw new TestFileError([`${path}: a flow file, not a test: give the tests that use it with --tests and it with --flows (or keep it beside them)`]);
   const files = info.isDirectory() ? await jsonFilesUnder(root) : [root];
   if (files.length === 0) throw new TestFileError([`${path}: no .json test files found`]);
   if (options.flows && !(await stat(resolve(cwd, options.flows)).catch(() => undefined))) throw new TestFileError([`${options.flows}: no such file or folder`]);

@@ -3,7 +3,7 @@ import type { Locator } from '@svc/core/contracts/steps';
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
 import { StepFailure, type StepContext, type VisualCapture } from '@svc/core/execution/types';
 import { MAX_SLICE_PX, MAX_STITCHED_PX, slices, stitchVertically } from '@svc/core/visual/stitch';
-import { actionFailure, msLeft, throwIfAborted, withSignal } from './failures.ts';
+import { actionFailure, BAD_SELECTOR, msLeft, throwIfAborted, withSignal } from './failures.ts';
 import { locateOne } from './locate.ts';
 import { resolveLocator } from './locators.ts';
 
@@ -28,15 +28,26 @@ async function capture(page: Page, o: VisualCapture, ctx: StepContext, locateTim
     try {
       return { png: new Uint8Array(await locator.screenshot({ ...shotOptions, timeout })), ...(fingerprint && { fingerprint }) };
     } catch (e) {
-      throw actionFailure(e, `visual: ${desc}`, timeout, ctx.signal);
+      throw maskFailure(e, o) ?? actionFailure(e, `visual: ${desc}`, timeout, ctx.signal);
     }
   }
   const timeout = msLeft(ctx.deadline);
   try {
     return { png: await pageScreenshot(page, { ...shotOptions, fullPage: o.fullPage }, ctx.deadline) };
   } catch (e) {
-    throw actionFailure(e, 'visual: page', timeout, ctx.signal);
+    throw maskFailure(e, o) ?? actionFailure(e, 'visual: page', timeout, ctx.signal);
   }
+}
+
+/**
+ * A mask selector that is not valid fails the capture: said as the mask's fault (a
+ * configuration failure, nothing to heal), not as the page's ("not healed: a visual step
+ * is not healed" sent a tester looking at the wrong thing; found by QA).
+ */
+function maskFailure(e: unknown, o: VisualCapture): StepFailure | undefined {
+  const message = e instanceof Error ? e.message.split('\n')[0]! : String(e);
+  if (!o.mask?.length || !BAD_SELECTOR.test(message)) return undefined;
+  return new StepFailure('configuration', `visual: a mask selector is not valid (mask: ${o.mask.map((m) => JSON.stringify(m)).join(', ')}): ${message}`);
 }
 
 /**
