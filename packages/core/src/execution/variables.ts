@@ -70,7 +70,7 @@ function stringify(value: unknown): string {
  * test format wants text: what a fill types, what a text assertion expects, a header.
  */
 export function interpolate<T>(value: T, scope: VariableScope): T {
-  return fill(value, scope, false) as T;
+  return fill(value, scope, 'step') as T;
 }
 
 const WHOLE_VARIABLE = /^\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}$/;
@@ -84,38 +84,31 @@ const TEXT_MAPS = new Set(['headers', 'form']);
 /** Where values are data of any JSON type, kept as they are all the way down. */
 const DATA_FIELDS = new Set(['json', 'params', 'schema', 'query']);
 
-function fill(value: unknown, scope: VariableScope, asText: boolean): unknown {
-  if (typeof value === 'string') {
-    const whole = WHOLE_VARIABLE.exec(value);
-    if (whole) {
-      const found = lookup(whole[1], scope);
-      return asText && found !== null && found !== undefined ? stringify(found) : found;
-    }
-    return value.replace(PATTERN, (_m, name: string) => stringify(lookup(name, scope)));
-  }
-  if (Array.isArray(value)) return value.map((v) => fill(v, scope, asText));
-  if (value && typeof value === 'object') {
-    const type = (value as { type?: unknown }).type;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (DATA_FIELDS.has(k)) out[k] = interpolateData(v, scope);
-      else if (TEXT_MAPS.has(k) && v && typeof v === 'object' && !Array.isArray(v)) out[k] = Object.fromEntries(Object.entries(v).map(([name, x]) => [name, fill(x, scope, true)]));
-      else out[k] = fill(v, scope, TEXT_MAPS.has(k) || TEXT_FIELDS.has(k) || (k === 'equals' && typeof type === 'string' && TEXT_EQUALS.has(type)));
-    }
-    return out;
-  }
-  return value;
-}
+/**
+ * Where a value sits decides what a whole-variable string becomes: in a step's own fields
+ * ('step') it keeps its type and an object's keys decide for their values; in a text field
+ * ('text') it becomes text; in data ('data') it keeps its type at every depth.
+ */
+type Position = 'step' | 'text' | 'data';
 
-/** A data subtree: whole-variable strings keep their type at every depth. */
-function interpolateData(value: unknown, scope: VariableScope): unknown {
+function fill(value: unknown, scope: VariableScope, position: Position): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE_VARIABLE.exec(value);
-    return whole ? lookup(whole[1], scope) : value.replace(PATTERN, (_m, name: string) => stringify(lookup(name, scope)));
+    if (!whole) return value.replace(PATTERN, (_m, name: string) => stringify(lookup(name, scope)));
+    const found = lookup(whole[1], scope);
+    return position === 'text' && found !== null && found !== undefined ? stringify(found) : found;
   }
-  if (Array.isArray(value)) return value.map((v) => interpolateData(v, scope));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateData(v, scope)]));
-  return value;
+  if (Array.isArray(value)) return value.map((v) => fill(v, scope, position));
+  if (!value || typeof value !== 'object') return value;
+  if (position === 'data') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, scope, 'data')]));
+  const type = (value as { type?: unknown }).type;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (DATA_FIELDS.has(k)) out[k] = fill(v, scope, 'data');
+    else if (TEXT_MAPS.has(k) && v && typeof v === 'object' && !Array.isArray(v)) out[k] = Object.fromEntries(Object.entries(v).map(([name, x]) => [name, fill(x, scope, 'text')]));
+    else out[k] = fill(v, scope, TEXT_MAPS.has(k) || TEXT_FIELDS.has(k) || (k === 'equals' && typeof type === 'string' && TEXT_EQUALS.has(type)) ? 'text' : 'step');
+  }
+  return out;
 }
 
 /** Names of the secrets a value refers to ({{secrets.NAME}} anywhere in its strings), each once. */

@@ -1,6 +1,6 @@
 import type { TestDefinition } from '@svc/core/contracts/steps';
 import { secretsReferenced } from '@svc/core/execution/variables';
-import { escapeRegex } from '@svc/core/intelligence/generation/grammar/locators';
+import { onPathPattern } from '@svc/core/intelligence/discovery/urls';
 import { generateFromFlow, generateFromSpec } from '@svc/core/intelligence/generation/suite';
 import type { CrawlResult } from './crawler.ts';
 
@@ -27,11 +27,11 @@ export function testsFromCrawl(result: CrawlResult, o: { hasSecret: (name: strin
   // A crawl that signed in saw the pages behind the sign-in; their tests sign in first (the
   // account comes from the project's secrets), or they would open the sign-in page instead.
   const signIn = signInSteps(result);
-  const signInMissing = signIn ? secretsReferenced(signIn.steps).filter((name) => !o.hasSecret(name)) : [];
+  const signInMissing = signIn ? secretsReferenced(signIn).filter((name) => !o.hasSecret(name)) : [];
   // Every page, the sign-in page too: the crawl saw it signed in (a signed-in visitor may be sent on from it).
   const signedIn = (test: TestDefinition): TestDefinition =>
     signIn && !signInMissing.length
-      ? { ...test, steps: [...signIn.steps, ...test.steps], description: `Signed in with the project's test account: ${test.description ?? test.name}` }
+      ? { ...test, steps: [...signIn, ...test.steps], description: `Signed in with the project's test account: ${test.description ?? test.name}` }
       : test;
   for (const page of result.pages) {
     if (page.partial) {
@@ -82,7 +82,7 @@ function smokeTest(page: CrawlResult['pages'][number]): TestDefinition {
 
 /** A URL on exactly this path, on any host (the run's app URL), with any query or fragment. */
 function onPath(pathname: string): string {
-  return `^[a-z][a-z0-9+.-]*://[^/?#]*${escapeRegex(pathname)}(?:[?#]|$)`;
+  return `^${onPathPattern(pathname)}`;
 }
 
 /**
@@ -90,10 +90,9 @@ function onPath(pathname: string): string {
  * Its checks stay (the password field is gone, it lands where discovery's sign-in did): they
  * wait until the sign-in has finished, so the next goto does not cut it short.
  */
-function signInSteps(result: CrawlResult): { steps: TestDefinition['steps'] } | undefined {
+function signInSteps(result: CrawlResult): TestDefinition['steps'] | undefined {
   if (!result.login?.ok) return undefined;
-  const flow = result.flows.find((f) => f.flow_type === 'authentication' && f.validated);
-  return flow && { steps: flow.steps };
+  return result.flows.find((f) => f.flow_type === 'authentication' && f.validated)?.steps;
 }
 
 /**

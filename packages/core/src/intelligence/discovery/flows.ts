@@ -1,6 +1,6 @@
 import type { Locator, Step } from '../../contracts/steps.ts';
 import type { FieldInfo, FormInfo, PageSnapshot } from './types.ts';
-import { escapeRegex } from '../generation/grammar/locators.ts';
+import { onPathPattern } from './urls.ts';
 
 /** A flow inferred from the crawl, with steps in the product's test-step format. */
 export interface InferredFlow {
@@ -90,7 +90,7 @@ function signedInChecks(page: PageSnapshot, form: FormInfo, signedIn: SignedIn |
     // page: an app that answers a wrong password with an error page without the form (a 401)
     // hid the password field too, and the test passed with any password (found by QA).
     const path = new URL(page.url).pathname;
-    checks.push({ type: 'assert', assertion: { type: 'url', matches: `^(?![a-z][a-z0-9+.-]*://[^/?#]*${escapeRegex(path)}/?(?:[?#]|$))` }, name: `signed in: it left ${path}` });
+    checks.push({ type: 'assert', assertion: { type: 'url', matches: `^(?!${onPathPattern(path)})` }, name: `signed in: it left ${path}` });
   }
   return checks;
 }

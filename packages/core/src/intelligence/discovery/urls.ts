@@ -2,6 +2,7 @@
  * URL handling for the crawler: one canonical form per page, a pattern per family of
  * pages (so infinite calendars and pagination are capped), and the allowed-origin check.
  */
+import { escapeRegex } from '../generation/grammar/locators.ts';
 
 const TRACKING_PARAMS = /^(utm_\w+|fbclid|gclid|mc_cid|mc_eid|_ga)$/i;
 
@@ -80,4 +81,13 @@ export function documentOf(url: string): string {
   const u = new URL(url);
   u.hash = '';
   return u.toString();
+}
+
+/**
+ * A regular expression (source, unanchored) for a URL on exactly this path — a trailing
+ * slash, any query or fragment allowed — on any host, so a test checks where it is on
+ * whatever app URL a run gives. `^(…)` says "is on the path", `^(?!…)` "has left it".
+ */
+export function onPathPattern(pathname: string): string {
+  return `[a-z][a-z0-9+.-]*://[^/?#]*${escapeRegex(pathname)}/?(?:[?#]|$)`;
 }
