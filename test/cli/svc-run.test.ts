@@ -259,7 +259,12 @@ describe('svc run', () => {
       await exited;
       target.openGate();
 
-      const res = await svc(['run', '--resume', runId!, '--out', dir, '--state-dir', state, '--reporter', 'json'], randomUUID());
+      // Another --out would leave the first part's artifacts behind: refused, nothing run.
+      const elsewhere = await svc(['run', '--resume', runId!, '--out', join(out, 'not-there'), '--state-dir', state], randomUUID());
+      expect(elsewhere.code).toBe(2);
+      expect(elsewhere.stderr).toContain(`--resume writes its reports where the run began (${dir}`);
+      // No --out: the reports go where the run began.
+      const res = await svc(['run', '--resume', runId!, '--state-dir', state, '--reporter', 'json'], randomUUID());
       expect(res.code, res.stdout + res.stderr).toBe(0);
       const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
       expect(json.tests.map((t: { id: string; status: string }) => [t.id, t.status])).toEqual([['done-first', 'passed'], ['held', 'passed'], ['after', 'passed']]);

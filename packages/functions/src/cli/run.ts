@@ -45,7 +45,7 @@ Options:
   --update-baselines <m> missing (default: record a baseline where none exists), all (also replace
                          those that differ, after a wanted UI change) or none (a missing one fails)
   --state-dir <dir>      Where element fingerprints (for self-healing) and run checkpoints are kept (default ./.svc)
-  --resume <run-id>      Continue an interrupted run from its last checkpoint (its tests and URL are kept)
+  --resume <run-id>      Continue an interrupted run from its last checkpoint (its tests, URL and --out folder are kept)
   --trace <mode>         on-failure (default: keep a Playwright trace of each failed UI test) or off
   --no-heal              Do not heal broken locators
   --heal-threshold <x>   Confidence needed to apply a heal, 0.5–1 (default 0.8)
@@ -169,7 +169,21 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   }
   const secrets = Object.fromEntries(Object.entries(environment).filter(([k]) => k.startsWith('SVC_SECRET_')).map(([k, v]) => [k.slice('SVC_SECRET_'.length), v]));
 
-  const out = resolve(values.out ?? 'svc-report');
+  const stateDir = resolve(values['state-dir'] ?? '.svc');
+  // A resumed run writes where it began: its first part's screenshots and traces are there.
+  let out = resolve(values.out ?? 'svc-report');
+  if (resume !== undefined) {
+    const { keptRunOut, ResumeError } = await import('../run-graph/cli-run.ts');
+    let began: string | undefined;
+    try {
+      began = await keptRunOut(stateDir, resume);
+    } catch (err) {
+      if (err instanceof ResumeError) return usage(err.message);
+      throw err;
+    }
+    if (began && values.out !== undefined && out !== began) return usage(`--resume writes its reports where the run began (${began}, with its first part's screenshots); do not give another --out`);
+    out = began ?? out;
+  }
   // Checked before anything runs: a folder that cannot take the reports is bad usage, not a crash after the tests.
   const outProblem = await unwritableFolder(out);
   if (outProblem) return usage(`--out ${out} cannot hold the reports: ${outProblem}`);
@@ -200,7 +214,6 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     if (driver) await (await driver).close();
     await models?.close();
   };
-  const stateDir = resolve(values['state-dir'] ?? '.svc');
   // Patterns, 7-day cache and memory of past heals, kept in the state dir (file-healing-knowledge.ts).
   // SVC_LLM_*: model choice among ambiguous heal candidates and (SVC_LLM_VISION) the vision fallback; usage kept in the state dir.
   try {
@@ -273,7 +286,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
         ? await graphRun.resumeSuiteThroughGraph(resume, { ...runtime, stateDir })
         : tests.length === 0
           ? { summary: (await import('../run-graph/invalid-tests.ts')).invalidOnlySummary(name, values.url!, invalid), status: 'completed' as const, threadId: '' }
-          : await graphRun.runSuiteThroughGraph({ ...runtime, name, tests, workers, retries, baseUrl: values.url!, invalid });
+          : await graphRun.runSuiteThroughGraph({ ...runtime, name, tests, workers, retries, baseUrl: values.url!, invalid, out });
     } catch (err) {
       if (err instanceof graphRun.ResumeError) return usage(err.message);
       throw err;

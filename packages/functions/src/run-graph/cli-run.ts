@@ -71,6 +71,8 @@ export interface GraphSuiteOptions extends GraphSuiteRuntime {
   threadId?: string;
   /** Tests of the files that cannot run as written: reported as failed, in their place, without running. */
   invalid?: InvalidTest[];
+  /** The folder its reports and artifacts go to, kept so a resumed run writes there too (beside the first part's screenshots). */
+  out?: string;
 }
 
 export interface GraphSuiteOutcome {
@@ -96,6 +98,8 @@ interface Manifest {
   run_id?: string;
   /** The files' invalid tests, reported (a resumed run's reports list them too). */
   invalid?: InvalidTest[];
+  /** svc run's --out (absolute): where a resumed run writes its reports unless told otherwise. */
+  out?: string;
 }
 
 export class ResumeError extends Error {}
@@ -115,7 +119,7 @@ export async function runSuiteThroughGraph(o: GraphSuiteOptions): Promise<GraphS
   if (dir) await mkdir(dir, { recursive: true });
   const table = new FileTable(dir);
   const store = createStore(table, systemClock);
-  const manifest: Manifest = { version: 1, thread_id: threadId, organization_id: crypto.randomUUID(), name: o.name, base_url: o.baseUrl, workers: o.workers, healing: !!o.healer, tests: [], ...(o.invalid?.length && { invalid: o.invalid }) };
+  const manifest: Manifest = { version: 1, thread_id: threadId, organization_id: crypto.randomUUID(), name: o.name, base_url: o.baseUrl, workers: o.workers, healing: !!o.healer, tests: [], ...(o.invalid?.length && { invalid: o.invalid }), ...(o.out && { out: o.out }) };
   const graph = manager(store, table, manifest, o);
   try {
     const project = await store.projects.create(manifest.organization_id, { name: o.name.slice(0, 255) || 'svc run', app_url: o.baseUrl });
@@ -152,16 +156,9 @@ export async function runSuiteThroughGraph(o: GraphSuiteOptions): Promise<GraphS
  * checkpoint: finished tests are not run again; the one in flight is.
  */
 export async function resumeSuiteThroughGraph(id: string, o: GraphSuiteRuntime & { stateDir: string }): Promise<GraphSuiteOutcome> {
-  let dir = runDir(o.stateDir, id);
-  let manifest: Manifest;
-  try {
-    manifest = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as Manifest;
-  } catch {
-    // The run's id (the reports') rather than the thread's: the kept run that has it.
-    const byRunId = await manifestOfRun(o.stateDir, id);
-    if (!byRunId) throw new ResumeError(`no resumable run ${id} in ${join(o.stateDir, 'runs')} (a run that finished keeps nothing to resume)`);
-    ({ dir, manifest } = byRunId);
-  }
+  const kept = await keptRun(o.stateDir, id);
+  if (!kept) throw new ResumeError(`no resumable run ${id} in ${join(o.stateDir, 'runs')} (a run that finished keeps nothing to resume)`);
+  const { dir, manifest } = kept;
   const threadId = manifest.thread_id;
   let table: FileTable;
   try {
@@ -178,6 +175,21 @@ export async function resumeSuiteThroughGraph(id: string, o: GraphSuiteRuntime &
   } finally {
     await graph.close();
     await table.close();
+  }
+}
+
+/** Where an interrupted run wrote its reports (svc run --out), so --resume writes there too; undefined when unknown. */
+export async function keptRunOut(stateDir: string, id: string): Promise<string | undefined> {
+  return (await keptRun(stateDir, id))?.manifest.out;
+}
+
+/** A kept run by its thread's id (its folder) or by its run id (the reports'). */
+async function keptRun(stateDir: string, id: string): Promise<{ dir: string; manifest: Manifest } | undefined> {
+  const dir = runDir(stateDir, id);
+  try {
+    return { dir, manifest: JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as Manifest };
+  } catch {
+    return manifestOfRun(stateDir, id);
   }
 }
 
