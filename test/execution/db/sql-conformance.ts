@@ -93,6 +93,32 @@ export function sqlDriverConformance(engine: Engine) {
       expect(big.message).toContain('(a JSON number beyond 2^53 is not exact: write it as a string, "9007199254740993")');
     });
 
+    it('text columns compare as text, never as numbers: a ZIP code 00501 is not 501 (a false pass found by QA)', async () => {
+      const res = await run(`SELECT CONCAT('00', '501') AS zip, CONCAT('1.1', '0') AS version, CONCAT('', '1') AS one, CONCAT('', '501') AS plain, 501 AS num`);
+      expect(res.text_columns).toEqual(['zip', 'version', 'one', 'plain']);
+      const cell = (a: Record<string, unknown>) => assertOn({ type: 'cell', ...a }, res);
+      cell({ column: 'zip', equals: '00501' });
+      cell({ column: 'version', equals: '1.10' });
+      cell({ column: 'plain', equals: 501 }); // a number is its own spelling
+      cell({ column: 'num', equals: '501' }); // a number column is still lenient
+      for (const [column, equals, message] of [
+        ['zip', '501', 'row 0, column "zip": expected "501", got "00501"'],
+        ['version', '1.1', 'row 0, column "version": expected "1.1", got "1.10"'],
+        ['zip', 501, 'row 0, column "zip": expected 501, got "00501"'],
+        ['one', true, 'row 0, column "one": expected true, got "1"'],
+      ] as const) {
+        const f = await failure(() => cell({ column, equals }));
+        expect({ kind: f.kind, message: f.message }).toEqual({ kind: 'assertion', message });
+      }
+    });
+
+    it('two columns of one name are ambiguous: a check of either fails naming them (a row keeps only the last)', async () => {
+      const res = await run('SELECT 1 AS id, 2 AS id, 3 AS other');
+      const f = await failure(() => assertOn({ type: 'cell', column: 'id', equals: 2 }, res));
+      expect({ kind: f.kind, message: f.message }).toEqual({ kind: 'configuration', message: 'column "id" is ambiguous: the result has 2 columns named "id", "id"; name them apart in the SQL (… AS other_name)' });
+      assertOn({ type: 'cell', column: 'other', equals: 3 }, res);
+    });
+
     it('inserts with positional params; row_count is the rows affected', async () => {
       const res = await run(`INSERT INTO ${table} (name, price, qty, born, note, active) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}), (${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}), (${p(13)}, ${p(14)}, ${p(15)}, ${p(16)}, ${p(17)}, ${p(18)})`, [
         'Ada', '9.99', 42, '1990-05-17', null, true,

@@ -168,6 +168,11 @@ export interface SqlResult {
   /** Rows returned, or rows affected for a statement without a result set. */
   row_count: number;
   columns: string[];
+  /**
+   * Columns the database says hold text (char, varchar, text, enum): their values compare
+   * as text, so '00501' is not 501 and '1.10' is not 1.1. Absent when the driver cannot tell.
+   */
+  text_columns?: string[];
 }
 
 export interface SqlDriver {

@@ -6,7 +6,8 @@ import { deepEqual, preview } from '../api/json-values.ts';
  * Checks one DB assertion against the latest query result. Throws StepFailure
  * 'assertion' with expected vs actual, or 'configuration' when no query ran yet.
  *
- * Cell equality is lenient where databases differ in representation, not in value:
+ * Cell equality is lenient where databases differ in representation, not in value (a
+ * text column's cells are text: compared exactly, see textCellEquals):
  * - numbers: 42, '42', '42.0' and 42n are equal (Postgres returns bigint/numeric as text);
  *   decimals compare exactly, digit for digit ('12345678901234567890.1234567891' is not
  *   …890), and so do integers beyond 2^53; only a value in exponent form is a float;
@@ -39,12 +40,20 @@ function checkRowCount(a: Of<'row_count'>, result: SqlResult): void {
   if (a.max !== undefined && n > a.max) throw new StepFailure('assertion', `expected at most ${rows(a.max)}, got ${n}`, { expected: a.max, actual: n });
 }
 
-/** The result's column for a name: exact, else the only case-insensitive match. */
+/**
+ * The result's column for a name: exact, else the only case-insensitive match. Two columns
+ * of one name (`select * from a join b`, both with id) are ambiguous: a row keeps only the
+ * last one's value, and a check of the first would read the other's.
+ */
 function findColumn(result: SqlResult, row: Record<string, unknown>, column: string): string | undefined {
   const columns = result.columns.length > 0 ? result.columns : Object.keys(row);
-  if (columns.includes(column) || Object.hasOwn(row, column)) return column;
-  const folded = columns.filter((c) => c.toLowerCase() === column.toLowerCase());
-  return folded.length === 1 ? folded[0] : undefined;
+  const exact = columns.filter((c) => c === column);
+  const folded = exact.length ? exact : columns.filter((c) => c.toLowerCase() === column.toLowerCase());
+  if (folded.length > 1) {
+    throw new StepFailure('configuration', `column "${column}" is ambiguous: the result has ${folded.length} columns named ${folded.map((c) => JSON.stringify(c)).join(', ')}; name them apart in the SQL (… AS other_name)`, { column, columns: result.columns });
+  }
+  if (folded.length === 1) return folded[0];
+  return Object.hasOwn(row, column) ? column : undefined;
 }
 
 function checkCell(a: Of<'cell'>, result: SqlResult): void {
@@ -78,7 +87,8 @@ function checkCell(a: Of<'cell'>, result: SqlResult): void {
     if (!re.test(text)) throw new StepFailure('assertion', `${where}: expected ${JSON.stringify(text)} to match /${a.matches}/`, { expected: a.matches, actual: text });
     return;
   }
-  if (!cellEquals(actual, a.equals)) {
+  const asTextColumn = typeof actual === 'string' && (result.text_columns ?? []).includes(column);
+  if (!(asTextColumn ? textCellEquals(actual, a.equals) : cellEquals(actual, a.equals))) {
     // JSON cannot hold such a number exactly: 9007199254740993 reads as …992.
     const inexact = typeof a.equals === 'number' && Number.isInteger(a.equals) && !Number.isSafeInteger(a.equals) ? ' (a JSON number beyond 2^53 is not exact: write it as a string, "9007199254740993")' : '';
     throw new StepFailure('assertion', `${where}: expected ${show(a.equals ?? null)}, got ${show(actual)}${inexact}`, { expected: a.equals, actual: jsonSafe(actual) });
@@ -214,6 +224,20 @@ export function cellEquals(actual: unknown, expected: unknown): boolean {
     return parsed !== undefined && deepEqual(actual, parsed);
   }
   return actual === expected;
+}
+
+/**
+ * A text column's cell: compared as text, never as a number ('00501' is not 501, '1.10' is
+ * not 1.1, '1' is not true). An expected number or boolean is its own spelling (501 is
+ * '501'); an expected object or array is JSON the text holds.
+ */
+function textCellEquals(actual: string, expected: unknown): boolean {
+  if (expected === undefined || expected === null) return false;
+  if (typeof expected === 'object') {
+    const parsed = parseJsonText(actual);
+    return parsed !== undefined && deepEqual(parsed, expected);
+  }
+  return actual === String(expected);
 }
 
 /** A cell as text, for regular expressions: dates as ISO, bytes as \x hex, JSON as JSON. */

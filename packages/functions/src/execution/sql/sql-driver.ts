@@ -21,7 +21,8 @@ import { raceAbort } from '../../shared/race-abort.ts';
  *   KILL QUERY) and the connection discarded.
  * - Rows are plain JSON-safe objects: DATE and zone-less TIMESTAMP/DATETIME stay the text
  *   the database prints, timestamptz becomes an ISO string, bigint and numeric/decimal are
- *   strings (exact), bytes are \x… hex.
+ *   strings (exact), bytes are \x… hex. `text_columns` names the text columns, whose cells
+ *   compare as text (a ZIP code '00501' is not the number 501).
  * - Failures: StepFailure 'database' (cannot connect, SQL errors with the database's error
  *   code), 'timeout', 'cancelled', 'configuration' (malformed URL). The password never
  *   appears in a message.
@@ -115,6 +116,9 @@ const pgTypes = {
     PG_TEXT_TYPES.has(oid) && format !== 'binary' ? (v: string) => v : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+/** Text types (text, varchar, char, name, "char"): their cells are compared as text, not as numbers. */
+const PG_TEXT_OIDS = new Set([25, 1043, 1042, 19, 18]);
+
 function pgNear(statement: string, position: unknown): string | undefined {
   const pos = Number(position);
   if (!Number.isInteger(pos) || pos < 1) return undefined;
@@ -185,7 +189,8 @@ function postgresBackend(connection: Connection, options: Required<SqlDriverOpti
         const last = (Array.isArray(res) ? res[res.length - 1] : res) as pg.QueryResult;
         const columns = (last.fields ?? []).map((f) => f.name);
         const rows = normaliseRows(last.rows ?? []);
-        return { rows, columns, row_count: columns.length > 0 ? rows.length : (last.rowCount ?? 0) };
+        const text_columns = (last.fields ?? []).filter((f) => PG_TEXT_OIDS.has(f.dataTypeID)).map((f) => f.name);
+        return { rows, columns, ...(text_columns.length && { text_columns }), row_count: columns.length > 0 ? rows.length : (last.rowCount ?? 0) };
       } catch (err) {
         if (err instanceof Aborted) {
           discard = true;
@@ -218,6 +223,18 @@ function mysqlSqlFailure(err: unknown, scrub: Scrub): StepFailure {
   const codes = [e.errno, e.code].filter((x) => x !== undefined && x !== '').join(' ');
   const text = `SQL error ${codes || 'unknown'}${e.sqlState ? ` (SQLSTATE ${e.sqlState})` : ''}: ${e.sqlMessage ?? e.message ?? String(err)}`;
   return new StepFailure('database', scrub(text), { code: e.code, errno: e.errno, sqlState: e.sqlState });
+}
+
+// mysql2's column type codes: VARCHAR, VAR_STRING, STRING, ENUM, SET; TINY/MEDIUM/LONG BLOB
+// and BLOB are TEXT when their character set is not binary (63).
+const MYSQL_TEXT_TYPES = new Set([15, 253, 254, 247, 248]);
+const MYSQL_BLOB_TYPES = new Set([249, 250, 251, 252]);
+const MYSQL_BINARY_CHARSET = 63;
+
+function isMysqlText(f: mysql.FieldPacket): boolean {
+  const type = f.type ?? -1;
+  if (f.characterSet === MYSQL_BINARY_CHARSET) return false;
+  return MYSQL_TEXT_TYPES.has(type) || MYSQL_BLOB_TYPES.has(type);
 }
 
 function mysqlBackend(connection: Connection, options: Required<SqlDriverOptions>, track: (p: Promise<unknown>) => void): Backend {
@@ -277,7 +294,8 @@ function mysqlBackend(connection: Connection, options: Required<SqlDriverOptions
         const [result, fields] = await abortable(conn.query({ sql: statement, values: params ?? [], timeout }), limit.signal);
         if (Array.isArray(result)) {
           const rows = normaliseRows(result as Array<Record<string, unknown>>);
-          return { rows, columns: (fields ?? []).map((f) => f.name), row_count: rows.length };
+          const text_columns = (fields ?? []).filter(isMysqlText).map((f) => f.name);
+          return { rows, columns: (fields ?? []).map((f) => f.name), ...(text_columns.length && { text_columns }), row_count: rows.length };
         }
         return { rows: [], columns: [], row_count: (result as mysql.ResultSetHeader).affectedRows ?? 0 };
       } catch (err) {
