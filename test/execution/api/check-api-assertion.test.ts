@@ -2,8 +2,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { ApiAssertion, ApiRequestStep } from '../../../packages/core/src/contracts/steps.ts';
 import { StepFailure, type HttpResult } from '../../../packages/core/src/execution/types.ts';
 import { httpExchange } from '../../../packages/core/src/execution/api/http-exchange.ts';
+import { parseJsonExact } from '../../../packages/core/src/execution/api/exact-json.ts';
 import { checkApiAssertion, loadJsonSchemaSupport } from '../../../packages/core/src/execution/api/check-api-assertion.ts';
-import { saveVariables, apiSaveSource } from '../../../packages/core/src/execution/save-variables.ts';
+import { saveVariables, saveFromResponse, apiSaveSource } from '../../../packages/core/src/execution/save-variables.ts';
 import { startFixtureApi, type FixtureApi } from './fixture-api.ts';
 
 /** Real responses from the fixture API, checked with every API assertion type. */
@@ -117,9 +118,21 @@ describe('json', () => {
     expect(failure({ type: 'json', path: '$.items[*].active', equals: [true, true, true] }, res.list).message).toBe('$.items[*].active: expected [true,true,true], got [true,true,false]');
   });
 
-  it('a number beyond 2^53 says it is not exact as read, rather than show digits the server never sent', () => {
-    const big: HttpResult = { status: 200, headers: { 'content-type': 'application/json' }, text: '{"id":12345678901234567890}', body: JSON.parse('{"id":12345678901234567890}'), duration_ms: 1 };
-    expect(failure({ type: 'json', path: '$.id', equals: '12345678901234567890' }, big).message).toBe('$.id: expected "12345678901234567890", got 12345678901234567000 (a JSON number beyond 2^53 is not exact as svc reads it — the response may hold other digits than shown; have the API send such ids as strings)');
+  it('an integer beyond 2^53 is read as its exact digits, as text: equals checks the real id, and a number says how to write it (a false pass found by QA)', async () => {
+    const fromServer = await send({ url: '/big-id' });
+    expect(fromServer.body).toEqual({ id: '9007199254740993', name: 'order' });
+    // Saved, it is the id the server sent (as a double it was another id).
+    expect(saveVariables({ id: '$.body.id' }, apiSaveSource(fromServer))).toEqual({ id: '9007199254740993' });
+    const text = '{"id":9007199254740993,"n":12345678901234567890}';
+    const big: HttpResult = { status: 200, headers: { 'content-type': 'application/json' }, text, body: parseJsonExact(text), duration_ms: 1 };
+    checkApiAssertion(ApiAssertion.parse({ type: 'json', path: '$.id', equals: '9007199254740993' }), big);
+    checkApiAssertion(ApiAssertion.parse({ type: 'json', path: '$.id', matches: '993$' }), big);
+    // Read as a double, 9007199254740993 was …992, and this passed.
+    expect(failure({ type: 'json', path: '$.id', equals: 9007199254740992 }, big).message).toBe('$.id: expected 9007199254740992, got "9007199254740993" (an integer beyond 2^53 is read exactly, as text: write equals "9007199254740993")');
+    expect(failure({ type: 'json', path: '$.n', equals: '12345678901234567891' }, big).message).toBe('$.n: expected "12345678901234567891", got "12345678901234567890"');
+    // A schema reads them as the numbers they are.
+    await loadJsonSchemaSupport();
+    checkApiAssertion(ApiAssertion.parse({ type: 'json_schema', schema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } }), big);
     // Ordinary numbers get no such note.
     expect(failure({ type: 'json', path: '$.total', equals: 4 }, res.list).message).toBe('$.total: expected 4, got 3');
   });
@@ -231,6 +244,19 @@ describe('saving variables from a response', () => {
     const vars = saveVariables({ id: '$.body.id', status: '$.status', location: "$.headers['location']", roles: '$.body.roles' }, apiSaveSource(res.created));
     expect(vars).toEqual({ id: 103, status: 201, location: '/users/103', roles: [] });
     expect(saveVariables({ ids: '$.body.items[*].id', n: '$.body.items.length' }, apiSaveSource(res.list))).toEqual({ ids: [1, 2, 3], n: 3 });
+  });
+
+  it('a header named with capitals says header names are lower case (HTTP\'s are case-insensitive)', () => {
+    for (const path of ["$.headers['Location']", '$.headers.Location']) {
+      let error: unknown;
+      try {
+        saveFromResponse({ where: path }, res.created);
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(StepFailure);
+      expect((error as StepFailure).message).toBe(`save "where": ${path} not found: header names are lower case, write $.headers['location']`);
+    }
   });
 
   it('a path that finds nothing is an assertion failure naming the variable', () => {

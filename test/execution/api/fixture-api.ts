@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
  *   GET  /invalid-json       application/json with a body that is not JSON
  *   GET  /no-content         204
  *   GET  /plain-json         JSON text without a content type
+ *   GET  /big-id             {"id": 9007199254740993}: an integer beyond 2^53
  */
 export interface FixtureApi {
   url: string;
@@ -76,6 +77,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, base: () => str
   }
   if (path === '/echo') {
     return json(res, 200, { method, url: req.url, query: Object.fromEntries(url.searchParams), headers: req.headers, body });
+  }
+  if (path === '/big-id') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end('{"id": 9007199254740993, "name": "order"}');
   }
   if (path === '/html') {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });

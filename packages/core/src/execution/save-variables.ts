@@ -41,6 +41,12 @@ export function saveFromResponse(save: Save, response: HttpResult): Record<strin
     return saveVariables(save, apiSaveSource(response));
   } catch (err) {
     const path = err instanceof StepFailure ? err.details?.path : undefined;
+    // Header names arrive in lower case (HTTP's are case-insensitive): say the spelling that finds it.
+    const header = typeof path === 'string' ? /^\$(?:\.headers\b|\[['"]headers['"]\])(?:\.([\w-]+)|\[['"]([^'"]+)['"]\])/.exec(path) : null;
+    const name = header?.[1] ?? header?.[2];
+    if (name && name !== name.toLowerCase() && name.toLowerCase() in response.headers) {
+      throw new StepFailure('configuration', `${(err as StepFailure).message}: header names are lower case, write $.headers['${name.toLowerCase()}']`, { ...(err as StepFailure).details });
+    }
     if (typeof path !== 'string' || !/^\$(\.body\b|\[['"]body['"]\])/.test(path)) throw err;
     try {
       requireJsonBody(response);

@@ -2,6 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { ApiAssertion } from '../../contracts/steps.ts';
 import { StepFailure, type HttpResult } from '../types.ts';
 import { JsonPathError, evaluateJsonPath, parseJsonPath, resolveJsonPath } from '../jsonpath.ts';
+import { isExactIntegerText } from './exact-json.ts';
 import { isJsonContentType } from './http-exchange.ts';
 import { deepEqual, jsonType, preview, textPreview } from './json-values.ts';
 
@@ -94,14 +95,14 @@ export function requireJsonBody(response: HttpResult): unknown {
 }
 
 /**
- * JSON numbers are read as doubles: an integer beyond 2^53 comes out rounded
- * (12345678901234567890 → 12345678901234567000), and "got" would show a number the server
- * never sent (found by QA). Says so when either side is such a number.
+ * An integer beyond 2^53 is read from a response as its exact digits, as text
+ * (exact-json.ts), and a test file's own such number is already rounded by JSON: a failure
+ * involving one says how to write it.
  */
 function inexactHint(value: unknown, expected: unknown): string {
-  const unsafe = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) || (typeof v === 'string' && /^-?\d{16,}$/.test(v) && !Number.isSafeInteger(Number(v)));
-  if (!unsafe(value) && !unsafe(expected)) return '';
-  return ' (a JSON number beyond 2^53 is not exact as svc reads it — the response may hold other digits than shown; have the API send such ids as strings)';
+  if (isExactIntegerText(value) && typeof expected !== 'string') return ` (an integer beyond 2^53 is read exactly, as text: write equals "${value}")`;
+  if (typeof expected === 'number' && Number.isInteger(expected) && !Number.isSafeInteger(expected)) return ' (a JSON number beyond 2^53 is not exact in the test file: write it as a string, "9007199254740993")';
+  return '';
 }
 
 function checkJson(a: Of<'json'>, response: HttpResult): void {
@@ -197,9 +198,22 @@ function describeError(e: ErrorObject): string {
 
 function checkJsonSchema(a: Of<'json_schema'>, response: HttpResult): void {
   const body = requireJsonBody(response);
-  const problems = schemaViolations(a.schema, body);
+  const problems = schemaViolations(a.schema, withNumbers(body, response.text));
   if (!problems) return;
   throw new StepFailure('assertion', `response body does not match the JSON Schema: ${problems.summary}`, { errors: problems.errors });
+}
+
+/**
+ * A schema checks types: an integer kept as its exact digits (exact-json.ts) is a number
+ * to it (`"type": "integer"`), so the schema reads the body as plain JSON.
+ */
+function withNumbers(body: unknown, text: string): unknown {
+  if (!/\d{16}/.test(text)) return body;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return body;
+  }
 }
 
 /**

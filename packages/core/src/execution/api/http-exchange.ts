@@ -1,6 +1,7 @@
 import type { ApiRequestStep } from '../../contracts/steps.ts';
 import { StepFailure, type HttpExchange, type HttpResult, type StepContext } from '../types.ts';
 import { isMetadataHost, metadataHostMessage, METADATA_ADDRESS_CODE } from '../../net/metadata-hosts.ts';
+import { parseJsonExact } from './exact-json.ts';
 
 const describeHost = (url: URL) => `${url.protocol}//${url.host}`;
 
@@ -175,7 +176,7 @@ function parseBody(text: string, contentType: string | undefined): unknown {
   if (!json && !unlabelled) return text;
   if (text.trim() === '') return undefined;
   try {
-    return JSON.parse(text);
+    return parseJsonExact(text);
   } catch {
     return json ? undefined : text;
   }
