@@ -63,6 +63,17 @@ describe('an API test that fails', () => {
     expect(r.failed_step).toBe(1);
   });
 
+  it('an assertion\'s name is in what its failure says; an assert step\'s assertion name labels the step (names were dropped; found by QA)', async () => {
+    const r = await run({
+      name: 'named',
+      type: 'api',
+      steps: [{ type: 'request', url: '/users' }, { type: 'assert', assertion: { type: 'status', equals: 200, name: 'users answer' } }],
+      assertions: [{ type: 'json', path: '$.total', equals: 4, name: 'four users' }],
+    });
+    expect(r.error_message).toBe('assertion 1 (four users: expect $.total = 4): $.total: expected 4, got 3');
+    expect(r.steps[1]).toMatchObject({ name: 'users answer', status: 'passed' });
+  });
+
   it('a save that finds nothing says what came back: what the body is, or the status and body', async () => {
     const r = await run({ name: 'html', type: 'api', steps: [{ type: 'request', url: '/html', save: { id: '$.body.id' } }] });
     expect(r.status).toBe('failed');

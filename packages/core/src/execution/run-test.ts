@@ -266,7 +266,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       const origin = deps.origins?.[i];
       const from = origin ? { origin } : {};
       if (failure) {
-        steps.push({ index: i, type: raw.type, name: raw.name, description: redact(describeStep(raw)), status: 'skipped', duration_ms: 0, ...from });
+        steps.push({ index: i, type: raw.type, name: stepName(raw), description: redact(describeStep(raw)), status: 'skipped', duration_ms: 0, ...from });
         continue;
       }
       try {
@@ -275,7 +275,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
         const screenshot = await withDeadline(performStep(step, ctx, i), controller.signal, ctx.deadline + ABANDON_GRACE_MS);
         if (screenshot) screenshots.push(screenshot);
         if (step.type === 'assert') assertionsPassed++;
-        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(step)), status: 'passed', duration_ms: now() - t0, ...from, ...(screenshot ? { screenshot } : {}), ...healsOf(i), ...(extracted.has(i) ? { extracted: maskExtracted(extracted.get(i), deps.secrets), ...(step.type === 'extract' && step.save_as ? { save_as: step.save_as } : {}) } : {}) };
+        const result: StepResult = { index: i, type: raw.type, name: stepName(raw), description: redact(describeStep(step)), status: 'passed', duration_ms: now() - t0, ...from, ...(screenshot ? { screenshot } : {}), ...healsOf(i), ...(extracted.has(i) ? { extracted: maskExtracted(extracted.get(i), deps.secrets), ...(step.type === 'extract' && step.save_as ? { save_as: step.save_as } : {}) } : {}) };
         steps.push(result);
         deps.onStep?.(testId, result);
       } catch (err) {
@@ -283,7 +283,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
         if (raw.type === 'assert') assertionsFailed++;
         // A flow's step is named by where it is written: "step 4 (sign in › step 2: fill #email)".
         failure = { kind: f.kind, message: redact(`step ${i + 1} (${origin ? `${describeOrigin(origin)}: ` : ''}${describeStep(raw)}): ${f.message}`), stack: f.stack, step: i };
-        const result: StepResult = { index: i, type: raw.type, name: raw.name, description: redact(describeStep(raw)), status: 'failed', duration_ms: now() - t0, ...from, error: { kind: f.kind, message: redact(f.message) } };
+        const result: StepResult = { index: i, type: raw.type, name: stepName(raw), description: redact(describeStep(raw)), status: 'failed', duration_ms: now() - t0, ...from, error: { kind: f.kind, message: redact(f.message) } };
         steps.push(result);
         deps.onStep?.(testId, result);
       }
@@ -301,7 +301,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
         } catch (err) {
           const f = asFailure(err, controller.signal);
           assertionsFailed++;
-          const message = redact(`assertion ${j + 1} (${describeAssertion(assertion)}): ${f.message}`);
+          const message = redact(`assertion ${j + 1} (${assertion.name ? `${assertion.name}: ` : ''}${describeAssertion(assertion)}): ${f.message}`);
           failedAssertions.push(message);
           failure ??= { kind: f.kind, message, stack: f.stack, step: index };
           if (f.kind === 'timeout' || f.kind === 'cancelled') break;
@@ -443,4 +443,9 @@ function withDeadline<T>(work: Promise<T>, signal: AbortSignal, hardStopMs: numb
 
 function safeName(id: string): string {
   return fileSafe(id).slice(0, 120) || 'test';
+}
+
+/** A step's label in reports: its own name, or an assert step's assertion's (the format lets either carry it). */
+function stepName(step: Step): string | undefined {
+  return step.name ?? (step.type === 'assert' ? step.assertion.name : undefined);
 }
