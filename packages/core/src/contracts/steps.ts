@@ -66,6 +66,9 @@ const validRegex = (v: { matches?: string }) => {
   }
 };
 const VALID_REGEX = { message: 'matches is not a valid regular expression', path: ['matches'] };
+/** A count range no count is in (min 5, max 1) fails every run: said when the test is saved. */
+const minNotAboveMax = (v: { min?: number; max?: number }) => v.min === undefined || v.max === undefined || v.min <= v.max;
+const MIN_ABOVE_MAX = { message: 'max is below min: no count can pass', path: ['max'] };
 
 const common = {
   name: z.string().max(500).optional().describe('Human-readable label shown in reports'),
@@ -85,6 +88,7 @@ export const UiAssertion = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('title'), ...StringMatch, ...common }).refine(oneMatcher, ONE_MATCHER).refine(validRegex, VALID_REGEX).describe("The page's title"),
   z.strictObject({ type: z.literal('count'), ...uiTarget, equals: z.number().int().min(0).optional(), min: z.number().int().min(0).optional(), max: z.number().int().min(0).optional(), ...common })
     .refine((v) => v.equals !== undefined || v.min !== undefined || v.max !== undefined, { message: 'give equals, min or max' })
+    .refine(minNotAboveMax, MIN_ABOVE_MAX)
     .describe('How many elements match'),
   z.strictObject({ type: z.literal('attribute'), ...uiTarget, attribute: z.string().min(1).max(200).describe('Attribute name'), ...StringMatch, exists: z.boolean().optional().describe('Only check presence (true) or absence (false)'), ...common })
     .refine((v) => (v.exists !== undefined ? [v.equals, v.contains, v.matches].every((x) => x === undefined) : oneMatcher(v)), { message: 'give exists, or exactly one of equals, contains, matches' })
@@ -176,6 +180,7 @@ export type ApiAssertion = z.output<typeof ApiAssertion>;
 export const DbAssertion = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('row_count'), equals: z.number().int().min(0).optional(), min: z.number().int().min(0).optional(), max: z.number().int().min(0).optional(), ...common })
     .refine((v) => v.equals !== undefined || v.min !== undefined || v.max !== undefined, { message: 'give equals, min or max' })
+    .refine(minNotAboveMax, MIN_ABOVE_MAX)
     .describe('Number of rows returned (or affected)'),
   z.strictObject({
     type: z.literal('cell'),

@@ -19,6 +19,13 @@ describe('test', () => {
     expect(parseInput(TestCreateInput, withPath('$.items[0].id')).assertions).toHaveLength(1);
     expect(parseInput(TestCreateInput, withPath('$.items[{{i}}].id')).assertions).toHaveLength(1);
   });
+  it('create: a count range no count is in (min above max) is refused at save, naming max (found by QA)', () => {
+    const db = { project_id: id(), name: 't', type: 'db', steps: [{ type: 'sql', connection: { driver: 'postgres', url_env: 'DB' }, statement: 'select 1' }], assertions: [{ type: 'row_count', min: 5, max: 1 }] };
+    expect(issues(TestCreateInput, db)).toEqual([{ path: 'assertions.0.max', message: 'max is below min: no count can pass' }]);
+    const ui = { project_id: id(), name: 't', type: 'ui', steps: [{ type: 'goto', url: '/' }], assertions: [{ type: 'count', selector: 'li', min: 3, max: 2 }] };
+    expect(issues(TestCreateInput, ui)).toEqual([{ path: 'assertions.0.max', message: 'max is below min: no count can pass' }]);
+    expect(parseInput(TestCreateInput, { ...ui, assertions: [{ type: 'count', selector: 'li', min: 2, max: 2 }] }).assertions).toHaveLength(1);
+  });
   it('create: invalid fields are named', () => {
     expect(paths(TestCreateInput, { project_id: id(), name: 't', type: 'e2e' })).toEqual(['type']);
     expect(paths(TestCreateInput, { project_id: id(), name: 't', type: 'ui', steps: [{ selector: '#a' }] })).toEqual(['steps.0.type']);
