@@ -2,7 +2,7 @@ import type { TestDefinition, Step, Assertion, UiAssertion, ApiAssertion, DbAsse
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { checkAccessibility } from '../accessibility/check-accessibility.ts';
 import type { Fingerprint } from '../contracts/fingerprint.ts';
-import { StepFailure, type FailureKind, type StepContext, type StepResult, type TestExecutionResult, type UiDriver, type UiSession, type SqlDriver, type HttpExchange, type PageHtml, type HttpResult, type SqlResult, type ArtifactSink } from './types.ts';
+import { StepFailure, type FailureKind, type StepContext, type StepResult, type AssertionResult, type TestExecutionResult, type UiDriver, type UiSession, type SqlDriver, type HttpExchange, type PageHtml, type HttpResult, type SqlResult, type ArtifactSink } from './types.ts';
 import { interpolate, redactSecrets, type VariableScope } from './variables.ts';
 import { describeStep, describeAssertion, describeLocator } from './describe-step.ts';
 import { checkApiAssertion, loadJsonSchemaSupport } from './api/check-api-assertion.ts';
@@ -108,6 +108,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   };
   let assertionsPassed = 0;
   let assertionsFailed = 0;
+  const assertionResults: AssertionResult[] = [];
   let failure: { kind: FailureKind; message: string; stack?: string; step?: number } | undefined;
   const redact = (s: string) => redactSecrets(s, deps.secrets);
   const log = deps.log ?? (() => {});
@@ -289,22 +290,37 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       }
     }
 
-    if (!failure) {
+    // A step failed: the trailing assertions were not checked.
+    if (failure) for (const [j, raw] of test.assertions.entries()) assertionResults.push({ index: j, ...(raw.name ? { name: raw.name } : {}), description: redact(describeAssertion(raw)), status: 'skipped', duration_ms: 0 });
+    else {
       // Every failed trailing assertion is said, not only the first (which sets the kind).
       const failedAssertions: string[] = [];
+      let stopped = false;
       for (let j = 0; j < test.assertions.length; j++) {
-        const assertion = interpolate(test.assertions[j], scope);
+        const raw = test.assertions[j];
+        const label = raw.name ? { name: raw.name } : {};
+        // Past a timeout or a cancel, the rest are not checked: said as skipped.
+        if (stopped) {
+          assertionResults.push({ index: j, ...label, description: redact(describeAssertion(raw)), status: 'skipped', duration_ms: 0 });
+          continue;
+        }
         const index = test.steps.length + j;
+        const t0 = now();
+        let assertion = raw;
         try {
+          assertion = interpolate(raw, scope);
           await withDeadline(checkAssertion(assertion, stepContext(assertion.timeout_ms), index), controller.signal, deadline + ABANDON_GRACE_MS);
           assertionsPassed++;
+          assertionResults.push({ index: j, ...label, description: redact(describeAssertion(assertion)), status: 'passed', duration_ms: now() - t0 });
         } catch (err) {
           const f = asFailure(err, controller.signal);
           assertionsFailed++;
-          const message = redact(`assertion ${j + 1} (${assertion.name ? `${assertion.name}: ` : ''}${describeAssertion(assertion)}): ${f.message}`);
+          const description = redact(describeAssertion(assertion));
+          const message = redact(`assertion ${j + 1} (${raw.name ? `${raw.name}: ` : ''}${describeAssertion(assertion)}): ${f.message}`);
           failedAssertions.push(message);
+          assertionResults.push({ index: j, ...label, description, status: 'failed', duration_ms: now() - t0, error: { kind: f.kind, message: redact(f.message) } });
           failure ??= { kind: f.kind, message, stack: f.stack, step: index };
-          if (f.kind === 'timeout' || f.kind === 'cancelled') break;
+          stopped = f.kind === 'timeout' || f.kind === 'cancelled';
         }
       }
       // One line each, the first first: a reader (or a match on the message) sees the first as before.
@@ -376,6 +392,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     steps,
     assertions_passed: assertionsPassed,
     assertions_failed: assertionsFailed,
+    ...(assertionResults.length ? { assertion_results: assertionResults } : {}),
     // A stack only for svc's own errors ('internal'): for a locator, an assertion or a
     // configuration failure it would show svc's code, not the test; the message names the step.
     ...(failure ? { error_message: failure.message, failure_kind: failure.kind, failed_step: failure.step, ...(failure.stack && failure.kind === 'internal' ? { stack_trace: redact(failure.stack) } : {}) } : {}),

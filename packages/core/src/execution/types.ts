@@ -231,6 +231,19 @@ export interface StepResult {
   origin?: FlowOrigin;
 }
 
+/** One of a test's trailing assertions (its `assertions`, checked after the steps), in order. */
+export interface AssertionResult {
+  /** 0-based position among the test's assertions (reports say `assertion 1` for 0). */
+  index: number;
+  name?: string;
+  /** Human-readable one-liner, e.g. expect $.total = 3 */
+  description: string;
+  /** skipped: a step failed first, or an earlier assertion ran out of time. */
+  status: 'passed' | 'failed' | 'skipped';
+  duration_ms: number;
+  error?: { kind: FailureKind; message: string };
+}
+
 export interface TestExecutionResult {
   test_id: string;
   name: string;
@@ -242,6 +255,8 @@ export interface TestExecutionResult {
   steps: StepResult[];
   assertions_passed: number;
   assertions_failed: number;
+  /** Each trailing assertion's outcome, in order (absent when the test has none). */
+  assertion_results?: AssertionResult[];
   error_message?: string;
   stack_trace?: string;
   failure_kind?: FailureKind;

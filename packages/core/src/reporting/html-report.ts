@@ -1,4 +1,4 @@
-import type { RunSummary, StepResult, TestExecutionResult } from '../execution/types.ts';
+import type { AssertionResult, RunSummary, StepResult, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { base64, imageMime } from './bytes.ts';
@@ -122,6 +122,7 @@ function card(r: TestExecutionResult, i: number, options: HtmlReportOptions): st
   const retries = retriesOf(r);
   if (retries) parts.push(`<p class="flaky">Flaky: passed on attempt ${retries + 1}, after ${retries} failed attempt${retries === 1 ? '' : 's'} in this run.</p>`);
   if (r.steps.length > 0) parts.push(`<h3>Steps</h3>\n<ol class="steps">\n${r.steps.map(stepItem).join('\n')}\n</ol>`);
+  if (r.assertion_results?.length) parts.push(`<h3>Assertions</h3>\n<ol class="steps">\n${r.assertion_results.map(assertionItem).join('\n')}\n</ol>`);
   const heals = healedSelectors(r);
   if (heals.length > 0) {
     const rows = heals.map((h) => `<tr><td>${h.step + 1}${h.field === undefined ? '' : ` <span class="field">${esc(h.field)}</span>`}</td><td><code class="before">${esc(h.original)}</code></td><td><code class="after">${esc(h.healed)}</code></td><td>${percent(h.confidence)}</td></tr>`);
@@ -174,6 +175,13 @@ function stepItem(s: StepResult): string {
   const healed = heals.length ? ` <span class="badge healed small" title="${esc(heals.map((h) => `${h.field === undefined ? '' : `${h.field}: `}${h.original} → ${h.healed}`).join('; '))}">healed</span>` : '';
   const error = s.error ? `<div class="step-error"><span class="kind">${esc(s.error.kind)}</span> ${esc(s.error.message)}</div>` : '';
   return `<li class="step ${s.status}"><span class="icon" aria-label="${s.status}">${STEP_ICON[s.status]}</span><span class="desc"><code>${esc(s.description)}</code>${name}${from}${healed}</span><span class="dur">${esc(humanDuration(s.duration_ms))}</span>${error}${extractedBlock(s.extracted)}</li>`;
+}
+
+/** One of the test's assertions (checked after its steps), shown as a step is. */
+function assertionItem(a: AssertionResult): string {
+  const name = a.name ? ` <span class="step-name">${esc(a.name)}</span>` : '';
+  const error = a.error ? `<div class="step-error"><span class="kind">${esc(a.error.kind)}</span> ${esc(a.error.message)}</div>` : '';
+  return `<li class="step ${a.status}"><span class="icon" aria-label="${a.status}">${STEP_ICON[a.status]}</span><span class="desc"><code>${esc(a.description)}</code>${name}</span><span class="dur">${esc(humanDuration(a.duration_ms))}</span>${error}</li>`;
 }
 
 /**

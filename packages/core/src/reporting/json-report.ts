@@ -65,6 +65,15 @@ const visualFields = {
 } satisfies { [K in keyof VisualOutcome]-?: z.ZodType };
 export const JsonReportVisual = z.strictObject(visualFields);
 
+export const JsonReportAssertion = z.strictObject({
+  index: z.number().int().describe('0-based position among the test\'s assertions (checked after its steps)'),
+  name: z.string().nullable(),
+  description: z.string(),
+  status: z.enum(['passed', 'failed', 'skipped']).describe('skipped: a step failed first, or an earlier assertion ran out of time'),
+  duration_ms: z.number(),
+  error: ErrorInfo.nullable(),
+});
+
 export const JsonReportTest = z.strictObject({
   id: z.string(),
   name: z.string(),
@@ -73,7 +82,11 @@ export const JsonReportTest = z.strictObject({
   started_at: z.string(),
   finished_at: z.string(),
   duration_ms: z.number(),
-  assertions: z.strictObject({ passed: z.number().int(), failed: z.number().int() }),
+  assertions: z.strictObject({
+    passed: z.number().int(),
+    failed: z.number().int(),
+    results: z.array(JsonReportAssertion).optional().describe('Each of the test\'s assertions (checked after its steps), in order; present only for tests that have them'),
+  }),
   error: ErrorInfo.extend({
     stack: z.string().nullable(),
     step: z.number().int().nullable().describe('Index of the failing step'),
@@ -169,7 +182,11 @@ function testOf(r: TestExecutionResult): JsonReport['tests'][number] {
     started_at: r.started_at,
     finished_at: r.finished_at,
     duration_ms: r.duration_ms,
-    assertions: { passed: r.assertions_passed, failed: r.assertions_failed },
+    assertions: {
+      passed: r.assertions_passed,
+      failed: r.assertions_failed,
+      ...(r.assertion_results && { results: r.assertion_results.map((a) => ({ index: a.index, name: a.name === undefined ? null : clean(a.name), description: clean(a.description), status: a.status, duration_ms: a.duration_ms, error: a.error ? { kind: a.error.kind, message: clean(a.error.message) } : null })) }),
+    },
     error: error
       ? { kind: error.kind, message: clean(error.message), stack: error.stack === undefined ? null : clean(error.stack), step: step?.index ?? null, step_description: step ? clean(step.description) : null }
       : null,

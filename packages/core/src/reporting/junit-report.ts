@@ -1,4 +1,4 @@
-import type { RunSummary, StepResult, TestExecutionResult } from '../execution/types.ts';
+import type { AssertionResult, RunSummary, StepResult, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { quarantineOf } from '../execution/totals.ts';
@@ -100,6 +100,7 @@ function testcase(r: TestExecutionResult, classname: string): string[] {
   }
 
   const log: string[] = r.steps.map(stepLine);
+  if (r.assertion_results?.length) log.push('', 'Assertions:', ...r.assertion_results.map(assertionLine));
   const heals = healedSelectors(r);
   if (heals.length > 0) {
     log.push('', 'Healed selectors:');
@@ -139,6 +140,12 @@ function stepLine(s: StepResult): string {
   const healed = stepHeals(s).map((h) => ` (healed${h.field === undefined ? '' : ` ${h.field}`}: ${h.original} → ${h.healed})`).join('');
   const error = s.error ? ` — ${s.error.kind}: ${s.error.message}` : '';
   return `${STEP_ICON[s.status]} ${s.index + 1}. ${s.description}${name} (${seconds(s.duration_ms)} s)${healed}${error}`;
+}
+
+function assertionLine(a: AssertionResult): string {
+  const name = a.name ? ` [${a.name}]` : '';
+  const error = a.error ? ` — ${a.error.kind}: ${a.error.message}` : '';
+  return `${STEP_ICON[a.status]} ${a.index + 1}. ${a.description}${name} (${seconds(a.duration_ms)} s)${error}`;
 }
 
 function groupBySuite(results: TestExecutionResult[]): Map<string, TestExecutionResult[]> {

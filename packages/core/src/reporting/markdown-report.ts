@@ -90,6 +90,8 @@ function failureSection(r: TestExecutionResult, maxMessage: number): string {
   const quarantine = quarantineOf(r);
   if (quarantine !== undefined) out.push(`- **Quarantined:** ${inline(quarantine)} — this failure does not fail the run`);
   if (step) out.push(`- **Failing step:** ${step.index + 1}. ${codeSpan(step.description)}${step.name ? ` (${inline(step.name)})` : ''}`);
+  const failedAssertions = step ? [] : (r.assertion_results ?? []).filter((a) => a.status === 'failed');
+  if (failedAssertions.length) out.push(`- **Failing assertion${failedAssertions.length === 1 ? '' : 's'}:** ${failedAssertions.map((a) => `${a.index + 1}. ${codeSpan(a.description)}${a.name ? ` (${inline(a.name)})` : ''}`).join('; ')}`);
   if (error) out.push(`- **Error:** \`${code(error.kind)}\``);
   const heals = healedSelectors(r);
   if (heals.length > 0) out.push(`- **Healed:** ${heals.map((h) => `${h.field === undefined ? '' : `${inline(h.field)}: `}${codeSpan(h.original)} → ${codeSpan(h.healed)} (${percent(h.confidence)})`).join('; ')}`);

@@ -59,6 +59,7 @@ export function toTestResult(r: TestExecutionResult, attempt: number, healed: bo
       ...(r.screenshots_dropped ? { screenshots_dropped: r.screenshots_dropped } : {}),
       ...(r.dom_snapshot ? { dom_snapshot: r.dom_snapshot } : {}),
       steps,
+      ...(r.assertion_results ? { assertion_results: r.assertion_results } : {}),
       console_errors: r.console_errors,
       failed_requests: r.failed_requests,
       ...(r.pages_visited?.length ? { pages_visited: r.pages_visited } : {}),

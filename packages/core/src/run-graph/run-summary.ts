@@ -68,6 +68,7 @@ export function executionResultOf(r: ResultLike): TestExecutionResult {
     steps: Array.isArray(m.steps) ? (m.steps as TestExecutionResult['steps']) : [],
     assertions_passed: Number(m.assertions_passed ?? 0),
     assertions_failed: Number(m.assertions_failed ?? 0),
+    ...(Array.isArray(m.assertion_results) ? { assertion_results: m.assertion_results as NonNullable<TestExecutionResult['assertion_results']> } : {}),
     ...(r.error_message ? { error_message: r.error_message } : {}),
     ...(typeof m.stack_trace === 'string' ? { stack_trace: m.stack_trace } : {}),
     ...(typeof m.failure_kind === 'string' ? { failure_kind: m.failure_kind as TestExecutionResult['failure_kind'] } : {}),

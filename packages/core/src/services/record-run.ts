@@ -21,6 +21,7 @@ export async function recordRunSummary(store: Store, orgId: string, runId: strin
         ...(r.stack_trace ? { stack_trace: r.stack_trace } : {}),
         ...(r.trace ? { trace: r.trace } : {}),
         steps: r.steps,
+        ...(r.assertion_results ? { assertion_results: r.assertion_results } : {}),
         console_errors: r.console_errors,
         failed_requests: r.failed_requests,
         ...(r.pages_visited?.length ? { pages_visited: r.pages_visited } : {}),
