@@ -35,6 +35,15 @@ describe('metadata addresses', () => {
     for (const h of ['127.0.0.1', 'localhost', '10.0.0.5', '192.168.1.10', '[::1]', 'example.com', '169.25.1.1']) expect(isMetadataHost(h), h).toBe(false);
   });
 
+  it('an IPv4 link-local address carried in IPv6 is one too, in every spelling URL gives it (found by QA)', () => {
+    for (const url of ['http://[::a9fe:a9fe]/', 'http://[::169.254.169.254]/', 'http://[::ffff:0:a9fe:a9fe]/', 'http://[64:ff9b::a9fe:a9fe]/', 'http://[64:ff9b:1::a9fe:a9fe]/', 'http://[2002:a9fe:a9fe::]/', 'http://[0:0:0:0:0:ffff:a9fe:a9fe]/', 'http://[FE80:0::1]/', 'http://[febf::1]/', 'http://[fd00:ec2:0::254]/']) {
+      expect(isMetadataHost(new URL(url).hostname), url).toBe(true);
+    }
+    for (const url of ['http://[::ffff:a00:5]/', 'http://[64:ff9b::a00:5]/', 'http://[2002:a00:5::]/', 'http://[fec0::1]/', 'http://[2001:db8::a9fe:a9fe]/', 'http://[::1]/']) {
+      expect(isMetadataHost(new URL(url).hostname), url).toBe(false);
+    }
+  });
+
   it('a project or run URL naming one is a 400 naming the field', async () => {
     const project = await api.post('/api/v1/projects', { name: 'imds', app_url: 'http://169.254.169.254/latest/meta-data/' });
     expect(project.status).toBe(400);

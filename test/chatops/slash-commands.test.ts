@@ -234,6 +234,10 @@ describe('refused', () => {
     const badUrl = await command('run', { response_url: 'javascript:alert(1)' });
     expect(badUrl.status).toBe(400);
     expect(badUrl.body.error.details.issues[0].path).toBe('response_url');
+    // The outcome is POSTed there: a metadata address is refused at once (found by QA).
+    const imds = await command('run', { response_url: 'http://169.254.169.254/latest/slack' });
+    expect(imds.status).toBe(400);
+    expect(imds.body.error.details.issues).toEqual([{ path: 'response_url', message: '169.254.169.254 is a link-local / cloud metadata address, which svc never requests (server-side request forgery)' }]);
   });
 
   it('a user not in allowed_user_ids is refused, and nothing runs', async () => {

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { freshTimestamp, sameText as same } from '../auth/signed-request.ts';
 import { AppError, validationFailed } from '../errors.ts';
+import { isMetadataHost, metadataHostMessage } from '../net/metadata-hosts.ts';
 
 /** What a slash command's headers and form say (Slack: "Slash commands", "Verifying requests from Slack"). */
 export interface SlackCommandRequest {
@@ -36,6 +37,8 @@ function responseUrl(value: string | null): string {
     throw validationFailed([{ path: 'response_url', message: 'not a URL' }]);
   }
   if (!/^https?:$/.test(url.protocol) || url.username || url.password) throw validationFailed([{ path: 'response_url', message: 'expected an http(s) URL without user or password' }]);
+  // Slack's own are https://hooks.slack.com/…; a metadata address is never requested (found by QA).
+  if (isMetadataHost(url.hostname)) throw validationFailed([{ path: 'response_url', message: metadataHostMessage(url.hostname) }]);
   return url.toString();
 }
 

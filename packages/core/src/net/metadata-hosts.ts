@@ -13,11 +13,43 @@ export function isMetadataHost(host: string): boolean {
   if (METADATA_NAMES.has(h)) return true;
   // 169.254.0.0/16, link-local IPv4 (AWS, GCP, Azure, OpenStack metadata at 169.254.169.254; ECS task metadata at 169.254.170.2).
   if (/^169\.254\.\d{1,3}\.\d{1,3}$/.test(h)) return true;
+  const v6 = h.includes(':') ? ipv6Hextets(h) : undefined;
+  if (!v6) return false;
   // fe80::/10 link-local IPv6, and AWS's IPv6 metadata address fd00:ec2::254.
-  if (/^fe[89ab][0-9a-f]?:/.test(h) || h === 'fd00:ec2::254') return true;
-  // IPv4-mapped IPv6 of a link-local address (::ffff:169.254.169.254, or as URL writes it, ::ffff:a9fe:a9fe).
-  if (/^::ffff:169\.254\./.test(h) || /^::ffff:a9fe:/.test(h)) return true;
-  return false;
+  if ((v6[0] & 0xffc0) === 0xfe80) return true;
+  if (v6.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':')) return true;
+  // An IPv4 address carried in IPv6 (found by QA: ::a9fe:a9fe passed): IPv4-mapped
+  // (::ffff:169.254.169.254), IPv4-compatible (::169.254.169.254), IPv4-translated
+  // (::ffff:0:…), NAT64 (64:ff9b::/96, 64:ff9b:1::/48) and 6to4 (2002:a9fe:a9fe::).
+  const zero = (from: number, to: number) => v6.slice(from, to).every((x) => x === 0);
+  const embedded =
+    (zero(0, 5) && (v6[5] === 0xffff || v6[5] === 0)) || (zero(0, 4) && v6[4] === 0xffff && v6[5] === 0) || (v6[0] === 0x64 && v6[1] === 0xff9b && (zero(2, 6) || v6[2] === 1))
+      ? v6[6]
+      : v6[0] === 0x2002
+        ? v6[1]
+        : undefined;
+  return embedded !== undefined && embedded === 0xa9fe;
+}
+
+/** The eight 16-bit groups of an IPv6 address (`::` expanded, a trailing dotted IPv4 read as two groups); undefined when it is not one. */
+function ipv6Hextets(host: string): number[] | undefined {
+  let text = host.replace(/%.*$/, '');
+  const dotted = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (dotted) {
+    const b = dotted.slice(1).map(Number);
+    if (b.some((x) => x > 255)) return undefined;
+    text = `${text.slice(0, dotted.index)}${((b[0] << 8) | b[1]).toString(16)}:${((b[2] << 8) | b[3]).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const groups = (part: string) => (part === '' ? [] : part.split(':'));
+  const head = groups(halves[0]);
+  const tail = halves.length === 2 ? groups(halves[1]) : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
+  const all = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail];
+  if (!all.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return undefined;
+  return all.map((g) => parseInt(g, 16));
 }
 
 /**
@@ -32,6 +64,10 @@ export function isMetadataHost(host: string): boolean {
 export const METADATA_HOST_RESOLVER_RULES = [
   '169.254.*',
   '::ffff:a9fe:*',
+  '::a9fe:*',
+  '::ffff:0:a9fe:*',
+  '64:ff9b::a9fe:*',
+  '2002:a9fe:*',
   'fe8?:*',
   'fe9?:*',
   'fea?:*',
