@@ -114,11 +114,11 @@ describe('timeouts', () => {
   it("waiting for a located element to become actionable is bounded like the locate, not by the test's timeout", async () => {
     await run(s, [{ type: 'goto', url: '/table' }]);
     await s.page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<button id="gone" style="display:none">Add to cart</button>'));
-    // A test with a minute left: the driver's 500 ms locate budget bounds the wait, for a hidden element and a disabled one.
+    // A test with a minute left: the driver's locate budget (500 ms here, at least 3 s for an action) bounds the wait, for a hidden element and a disabled one.
     let f = await failure(() => s.perform(step({ type: 'click', selector: '#gone' }), ctx(60_000)));
-    expect([f.kind, f.message]).toEqual(['locator', 'click: "#gone": timed out after 500 ms — the element stayed hidden (not visible)']);
+    expect([f.kind, f.message]).toEqual(['locator', 'click: "#gone": timed out after 3000 ms — the element stayed hidden (not visible)']);
     f = await failure(() => s.perform(step({ type: 'click', selector: '#prev' }), ctx(60_000)));
-    expect([f.kind, f.message]).toEqual(['timeout', 'click: "#prev": timed out after 500 ms — the element stayed disabled']);
+    expect([f.kind, f.message]).toEqual(['timeout', 'click: "#prev": timed out after 3000 ms — the element stayed disabled']);
   });
 
   it('a page that does not load before the deadline: timeout naming the URL', async () => {

@@ -119,13 +119,18 @@ async function act(env: StepEnv, step: { type: string; selector: Locator }, ctx:
   return actOn(located, step.type, ctx, deadline, action, step.type === 'type' || step.type === 'upload' ? undefined : env.locateTimeoutMs);
 }
 
+/** The least time an action gets to become actionable and be done (see actOn). */
+const ACTION_FLOOR_MS = 3_000;
+
 /** Acts on a located element; its fingerprint was read with the locate (before acting: the action may navigate). */
 async function actOn({ locator, desc, fingerprint: located }: Located, type: string, ctx: StepContext, deadline: number, action: Action, waitMs?: number): Promise<StepOutcome> {
   const fingerprint = located ?? (await captureFingerprint(locator, Math.min(FINGERPRINT_MS, msLeft(deadline))));
   // Waiting for the element to be actionable (visible, enabled, not covered) is part of
   // waiting for the element: bounded like the locate, not by the test's own timeout (10
-  // minutes by default: a hidden button held a test that long; found by QA).
-  const t = waitMs === undefined ? msLeft(deadline) : Math.min(msLeft(deadline), waitMs);
+  // minutes by default: a hidden button held a test that long; found by QA). The bound
+  // covers the action itself too, so it is never below ACTION_FLOOR_MS: a short locate
+  // budget (a test's, or a user's) made fills on a busy machine time out.
+  const t = waitMs === undefined ? msLeft(deadline) : Math.min(msLeft(deadline), Math.max(waitMs, ACTION_FLOOR_MS));
   try {
     await action(locator, t);
   } catch (e) {
