@@ -96,4 +96,22 @@ GET /api/items/999 should return 404`);
     expect(api.status).toBe('failed');
     expect(api.failure_kind).toBe('assertion');
   });
+
+  it('"unchecked" needs the checkbox, "the X button is hidden" needs the button (both passed on any page; found by QA)', async () => {
+    expect((await run('open the login page\nthe "Remember me" checkbox should be unchecked')).status).toBe('passed');
+    let r = await run('go to "/table"\nthe "Remember me" checkbox should be unchecked');
+    expect(r.status).toBe('failed');
+    expect(r.error_message).toMatch(/count: expected .* to match exactly 1 element/);
+    expect((await run('open the login page\ncheck "Remember me"\nthe "Remember me" checkbox should be unchecked')).status).toBe('failed');
+
+    // A hidden button that is there passes; one that is not there, or is shown, fails.
+    expect((await run('go to "/late-error?ms=5000"\nthe "Retry" button should be hidden')).status).toBe('passed');
+    r = await run('go to "/late-error?ms=5000"\nthe "Nonexistent thing" button should be hidden');
+    expect(r.status).toBe('failed');
+    expect(r.error_message).toMatch(/count: expected .*Nonexistent thing.* to match at least 1 element/);
+    expect((await run('go to "/late-error?ms=5000"\nthe nonexistent thing button is hidden')).status).toBe('failed');
+    r = await run('open the login page\nthe "Sign in" button should be hidden');
+    expect(r.status).toBe('failed');
+    expect(r.error_message).toMatch(/hidden: expected .* to be hidden, but it is visible/);
+  });
 });

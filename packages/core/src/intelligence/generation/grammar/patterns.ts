@@ -192,14 +192,16 @@ export const patterns: Pattern[] = [
     const type = state === 'enabled' ? 'enabled' : state === 'disabled' ? 'disabled' : /hidden|not visible|invisible/.test(state) ? 'hidden' : 'visible';
     if (!role && type === 'visible') return [pageShows(name)];
     if (!role && type === 'hidden') return [pageLacks(name)];
+    if (type === 'hidden') return presentButHidden(role === 'textbox' ? fieldTarget(name) : `internal:role=${role}[include-hidden][name=${JSON.stringify(name)}i]`);
     return [assert({ type, selector })];
   } },
   { id: 'role-state-unquoted', example: 'the sign in button is visible', certainty: 0.75, re: r(`${THE}([a-z][a-z0-9 '-]*?) (button|link) (?:is |are |to be |be |stays? |remains? )?(enabled|disabled|visible|shown|displayed|hidden|not visible)`), build: (m) => {
     const selector = { role: roleOfWord(m[2])!, name: m[1] };
     const type = m[3] === 'enabled' || m[3] === 'disabled' ? m[3] : /hidden|not/.test(m[3]) ? 'hidden' : 'visible';
+    if (type === 'hidden') return presentButHidden(`internal:role=${selector.role}[include-hidden][name=${JSON.stringify(m[1])}i]`);
     return [assert({ type, selector })];
   } },
-  { id: 'checked', example: 'the "Remember me" checkbox should be checked', certainty: 0.9, re: r(`${THE}(?:checkbox |radio |option |box )?Q(?: checkbox| radio| radio button| option| box)? (?:is |to be |be |stays? |remains? )?(checked|ticked|selected|unchecked|unticked|not checked|not ticked|not selected)`), build: (m, c) => [assert({ type: 'count', selector: `${checkTarget(slot(m, c, 1))} >> internal:and=${JSON.stringify(':checked')}`, equals: /^(un|not)/.test(m[2]) ? 0 : 1 })] },
+  { id: 'checked', example: 'the "Remember me" checkbox should be checked', certainty: 0.9, re: r(`${THE}(?:checkbox |radio |option |box )?Q(?: checkbox| radio| radio button| option| box)? (?:is |to be |be |stays? |remains? )?(checked|ticked|selected|unchecked|unticked|not checked|not ticked|not selected)`), build: (m, c) => [checkedState(slot(m, c, 1), !/^(un|not)/.test(m[2]))] },
   { id: 'element-shows', example: 'the todo count shows "2 items left"', certainty: 0.7, re: r(`(?!(?:the |a |an |my |our )?(?:api |http |json )?(?:response|reply|result|body|status|header|url|address|title|page title|heading|header)\\b)${THE}([a-z][a-z0-9 '-]*?) (?:shows?|says?|reads?|displays?|contains?|includes?|to show|to say|to read|to display|to contain|to include)(?: the text| the message| the value)? Q`), build: (m, c) => [pageShows(slot(m, c, 2))] },
   { id: 'see-role', example: 'I see the "Sign in" button', certainty: 1, re: r(`(?:see |have |find )?${THE}(?:Q (button|link|checkbox|image|tab|dialog|alert)|(button|link|checkbox|image|tab) (?:named |labelled |labeled |called |saying )?Q)(?: ${VISIBLE})?`), build: (m, c) => {
     const name = m[1] !== undefined ? slot(m, c, 1) : slot(m, c, 4);
@@ -210,6 +212,25 @@ export const patterns: Pattern[] = [
   { id: 'see-text', example: 'expect text "Saved"', certainty: 1, re: r(`(?:(?:see|find|read|notice|get|receive|be shown|am shown|shown|view) )?(?:the |a |an )?(?:(?:text|message|notification|confirmation|confirmation message|success message|error|error message|warning|label|alert|banner|greeting|toast|item|todo|entry|product|link|words?) )?(?:(?:saying|that says|reading|with|with text|with the text|containing|of) )?Q(?: ${VISIBLE})?(?: message| text)?`), build: (m, c) => [pageShows(slot(m, c, 1))] },
   { id: 'page-contains', example: 'the page contains "Saved"', certainty: 1, re: r(`${THE}(?:page|screen|body|view|dashboard|list|app)(?: should)? (?:to )?(?:contains?|shows?|displays?|includes?|has|have|lists?|reads?|says?)(?: the)?(?: text| message| item| an item| a message)?(?: saying| reading)? Q`), build: (m, c) => [pageShows(slot(m, c, 1))] },
 ];
+
+/**
+ * "the X checkbox is checked / unchecked": exactly one box named X in that state. Counting
+ * the checked boxes and expecting 0 passed on a page without the box (found by QA); an
+ * unchecked box has to be there to be unchecked.
+ */
+function checkedState(name: string, checked: boolean): Step {
+  return assert({ type: 'count', selector: `${checkTarget(name)} >> internal:and=${JSON.stringify(checked ? ':checked' : ':not(:checked)')}`, equals: 1 });
+}
+
+/**
+ * "the X button is hidden": the button is on the page but not shown. A `hidden` assertion
+ * alone passes when nothing matches, so a misspelt or removed button passed on any page
+ * (found by QA); the count (of a locator that includes hidden elements: a role locator
+ * with `include-hidden`) says it exists. For "is gone" write `I should not see "X"`.
+ */
+function presentButHidden(selector: Locator): Step[] {
+  return [assert({ type: 'count', selector, min: 1 }), assert({ type: 'hidden', selector })];
+}
 
 /** A visual baseline name from free text (the contract allows letters, digits, space, . - _). */
 function baselineName(text: string): string {
