@@ -135,6 +135,49 @@ describe('Playwright codegen scripts', () => {
   });
 });
 
+describe('Playwright codegen: every statement not converted is listed (found by QA: these were dropped silently)', () => {
+  it('evaluate, a popup and what is done in it, a second page, test options, control flow and declarations are in skipped with reasons', async () => {
+    const r = await convertRecording(`import { test, expect } from '@playwright/test';
+
+test.use({ viewport: { width: 800, height: 600 } });
+
+test('popup', async ({ page, context }) => {
+  await page.goto('https://shop.example.com/login');
+  const x = await page.evaluate(() => document.title);
+  const page1Promise = page.waitForEvent('popup');
+  await page.getByRole('link', { name: 'Help' }).click();
+  const page1 = await page1Promise;
+  await page1.getByPlaceholder('Search help').fill('refund');
+  await page1.close();
+  const page2 = await context.newPage();
+  await page2.goto('https://shop.example.com/table');
+  if (x) {
+    await page.getByLabel('Email').fill('a@b.c');
+  }
+  await expect(page).toHaveTitle(/Sign in/);
+});
+`);
+    expect(r.test.steps).toEqual([
+      { type: 'goto', url: '/login' },
+      { type: 'click', selector: { role: 'link', name: 'Help' } },
+      { type: 'assert', assertion: { type: 'title', matches: 'Sign in' } },
+    ]);
+    const at = (line: number) => r.skipped.find((s) => s.at === line)?.reason;
+    expect(r.skipped.map((s) => s.at)).toEqual([3, 7, 8, 10, 11, 12, 13, 14, 15]);
+    expect(at(3)).toMatch(/test\.use\(…\) options are not converted/);
+    expect(at(7)).toMatch(/page\.evaluate runs code in the page/);
+    expect(at(8)).toMatch(/popup is another page/);
+    expect(at(10)).toMatch(/popup is another page/);
+    expect(at(11)).toMatch(/page1 is another page/);
+    expect(at(12)).toMatch(/page1 is another page/);
+    expect(at(13)).toMatch(/second page \(context\.newPage\(\)\)/);
+    expect(at(14)).toMatch(/page2 is another page/);
+    expect(at(15)).toMatch(/control flow/);
+    // Skipped statements lower the confidence: 3 of 12 converted.
+    expect(r.confidence).toBe(0.25);
+  });
+});
+
 describe('bad recordings', () => {
   it('an unknown format is a RecordingError naming what is expected', async () => {
     for (const bad of [{ hello: 'world' }, 'just some words', '{"steps": "nope"}', '']) {

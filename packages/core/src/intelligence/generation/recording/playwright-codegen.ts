@@ -254,14 +254,61 @@ export async function convertPlaywrightScript(source: string, opts: { name?: str
     }
   };
 
-  const visit = (node: TS.Node) => {
+  /** Names the script gives to other pages (popups, new tabs): `page1`, `page2`, `page1Promise`. */
+  const otherPages = new Set<string>();
+  const skip = (node: TS.Node, reason: string) => {
+    considered++;
+    skipped.push({ at: lineOf(node), what: node.getText(file).slice(0, 200), reason });
+  };
+  /** `test(…)`, `test.describe(…)`, `test.step(…)`, `test.beforeEach(…)` with a function: its body holds the statements. */
+  const isTestBlock = (e: TS.Expression): boolean => {
+    if (!ts.isCallExpression(e)) return false;
+    let callee: TS.Expression = e.expression;
+    while (ts.isPropertyAccessExpression(callee)) callee = callee.expression;
+    return ts.isIdentifier(callee) && callee.text === 'test' && e.arguments.some((a) => ts.isArrowFunction(a) || ts.isFunctionExpression(a));
+  };
+  /** Why a declaration (`const x = …`) is not converted. */
+  const declarationReason = (st: TS.VariableStatement): string => {
+    const text = st.getText(file);
+    for (const d of st.declarationList.declarations) {
+      if (ts.isIdentifier(d.name) && /\bwaitForEvent\s*\(\s*['"](popup|page)['"]|\bnewPage\s*\(|\bwaitForPopup\b/.test(d.initializer?.getText(file) ?? '')) otherPages.add(d.name.text);
+      if (ts.isIdentifier(d.name) && d.initializer && ts.isAwaitExpression(d.initializer) && ts.isIdentifier(d.initializer.expression) && otherPages.has(d.initializer.expression.text)) otherPages.add(d.name.text);
+    }
+    if (/\bwaitForEvent\s*\(\s*['"]popup['"]|\bwaitForPopup\b/.test(text) || [...otherPages].some((p) => new RegExp(`\\bawait\\s+${p}\\b`).test(text))) return 'a popup is another page: an svc test drives one page, so the popup and what is done in it are not converted (open its URL with a goto step instead)';
+    if (/\bnewPage\s*\(/.test(text)) return 'a second page (context.newPage()) is not supported: an svc test drives one page';
+    if (/\bpage\s*\.\s*evaluate(Handle)?\s*\(/.test(text)) return 'page.evaluate runs code in the page: svc tests do not run scripts; assert what the page shows instead';
+    if (/\bwaitForEvent\s*\(\s*['"]download['"]/.test(text)) return 'downloads are not supported';
+    return 'a declaration (const/let) is not converted: steps are read from page and expect statements with literal arguments only';
+  };
+
+  const visit = (node: TS.Node): void => {
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'test') {
       const n = literal(node.arguments[0]);
       if (typeof n === 'string') testName ??= n;
     }
+    // Every statement becomes a step, is listed in skipped, or holds the statements (a test, a describe block).
+    if (ts.isImportDeclaration(node) || ts.isImportEqualsDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isInterfaceDeclaration(node) || ts.isEmptyStatement(node)) return;
+    if (ts.isVariableStatement(node)) {
+      // `const { test, expect } = require('@playwright/test')` is the script's own set-up.
+      if (/^\s*(const|let|var)\s*\{[^}]*\}\s*=\s*require\s*\(/.test(node.getText(file))) return;
+      return skip(node, declarationReason(node));
+    }
     if (ts.isExpressionStatement(node)) {
-      const handled = statement(node);
-      if (handled) return;
+      if (statement(node)) return;
+      if (isTestBlock(node.expression)) {
+        ts.forEachChild(node, visit);
+        return;
+      }
+      const chain = chainOf(node.expression);
+      const root = chain && typeof chain.root === 'string' ? chain.root : undefined;
+      if (root && otherPages.has(root)) return skip(node, `${root} is another page (a popup or a new tab): an svc test drives one page`);
+      if (root === 'test') return skip(node, `test.${chain!.calls[0]?.name ?? ''}(…) options are not converted`);
+      if (root === 'context' || root === 'browser') return skip(node, `${root}.${chain!.calls[0]?.name ?? ''}(…) is not converted: an svc test drives one page of its own browser context`);
+      return skip(node, root ? `${root}.… is not a page or expect statement: not converted` : 'not a page or expect statement: not converted');
+    }
+    if (ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node)) return skip(node, 'a helper function is not converted: only the statements of the test are read');
+    if (ts.isIfStatement(node) || ts.isIterationStatement(node, false) || ts.isTryStatement(node) || ts.isSwitchStatement(node) || ts.isReturnStatement(node) || ts.isThrowStatement(node) || ts.isLabeledStatement(node)) {
+      return skip(node, 'control flow (if, loops, try, return) is not converted: its steps would run unconditionally');
     }
     ts.forEachChild(node, visit);
   };
