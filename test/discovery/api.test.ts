@@ -145,6 +145,14 @@ describe('planning API', () => {
     expect(risk.status).toBe(200);
     expect(risk.body.priority).toBe('CRITICAL');
     expect(risk.body.reasons).toEqual(['sensitive area (auth, payment, account or admin)', 'POST changes data', 'changed in this diff: src/auth.ts']);
+    // A target no surface contains has no score (it answered 200 LOW "nothing to score"; found by QA).
+    let none = await api.post('/api/risk/score', { surfaces: [{ kind: 'http_route', method: 'POST', path: '/api/login', file: 'src/auth.ts' }], target: '/checkout' });
+    expect(none.status).toBe(400);
+    expect(none.body.error.details.issues).toEqual([{ path: 'target', message: 'no surface, page or flow contains "/checkout"; the 1 target(s) scored include "POST /api/login"' }]);
+    none = await api.post('/api/risk/score', { changed_files: ['src/auth.ts'], target: '/checkout' });
+    expect(none.status).toBe(400);
+    expect(none.body.error.details.issues[0].path).toBe('target');
+    expect((await api.post('/api/risk/score', { surfaces: [{ kind: 'http_route', method: 'POST', path: '/api/login' }], target: 'login' })).status).toBe(200);
   });
 
   it('needs something to plan from', async () => {

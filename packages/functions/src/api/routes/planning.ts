@@ -71,6 +71,16 @@ export function planningRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Route
 
   mountRoute(app, deps, registry, {
     method: 'post', path: '/api/risk/score', summary: 'Risk score of the changes or of one target, with the reasons', tags: ['planning'], auth: 'viewer', body: RiskBody,
-    responses: { 200: { description: 'score', schema: z.object({ score: z.number(), priority: z.string(), reasons: z.array(z.string()), items: z.array(PlanItem) }) }, 404: { description: 'no such discovery session, ingestion or project' }, 409: { description: 'the ingestion named is not analysed' } },
-  }, async ({ c, body, access }) => c.json(riskScore({ ...(await inputOf(access.organizationId, body)), target: body.target })));
+    responses: { 200: { description: 'score', schema: z.object({ score: z.number(), priority: z.string(), reasons: z.array(z.string()), items: z.array(PlanItem) }) }, 400: { description: 'nothing to score from, or a target that no surface, page or flow contains (the issue names target)' }, 404: { description: 'no such discovery session, ingestion or project' }, 409: { description: 'the ingestion named is not analysed' } },
+  }, async ({ c, body, access }) => {
+    const input = await inputOf(access.organizationId, body);
+    const score = riskScore({ ...input, target: body.target });
+    // A target that matches nothing has no score: answering the floor score (LOW, "nothing to score") read as "low risk" (found by QA).
+    if (body.target !== undefined && score.items.length === 0) {
+      const targets = buildPlan(input).items.map((i) => i.target);
+      const known = targets.length ? `; the ${targets.length} target(s) scored include ${targets.slice(0, 5).map((t) => JSON.stringify(t)).join(', ')}` : '; there is nothing to match it against: give surfaces, discovery_session_id, ingestion_id or project_id';
+      throw validationFailed([{ path: 'target', message: `no surface, page or flow contains ${JSON.stringify(body.target)}${known}` }]);
+    }
+    return c.json(score);
+  });
 }
