@@ -282,6 +282,21 @@ describe('POST /api/generate, /api/generate/batch, /api/test/review', () => {
     expect(r.status, r.text).toBe(201);
     expect(r.body.test.tags).toContain('smoke');
     expect(r.body.execution.status).toBe('passed');
+    // A URL on the project's app origin becomes a path (the review had an absolute-url finding on it; found by QA).
+    r = await api.post('/api/generate', { project_id: projectId, url: `${app.url}/login` });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.test.steps[0]).toEqual({ type: 'goto', url: '/login' });
+    expect(r.body.review.findings).toEqual([]);
+    expect(r.body.execution.status, JSON.stringify(r.body.execution)).toBe('passed');
+    // The smoke test fails on an error page (it passed: a 404 page has a title and text) and on a page a guard redirects away from.
+    r = await api.post('/api/generate', { project_id: projectId, url: '/no-such-page' });
+    expect(r.body.execution.status).toBe('failed');
+    expect(r.body.execution.error).toMatch(/expected status in \[200, .*got 404/);
+    expect(r.body.created_test).toBeNull();
+    r = await api.post('/api/generate', { project_id: projectId, url: '/dashboard' });
+    expect(r.body.execution.status).toBe('failed');
+    expect(r.body.execution.failed_step).toBe(1);
+    expect(r.body.execution.error).toMatch(/^step 2 \(expect url matches .*login\?next=/s);
     r = await api.post('/api/generate', { project_id: projectId, url: '/table', intent: 'fill "Filter" with "lamp"\nexpect text "Lamp"' });
     expect(r.status, r.text).toBe(201);
     expect(r.body.test.steps[0]).toEqual({ type: 'goto', url: '/table' });

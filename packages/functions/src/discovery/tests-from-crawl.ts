@@ -59,7 +59,8 @@ export function testsFromCrawl(result: CrawlResult, o: { hasSecret: (name: strin
 }
 
 /**
- * A page's smoke test: it opens, stays on its own path, has a title and shows content. The
+ * A page's smoke test: it opens, stays on its own path, has a title, shows content and
+ * answers without an HTTP error (generateFromSpec). The
  * path check is what makes it about this page: a sign-in guard that sends the browser to
  * /login (or /login?next=/dashboard) would otherwise pass on the other page. A page that
  * sent the browser elsewhere during discovery is named by both and checks that it still
@@ -69,7 +70,8 @@ function smokeTest(page: CrawlResult['pages'][number]): TestDefinition {
   const landed = page.redirectedTo && new URL(page.redirectedTo).origin === new URL(page.url).origin ? pathOf(page.redirectedTo) : undefined;
   const name = `${page.title || page.page_type} loads (${pathOf(page.url)}${landed ? ` → ${landed}` : ''})`;
   const test = generateFromSpec({ url: page.url, name }).test;
-  const [goto, ...checks] = test.steps;
+  // The spec's own path check is replaced by this one (a page discovery saw redirect is checked where it landed).
+  const [goto, , ...checks] = test.steps;
   if (!landed) return { ...test, steps: [goto, { type: 'assert', assertion: { type: 'url', matches: onPath(new URL(page.url).pathname) }, name: `it stays on ${pathOf(page.url)}` }, ...checks] };
   // The path only: a query the app adds on the way (?next=…, a nonce) is not the point.
   const where = new URL(page.redirectedTo!).pathname;
@@ -103,7 +105,7 @@ function signInSteps(result: CrawlResult): TestDefinition['steps'] | undefined {
 function relativeTo(origin: string | null, test: TestDefinition): TestDefinition {
   if (!origin) return test;
   const steps = test.steps.map((step) => {
-    if (step.type !== 'goto' || !URL.canParse(step.url)) return step;
+    if ((step.type !== 'goto' && step.type !== 'request') || !URL.canParse(step.url)) return step;
     const u = new URL(step.url);
     return u.origin === origin ? { ...step, url: `${u.pathname}${u.search}${u.hash}` } : step;
   });

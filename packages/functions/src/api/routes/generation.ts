@@ -132,7 +132,7 @@ export function generationRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Rou
     responses: { 201: { description: 'generated', schema: GenerationResponse }, 400: { description: 'intent lines not understood' }, 404: { description: 'no such project' } },
   }, async ({ c, body, access }) => {
     const p = await project(access.organizationId, body.project_id);
-    const gen = body.flow ? generateFromFlow(body.flow) : generateFromSpec({ url: body.url!, intent: body.intent, name: body.name });
+    const gen = body.flow ? generateFromFlow(body.flow) : generateFromSpec({ url: body.url!, intent: body.intent, name: body.name, appOrigins: [p.app_url, body.base_url] });
     // This route reads the intent by the grammar alone; POST /api/nlp/create-test also asks a model, when one is configured.
     if (gen.parse?.not_understood.length) rejectUnparsed({ ...gen.parse } as PlainLanguageResult, 'intent', false, undefined, `The intent is read by svc's sentence grammar, one action per line; free-form lines: POST /api/nlp/create-test rewrites them with a language model${deps.llm?.configured ? '' : ' (none is configured: SVC_LLM_PROVIDERS)'}`);
     if (body.name) gen.test.name = body.name;
