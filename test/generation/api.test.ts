@@ -95,6 +95,19 @@ Examples:
     expect(r.body.generated_test.confidence_score).toBeLessThan(0.35);
   });
 
+  it('a test that checks nothing gets a low confidence and a no-assertions warning, even when it passes (a goto to a 404 page scored 1; found by QA)', async () => {
+    const r = await api.post('/api/nlp/create-test', { project_id: projectId, text: 'go to "/this-does-not-exist"' });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.execution.status).toBe('passed');
+    expect(r.body.generated_test.confidence_score).toBe(0.3);
+    expect(r.body.warnings).toEqual([{ rule: 'no-assertions', message: expect.stringMatching(/^the test checks nothing, so its pass says only that its steps ran/) }]);
+    // With a check, no warning and a high confidence.
+    const checked = await api.post('/api/nlp/create-test', { project_id: projectId, text: 'go to "/login"\nexpect heading "Sign in"' });
+    expect(checked.body.execution.status).toBe('passed');
+    expect(checked.body.warnings).toEqual([]);
+    expect(checked.body.generated_test.confidence_score).toBeGreaterThan(0.9);
+  });
+
   it('a visual check in plain language passes its one run (recorded for that run only) and leaves no baseline behind', async () => {
     const r = await api.post('/api/nlp/create-test', { project_id: projectId, text: 'go to "/visual"\nthe page matches the baseline "visual page"' });
     expect(r.status, r.text).toBe(201);
@@ -269,10 +282,13 @@ describe('POST /api/test/from-event', () => {
     expect(r.body.reproduction_note).toBe('not reproduced: production answered 500, the replay got 404 (the replayed request has no body or credentials)');
   });
 
-  it('an event without a url is a 400 naming event.url', async () => {
-    const r = await api.post('/api/test/from-event', { project_id: projectId, event: { message: 'boom' } });
+  it('an event without a url, or with one that is not an http(s) URL or path, is a 400 naming event.url', async () => {
+    let r = await api.post('/api/test/from-event', { project_id: projectId, event: { message: 'boom' } });
     expect(r.status).toBe(400);
     expect(r.body.error.details.issues.map((i: { path: string }) => i.path)).toContain('event.url');
+    r = await api.post('/api/test/from-event', { project_id: projectId, event: { message: 'boom', url: 'not a url' } });
+    expect(r.status).toBe(400);
+    expect(r.body.error.details.issues).toEqual([{ path: 'event.url', message: 'give the page the error happened on as an http(s) URL or a path starting with /' }]);
   });
 });
 

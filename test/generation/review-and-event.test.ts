@@ -109,6 +109,18 @@ describe('production failure events', () => {
     expect(r.success).toBe(false);
     expect(r.error!.issues.map((i) => i.path.join('.'))).toEqual(['message', 'url']);
   });
+
+  it('an event url must be an http(s) URL or a path; a navigation breadcrumb to something else is skipped (found by QA: "not a url" became goto "not a url")', () => {
+    for (const url of ['not a url', 'javascript:alert(1)', 'file:///etc/passwd', '//evil.example/x', 'http://']) {
+      const r = FailureEvent.safeParse({ message: 'boom', url });
+      expect(r.success, url).toBe(false);
+      expect(r.error!.issues[0]).toMatchObject({ path: ['url'], message: 'give the page the error happened on as an http(s) URL or a path starting with /' });
+    }
+    for (const url of ['https://shop.example.com/checkout?step=2', '/checkout', '/']) expect(FailureEvent.safeParse({ message: 'boom', url }).success, url).toBe(true);
+    const r = reproduceEvent(FailureEvent.parse({ message: 'boom', url: 'https://shop.example.com/cart', breadcrumbs: [{ category: 'navigation', data: { from: 'somewhere', to: 'elsewhere' } }] }));
+    expect(r.test.steps[0]).toEqual({ type: 'goto', url: '/cart' });
+    expect(r.skipped).toEqual([{ at: 0, what: 'navigation', reason: 'navigation to "elsewhere": not an http(s) URL or a path' }]);
+  });
 });
 
 describe('confidence', () => {
@@ -116,5 +128,10 @@ describe('confidence', () => {
     expect(confidenceScore(0.8, 'passed')).toBe(0.9);
     expect(confidenceScore(0.8, 'failed')).toBe(0.24);
     expect(confidenceScore(0.8, 'not_executed')).toBe(0.48);
+  });
+
+  it('a test that could not have failed (weak: it checks nothing) scores as low as a failed one, whatever its run did', () => {
+    expect(confidenceScore(1, 'passed', { weak: true })).toBe(0.3);
+    expect(confidenceScore(0.8, 'not_executed', { weak: true })).toBe(0.24);
   });
 });

@@ -8,7 +8,7 @@ import type { Store } from '@svc/core/store/index';
 import type { EventPublisher } from '@svc/core/ports/events';
 import type { GeneratedTestRecord, GenerationSource } from '@svc/core/store/generated-tests';
 import type { TestRecord } from '@svc/core/store/tests';
-import { confidenceScore, type ExecutionOutcome } from '@svc/core/intelligence/generation/confidence';
+import { checksNothing, confidenceScore, type ExecutionOutcome } from '@svc/core/intelligence/generation/confidence';
 import type { GenerationExecutor } from './execute-once.ts';
 import { parameterSetName } from '@svc/core/contracts/parameter-sets';
 import { readableSteps } from '@svc/core/intelligence/generation/readable-locators';
@@ -59,10 +59,18 @@ export interface FinishInput {
   retry?: (failed: ExecutionReport) => Promise<{ test: TestDefinition; generatorConfidence: number } | undefined>;
 }
 
+/** Why the generated test's pass proves little (said in the answer; its confidence is low). */
+export interface GenerationWarning {
+  rule: string;
+  message: string;
+}
+
 export interface Finished {
   generated_test: GeneratedTestRecord;
   execution: ExecutionReport;
   created_test: TestRecord | null;
+  /** Why a pass of this test proves little: it checks nothing (the review's no-assertions rule). */
+  warnings: GenerationWarning[];
   /** The failed run of the first version, when `retry` replaced the test. */
   first_attempt?: ExecutionReport;
 }
@@ -101,11 +109,15 @@ export async function finishGeneration(i: FinishInput): Promise<Finished> {
     execution = ran.report;
   }
   if (execution.status === 'passed') i = { ...i, test: await withReadableLocators(i, baseUrl, ran.fingerprints) };
+  // A test that checks nothing passes as long as no step throws (a goto to a 404 page passed with confidence 1; found by QA).
+  const warnings: GenerationWarning[] = checksNothing(i.test)
+    ? [{ rule: 'no-assertions', message: `the test checks nothing, so its ${execution.status === 'passed' ? 'pass' : 'run'} says only that its steps ran (a page that answered an error passes too); its confidence is low: add a check of what should be seen (expect heading "…", expect text "…", expect the URL to contain "…") or of the response (status, fields)` }]
+    : [];
   const generated = await i.store.generatedTests.create(i.organizationId, {
     project_id: i.projectId,
     name: i.test.name,
     code: JSON.stringify(i.test, null, 2),
-    confidence_score: confidenceScore(i.generatorConfidence, execution.status),
+    confidence_score: confidenceScore(i.generatorConfidence, execution.status, { weak: warnings.length > 0 }),
     source: i.source,
     execution_status: execution.status,
     test_id: null,
@@ -140,7 +152,7 @@ export async function finishGeneration(i: FinishInput): Promise<Finished> {
       }),
     );
   }
-  return { generated_test: generated, execution, created_test: created, ...(firstAttempt && { first_attempt: firstAttempt }) };
+  return { generated_test: generated, execution, created_test: created, warnings, ...(firstAttempt && { first_attempt: firstAttempt }) };
 }
 
 /**

@@ -17,10 +17,23 @@ export const Breadcrumb = z.looseObject({
 });
 export type Breadcrumb = z.output<typeof Breadcrumb>;
 
+/** An http(s) URL, or a path on the app ("/checkout?step=2"): what a test can open. "not a url" became goto "not a url" (found by QA). */
+function isPageUrl(url: string): boolean {
+  if (/^\/(?!\/)\S*$/.test(url)) return true;
+  if (!URL.canParse(url)) return false;
+  const u = new URL(url);
+  return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+}
+
 export const FailureEvent = z.looseObject({
   message: z.string().min(1).max(10_000).describe('The error message, e.g. "TypeError: cannot read properties of undefined"'),
   stack: z.string().max(200_000).optional(),
-  url: z.string().min(1).max(8000).describe('The page the error happened on'),
+  url: z
+    .string()
+    .min(1)
+    .max(8000)
+    .refine(isPageUrl, { message: 'give the page the error happened on as an http(s) URL or a path starting with /' })
+    .describe('The page the error happened on: an http(s) URL, or a path (/checkout)'),
   user_agent: z.string().max(2000).optional(),
   timestamp: z.union([z.string(), z.number()]).optional(),
   breadcrumbs: z.array(Breadcrumb).max(1000).default([]),
@@ -63,7 +76,8 @@ export function reproduceEvent(event: FailureEvent, opts: { name?: string } = {}
   let failing: EventReproduction['failing_request'];
   const crumbs = event.breadcrumbs;
   const firstNav = crumbs.find((b) => b.category === 'navigation');
-  const start = typeof firstNav?.data?.from === 'string' ? firstNav.data.from : typeof firstNav?.data?.to === 'string' ? firstNav.data.to : event.url;
+  const pageOf = (v: unknown) => (typeof v === 'string' && isPageUrl(v) ? v : undefined);
+  const start = pageOf(firstNav?.data?.from) ?? pageOf(firstNav?.data?.to) ?? event.url;
   steps.push({ type: 'goto', url: relativeUrl(start, origin) });
   let current = relativeUrl(start, origin);
 
@@ -71,6 +85,7 @@ export function reproduceEvent(event: FailureEvent, opts: { name?: string } = {}
     const data = b.data ?? {};
     const cat = b.category.toLowerCase();
     if (cat === 'navigation') {
+      if (typeof data.to === 'string' && !pageOf(data.to)) return skipped.push({ at: i, what: cat, reason: `navigation to ${JSON.stringify(data.to.slice(0, 200))}: not an http(s) URL or a path` });
       const to = typeof data.to === 'string' ? relativeUrl(data.to, origin) : undefined;
       if (!to) return skipped.push({ at: i, what: cat, reason: 'navigation without data.to' });
       // The first navigation's "from" already opened the page; a click usually causes the navigation, so only goto when nothing led there.

@@ -5,4 +5,4 @@ export { convertRecording, RecordingError, MAX_RECORDING_BYTES, type ConvertedRe
 export { reproduceEvent, consoleShowsError, FailureEvent, type EventReproduction } from './from-event.ts';
 export { reviewTest, type Review, type Finding } from './review.ts';
 export { generateFromSpec, generateFromFlow, FlowInput, type GeneratedFromSpec } from './suite.ts';
-export { confidenceScore, type ExecutionOutcome } from './confidence.ts';
+export { confidenceScore, checksNothing, type ExecutionOutcome } from './confidence.ts';

@@ -1,4 +1,5 @@
 import type { Locator, Step, TestDefinition } from '../../contracts/steps.ts';
+import { checksNothing } from './confidence.ts';
 
 /** Quality findings on a test: what makes it brittle, slow, unsafe or unable to fail. */
 export type Severity = 'high' | 'medium' | 'low';
@@ -49,7 +50,7 @@ export function reviewTest(test: Pick<TestDefinition, 'type' | 'steps'> & { asse
   const assertions = test.assertions ?? [];
   const add = (f: Finding) => findings.push(f);
 
-  if (!steps.some((s) => s.type === 'assert') && assertions.length === 0) {
+  if (checksNothing(test)) {
     add({ rule: 'no-assertions', severity: 'high', message: 'the test checks nothing: it passes as long as no step throws', suggestion: 'add an assertion on what the user should see (expect heading "…", expect text "…", expect the URL to contain "…") or the response (status, fields)' });
   }
   if (test.type === 'ui' && steps[0] && steps[0].type !== 'goto') {

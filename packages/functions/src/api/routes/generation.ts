@@ -26,6 +26,7 @@ const GenerationResponse = z.object({
   test: z.record(z.string(), z.unknown()).describe('The generated test in the product format'),
   execution: z.record(z.string(), z.unknown()).describe('The one execution: status passed | failed | not_executed, error, steps; parameter_set names the first failing set of a parameterised test'),
   created_test: z.record(z.string(), z.unknown()).nullable().describe('The test saved in tests (only when the execution passed)'),
+  warnings: z.array(z.object({ rule: z.string(), message: z.string() })).describe('Why a pass of the test proves little (no-assertions: it checks nothing); its confidence_score is then low'),
 });
 
 /**
