@@ -265,6 +265,35 @@ describe('POST /api/test/from-event', () => {
     expect(r.body.created_test.tags).toContain('production-error');
   });
 
+  it('an error thrown after a fetch, after load: the run waits for the page to settle and sees it (found by QA: the run ended first and the test was saved as passing)', async () => {
+    const r = await api.post('/api/test/from-event', {
+      project_id: projectId,
+      event: { message: 'Uncaught Boom failed 500', url: `${app.url}/late-error`, breadcrumbs: [{ category: 'fetch', data: { method: 'GET', url: `${app.url}/api/items`, status_code: 200 } }] },
+    });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.execution.status, JSON.stringify(r.body.execution)).toBe('failed');
+    expect(r.body.execution.error).toBe('the production error showed up again in the console: Boom failed 500');
+    expect(r.body.execution.console_errors).toContain('Uncaught Boom failed 500');
+    expect(r.body.reproduced).toBe(true);
+    expect(r.body.created_test).toBeNull();
+  });
+
+  it('a replay that passes but has no check that would catch the error: not reproduced, low confidence, said why, not created (found by QA: saved as passing, 0.875)', async () => {
+    const r = await api.post('/api/test/from-event', {
+      project_id: projectId,
+      event: { message: 'TypeError: cannot read properties of undefined (reading "rows")', url: `${app.url}/table`, breadcrumbs: [{ category: 'ui.click', data: { text: 'Next' } }] },
+    });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.test.steps.map((s: { type: string }) => s.type)).toEqual(['goto', 'click', 'assert']);
+    expect(r.body.execution.status, JSON.stringify(r.body.execution)).toBe('passed');
+    expect(r.body.reproduced).toBe(false);
+    expect(r.body.created_test).toBeNull();
+    expect(r.body.generated_test).toMatchObject({ execution_status: 'passed', test_id: null });
+    expect(r.body.generated_test.confidence_score).toBeLessThanOrEqual(0.3);
+    expect(r.body.warnings).toEqual([{ rule: 'cannot-catch-the-error', message: expect.stringMatching(/^the test has no check that fails when the error happens .*it would pass while "TypeError: cannot read properties of undefined \(reading "rows"\)" still happens/) }]);
+    expect(r.body.reproduction_note).toMatch(/^not reproduced: the error did not show up in the console \(waited for the page to settle: .*\), and the test has no check that would catch it, so it was not saved as a passing regression test$/);
+  });
+
   it('a request that still fails reproduces; a replay that breaks earlier does not count as reproduced', async () => {
     let r = await api.post('/api/test/from-event', { project_id: projectId, event: { message: 'Error: item not found', url: `${app.url}/table`, breadcrumbs: [{ category: 'fetch', data: { method: 'GET', url: `${app.url}/api/items/999`, status_code: 404 } }] } });
     expect(r.status, r.text).toBe(201);

@@ -48,6 +48,13 @@ export interface TestRunDeps {
   extractModel?: ExtractModel;
   /** Per step of `test` (its flows expanded, flows/expand-flows.ts): the flow step it came from; results and errors name it. */
   origins?: ReadonlyArray<FlowOrigin | undefined>;
+  /**
+   * After a UI test passed, wait for its page to settle (no request in flight for quietMs, at
+   * most maxMs, within the test's timeout) before reading its console errors: a run that
+   * judges the console (a regression test from a production error) ended before an error
+   * thrown after a fetch (found by QA).
+   */
+  settle?: { quietMs: number; maxMs: number };
 }
 
 const uiAssertionTypes = new Set(['visible', 'hidden', 'text', 'value', 'url', 'title', 'count', 'attribute', 'enabled', 'disabled']);
@@ -338,6 +345,10 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
   }
   for (const settle of settles) await settle(!failure ? { status: 'passed' } : failure.kind === 'cancelled' || failure.kind === 'timeout' ? { status: 'unknown' } : { status: 'failed', message: failure.message });
 
+  if (deps.settle && session?.settle && !failure) {
+    const maxMs = Math.max(0, Math.min(deps.settle.maxMs, deadline - now()));
+    if (maxMs > 0) await within(session.settle({ quietMs: deps.settle.quietMs, maxMs }), maxMs + 1_000);
+  }
   const diagnostics = session?.diagnostics() ?? { consoleErrors: [], failedRequests: [], pagesVisited: [] };
   let trace: string | undefined;
   let domSnapshot: string | undefined;

@@ -136,6 +136,12 @@ export interface UiSession {
   /** The page's title (optional: only callers that report the page's state, e.g. POST /api/act, need it). */
   title?(): Promise<string>;
   diagnostics(): UiDiagnostics;
+  /**
+   * Waits until the page has had no request in flight for quietMs (at most maxMs), so what
+   * it does after loading — a fetch, then an error thrown with its answer — reaches the
+   * diagnostics before the session ends. Optional.
+   */
+  settle?(o: { quietMs: number; maxMs: number }): Promise<void>;
   /** Stops tracing; returns the trace zip when keep is true. */
   stopTrace(keep: boolean): Promise<Uint8Array | undefined>;
   close(): Promise<void>;

@@ -21,7 +21,7 @@ export interface GenerationExecutor {
    * Runs one test; with `batch` (from batch()), tests of one request share one browser.
    * With `finalPage`, the result also says which page the run ended on (POST /api/act).
    */
-  run(test: TestDefinition, where: { organizationId: string; projectId: string; baseUrl?: string; signal?: AbortSignal; batch?: string; finalPage?: FinalPageRequest }): Promise<GenerationRunResult>;
+  run(test: TestDefinition, where: { organizationId: string; projectId: string; baseUrl?: string; signal?: AbortSignal; batch?: string; finalPage?: FinalPageRequest; settle?: { quietMs: number; maxMs: number } }): Promise<GenerationRunResult>;
   /**
    * Fingerprints of the visible elements of one page (for a model rewriting sentences, so
    * it uses the page's own names). Opens the page in a fresh context of the batch's browser.
@@ -62,7 +62,7 @@ export function createGenerationExecutor(o: GenerationExecutorOptions): Generati
         const final = where.finalPage && env.ui ? recordFinalPage(where.finalPage) : undefined;
         // No fingerprints: a generated test has no identity yet, and its elements are not to be
         // healed towards. Its visual assertions record into a store that ends with this run.
-        const result = await runTest(`generated:${threadId}`, test, { ...env, ...(final && env.ui && { ui: final.wrap(env.ui) }), fingerprints: undefined, baselines: runScopedBaselineStore(), baselineMode: 'missing', baseUrl: where.baseUrl, signal: where.signal });
+        const result = await runTest(`generated:${threadId}`, test, { ...env, ...(final && env.ui && { ui: final.wrap(env.ui) }), fingerprints: undefined, baselines: runScopedBaselineStore(), baselineMode: 'missing', baseUrl: where.baseUrl, signal: where.signal, ...(where.settle && { settle: where.settle }) });
         return final?.page ? { ...result, final_page: final.page } : result;
       } finally {
         if (!where.batch) await envs.release(threadId);

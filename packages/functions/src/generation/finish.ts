@@ -57,6 +57,14 @@ export interface FinishInput {
    * is the one kept.
    */
   retry?: (failed: ExecutionReport) => Promise<{ test: TestDefinition; generatorConfidence: number } | undefined>;
+  /** Let the page settle after a passing UI run before `judge` reads its console (runTest's settle). */
+  settle?: { quietMs: number; maxMs: number };
+  /**
+   * Why a pass of this test would not catch what it is for (a regression test with no check
+   * that sees its error): the confidence is low, the answer warns, and a passing run is not
+   * created in tests — a test that passes while the error still happens is no regression test.
+   */
+  unguarded?: GenerationWarning;
 }
 
 /** Why the generated test's pass proves little (said in the answer; its confidence is low). */
@@ -69,7 +77,7 @@ export interface Finished {
   generated_test: GeneratedTestRecord;
   execution: ExecutionReport;
   created_test: TestRecord | null;
-  /** Why a pass of this test proves little: it checks nothing (the review's no-assertions rule). */
+  /** Why a pass of this test proves little: it checks nothing (the review's no-assertions rule), or FinishInput.unguarded. */
   warnings: GenerationWarning[];
   /** The failed run of the first version, when `retry` replaced the test. */
   first_attempt?: ExecutionReport;
@@ -113,6 +121,7 @@ export async function finishGeneration(i: FinishInput): Promise<Finished> {
   const warnings: GenerationWarning[] = checksNothing(i.test)
     ? [{ rule: 'no-assertions', message: `the test checks nothing, so its ${execution.status === 'passed' ? 'pass' : 'run'} says only that its steps ran (a page that answered an error passes too); its confidence is low: add a check of what should be seen (expect heading "…", expect text "…", expect the URL to contain "…") or of the response (status, fields)` }]
     : [];
+  if (i.unguarded) warnings.push(i.unguarded);
   const generated = await i.store.generatedTests.create(i.organizationId, {
     project_id: i.projectId,
     name: i.test.name,
@@ -123,7 +132,7 @@ export async function finishGeneration(i: FinishInput): Promise<Finished> {
     test_id: null,
   });
   let created: TestRecord | null = null;
-  if (execution.status === 'passed') {
+  if (execution.status === 'passed' && !i.unguarded) {
     const test = await i.store.tests.create(i.organizationId, {
       project_id: i.projectId,
       name: i.test.name,
@@ -189,7 +198,7 @@ async function runCases(i: FinishInput, baseUrl: string | undefined): Promise<{ 
   let failedSet: string | undefined;
   for (const c of casesOf(i.test)) {
     try {
-      result = await i.executor.run(c.test, { organizationId: i.organizationId, projectId: i.projectId, baseUrl, batch: i.batch });
+      result = await i.executor.run(c.test, { organizationId: i.organizationId, projectId: i.projectId, baseUrl, batch: i.batch, ...(i.settle && { settle: i.settle }) });
     } catch (err) {
       return { report: { status: 'not_executed', error: `the test could not be executed${c.name ? ` (parameter set ${c.name})` : ''}: ${(err as Error).message}`, ...(baseUrl && { base_url: baseUrl }) } };
     }

@@ -66,6 +66,9 @@ export class PlaywrightUiSession implements UiSession {
   private readonly consoleErrors: string[] = [];
   private readonly failedRequests: UiDiagnostics['failedRequests'] = [];
   private readonly pagesVisited = new Set<string>();
+  /** Requests of the context in flight, and when that last changed (settle()). */
+  private readonly inflight = new Set<unknown>();
+  private lastNetworkChange = Date.now();
   private readonly env: StepEnv & { assertTimeoutMs: number };
 
   private constructor(
@@ -96,6 +99,18 @@ export class PlaywrightUiSession implements UiSession {
       if (frame !== page.mainFrame() || this.pagesVisited.size >= MAX_PAGES_VISITED) return;
       const visited = pageOf(frame.url());
       if (visited) this.pagesVisited.add(visited);
+    });
+    context.on('request', (req) => {
+      this.inflight.add(req);
+      this.lastNetworkChange = Date.now();
+    });
+    context.on('requestfinished', (req) => {
+      this.inflight.delete(req);
+      this.lastNetworkChange = Date.now();
+    });
+    context.on('requestfailed', (req) => {
+      this.inflight.delete(req);
+      this.lastNetworkChange = Date.now();
     });
     context.on('requestfailed', (req) => {
       const failure = req.failure()?.errorText ?? 'failed';
@@ -217,6 +232,19 @@ export class PlaywrightUiSession implements UiSession {
 
   title(): Promise<string> {
     return this.page.title();
+  }
+
+  /**
+   * No request in flight for quietMs, at most maxMs. The quiet period counts from the call
+   * at the earliest, so a page that is already quiet still gets quietMs for its timers.
+   */
+  async settle(o: { quietMs: number; maxMs: number }): Promise<void> {
+    const start = Date.now();
+    const until = start + o.maxMs;
+    while (Date.now() < until && !this.closed) {
+      if (this.inflight.size === 0 && Date.now() - Math.max(this.lastNetworkChange, start) >= o.quietMs) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
   }
 
   diagnostics(): UiDiagnostics {
