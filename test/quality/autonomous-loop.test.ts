@@ -109,6 +109,8 @@ describe('POST /api/quality/autonomous-loop', () => {
     const stored = (await api.get(`/api/tests/${dashboard.id}`)).body as { steps: Array<{ type: string; url?: string; assertion?: { type: string; matches?: string } }> };
     expect(stored.steps[0]).toMatchObject({ type: 'goto', url: '/login' });
     expect(stored.steps.map((st) => st.type)).toEqual(expect.arrayContaining(['fill', 'click']));
+    // No page-status GET: it has no cookie jar, so it would ask signed out.
+    expect(stored.steps.filter((st) => st.type === 'request')).toEqual([]);
     const stays = stored.steps.find((st) => st.assertion?.type === 'url' && st.assertion.matches?.includes('dashboard'));
     expect(stays, JSON.stringify(stored.steps)).toBeTruthy();
     // /login?next=/dashboard is not /dashboard: the check is on the path.

@@ -29,9 +29,11 @@ export function testsFromCrawl(result: CrawlResult, o: { hasSecret: (name: strin
   const signIn = signInSteps(result);
   const signInMissing = signIn ? secretsReferenced(signIn).filter((name) => !o.hasSecret(name)) : [];
   // Every page, the sign-in page too: the crawl saw it signed in (a signed-in visitor may be sent on from it).
+  // Their page-status check goes: its GET has no cookie jar, so it would ask signed out (an
+  // app answering 401 to that would fail a page that works).
   const signedIn = (test: TestDefinition): TestDefinition =>
     signIn && !signInMissing.length
-      ? { ...test, steps: [...signIn, ...test.steps], description: `Signed in with the project's test account: ${test.description ?? test.name}` }
+      ? { ...test, steps: [...signIn, ...withoutPageStatus(test.steps)], description: `Signed in with the project's test account: ${test.description ?? test.name}` }
       : test;
   for (const page of result.pages) {
     if (page.partial) {
@@ -80,6 +82,11 @@ function smokeTest(page: CrawlResult['pages'][number]): TestDefinition {
     description: `The page ${pathOf(page.url)} leads to ${landed}, which opens, has a title and shows content`,
     steps: [goto, { type: 'assert', assertion: { type: 'url', matches: onPath(where) }, name: `it leads to ${landed}` }, ...checks],
   };
+}
+
+/** The steps without generateFromSpec's page-status check (its GET and the status assertion after it). */
+function withoutPageStatus(steps: TestDefinition['steps']): TestDefinition['steps'] {
+  return steps.filter((step, i) => step.type !== 'request' && !(step.type === 'assert' && step.assertion.type === 'status' && steps[i - 1]?.type === 'request'));
 }
 
 /** A URL on exactly this path, on any host (the run's app URL), with any query or fragment. */
