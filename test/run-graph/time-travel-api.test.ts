@@ -106,8 +106,11 @@ describe('time travel', () => {
     expect(fork.body.thread_id).not.toBe(run.thread_id);
     // The fork tests the same code: it keeps the run's source.
     expect(fork.body.run).toMatchObject({ trigger: 'fork', status: 'running', source: { ...source, pull_request: null } });
+    // …and the URL it tested: its report names it, and a retry of its failure tests it (found by QA: base_url null).
+    expect(fork.body.run.app_url).toBe(target.url);
     const done = await settle(fork.body.thread_id);
-    expect(done).toMatchObject({ passed_count: 1, run: { total_tests: 1 } });
+    expect(done).toMatchObject({ passed_count: 1, run: { total_tests: 1, app_url: target.url } });
+    expect(JSON.parse((await api.get(`/api/reports/${fork.body.run.id}?format=json`)).text).run.base_url).toBe(target.url);
     expect(target.hits('/ok?id=f1')).toBe(1);
     expect(target.hits('/ok?id=f2')).toBe(2);
     const forkHistory = await history(fork.body.thread_id);

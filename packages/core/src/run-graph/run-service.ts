@@ -201,9 +201,11 @@ export function runService(deps: GraphDeps) {
       throw err;
     });
     const edited = applyPatch(source.state, patch);
-    // The fork tests the same code as its run: it keeps that run's source (branch, commit, pull request).
+    // The fork tests the same code as its run: it keeps that run's source (branch, commit, pull request),
+    // and its record keeps the URL the fork tests (the state's, which an edit may change), as every run's does.
     const forkedRun = await store.testRuns.get(orgId, owner.run_id);
-    const run = await store.testRuns.create(orgId, { project_id: edited.graph.config.project_id, trigger: 'fork', total_tests: edited.test_plan.length, source: forkedRun?.source ?? undefined });
+    const appUrl = edited.app_url || forkedRun?.app_url || undefined;
+    const run = await store.testRuns.create(orgId, { project_id: edited.graph.config.project_id, trigger: 'fork', total_tests: edited.test_plan.length, source: forkedRun?.source ?? undefined, app_url: appUrl });
     const newThread = run.thread_id;
     await deps.threads.markActive(newThread, { organization_id: orgId, run_id: run.id });
     const state: RunGraphState = RunGraphStateSchema.parse({
