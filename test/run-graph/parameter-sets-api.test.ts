@@ -124,6 +124,25 @@ describe('parameterised tests through the API', () => {
     expect(malformed.body.error.details.issues[0].path).toBe('test_ids.0');
   });
 
+  it('a case named beside its whole test, or twice, is planned and counted once (found by QA)', async () => {
+    const created = await api.post('/api/tests', parameterisedApiTest('named twice', [
+      { values: { path: 'ok', id: 'pd1' } },
+      { values: { path: 'ok', id: 'pd2' } },
+    ]));
+    const testId = created.body.id as string;
+    // The whole test covers its case: two cases, not three.
+    const whole = await runToEnd([testId, `${testId}[1]`]);
+    expect(startTotals.at(-1)).toBe(2);
+    expect(whole.status.run).toMatchObject({ status: 'completed', total_tests: 2, passed_tests: 2 });
+    expect(whole.status.run.test_plan.map((t: { id: string }) => t.id)).toEqual([`${testId}[1]`, `${testId}[2]`]);
+    expect([target.hits('/ok?id=pd1'), target.hits('/ok?id=pd2')]).toEqual([1, 1]);
+
+    const twice = await runToEnd([`${testId}[2]`, `${testId}[2]`]);
+    expect(startTotals.at(-1)).toBe(1);
+    expect(twice.status.run).toMatchObject({ status: 'completed', total_tests: 1, passed_tests: 1 });
+    expect([target.hits('/ok?id=pd1'), target.hits('/ok?id=pd2')]).toEqual([1, 2]);
+  });
+
   it('each case is ranked on its own: the flaky set shows, the steady ones do not', async () => {
     const created = await api.post('/api/tests', parameterisedApiTest('steady and flaky', [
       { name: 'steady', values: { path: 'ok', id: 'st1' } },

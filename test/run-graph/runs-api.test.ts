@@ -171,6 +171,25 @@ describe('run endpoints', () => {
     expect(junit).toContain('<property name="svc.unfinished" value="cancelled"/>');
   });
 
+  it('a test named more than once runs once and counts once, before and after a cancel (found by QA: total 3 for a plan of 1)', async () => {
+    const [slow] = await createTests(['/slow?ms=6000&id=d1']);
+    const res = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [slow, slow, slow] });
+    expect(res.status).toBe(201);
+    expect(res.body.run.total_tests).toBe(1);
+    const runId = res.body.run.id as string;
+    const deadline = Date.now() + 10_000;
+    while (target.hits('/slow?id=d1') === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const running = await api.get(`/api/v1/test/status/${runId}`);
+    expect(running.body.run.test_plan.map((t: { id: string }) => t.id)).toEqual([slow]);
+
+    expect((await api.post(`/api/v1/test/cancel/${runId}`)).status).toBe(200);
+    const record = (await api.get(`/api/v1/test/status/${runId}`)).body.run;
+    expect(record).toMatchObject({ status: 'cancelled', total_tests: 1, passed_tests: 0, failed_tests: 0 });
+    const report = JSON.parse((await api.get(`/api/reports/${runId}?format=json`)).text);
+    expect(report.run).toMatchObject({ unfinished: 'cancelled', total: 1, passed: 0, failed: 0, skipped: 1 });
+    expect(target.hits('/slow?id=d1')).toBe(1);
+  });
+
   it('bad input: unknown project or test → 404, invalid body → 400, another organization\'s run → 404', async () => {
     const unknownProject = await api.post('/api/v1/test/run', { project_id: crypto.randomUUID() });
     expect(unknownProject.status).toBe(404);

@@ -99,6 +99,20 @@ export function splitCaseId(id: string): { testId: string; index?: number } {
   return index >= 1 && index <= MAX_PARAMETER_SETS ? { testId: m[1], index } : { testId: id };
 }
 
+/**
+ * A selection of tests and cases without repeats, in the order given: a test or case named
+ * again is dropped, and so is a case whose whole test is named too (the test runs every
+ * case). What is left is what the plan executes, one entry each.
+ */
+export function distinctSelection(ids: readonly string[]): string[] {
+  const unique = [...new Set(ids)];
+  const whole = new Set(unique.filter((id) => splitCaseId(id).index === undefined));
+  return unique.filter((id) => {
+    const { testId, index } = splitCaseId(id);
+    return index === undefined || !whole.has(testId);
+  });
+}
+
 /** A case's name in reports: `<test name> [<set name>]`, the test's part cut so the whole fits 255. */
 export function caseName(testName: string, setName: string): string {
   const suffix = ` [${setName}]`;

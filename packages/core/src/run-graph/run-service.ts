@@ -1,5 +1,5 @@
 import { AppError, notFound, validationFailed } from '../errors.ts';
-import { splitCaseId } from '../contracts/parameter-sets.ts';
+import { distinctSelection, splitCaseId } from '../contracts/parameter-sets.ts';
 import { isTerminalRunStatus, type TestRun } from '../contracts/test-run.ts';
 import { runSourceOf, type RunSource } from '../contracts/run-source.ts';
 import { TestingStateSchema } from '../contracts/run-state.ts';
@@ -45,15 +45,17 @@ export function runService(deps: GraphDeps) {
     if (!settings.success) throw validationFailed(toFieldIssues(settings.error).map((i) => ({ ...i, path: `project.config.${i.path}` })));
     // What the run will execute, counted as the plan will count it: a parameterised test is a case per set.
     let planned = 0;
-    if (input.test_ids) {
+    // Named twice, or a case beside its whole test: the plan has it once, and so does the count (found by QA: 3 of 1).
+    const testIds = input.test_ids ? distinctSelection(input.test_ids) : undefined;
+    if (testIds) {
       // A case id names one parameter set: the test must exist in the project and have it.
-      const wanted = input.test_ids.map(splitCaseId);
+      const wanted = testIds.map(splitCaseId);
       const found = await Promise.all(wanted.map((w) => store.tests.get(orgId, w.testId)));
       const isHere = (i: number) => !!found[i] && found[i]!.project_id === input.project_id;
-      const missing = input.test_ids.filter((_, i) => !isHere(i));
+      const missing = testIds.filter((_, i) => !isHere(i));
       if (missing.length) throw new AppError('NOT_FOUND', `test${missing.length > 1 ? 's' : ''} not found in this project: ${missing.join(', ')}`, { test_ids: missing });
       // The test is there; the case it names is not: say how many sets it has.
-      const noSuchCase = input.test_ids.flatMap((id, i) => ((wanted[i].index ?? 0) > found[i]!.parameter_sets.length ? [{ id, sets: found[i]!.parameter_sets.length }] : []));
+      const noSuchCase = testIds.flatMap((id, i) => ((wanted[i].index ?? 0) > found[i]!.parameter_sets.length ? [{ id, sets: found[i]!.parameter_sets.length }] : []));
       if (noSuchCase.length) {
         const why = noSuchCase.map(({ id, sets }) => `${id}: the test has ${sets ? `${sets} parameter set${sets > 1 ? 's' : ''} ([1]…[${sets}])` : 'no parameter sets (name the test without [n])'}`);
         throw new AppError('NOT_FOUND', `no such case: ${why.join('; ')}`, { test_ids: noSuchCase.map((c) => c.id) });
@@ -79,7 +81,7 @@ export function runService(deps: GraphDeps) {
         organization_id: orgId,
         project_id: input.project_id,
         trigger: trigger ?? input.trigger,
-        test_ids: input.test_ids ?? null,
+        test_ids: testIds ?? null,
         healing_enabled: input.healing_enabled ?? s.healing_enabled ?? true,
         require_test_plan_approval: input.require_test_plan_approval ?? s.require_test_plan_approval ?? false,
         require_healing_approval: input.require_healing_approval ?? s.require_healing_approval ?? false,
@@ -129,11 +131,13 @@ export function runService(deps: GraphDeps) {
     const at = deps.clock.now().toISOString();
     const { state } = await deps.checkpointer.load(threadId);
     // The report node does not run for a cancelled run: its totals are the state's as it stands (they stayed 0; found by QA).
+    // Once planned, the plan is what the run executes (an approval may have shortened it); before, the count made at the start.
+    const total = state.graph.routes.plan_tests ? state.test_plan.length : run.total_tests;
     const cancelled = await store.testRuns.setStatus(
       orgId,
       run.id,
       'cancelled',
-      { completed_at: at, error: `cancelled${by ? ` by ${by}` : ''}`, total_tests: Math.max(run.total_tests, state.test_plan.length), passed_tests: state.passed_count, failed_tests: state.failed_count, results: summaryOf({ ...state, completed_at: at }, 'cancelled') },
+      { completed_at: at, error: `cancelled${by ? ` by ${by}` : ''}`, total_tests: total, passed_tests: state.passed_count, failed_tests: state.failed_count, results: summaryOf({ ...state, completed_at: at }, 'cancelled') },
       run.status,
     );
     const pending = state.graph.approvals.filter((a) => a.status === 'pending');
