@@ -6,17 +6,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, signUp, type Client } from '../support/server.ts';
 import { startRunGraphServer } from './support/api-server.ts';
 import { apiTest, startTarget, type Target } from './support/target.ts';
+import { openSse } from './support/sse-client.ts';
 
 let server: Awaited<ReturnType<typeof startRunGraphServer>>;
 let target: Target;
 let api: Client;
 let other: Client;
 let projectId: string;
+let token: string;
 
 beforeAll(async () => {
   target = await startTarget();
   server = await startRunGraphServer();
   const user = await signUp(server.url, 'runs@example.com');
+  token = user.token;
   api = client(server.url, { token: user.token, org: user.orgId });
   const stranger = await signUp(server.url, 'stranger@example.com');
   other = client(server.url, { token: stranger.token, org: stranger.orgId });
@@ -164,6 +167,12 @@ describe('run endpoints', () => {
     expect(record).toMatchObject({ status: 'cancelled', total_tests: 3, passed_tests: 1, failed_tests: 0 });
     const cancelled = JSON.parse((await api.get(`/api/reports/${runId}?format=json`)).text);
     expect(cancelled.run).toMatchObject({ unfinished: 'cancelled', total: 3, passed: 1, failed: 0, skipped: 2 });
+    // The stored summary and the stream's complete event say what the report says: the tests not run are skipped (found by QA: skipped 0).
+    const summary = { status: 'cancelled', total: 3, passed: 1, healed: 0, failed: 0, skipped: 2 };
+    expect(record.results).toMatchObject(summary);
+    const events = await openSse(`${server.url}/stream/${runId}`, { headers: { authorization: `Bearer ${token}` } });
+    await events.done;
+    expect(events.events.at(-1)).toMatchObject({ event: 'complete', data: { summary } });
     const md = (await api.get(`/api/reports/${runId}?format=md`)).text;
     expect(md).toMatch(/^## ⏹️ Cancelled/m);
     expect(md).toContain('Cancelled before every test ran: the tests not run are counted as skipped.');

@@ -86,21 +86,29 @@ async function finishRun(deps: GraphDeps, state: RunGraphState): Promise<TestRun
   return status;
 }
 
-export function summaryOf(state: RunGraphState, status: string): Record<string, unknown> {
+/**
+ * The run's summary (stored as run.results, sent in the complete event). `total` is the
+ * plan's unless the caller knows better (a run cancelled before its plan was made counts
+ * what it was started with). Planned tests with no final result — a cancelled run's rest —
+ * count as skipped, as the reports count them, so the figures always add up to the total.
+ */
+export function summaryOf(state: RunGraphState, status: string, opts: { total?: number } = {}): Record<string, unknown> {
   const healed = state.test_results.filter((r) => r.status === 'HEALED').length;
+  const total = opts.total ?? state.test_plan.length;
+  const notRun = Math.max(0, total - state.passed_count - state.failed_count - state.skipped_count);
   const started = Date.parse(state.started_at);
   const ended = state.completed_at ? Date.parse(state.completed_at) : NaN;
   return {
     run_id: state.run_id,
     thread_id: state.graph.config.thread_id,
     status,
-    total: state.test_plan.length,
+    total,
     passed: state.passed_count - healed,
     healed,
     failed: state.failed_count,
     // Of the failed, those of quarantined tests: they do not fail the run (blockingFailedTests).
     quarantined_failed: state.test_results.filter((r) => r.status === 'FAILED' && state.test_plan.find((t) => t.id === r.test_id)?.quarantine).length,
-    skipped: state.skipped_count,
+    skipped: state.skipped_count + notRun,
     duration_ms: Number.isFinite(ended) ? Math.max(0, ended - started) : null,
     error: state.error,
     stopped_by: state.graph.stop ? { limit: state.graph.stop.limit, message: state.graph.stop.message } : null,

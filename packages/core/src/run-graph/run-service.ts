@@ -137,7 +137,7 @@ export function runService(deps: GraphDeps) {
       orgId,
       run.id,
       'cancelled',
-      { completed_at: at, error: `cancelled${by ? ` by ${by}` : ''}`, total_tests: total, passed_tests: state.passed_count, failed_tests: state.failed_count, results: summaryOf({ ...state, completed_at: at }, 'cancelled') },
+      { completed_at: at, error: `cancelled${by ? ` by ${by}` : ''}`, total_tests: total, passed_tests: state.passed_count, failed_tests: state.failed_count, results: summaryOf({ ...state, completed_at: at }, 'cancelled', { total }) },
       run.status,
     );
     const pending = state.graph.approvals.filter((a) => a.status === 'pending');
@@ -152,7 +152,7 @@ export function runService(deps: GraphDeps) {
       ],
     });
     await deps.threads.markFinished(threadId);
-    await deps.events.append(threadId, { type: 'complete', data: { summary: summaryOf(committed.state, 'cancelled') } });
+    await deps.events.append(threadId, { type: 'complete', data: { summary: summaryOf(committed.state, 'cancelled', { total }) } });
     return cancelled;
   }
 
