@@ -119,6 +119,36 @@ describe('approvals', () => {
     s.close();
   });
 
+  it('modify: results of tests not in the plan, or results no test produced, are refused naming the field; the run counts only its plan (found by QA)', async () => {
+    const a = await create(apiTest('a', '/ok?id=g1'));
+    const b = await create(apiTest('b', '/fail?id=g2'));
+    const s = await stream({ test_ids: [a, b] });
+    const threadId = s.res.headers.get('x-thread-id')!;
+    await s.waitFor((e) => e.event === 'interrupt');
+    const paths = (res: { body: { error: { details: { issues: Array<{ path: string }> } } } }) => res.body.error.details.issues.map((i) => i.path);
+
+    // A result for a test the plan does not have: it was counted and stored (a run of 2 said 1 passed, 2 failed, 1 skipped).
+    const ghost = await api.post(`/api/v1/approvals/${threadId}/modify`, { state: { test_results: [{ test_id: 'ghost', status: 'FAILED' }, { test_id: 'ghost2', status: 'SKIPPED' }] } });
+    expect(ghost.status).toBe(400);
+    expect(paths(ghost)).toEqual(['state.test_results.0.test_id', 'state.test_results.1.test_id']);
+    expect(ghost.body.error.details.issues[0].message).toMatch(/not in test_plan/);
+    // A result for a planned test that has not run: it would count as passed and never run.
+    const injected = await api.post(`/api/v1/approvals/${threadId}/modify`, { state: { test_results: [{ test_id: b, status: 'PASSED' }] } });
+    expect(injected.status).toBe(400);
+    expect(paths(injected)).toEqual(['state.test_results.0']);
+    expect(injected.body.error.details.issues[0].message).toMatch(/has no result/);
+    // Nothing of it was kept: the run still waits, and its state has no result.
+    const status = (await api.get(`/api/v1/test/status/${threadId}`)).body;
+    expect(status).toMatchObject({ run: { status: 'awaiting_approval' }, passed_count: 0, failed_count: 0, skipped_count: 0 });
+
+    expect((await api.post(`/api/v1/approvals/${threadId}/approve`, {})).status).toBe(200);
+    const done = await s.waitFor((e) => e.event === 'complete');
+    expect(done.data.summary).toMatchObject({ status: 'completed', total: 2, passed: 1, failed: 1, skipped: 0 });
+    expect([target.hits('/ok?id=g1'), target.hits('/fail?id=g2')]).toEqual([1, 1]);
+    expect((await api.get(`/api/v1/test/status/${threadId}`)).body.run).toMatchObject({ total_tests: 2, passed_tests: 1, failed_tests: 1 });
+    s.close();
+  });
+
   it('reject: the plan is skipped (every test SKIPPED); a rejected fix leaves the test FAILED', async () => {
     const a = await create(apiTest('a', '/ok?id=j1'));
     const s = await stream({ test_ids: [a] });

@@ -9,7 +9,7 @@ import { systemClock } from '@svc/core/ports/clock';
 import type { Table } from '@svc/core/ports/table';
 import { createCheckpointer, FULL_STATE_EVERY } from '@svc/core/run-graph/checkpointer';
 import { createEventLog } from '@svc/core/run-graph/event-log';
-import { initialState } from '@svc/core/run-graph/state';
+import { initialState, RunGraphStateSchema } from '@svc/core/run-graph/state';
 import { FileTable } from '../../packages/functions/src/local/file-table.ts';
 import { useDynamoDbLocal } from '../support/dynamodb-local.ts';
 
@@ -68,8 +68,9 @@ for (const [name, makeTable] of adapters) {
 
     it('parallel commits on one head all land, each on the previous one (no lost update)', async () => {
       const cps = createCheckpointer(store.checkpoints, systemClock);
-      await cps.start('t2', state('t2'));
       const ids = Array.from({ length: 8 }, (_, i) => `test-${i}`);
+      // The counters count planned tests: the 8 are the plan.
+      await cps.start('t2', RunGraphStateSchema.parse({ ...state('t2'), test_plan: ids.map((id) => ({ id, type: 'API', name: id })) }));
       await Promise.all(ids.map((id, i) => cps.commit('t2', { node: 'execute_test', taskId: i + 1, writes: () => [{ channel: 'result', value: { test_id: id, status: 'PASSED', duration_ms: 1, assertions_passed: 1, assertions_failed: 0, error_message: null, stack_trace: null, screenshots: [], metadata: {} } }] })));
       const { state: s } = await cps.load('t2');
       expect(s.test_results.map((r) => r.test_id).sort()).toEqual(ids.sort());

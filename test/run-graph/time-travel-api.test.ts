@@ -120,6 +120,51 @@ describe('time travel', () => {
     expect((await api.get(`/api/v1/test/status/${run.thread_id}`)).body.passed_count).toBe(2);
   });
 
+  it('fork: results are kept or removed, never added or edited; a result must be of a planned test (found by QA: 4 results counted for a plan of 2)', async () => {
+    target.setBroken(true);
+    const a = await create('/ok?id=fr1');
+    const b = await create('/flaky?id=fr2');
+    const run = (await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [a, b], max_concurrency: 1, healing_enabled: false })).body;
+    await settle(run.thread_id);
+    const items = await history(run.thread_id);
+    const end = (await api.get(`/api/v1/time-travel/state/${run.thread_id}/${items[0].checkpoint_id}`)).body.state;
+    const planned = items.find((c) => c.metadata.node === 'plan_tests')!;
+    const resultOf = (id: string) => end.test_results.find((r: { test_id: string }) => r.test_id === id);
+    const fork = (checkpoint: string, state: Record<string, unknown>) => api.post('/api/v1/time-travel/fork', { thread_id: run.thread_id, checkpoint_id: checkpoint, state });
+    const refused = async (res: Awaited<ReturnType<typeof fork>>) => {
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      return res.body.error.details.issues as Array<{ path: string; message: string }>;
+    };
+
+    // Tests the plan does not have, and one test twice.
+    const ghosts = await refused(await fork(items[0].checkpoint_id, { test_results: [resultOf(a), { test_id: 'ghost', status: 'FAILED' }, { test_id: 'ghost2', status: 'SKIPPED' }] }));
+    expect(ghosts.map((i) => i.path)).toEqual(['state.test_results.1.test_id', 'state.test_results.2.test_id']);
+    expect(ghosts[0].message).toMatch(/not in test_plan/);
+    const twice = await refused(await fork(items[0].checkpoint_id, { test_results: [resultOf(a), resultOf(a)] }));
+    expect(twice.map((i) => i.path)).toEqual(['state.test_results.1.test_id']);
+    // A failure turned into a pass, and a pass made up for a test that has not run: neither ran.
+    const edited = await refused(await fork(items[0].checkpoint_id, { test_results: [resultOf(a), { ...resultOf(b), status: 'PASSED' }] }));
+    expect(edited.map((i) => i.path)).toEqual(['state.test_results.1.status']);
+    expect(edited[0].message).toMatch(/FAILED/);
+    const madeUp = await refused(await fork(planned.checkpoint_id, { test_results: [{ test_id: b, status: 'PASSED' }] }));
+    expect(madeUp.map((i) => i.path)).toEqual(['state.test_results.0']);
+    // A plan that leaves a result behind says so.
+    const orphaned = await refused(await fork(items[0].checkpoint_id, { test_plan: end.test_plan.filter((t: { id: string }) => t.id === a) }));
+    expect(orphaned.map((i) => i.path)).toEqual(['state.test_plan']);
+    expect(orphaned[0].message).toContain(b);
+    expect((await api.get(`/api/runs?project_id=${projectId}&trigger=fork`)).body.items.filter((r: { status: string }) => r.status === 'running')).toEqual([]);
+
+    // Kept as they are, with the failure removed: only b runs again, and the counts add up to the plan.
+    target.setBroken(false);
+    const ok = await fork(items[0].checkpoint_id, { test_results: [resultOf(a)] });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    const done = await settle(ok.body.thread_id);
+    expect(done).toMatchObject({ passed_count: 2, failed_count: 0, skipped_count: 0, run: { status: 'completed', total_tests: 2, passed_tests: 2, failed_tests: 0 } });
+    expect([target.hits('/ok?id=fr1'), target.hits('/flaky?id=fr2')]).toEqual([1, 2]);
+    const report = JSON.parse((await api.get(`/api/reports/${ok.body.run.id}?format=json`)).text);
+    expect(report.run).toMatchObject({ total: 2, passed: 2, failed: 0, skipped: 0 });
+  });
+
   it('bad input: unknown checkpoint or thread → 404, foreign thread → 404, invalid edit → 400, replaying a running thread → 409', async () => {
     const a = await create('/ok?id=bad1');
     const run = (await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [a] })).body;

@@ -62,7 +62,7 @@ export type ReplayInput = z.output<typeof ReplayInput>;
 export const ForkInput = z.strictObject({
   thread_id: z.string().min(1).describe('Thread to fork'),
   checkpoint_id: z.string().min(1).describe('Checkpoint to branch from'),
-  state: JsonObject.optional().describe('Fields of the state to replace in the new thread'),
+  state: JsonObject.optional().describe('Fields of the state to replace in the new thread. test_results keeps results as they are or removes them (a removed result\'s test runs again); a result cannot be added or edited, and must be of a planned test'),
 });
 export type ForkInput = z.output<typeof ForkInput>;
 

@@ -107,7 +107,7 @@ export type ApprovalDecisionInput = z.output<typeof ApprovalDecisionInput>;
 
 /** Modify the interrupted run's state, then resume. */
 export const ApprovalModifyInput = z.strictObject({
-  state: JsonObject.describe('Fields of the run state to replace before resuming (e.g. test_plan)'),
+  state: JsonObject.describe('Fields of the run state to replace before resuming (e.g. test_plan); the results of tests that ran stay as they are, and a result must be of a planned test'),
   comment: z.string().max(2000).optional().describe('Why the state was modified'),
 });
 export type ApprovalModifyInput = z.output<typeof ApprovalModifyInput>;

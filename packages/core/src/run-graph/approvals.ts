@@ -1,12 +1,11 @@
 import { AppError, notFound, validationFailed } from '../errors.ts';
-import { TestingStateSchema } from '../contracts/run-state.ts';
-import { toFieldIssues } from '../contracts/parse.ts';
 import { uuidv7 } from '../ids.ts';
 import type { GraphDeps } from './deps.ts';
 import type { Approval } from './approvals-repo.ts';
 import { planOutput } from './plan-tests.ts';
 import { publishHealOutcome } from './heal-events.ts';
-import { editableFields, type ApprovalDecision, type ApprovalEntry, type RunGraphState } from './state.ts';
+import { validatedEdit } from './state-edits.ts';
+import { type ApprovalDecision, type ApprovalEntry, type RunGraphState } from './state.ts';
 import type { Write } from './writes.ts';
 
 export type InterruptNode = 'execute_test' | 'self_heal';
@@ -158,19 +157,15 @@ function interruptKey(state: RunGraphState, node: InterruptNode, testId: string 
   return `heal:${testId}:${state.graph.heal[testId!]?.attempts ?? 0}`;
 }
 
-/** Fields of the state to replace: only TestingState fields (not run_id, not graph), each valid. */
+/**
+ * Fields of the state to replace, validated (state-edits.ts). The results can only be
+ * kept as they are at an approval, so they are not written: tests finishing in parallel
+ * meanwhile keep their results.
+ */
 function validatedPatch(state: RunGraphState, patch: Record<string, unknown>): Record<string, unknown> {
-  const unknown = Object.keys(patch).filter((f) => !editableFields.includes(f as never));
-  if (unknown.length) throw validationFailed(unknown.map((f) => ({ path: `state.${f}`, message: f === 'run_id' || f === 'graph' ? 'cannot be modified' : 'unknown field' })));
   if (!Object.keys(patch).length) throw validationFailed([{ path: 'state', message: 'give at least one field to modify' }]);
-  const { graph: _g, ...current } = state;
-  const parsed = TestingStateSchema.safeParse({ ...current, ...patch });
-  if (!parsed.success) throw validationFailed(toFieldIssues(parsed.error).map((i) => ({ ...i, path: `state.${i.path}` })));
-  if (patch.test_plan !== undefined) {
-    const ids = parsed.data.test_plan.map((t) => t.id);
-    if (new Set(ids).size !== ids.length) throw validationFailed([{ path: 'state.test_plan', message: 'test ids must be unique' }]);
-  }
-  return Object.fromEntries(Object.keys(patch).map((f) => [f, (parsed.data as Record<string, unknown>)[f]]));
+  const edited = validatedEdit(state, patch, 'approval');
+  return Object.fromEntries(Object.keys(patch).filter((f) => f !== 'test_results').map((f) => [f, (edited as Record<string, unknown>)[f]]));
 }
 
 function decisionWrites(state: RunGraphState, entry: ApprovalEntry, patch: Record<string, unknown> | null): Write[] {

@@ -5,7 +5,7 @@ import { AppError } from '../errors.ts';
 import type { GraphDeps } from './deps.ts';
 import { nodeEvents } from './node-events.ts';
 import { notRunResult, recordResult, recordTestStatuses } from './results.ts';
-import { finalStatuses, resultOf, type RunGraphState } from './state.ts';
+import { finalStatuses, plannedResults, resultOf, type RunGraphState } from './state.ts';
 import type { Write } from './writes.ts';
 
 /**
@@ -45,7 +45,8 @@ export async function report(deps: GraphDeps, threadId: string, input: { error?:
     state = committed.state;
     await ev.end('report', t0, state);
   }
-  for (const r of state.test_results) await recordResult(deps, state, r);
+  // Only the plan's: a result of anything else is no test of this run (nor another test's status).
+  for (const r of plannedResults(state)) await recordResult(deps, state, r);
   await recordTestStatuses(deps, state);
   const status = await finishRun(deps, state);
   await deps.threads.markFinished(threadId);
@@ -93,7 +94,8 @@ async function finishRun(deps: GraphDeps, state: RunGraphState): Promise<TestRun
  * count as skipped, as the reports count them, so the figures always add up to the total.
  */
 export function summaryOf(state: RunGraphState, status: string, opts: { total?: number } = {}): Record<string, unknown> {
-  const healed = state.test_results.filter((r) => r.status === 'HEALED').length;
+  const results = plannedResults(state);
+  const healed = results.filter((r) => r.status === 'HEALED').length;
   const total = opts.total ?? state.test_plan.length;
   const notRun = Math.max(0, total - state.passed_count - state.failed_count - state.skipped_count);
   const started = Date.parse(state.started_at);
@@ -107,7 +109,7 @@ export function summaryOf(state: RunGraphState, status: string, opts: { total?: 
     healed,
     failed: state.failed_count,
     // Of the failed, those of quarantined tests: they do not fail the run (blockingFailedTests).
-    quarantined_failed: state.test_results.filter((r) => r.status === 'FAILED' && state.test_plan.find((t) => t.id === r.test_id)?.quarantine).length,
+    quarantined_failed: results.filter((r) => r.status === 'FAILED' && state.test_plan.find((t) => t.id === r.test_id)?.quarantine).length,
     skipped: state.skipped_count + notRun,
     duration_ms: Number.isFinite(ended) ? Math.max(0, ended - started) : null,
     error: state.error,

@@ -2,7 +2,7 @@ import type { TestResult } from '../contracts/run-state.ts';
 import type { TestExecutionResult } from '../execution/types.ts';
 import type { GraphDeps } from './deps.ts';
 import type { RunGraphState } from './state.ts';
-import { finalStatuses } from './state.ts';
+import { finalStatuses, plannedResults } from './state.ts';
 import { runnerTypeOf, testIdOf } from './spec-to-definition.ts';
 import type { TestSpec } from '../contracts/test-spec.ts';
 import { forEachLimited } from '../concurrency.ts';
@@ -114,7 +114,7 @@ const OUTCOME_RANK = ['skipped', 'passed', 'healed', 'failed'] as const;
  */
 export async function recordTestStatuses(deps: GraphDeps, state: RunGraphState): Promise<void> {
   const outcomes = new Map<string, (typeof OUTCOME_RANK)[number]>();
-  for (const r of state.test_results) {
+  for (const r of plannedResults(state)) {
     if (!finalStatuses.has(r.status)) continue;
     const spec = state.test_plan.find((t) => t.id === r.test_id);
     const testId = spec ? testIdOf(spec) : r.test_id;

@@ -2,11 +2,11 @@ import { AppError, notFound, validationFailed } from '../errors.ts';
 import { distinctSelection, splitCaseId } from '../contracts/parameter-sets.ts';
 import { isTerminalRunStatus, type TestRun } from '../contracts/test-run.ts';
 import { runSourceOf, type RunSource } from '../contracts/run-source.ts';
-import { TestingStateSchema } from '../contracts/run-state.ts';
 import { toFieldIssues } from '../contracts/parse.ts';
 import type { GraphDeps } from './deps.ts';
 import { ProjectRunSettings, type RunStartInput, type RunStatus } from './contracts.ts';
-import { editableFields, initialState, RunGraphStateSchema, type ApprovalEntry, type RunGraphState } from './state.ts';
+import { validatedEdit } from './state-edits.ts';
+import { initialState, RunGraphStateSchema, type ApprovalEntry, type RunGraphState } from './state.ts';
 import { summaryOf } from './report.ts';
 
 /**
@@ -234,19 +234,15 @@ export type RunService = ReturnType<typeof runService>;
 
 function applyPatch(state: RunGraphState, patch?: Record<string, unknown>): RunGraphState {
   if (!patch || !Object.keys(patch).length) return state;
-  const bad = Object.keys(patch).filter((f) => !editableFields.includes(f as never));
-  if (bad.length) throw validationFailed(bad.map((f) => ({ path: `state.${f}`, message: f === 'run_id' || f === 'graph' ? 'cannot be modified' : 'unknown field' })));
-  const { graph, ...rest } = state;
-  const parsed = TestingStateSchema.safeParse({ ...rest, ...patch });
-  if (!parsed.success) throw validationFailed(toFieldIssues(parsed.error).map((i) => ({ ...i, path: `state.${i.path}` })));
+  const edited = validatedEdit(state, patch, 'fork');
   // Results edited away are tests to run again: drop their attempts and healing so the graph redoes them.
-  const kept = new Set(parsed.data.test_results.map((r) => r.test_id));
-  const g = structuredClone(graph);
+  const kept = new Set(edited.test_results.map((r) => r.test_id));
+  const g = structuredClone(state.graph);
   for (const id of Object.keys(g.attempts)) if (!kept.has(id)) {
     delete g.attempts[id];
     delete g.heal[id];
     delete g.test_steps[id];
   }
   if (patch.test_plan !== undefined || patch.test_results !== undefined) delete g.routes.report;
-  return { ...parsed.data, graph: g };
+  return { ...edited, graph: g };
 }

@@ -116,6 +116,14 @@ export function resultOf(state: TestingState, testId: string) {
   return state.test_results.find((r) => r.test_id === testId);
 }
 
+/** The results of the planned tests, one per test (the one resultOf reads), in plan order: what the run counts and stores. */
+export function plannedResults(state: TestingState) {
+  return [...new Set(state.test_plan.map((t) => t.id))].flatMap((id) => {
+    const r = resultOf(state, id);
+    return r ? [r] : [];
+  });
+}
+
 /** Fields of TestingState a caller may replace (approval modify, fork). */
 export const editableFields = Object.keys(TestingStateSchema.shape).filter((f) => f !== 'run_id') as Array<keyof TestingState>;
 

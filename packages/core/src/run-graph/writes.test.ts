@@ -6,14 +6,26 @@ import type { TestResult } from '../contracts/run-state.ts';
 
 const base = () => initialState({ run_id: 'r', started_at: '2025-01-01T00:00:00.000Z', config: { thread_id: 't', organization_id: 'o', project_id: 'p' } });
 const result = (test_id: string, status: TestResult['status']): TestResult => ({ test_id, status, duration_ms: 1, assertions_passed: 0, assertions_failed: 0, error_message: null, stack_trace: null, screenshots: [], metadata: {} });
+const planOf = (...ids: string[]) => ({ channel: 'replace' as const, field: 'test_plan' as const, value: ids.map((id) => ({ id, type: 'API', name: id })) });
 
 describe('applyWrites', () => {
   it('upserts results per test and recomputes the counters', () => {
-    let s = applyWrites(base(), [{ channel: 'result', value: result('a', 'PASSED') }, { channel: 'result', value: result('b', 'FAILED') }]);
+    let s = applyWrites(base(), [planOf('a', 'b'), { channel: 'result', value: result('a', 'PASSED') }, { channel: 'result', value: result('b', 'FAILED') }]);
     expect([s.passed_count, s.failed_count, s.skipped_count, s.current_test_index]).toEqual([1, 1, 0, 2]);
     s = applyWrites(s, [{ channel: 'result', value: result('b', 'HEALED') }]);
     expect(s.test_results).toHaveLength(2);
     expect([s.passed_count, s.failed_count]).toEqual([2, 0]); // healed counts as passed
+  });
+
+  it('counts only results of planned tests, one per test: the counters never exceed the plan (found by QA: 4 of 2)', () => {
+    const s = applyWrites(base(), [
+      planOf('a', 'b'),
+      { channel: 'replace', field: 'test_results', value: [result('a', 'PASSED'), result('ghost', 'FAILED'), result('b', 'SKIPPED'), result('a', 'FAILED'), result('other', 'HEALED')] },
+    ]);
+    expect([s.passed_count, s.failed_count, s.skipped_count, s.current_test_index]).toEqual([1, 0, 1, 2]);
+    // A plan edited down leaves the results of the tests it dropped uncounted.
+    const shorter = applyWrites(s, [planOf('b')]);
+    expect([shorter.passed_count, shorter.failed_count, shorter.skipped_count, shorter.current_test_index]).toEqual([0, 0, 1, 1]);
   });
 
   it('does not mutate its input; shares what it did not touch; copies the values it was given', () => {
