@@ -36,6 +36,21 @@ afterAll(async () => {
   await target?.stop();
 });
 
+/** node_start events with no node_end after them (per node and test), in order. */
+function openNodes(events: Array<{ event: string; data: any }>) {
+  const open: Array<{ node: string; test_id: string | null }> = [];
+  for (const e of events) {
+    const key = { node: e.data?.node, test_id: e.data?.test_id ?? null };
+    if (e.event === 'node_start') open.push(key);
+    if (e.event === 'node_end') {
+      const i = open.findLastIndex((o) => o.node === key.node && o.test_id === key.test_id);
+      expect(i, `node_end of ${key.node} ${key.test_id} without a node_start`).toBeGreaterThanOrEqual(0);
+      open.splice(i, 1);
+    }
+  }
+  return open;
+}
+
 async function tests(c: Client, project: string, paths: string[]) {
   const ids: string[] = [];
   for (const p of paths) ids.push((await c.post('/api/tests', { project_id: project, ...apiTest(p, p), description: undefined })).body.id);
@@ -130,7 +145,13 @@ describe('SSE', () => {
     expect(cancel.status).toBe(200);
     expect(cancel.body.status).toBe('cancelled');
     await s.done;
-    expect(s.events.at(-1)).toMatchObject({ event: 'complete', data: { summary: { status: 'cancelled' } } });
+    expect(s.events.at(-1)).toMatchObject({ event: 'complete', data: { summary: { status: 'cancelled', total: 1, skipped: 1 } } });
+    // The test the cancel cut short ends, before complete: a client pairing starts and ends keeps nothing running (found by QA).
+    expect(openNodes(s.events)).toEqual([]);
+    const ended = s.events.filter((e) => e.event === 'node_end' && e.data.node === 'execute_test');
+    expect(ended).toEqual([expect.objectContaining({ data: expect.objectContaining({ test_id: ids[0], status: 'cancelled', duration_ms: expect.any(Number), timestamp: expect.any(String) }) })]);
+    // Nodes that finished say nothing of a status.
+    expect(s.events.filter((e) => e.event === 'node_end' && e.data.node !== 'execute_test').every((e) => !('status' in e.data))).toBe(true);
     target.openGate();
   });
 

@@ -12,7 +12,13 @@ const testId = z.string().nullable().optional().describe('Test the node worked o
 export const runEventPayloads = {
   state_update: z.object({ state: JsonObject.describe('Full run state after the node') }),
   node_start: z.object({ node, timestamp: IsoDateTime, test_id: testId }),
-  node_end: z.object({ node, duration_ms: z.number().nonnegative(), test_id: testId, timestamp: IsoDateTime.optional().describe('When the node ended (latency measurements)') }),
+  node_end: z.object({
+    node,
+    duration_ms: z.number().nonnegative(),
+    test_id: testId,
+    timestamp: IsoDateTime.optional().describe('When the node ended (latency measurements)'),
+    status: z.enum(['cancelled', 'interrupted']).optional().describe('Only when the node did not finish: cancelled (the run was cancelled while it ran) or interrupted (the process running it stopped; the resumed run starts it again with a node_start of its own). Absent: the node finished'),
+  }),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string(), test_id: testId }),
   screenshot: z.object({ base64: z.string().describe('PNG, base64'), step: z.number().int().nonnegative(), test_id: testId }),
   dom_snapshot: z.object({

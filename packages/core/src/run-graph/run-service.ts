@@ -8,6 +8,7 @@ import { ProjectRunSettings, type RunStartInput, type RunStatus } from './contra
 import { validatedEdit } from './state-edits.ts';
 import { initialState, RunGraphStateSchema, type ApprovalEntry, type RunGraphState } from './state.ts';
 import { summaryOf } from './report.ts';
+import { endOpenNodes } from './node-events.ts';
 
 /**
  * Run lifecycle in the domain: create a run and its thread, look it up, cancel it, and
@@ -152,6 +153,8 @@ export function runService(deps: GraphDeps) {
       ],
     });
     await deps.threads.markFinished(threadId);
+    // The nodes the cancel cut short end here, before complete ends the streams.
+    await endOpenNodes(deps, threadId, 'cancelled');
     await deps.events.append(threadId, { type: 'complete', data: { summary: summaryOf(committed.state, 'cancelled', { total }) } });
     return cancelled;
   }

@@ -12,6 +12,7 @@ import { threadsRepo } from '@svc/core/run-graph/threads';
 import { approvalsRepo } from '@svc/core/run-graph/approvals-repo';
 import { createGraphTasks } from '@svc/core/run-graph/tasks';
 import { runService } from '@svc/core/run-graph/run-service';
+import { endOpenNodes } from '@svc/core/run-graph/node-events';
 import type { GraphDeps } from '@svc/core/run-graph/deps';
 import type { Healer } from '@svc/core/run-graph/healer';
 import type { RunStartInput } from '@svc/core/run-graph/contracts';
@@ -184,6 +185,8 @@ export function createRunManager(o: RunManagerOptions) {
     async resume(orgId: string, id: string): Promise<{ run: TestRun; threadId: string; resumed: boolean }> {
       const { run, threadId } = await runs.resolve(orgId, id);
       if (isTerminalRunStatus(run.status) || (await workflow.isRunning(threadId))) return { run, threadId, resumed: false };
+      // Nothing executes the run: what its last execution left running was cut off, and runs again.
+      await endOpenNodes(deps, threadId, 'interrupted');
       await launch(threadId);
       return { run, threadId, resumed: true };
     },
@@ -202,6 +205,8 @@ export function createRunManager(o: RunManagerOptions) {
           await deps.threads.markFinished(t.thread_id);
           continue;
         }
+        // The nodes the stop cut off end (interrupted) before the resumed run starts them again.
+        await endOpenNodes(deps, t.thread_id, 'interrupted');
         await deps.events.append(t.thread_id, { type: 'log', data: { level: 'info', message: 'resuming the run from its last checkpoint after a restart' } });
         await launch(t.thread_id);
         resumed.push(t.thread_id);
