@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
 import { AppError } from '@svc/core/errors';
 import { parseInput } from '@svc/core/contracts/parse';
+import { parseJsonBody } from '@svc/core/contracts/json-body';
 import { roleAtLeast, type Role } from '@svc/core/auth/index';
 import type { Principal, OrganizationAccess } from '@svc/core/services/identity';
 import type { RouteHeader, RouteResponse } from '@svc/core/openapi/route';
@@ -117,11 +118,7 @@ async function readJson(c: Context<ApiEnv>): Promise<unknown> {
   if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', `expected Content-Type application/json, got ${type || 'none'}`);
   }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new AppError('MALFORMED_JSON', `request body is not valid JSON: ${(err as Error).message}`);
-  }
+  return parseJsonBody(text);
 }
 
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Context, Hono } from 'hono';
+import { parseJsonBody } from '@svc/core/contracts/json-body';
 import { AppError, notFound } from '@svc/core/errors';
 import { parseInput } from '@svc/core/contracts/parse';
 import { TestDefinition } from '@svc/core/contracts/steps';
@@ -228,9 +229,5 @@ async function readRecordingBody(c: Context<ApiEnv>): Promise<unknown> {
   if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `expected Content-Type application/json or multipart/form-data, got ${type || 'none'}`);
   const text = await c.req.text();
   if (Buffer.byteLength(text) > MAX_RECORDING_BYTES + 64 * 1024) throw tooBig();
-  try {
-    return text.trim() ? JSON.parse(text) : {};
-  } catch (err) {
-    throw new AppError('MALFORMED_JSON', `request body is not valid JSON: ${(err as Error).message}`);
-  }
+  return text.trim() ? parseJsonBody(text) : {};
 }

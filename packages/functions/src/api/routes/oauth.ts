@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Context, Hono } from 'hono';
 import { AppError } from '@svc/core/errors';
+import { findTooDeep } from '@svc/core/contracts/json-body';
 import { createDeviceFlow } from '@svc/core/services/device-flow';
 import { DEVICE_CODE_GRANT } from '@svc/core/auth/index';
 import { DeviceRequestSchema as DeviceRequest } from '@svc/core/contracts/auth';
@@ -10,6 +11,8 @@ import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 
 const OAUTH_MAX_BODY_BYTES = 16 * 1024;
+/** OAuth's parameters are strings: a JSON body is one flat object. */
+const OAUTH_MAX_JSON_DEPTH = 2;
 
 const DeviceCodeForm = z.object({
   client_id: z.string().describe('What the agent calls itself, shown to the person who approves it (1–100 printable characters)'),
@@ -55,6 +58,8 @@ async function oauthParams(c: Context<ApiEnv>): Promise<Record<string, string>> 
   const text = await c.req.text();
   if (/^application\/x-www-form-urlencoded\b/i.test(type)) return Object.fromEntries(new URLSearchParams(text));
   if (/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
+    // Nothing an OAuth client sends nests: a deep body is refused before it is parsed.
+    if (findTooDeep(text, OAUTH_MAX_JSON_DEPTH)) throw new OAuthRequestError('invalid_request', `the body nests deeper than ${OAUTH_MAX_JSON_DEPTH} levels: send flat string parameters`);
     let parsed: unknown;
     try {
       parsed = text.trim() ? JSON.parse(text) : {};

@@ -1,3 +1,4 @@
+import { findTooDeep, MAX_JSON_DEPTH } from '../../../contracts/json-body.ts';
 import { convertChromeRecording, isChromeRecording } from './chrome-recorder.ts';
 import { convertPlaywrightScript, looksLikePlaywright } from './playwright-codegen.ts';
 import { RecordingError, type ConvertedRecording, type RecordingFormat } from './types.ts';
@@ -18,6 +19,8 @@ export async function convertRecording(recording: unknown, opts: { format?: Reco
     const trimmed = value.trim();
     if (trimmed === '') throw new RecordingError('the recording is empty');
     if (trimmed.startsWith('{') && opts.format !== 'playwright') {
+      // A Chrome recording nests a few levels; a deep one is refused before it is parsed.
+      if (findTooDeep(trimmed)) throw new RecordingError(`the recording nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`);
       try {
         value = JSON.parse(trimmed);
       } catch (err) {
