@@ -8,6 +8,7 @@ import { corsPolicy } from './middleware/cors.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { audit } from './middleware/audit.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
+import { sameOriginForCookies, ownOrigins } from './middleware/same-origin.ts';
 import { healthRoutes } from './routes/health.ts';
 import { authRoutes } from './routes/auth.ts';
 import { oauthRoutes } from './routes/oauth.ts';
@@ -56,7 +57,8 @@ import { automationWebhookRoutes } from './routes/automation-webhook.ts';
 /**
  * The one Hono app, wrapped by the Lambda handler on AWS and served by the local runtime.
  * Middleware order (spec: Authentication rule 8): CORS, security headers, audit, rate
- * limit; then per route: authentication, request size, handler (see route.ts).
+ * limit, the same-origin check of changes a cookie signs in (middleware/same-origin.ts);
+ * then per route: authentication, request size, handler (see route.ts).
  */
 /** The methods the registered routes answer on a path (`:param` segments match any one segment). */
 function methodsOf(registry: readonly RouteDef[], path: string): string[] {
@@ -77,6 +79,7 @@ export function createApp(deps: AppDeps) {
   app.use('*', securityHeaders());
   app.use('*', audit(deps.store, deps.logger));
   app.use('*', rateLimit({ perMinute: deps.config.rateLimitPerMinute, authPerMinute: deps.config.authRateLimitPerMinute }));
+  app.use('*', sameOriginForCookies((c) => ownOrigins(c, deps.publicUrl, deps.config.corsOrigins)));
 
   healthRoutes(app, deps, registry);
   metricsRoutes(app, deps, registry);

@@ -7,7 +7,9 @@ export const REFRESH_COOKIE = 'svc_refresh';
 
 /**
  * The access token rides in an HttpOnly cookie for browsers; SameSite=Lax keeps it off
- * cross-site POSTs, and JSON bodies force a CORS preflight for the rest.
+ * cross-site POSTs, and a change it would sign in must come from svc's own pages
+ * (middleware/same-origin.ts: Sec-Fetch-Site, else Origin), which also covers sibling
+ * subdomains (same-site) and body-less POSTs that need no CORS preflight.
  */
 export function setSessionCookies(c: Context, session: Session, secure: boolean, refreshTtlSeconds: number) {
   const accessMaxAge = Math.max(1, Math.floor((Date.parse(session.expires_at) - Date.now()) / 1000));

@@ -113,12 +113,13 @@ export function presentedCredential(c: Context<ApiEnv>): string | undefined {
 
 async function readJson(c: Context<ApiEnv>): Promise<unknown> {
   const text = await c.req.text();
-  if (text.trim() === '') return {};
   const type = c.req.header('content-type') ?? '';
+  // No body and no type is {}; a body of another type is refused, empty or not (a form post is never a JSON call).
+  if (text.trim() === '' && !type) return {};
   if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', `expected Content-Type application/json, got ${type || 'none'}`);
   }
-  return parseJsonBody(text);
+  return text.trim() === '' ? {} : parseJsonBody(text);
 }
 
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
