@@ -11,7 +11,8 @@
  * What this proves: the bundle loads and builds its deps from that environment, the
  * dashboard files are found where the bundled @svc/web looks, sign-up works against
  * DynamoDB with Secure cookies and the built-in issuer, the data-layer health check
- * reaches S3, CORS follows SVC_CORS_ORIGINS, a second container accepts the first
+ * reaches S3, CORS follows SVC_CORS_ORIGINS, sign-ins are limited by the address the
+ * function URL saw, a second container accepts the first
  * one's tokens (the signing key lives in the table), and creating a test puts a valid
  * test.created event on the bus infra names (SVC_EVENT_BUS_NAME), counted at /metrics
  * behind SVC_METRICS_TOKEN, starting a run starts an execution of the state machine
@@ -252,6 +253,25 @@ describe('the bundled API function', () => {
     const probe = s3!.requests.filter((r) => r.bucket === BUCKET && r.key.startsWith('health/probe-'));
     expect(probe.map((r) => `${r.operation} ${r.status}`)).toEqual(['PutObject 200', 'GetObject 200', 'DeleteObject 204']);
     expect(s3!.objects(BUCKET).size).toBe(0);
+  });
+
+  it('limits sign-ins per address by the one the function URL saw (requestContext.http.sourceIp), never a client-written X-Forwarded-For', async () => {
+    // Refresh is on the sign-in budget and answers at once (a password check takes long enough for the budget to refill).
+    const login = (i: number, sourceIp = '198.51.100.7') => {
+      const event = functionUrlEvent('POST', '/api/auth/refresh', {
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i}, ${sourceIp}` },
+        body: JSON.stringify({ refresh_token: `not-a-token-${i}` }),
+      });
+      event.requestContext.http.sourceIp = sourceIp;
+      return event;
+    };
+    // 30 sign-in attempts (sign-up, login, refresh) a minute per address on AWS; a new X-Forwarded-For each time changes nothing.
+    const answers = await container([...Array.from({ length: 31 }, (_, i) => login(i + 1)), login(99, '198.51.100.8')]);
+    expect(answers.slice(0, 30).map((a) => a.statusCode), logs).toEqual(Array(30).fill(401));
+    expect(answers[30]!.statusCode).toBe(429);
+    expect(json(answers[30]!).error.code).toBe('RATE_LIMITED');
+    // Another address has its own budget.
+    expect(answers[31]!.statusCode).toBe(401);
   });
 
   it('publishes test.created to the bus infra names, and counts it at /metrics behind the token', async () => {

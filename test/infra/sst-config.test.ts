@@ -30,6 +30,7 @@ const allSettings = {
   SVC_DISCOVERY_ALLOWED_HOSTS: 'staging.example.com, https://auth.example.com',
   SVC_VISUAL_PROPOSED_RETENTION_DAYS: '14',
   SVC_RUN_ARTIFACT_RETENTION_DAYS: '90',
+  SVC_TRUSTED_PROXY_HOPS: '1',
 };
 
 /** What the state machine's ARN output resolves to once deployed (the doubles' outputs are placeholders). */
@@ -237,6 +238,7 @@ describe('API function', () => {
     }
     expect(loadAwsConfig({ ...resolvedEnvironment(args.environment), ...deployedStateMachine, AWS_REGION: 'eu-west-1' })).toEqual({
       region: 'eu-west-1',
+      trustedProxyHops: 1,
       tableName: '{Table.name}',
       bucketName: '{Artifacts.name}',
       logLevel: 'INFO',
@@ -263,6 +265,7 @@ describe('API function', () => {
     const { loadAwsConfig } = await load('packages/functions/src/aws/config.ts');
     expect(loadAwsConfig({ ...resolvedEnvironment(args.environment), ...deployedStateMachine, AWS_REGION: 'eu-west-1' })).toEqual({
       region: 'eu-west-1',
+      trustedProxyHops: 0,
       tableName: '{Table.name}',
       bucketName: '{Artifacts.name}',
       logLevel: 'WARN',
@@ -725,6 +728,7 @@ describe('Lambda config', () => {
   it('needs only the table, the bucket, the secrets key and the region', async () => {
     expect((await loadConfig())(minimal)).toEqual({
       region: 'eu-west-1',
+      trustedProxyHops: 0,
       tableName: 'svc-table',
       bucketName: 'svc-artifacts',
       kmsKeyId: KEY_ARN,

@@ -78,7 +78,7 @@ export function createApp(deps: AppDeps) {
   app.use('*', corsPolicy(deps.config.corsOrigins));
   app.use('*', securityHeaders());
   app.use('*', audit(deps.store, deps.logger));
-  app.use('*', rateLimit({ perMinute: deps.config.rateLimitPerMinute, authPerMinute: deps.config.authRateLimitPerMinute }));
+  app.use('*', rateLimit({ perMinute: deps.config.rateLimitPerMinute, authPerMinute: deps.config.authRateLimitPerMinute, trustedProxyHops: deps.config.trustedProxyHops }));
   app.use('*', sameOriginForCookies((c) => ownOrigins(c, deps.publicUrl, deps.config.corsOrigins)));
 
   healthRoutes(app, deps, registry);

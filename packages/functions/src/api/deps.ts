@@ -24,6 +24,11 @@ export interface ApiConfig {
   /** Requests per minute per caller, and per IP on sign-up/login/refresh. */
   rateLimitPerMinute: number;
   authRateLimitPerMinute: number;
+  /**
+   * Proxies of the operator's in front of svc that append to X-Forwarded-For (SVC_TRUSTED_PROXY_HOPS):
+   * 0, the default, reads no X-Forwarded-For and limits by the peer's address (the socket's, or the one API Gateway saw).
+   */
+  trustedProxyHops: number;
   /** Largest accepted request body. */
   maxBodyBytes: number;
   /** Product version reported by /health. */
@@ -35,6 +40,7 @@ export const defaultApiConfig: ApiConfig = {
   secureCookies: false,
   rateLimitPerMinute: 1200,
   authRateLimitPerMinute: 30,
+  trustedProxyHops: 0,
   maxBodyBytes: 100 * 1024 * 1024,
   version: '0.1.0',
 };

@@ -16,7 +16,7 @@ import { PublicUrl } from '../shared/public-url.ts';
  * infra from the declared run graph, infra/run-graph.ts) turns on the run graph routes,
  * with executions on that Step Functions state machine; without it they answer
  * NOT_CONFIGURED. `SVC_METRICS_TOKEN` (optional) makes `GET /metrics` require that bearer
- * token. `SVC_PUBLIC_URL` (optional) is where people reach svc; commit statuses and slash-command run outcomes link there.
+ * token. `SVC_PUBLIC_URL` (optional) is where people reach svc; commit statuses and slash-command run outcomes link there. `SVC_TRUSTED_PROXY_HOPS` (optional, 0 by default) is how many proxies of the operator's stand in front of the function URL and append to X-Forwarded-For; only then is that header read for the client's address (api/client-ip.ts).
  * `SVC_KMS_KEY_ID` (set by infra/secrets.ts, required) is the KMS key ARN that seals
  * the secrets the store keeps.
  */
@@ -105,6 +105,10 @@ export const operatorEnvSchema = z.object({
       .describe('bearer token GET /metrics requires; /metrics is open when unset'),
   ),
   SVC_PUBLIC_URL: optional(PublicUrl),
+  SVC_TRUSTED_PROXY_HOPS: optional(
+    z.coerce.number({ error: 'must be a whole number of proxies' }).int({ error: 'must be a whole number of proxies' }).min(0, { error: 'must be 0 or more' }).max(10, { error: 'must be at most 10' })
+      .describe('proxies of yours in front of the function URL (CloudFront, say) that append to X-Forwarded-For; 0 when unset: the address the function URL saw'),
+  ),
   SVC_DISCOVERY_ALLOWED_HOSTS: optional(hostList.describe('comma-separated hosts or origins any project may crawl and audit besides its own app_url')),
   SVC_VISUAL_PROPOSED_RETENTION_DAYS: optional(
     z.coerce.number({ error: 'must be a number of days' }).min(0.001, { error: 'must be more than 0 days' }).max(3650, { error: 'must be at most 3650 days' })
@@ -182,6 +186,8 @@ export interface AwsConfig {
   stateMachineArn?: string;
   /** Where people reach svc (commit statuses link to run reports there). */
   publicUrl?: string;
+  /** Proxies in front of the function URL whose X-Forwarded-For entries are trusted (SVC_TRUSTED_PROXY_HOPS); 0: none. */
+  trustedProxyHops: number;
   /** The KMS key (ARN) that seals stored secrets. */
   kmsKeyId: string;
   /** The browser function for discovery and audits; when absent, those routes are not configured. */
@@ -227,6 +233,7 @@ export function loadAwsConfig(env: Record<string, string | undefined>): AwsConfi
     kmsKeyId: e.SVC_KMS_KEY_ID,
     logLevel: e.SVC_LOG_LEVEL ?? 'WARN',
     corsOrigins: e.SVC_CORS_ORIGINS ?? [],
+    trustedProxyHops: e.SVC_TRUSTED_PROXY_HOPS ?? 0,
     discoveryAllowedHosts: e.SVC_DISCOVERY_ALLOWED_HOSTS ?? [],
     visualProposedRetentionDays: e.SVC_VISUAL_PROPOSED_RETENTION_DAYS ?? 30,
     ...(e.SVC_RUN_ARTIFACT_RETENTION_DAYS !== undefined ? { runArtifactRetentionDays: e.SVC_RUN_ARTIFACT_RETENTION_DAYS } : {}),

@@ -58,7 +58,7 @@ export async function buildAwsDeps(config: AwsConfig, env: Record<string, string
     publisher: eventPublisher(config, logger, metrics),
     logger,
     // Function URLs are https only, so cookies are always Secure.
-    api: { ...defaultApiConfig, secureCookies: true, corsOrigins: config.corsOrigins },
+    api: { ...defaultApiConfig, secureCookies: true, corsOrigins: config.corsOrigins, trustedProxyHops: config.trustedProxyHops },
     issuer: { ...builtInIssuer },
     externalIssuer: config.externalIdp,
     healthChecks: dataLayerChecks({ table, blobs }),

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { AppError } from '@svc/core/errors';
 import { errorResponse } from '../errors.ts';
 import type { ApiEnv } from '../env.ts';
+import { clientIp } from '../client-ip.ts';
 
 interface Bucket {
   tokens: number;
@@ -14,8 +15,10 @@ interface Bucket {
  * refilled continuously. Sign-up, login and refresh get a much smaller budget per IP
  * to slow password guessing. State is per process: on Lambda each instance limits on
  * its own, which bounds abuse without a shared store (recorded in docs/decisions.md).
+ * The client IP is the peer's unless proxies are trusted (client-ip.ts): a client's own
+ * X-Forwarded-For never picks its bucket.
  */
-export function rateLimit(opts: { perMinute: number; authPerMinute: number; now?: () => number }): MiddlewareHandler<ApiEnv> {
+export function rateLimit(opts: { perMinute: number; authPerMinute: number; trustedProxyHops: number; now?: () => number }): MiddlewareHandler<ApiEnv> {
   const buckets = new Map<string, Bucket>();
   const now = opts.now ?? Date.now;
   const MAX_BUCKETS = 100_000;
@@ -38,7 +41,7 @@ export function rateLimit(opts: { perMinute: number; authPerMinute: number; now?
   }
 
   return async (c, next) => {
-    const ip = clientIp(c.req.raw.headers, c.env);
+    const ip = clientIp(c.req.raw.headers, c.env, opts.trustedProxyHops);
     const isAuthFlow = /^\/api\/auth\/(sign-?up|login|refresh|device)/.test(c.req.path);
     const credential = c.req.header('authorization') ?? c.req.header('x-api-key') ?? '';
     const key = isAuthFlow ? `auth:${ip}` : credential ? `cred:${createHash('sha256').update(credential).digest('hex').slice(0, 32)}` : `ip:${ip}`;
@@ -50,10 +53,3 @@ export function rateLimit(opts: { perMinute: number; authPerMinute: number; now?
   };
 }
 
-function clientIp(headers: Headers, env: unknown): string {
-  // Behind API Gateway / Lambda URLs the platform sets x-forwarded-for; locally, the socket address.
-  const fwd = headers.get('x-forwarded-for');
-  if (fwd) return fwd.split(',')[0].trim();
-  const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? 'unknown';
-}
