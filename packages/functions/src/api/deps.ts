@@ -24,6 +24,8 @@ export interface ApiConfig {
   /** Requests per minute per caller, and per IP on sign-up/login/refresh. */
   rateLimitPerMinute: number;
   authRateLimitPerMinute: number;
+  /** Failed sign-ins per email per 15 minutes, from any address (SVC_LOGIN_FAILURE_LIMIT). */
+  loginFailuresPerEmail: number;
   /**
    * Proxies of the operator's in front of svc that append to X-Forwarded-For (SVC_TRUSTED_PROXY_HOPS):
    * 0, the default, reads no X-Forwarded-For and limits by the peer's address (the socket's, or the one API Gateway saw).
@@ -40,6 +42,7 @@ export const defaultApiConfig: ApiConfig = {
   secureCookies: false,
   rateLimitPerMinute: 1200,
   authRateLimitPerMinute: 30,
+  loginFailuresPerEmail: 10,
   trustedProxyHops: 0,
   maxBodyBytes: 100 * 1024 * 1024,
   version: '0.1.0',

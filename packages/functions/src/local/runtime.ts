@@ -93,6 +93,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
         ...defaultApiConfig,
         rateLimitPerMinute: config.rateLimitPerMinute,
         authRateLimitPerMinute: config.authRateLimitPerMinute,
+        loginFailuresPerEmail: config.loginFailuresPerEmail,
         trustedProxyHops: config.trustedProxyHops,
         maxBodyBytes: config.maxBodyBytes,
         corsOrigins: config.corsOrigins.split(',').map((s) => s.trim()).filter(Boolean),

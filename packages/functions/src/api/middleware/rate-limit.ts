@@ -53,3 +53,48 @@ export function rateLimit(opts: { perMinute: number; authPerMinute: number; trus
   };
 }
 
+/**
+ * Failed sign-ins per account (the email asked for, known or not, so it tells nothing),
+ * on top of the per-IP budget: an attacker with many addresses still gets `failures`
+ * guesses at one account per `windowSeconds`, refilled continuously. While it is spent
+ * every sign-in to that email is refused, the right password too (else guessing would go
+ * on); a successful sign-in clears it. Per process, as the buckets above.
+ */
+export function loginFailureLimit(opts: { failures: number; windowSeconds: number; now?: () => number }) {
+  const buckets = new Map<string, Bucket>();
+  const now = opts.now ?? Date.now;
+  const perMs = opts.failures / (opts.windowSeconds * 1000);
+  const MAX_BUCKETS = 100_000;
+  const keyOf = (email: string) => createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 32);
+  const current = (key: string): Bucket | undefined => {
+    const b = buckets.get(key);
+    if (!b) return undefined;
+    const t = now();
+    b.tokens = Math.min(opts.failures, b.tokens + (t - b.updatedMs) * perMs);
+    b.updatedMs = t;
+    if (b.tokens >= opts.failures) buckets.delete(key); // full again: nothing to remember
+    return b;
+  };
+  return {
+    /** Refuses (429 RATE_LIMITED, with the seconds to wait) while the account's failures are spent. */
+    check(email: string): void {
+      const b = current(keyOf(email));
+      if (b && b.tokens < 1) {
+        const wait = Math.ceil((1 - b.tokens) / perMs / 1000);
+        throw new AppError('RATE_LIMITED', `too many failed sign-ins for this email; retry in ${wait}s`, { retry_after: wait });
+      }
+    },
+    failed(email: string): void {
+      const key = keyOf(email);
+      const b = current(key) ?? { tokens: opts.failures, updatedMs: now() };
+      if (!buckets.has(key)) {
+        if (buckets.size >= MAX_BUCKETS) buckets.clear();
+        buckets.set(key, b);
+      }
+      b.tokens -= 1;
+    },
+    succeeded(email: string): void {
+      buckets.delete(keyOf(email));
+    },
+  };
+}

@@ -9,11 +9,18 @@ import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { setSessionCookies, clearSessionCookies, REFRESH_COOKIE } from '../cookies.ts';
+import { errorResponse } from '../errors.ts';
+import { loginFailureLimit } from '../middleware/rate-limit.ts';
+
+/** The window SVC_LOGIN_FAILURE_LIMIT counts failed sign-ins per email over. */
+export const LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60;
 
 /** The built-in issuer's sign-up / login / refresh / logout, and its public keys. */
 export function authRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]) {
   const secure = deps.config.secureCookies;
   const refreshTtl = deps.identity.refreshTtlSeconds;
+  // Guesses at one account from many addresses: the per-IP budget alone does not stop them.
+  const failures = loginFailureLimit({ failures: deps.config.loginFailuresPerEmail, windowSeconds: LOGIN_FAILURE_WINDOW_SECONDS });
 
   for (const path of ['/api/auth/signup', '/api/auth/sign-up']) {
     mountRoute(app, deps, registry, {
@@ -31,9 +38,22 @@ export function authRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
 
   mountRoute(app, deps, registry, {
     method: 'post', path: '/api/auth/login', summary: 'Sign in with email and password', tags: ['auth'], auth: 'public', body: LoginInput,
-    responses: { 200: { description: 'signed in', schema: AuthSessionSchema }, 401: { description: 'wrong email or password' } },
+    responses: { 200: { description: 'signed in', schema: AuthSessionSchema }, 401: { description: 'wrong email or password' }, 429: { description: 'too many failed sign-ins for this email (or from this address); Retry-After says when to try again' } },
   }, async ({ c, body }) => {
-    const session = await deps.identity.login(body);
+    try {
+      failures.check(body.email);
+    } catch (err) {
+      const wait = ((err as AppError).details as { retry_after: number }).retry_after;
+      return errorResponse(c, err as AppError, { 'Retry-After': String(wait) });
+    }
+    let session;
+    try {
+      session = await deps.identity.login(body);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'INVALID_CREDENTIALS') failures.failed(body.email);
+      throw err;
+    }
+    failures.succeeded(body.email);
     setSessionCookies(c, session, secure, refreshTtl);
     return c.json(session);
   });
