@@ -196,6 +196,30 @@ describe('Playwright export: UI assertions', () => {
     ]);
   });
 
+  it('no_console_error: the spec collects console errors and uncaught exceptions from its first line, settles, and expects none matching', () => {
+    const code = spec(
+      'no-console-error',
+      def({
+        steps: [{ type: 'goto', url: '/' }, { type: 'assert', assertion: { type: 'no_console_error', contains: 'Boom {{who}}' }, timeout_ms: 3000 }],
+        parameters: { who: 'ann' },
+        assertions: [{ type: 'no_console_error' }, { type: 'no_console_error', matches: '^Uncaught (Type)?Error', quiet_ms: 1000 }],
+      }),
+    );
+    expect(code).toContain(`import { test, expect, type Page, type Request } from '@playwright/test';`);
+    expect(code).toContain('function watchConsole(page: Page) {');
+    expect(lines(code)).toEqual([
+      'test.setTimeout(600000);',
+      'const pageConsole = watchConsole(page);',
+      'await page.goto("/");',
+      'await pageConsole.settle(500, 3000);',
+      'expect(pageConsole.errors.filter((e) => e.includes("Boom ann")), "console errors and uncaught exceptions containing \\"Boom {{who}}\\"").toEqual([]);',
+      'await pageConsole.settle(500, 5000);',
+      'expect(pageConsole.errors, "console errors and uncaught exceptions").toEqual([]);',
+      'await pageConsole.settle(1000, 5000);',
+      'expect(pageConsole.errors.filter((e) => new RegExp("^Uncaught (Type)?Error").test(e)), "console errors and uncaught exceptions matching /^Uncaught (Type)?Error/").toEqual([]);',
+    ]);
+  });
+
   it('the escaped substring patterns match the literal text, and only it', () => {
     const code = spec('escape-contains', ui({ type: 'assert', assertion: { type: 'url', contains: 'a.b?c=(1)*[2]/$^' } }));
     const source = JSON.parse(/new RegExp\(("(?:[^"\\]|\\.)*")\)/.exec(code)?.[1] ?? '""');

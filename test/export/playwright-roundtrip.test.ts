@@ -35,6 +35,11 @@ const PAGES: Record<string, string> = {
   '/done': `<!doctype html><html><head><title>Done</title></head><body>
     <h1>Thanks</h1><p data-testid="greeting">Signed in</p>
   </body></html>`,
+  // Throws after a fetch has answered, once the page has loaded (no_console_error).
+  '/late': `<!doctype html><html><head><title>Late</title></head><body>
+    <h1>Late</h1>
+    <script>fetch('/api/orders/o_42').then((r) => r.json()).then(() => setTimeout(() => { throw new Error('Boom failed 500'); }, 200));</script>
+  </body></html>`,
 };
 
 function app(): Server {
@@ -92,6 +97,7 @@ const uiTest = TestDefinition.parse({
     { type: 'request', url: '/api/orders/{{orderId}}' },
     { type: 'assert', assertion: { type: 'json', path: '$.status', equals: 'paid' } },
   ],
+  assertions: [{ type: 'no_console_error' }],
 });
 
 const apiTest = TestDefinition.parse({
@@ -133,6 +139,14 @@ const brokenTest = TestDefinition.parse({
   name: 'Expects the wrong heading',
   type: 'ui',
   steps: [{ type: 'goto', url: '/' }, { type: 'assert', assertion: { type: 'text', selector: 'h1', equals: 'Goodbye' }, timeout_ms: 1000 }],
+});
+
+/** /late throws after its fetch: the exported spec waits for the page to settle and sees it. */
+const lateErrorTest = TestDefinition.parse({
+  name: 'No uncaught error after load',
+  type: 'ui',
+  steps: [{ type: 'goto', url: '/late' }],
+  assertions: [{ type: 'no_console_error', contains: 'Boom' }],
 });
 
 /** The page has no lang attribute (html-has-lang, serious). */
@@ -181,7 +195,7 @@ describe('exported Playwright project, run by Playwright Test', () => {
 
   beforeAll(async () => {
     server = app();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(Number(process.env.SVC_EXPORT_TEST_PORT) || 0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
@@ -214,9 +228,10 @@ describe('exported Playwright project, run by Playwright Test', () => {
   });
 
   it('fails when an exported assertion does not hold', { timeout: 180_000 }, async () => {
-    const { code, output } = await runPlaywright(project([brokenTest, inaccessibleTest]));
+    const { code, output } = await runPlaywright(project([brokenTest, inaccessibleTest, lateErrorTest]));
     expect(code, output).not.toBe(0);
-    expect(output).toMatch(/2 failed/);
+    expect(output).toMatch(/3 failed/);
+    expect(output).toContain('Uncaught Boom failed 500');
     expect(output).toContain('Goodbye');
     expect(output).toContain('html-has-lang (serious)');
   });

@@ -79,6 +79,10 @@ const common = {
 
 const uiTarget = { selector: Locator.describe('Element the assertion is about') };
 
+/** no_console_error's quiet_ms: how long the page has had no request in flight before its console is judged. */
+export const DEFAULT_CONSOLE_QUIET_MS = 500;
+export const MAX_CONSOLE_QUIET_MS = 5_000;
+
 export const UiAssertion = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('visible'), ...uiTarget, ...common }).describe('The element is visible'),
   z.strictObject({ type: z.literal('hidden'), ...uiTarget, ...common }).describe('The element is hidden or absent'),
@@ -96,6 +100,16 @@ export const UiAssertion = z.discriminatedUnion('type', [
     .describe("An element's attribute"),
   z.strictObject({ type: z.literal('enabled'), ...uiTarget, ...common }).describe('The element is enabled'),
   z.strictObject({ type: z.literal('disabled'), ...uiTarget, ...common }).describe('The element is disabled'),
+  z.strictObject({
+    type: z.literal('no_console_error'),
+    contains: Text.optional().describe('Only errors whose text contains this fail the assertion'),
+    matches: z.string().max(2000).optional().describe('Only errors whose text matches this regular expression (JavaScript syntax) fail the assertion'),
+    quiet_ms: z.number().int().min(0).max(MAX_CONSOLE_QUIET_MS).optional().describe(`Before judging, wait until no request has been in flight for this long (default ${DEFAULT_CONSOLE_QUIET_MS}; at most ${MAX_CONSOLE_QUIET_MS}, and never past the assertion's timeout), so an error thrown shortly after the page loads or a fetch answers is seen`),
+    ...common,
+  })
+    .refine((v) => v.contains === undefined || v.matches === undefined, { message: 'give contains or matches, not both' })
+    .refine(validRegex, VALID_REGEX)
+    .describe('No console error (console.error, or an uncaught exception in the page) seen since the test started matches; without contains or matches, any error fails. The browser\'s own "Failed to load resource" lines are not counted: a failed request is checked with a status assertion'),
 ]);
 export type UiAssertion = z.output<typeof UiAssertion>;
 

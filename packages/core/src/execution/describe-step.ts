@@ -31,6 +31,8 @@ export function describeAssertion(a: Assertion): string {
       return `expect count of ${describeLocator(a.selector)} ${a.equals !== undefined ? `= ${a.equals}` : `in [${a.min ?? 0}, ${a.max ?? '∞'}]`}`;
     case 'attribute':
       return `expect ${describeLocator(a.selector)}[${a.attribute}] ${a.exists !== undefined ? (a.exists ? 'exists' : 'absent') : matcher(a)}`;
+    case 'no_console_error':
+      return `expect no console error${a.contains !== undefined ? ` containing ${JSON.stringify(a.contains)}` : a.matches !== undefined ? ` matching /${a.matches}/` : ''}`;
     case 'visual':
       return `expect ${a.selector !== undefined ? describeLocator(a.selector) : a.full_page ? 'the full page' : 'the page'} to look like baseline ${a.baseline !== undefined ? JSON.stringify(a.baseline) : '(unnamed)'}`;
     case 'accessibility':

@@ -57,7 +57,7 @@ export interface TestRunDeps {
   settle?: { quietMs: number; maxMs: number };
 }
 
-const uiAssertionTypes = new Set(['visible', 'hidden', 'text', 'value', 'url', 'title', 'count', 'attribute', 'enabled', 'disabled']);
+const uiAssertionTypes = new Set(['visible', 'hidden', 'text', 'value', 'url', 'title', 'count', 'attribute', 'enabled', 'disabled', 'no_console_error']);
 const apiAssertionTypes = new Set(['status', 'header', 'json', 'json_schema', 'response_time']);
 const uiStepTypes = new Set(['goto', 'click', 'dblclick', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'upload', 'scroll', 'wait-for', 'screenshot', 'mock']);
 

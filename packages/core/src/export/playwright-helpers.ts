@@ -3,9 +3,44 @@
  * plain text here, written in the style of a hand-written test file.
  */
 
-export type HelperName = 'jsonPath' | 'bodyOf' | 'escapeRegExp' | 'cssPaths' | 'device';
+export type HelperName = 'jsonPath' | 'bodyOf' | 'escapeRegExp' | 'cssPaths' | 'device' | 'watchConsole';
 
 const HELPERS: Record<HelperName, string> = {
+  watchConsole: `/**
+ * The page's console errors and uncaught exceptions from the start of the test, as svc's
+ * no_console_error sees them (Chromium's own "Failed to load resource" lines left out: a
+ * failed request is no script error), and settle(): resolves once no request has been in
+ * flight for quietMs, at most maxMs, so an error thrown just after a fetch is seen.
+ */
+function watchConsole(page: Page) {
+  const errors: string[] = [];
+  const inflight = new Set<Request>();
+  let changed = Date.now();
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource: ')) errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(\`Uncaught \${error.message}\`));
+  page.on('request', (request) => {
+    inflight.add(request);
+    changed = Date.now();
+  });
+  const done = (request: Request) => {
+    inflight.delete(request);
+    changed = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return {
+    errors,
+    async settle(quietMs: number, maxMs: number): Promise<void> {
+      const start = Date.now();
+      while (Date.now() - start < maxMs) {
+        if (inflight.size === 0 && Date.now() - Math.max(changed, start) >= quietMs) return;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+  };
+}`,
   device: `/**
  * A Playwright device's options without its browser engine: svc runs every test in
  * Chromium, and an engine set inside a describe block would need a worker of its own.

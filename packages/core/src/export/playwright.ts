@@ -1,4 +1,4 @@
-import { defaultBaselineName, type MockStep, type ApiAssertion, type ApiRequestStep, type Assertion, type Locator, type Step, type TestDefinition, type UiAssertion, type UiStep, type VisualAssertion, type AccessibilityAssertion } from '../contracts/steps.ts';
+import { DEFAULT_CONSOLE_QUIET_MS, defaultBaselineName, type MockStep, type ApiAssertion, type ApiRequestStep, type Assertion, type Locator, type Step, type TestDefinition, type UiAssertion, type UiStep, type VisualAssertion, type AccessibilityAssertion } from '../contracts/steps.ts';
 import { fileSafe } from '../file-safe.ts';
 import { DEFAULT_AXE_TAGS, DEFAULT_MIN_IMPACT, axeImpacts, impactRank } from '../contracts/accessibility.ts';
 import { Variables, comment, key, lit } from './js.ts';
@@ -43,7 +43,7 @@ export function exportPlaywrightSpec(written: TestDefinition, opts: PlaywrightEx
   const helpers = new Set(bodies.flatMap((b) => [...b.body.helpers]));
   const secrets = new Set(bodies.flatMap((b) => [...b.body.secrets]));
   const usesDevices = bodies.some((b) => b.use?.includes('...device('));
-  const imports = ['test', 'expect', ...(usesDevices ? ['devices'] : []), ...(helpers.has('bodyOf') ? ['type APIResponse'] : []), ...(helpers.has('cssPaths') ? ['type Locator'] : [])].join(', ');
+  const imports = ['test', 'expect', ...(usesDevices ? ['devices'] : []), ...(helpers.has('bodyOf') ? ['type APIResponse'] : []), ...(helpers.has('cssPaths') ? ['type Locator'] : []), ...(helpers.has('watchConsole') ? ['type Page', 'type Request'] : [])].join(', ');
   const out: string[] = [...comment(`Exported by svc from the test "${test.name}".`)];
   if (test.description) out.push(...comment(''), ...comment(test.description));
   if (bodies.length > 1) out.push(...comment(''), ...comment(`One test per parameter set (${bodies.length}), each with the set's values written in.`));
@@ -66,7 +66,7 @@ export function exportPlaywrightSpec(written: TestDefinition, opts: PlaywrightEx
     if (use) out.push('});');
   });
   if (usesDevices) helpers.add('device');
-  for (const h of (['jsonPath', 'bodyOf', 'escapeRegExp', 'cssPaths', 'device'] as const).filter((n) => helpers.has(n))) out.push('', helperSource(h));
+  for (const h of (['jsonPath', 'bodyOf', 'escapeRegExp', 'cssPaths', 'device', 'watchConsole'] as const).filter((n) => helpers.has(n))) out.push('', helperSource(h));
   return `${out.join('\n')}\n`;
 }
 
@@ -206,6 +206,12 @@ class SpecWriter {
   write(): Body {
     const t = this.test;
     this.lines.push(`test.setTimeout(${t.timeout_ms});`);
+    // no_console_error judges every error since the test started: the spec listens from its first line.
+    if ([...t.steps.map((s) => (s.type === 'assert' ? s.assertion : undefined)), ...t.assertions].some((a) => a?.type === 'no_console_error')) {
+      this.usesPage = true;
+      this.helpers.add('watchConsole');
+      this.lines.push('const pageConsole = watchConsole(page);');
+    }
     t.steps.forEach((s, i) => {
       this.position = i;
       this.lines.push('');
@@ -473,6 +479,13 @@ class SpecWriter {
         if (a.exists !== undefined) return this.emit(`await expect(${loc}).${a.exists ? '' : 'not.'}toHaveAttribute(${name}${t ? `, ${t}` : ''});`);
         const m = this.matcher(a, 'toHaveAttribute').replace('toHaveAttribute(', `toHaveAttribute(${name}, `);
         return this.emit(`await expect(${loc}).${close(m)}`);
+      }
+      case 'no_console_error': {
+        // svc waits for the page to settle within the assertion's timeout (its default: 5 s, as expect's).
+        this.emit(`await pageConsole.settle(${a.quiet_ms ?? DEFAULT_CONSOLE_QUIET_MS}, ${timeoutMs ?? 5_000});`);
+        const filter = a.contains !== undefined ? `.filter((e) => e.includes(${this.vars.str(a.contains)}))` : a.matches !== undefined ? `.filter((e) => ${this.regex(a.matches, false)}.test(e))` : '';
+        const which = a.contains !== undefined ? ` containing ${JSON.stringify(a.contains)}` : a.matches !== undefined ? ` matching /${a.matches}/` : '';
+        return this.emit(`expect(pageConsole.errors${filter}, ${lit(`console errors and uncaught exceptions${which}`)}).toEqual([]);`);
       }
     }
   }

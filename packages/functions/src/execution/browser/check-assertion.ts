@@ -1,5 +1,5 @@
 import type { Locator as PwLocator, Page } from 'playwright-core';
-import type { UiAssertion } from '@svc/core/contracts/steps';
+import { DEFAULT_CONSOLE_QUIET_MS, type UiAssertion } from '@svc/core/contracts/steps';
 import type { Fingerprint } from '@svc/core/contracts/fingerprint';
 import { StepFailure, type StepContext } from '@svc/core/execution/types';
 import { actionFailure, isTimeout, msLeft, shortMessage, sleep, stepDeadline, throwIfAborted, withSignal } from './failures.ts';
@@ -13,11 +13,22 @@ export interface AssertEnv {
   locateTimeoutMs: number;
   /** How long an assertion retries when it has no timeout_ms of its own (like Playwright's expect timeout). */
   assertTimeoutMs: number;
+  /** The console errors and uncaught exceptions of the test so far, as the session collects them (no_console_error). */
+  consoleErrors: () => readonly string[];
+  /** Resolves once no request has been in flight for quietMs (at most maxMs): the session's settle(). */
+  settle: (o: { quietMs: number; maxMs: number }) => Promise<void>;
 }
 
 /** Poll intervals, as in Playwright's expect: quick at first, then every second. */
 const INTERVALS = [0, 100, 250, 500, 1000];
 const FINGERPRINT_MS = 2_000;
+/** Console errors a failed no_console_error lists. */
+const MAX_LISTED_ERRORS = 5;
+/**
+ * Chromium's own console line for a request answered 4xx/5xx or failed: not an error of the
+ * page's scripts, and not counted by no_console_error (a status assertion checks requests).
+ */
+const BROWSER_REQUEST_LINE = /^Failed to load resource: /;
 
 interface StringMatch {
   equals?: string;
@@ -166,6 +177,20 @@ async function check(env: AssertEnv, a: UiAssertion, ctx: StepContext, deadline:
       const r = await poll(deadline, ctx.signal, (timeout) => locator.isEnabled({ timeout }), (enabled) => enabled === want);
       if (!r.ok) throw mismatch(`${a.type}: expected ${desc} to be ${a.type}`, r, desc, (v) => (v ? 'enabled' : 'disabled'));
       return withFingerprint(locator);
+    }
+    case 'no_console_error': {
+      // Waits for the page to settle first (never past the deadline), then judges what was seen: an
+      // error already logged stays logged, so there is nothing to retry.
+      const left = deadline - Date.now();
+      if (left > 0) await env.settle({ quietMs: a.quiet_ms ?? DEFAULT_CONSOLE_QUIET_MS, maxMs: left });
+      const bad = env.consoleErrors().filter((e) => !BROWSER_REQUEST_LINE.test(e) && (a.contains !== undefined ? e.includes(a.contains) : a.matches !== undefined ? new RegExp(a.matches).test(e) : true));
+      if (bad.length) {
+        const which = a.contains !== undefined ? ` containing ${JSON.stringify(a.contains)}` : a.matches !== undefined ? ` matching /${a.matches}/` : '';
+        const listed = bad.slice(0, MAX_LISTED_ERRORS).map((e) => JSON.stringify(e.length > 300 ? `${e.slice(0, 300)}…` : e)).join(', ');
+        const more = bad.length > MAX_LISTED_ERRORS ? ` and ${bad.length - MAX_LISTED_ERRORS} more` : '';
+        throw new StepFailure('assertion', `no_console_error: expected no console error or uncaught exception${which}, saw ${bad.length}: ${listed}${more}`, { expected: `no console error${which}`, actual: bad.slice(0, MAX_LISTED_ERRORS) });
+      }
+      return {};
     }
     default: {
       const unknown: never = a;

@@ -9,7 +9,7 @@ import { StepFailure, type AccessibilityScanRequest, type ExtractedValue, type P
 import type { AxeScan } from '@svc/core/contracts/accessibility';
 import { performStep, type StepEnv } from './perform-step.ts';
 import { contextOptionsFor, DEFAULT_VIEWPORT } from './context-options.ts';
-import { checkAssertion } from './check-assertion.ts';
+import { checkAssertion, type AssertEnv } from './check-assertion.ts';
 import { pageFingerprints } from './fingerprint.ts';
 import { captureForComparison, pageScreenshot } from './capture.ts';
 import { scanAccessibility } from './accessibility.ts';
@@ -31,6 +31,11 @@ export interface SessionConfig {
 export { DEFAULT_VIEWPORT };
 /** Diagnostics are for humans: keep the first ones, not an unbounded log. */
 const MAX_DIAGNOSTICS = 200;
+/**
+ * Console errors kept per test for no_console_error (the diagnostics show the first
+ * MAX_DIAGNOSTICS): an assertion looking for one error must not miss it behind 200 others.
+ */
+const MAX_CONSOLE_ERRORS = 2_000;
 /** Distinct pages kept per test (coverage needs where a test went, not every hop). */
 const MAX_PAGES_VISITED = 50;
 /** How long reading a page's HTML may take before it is given up. */
@@ -69,7 +74,7 @@ export class PlaywrightUiSession implements UiSession {
   /** Requests of the context in flight, and when that last changed (settle()). */
   private readonly inflight = new Set<unknown>();
   private lastNetworkChange = Date.now();
-  private readonly env: StepEnv & { assertTimeoutMs: number };
+  private readonly env: StepEnv & AssertEnv;
 
   private constructor(
     readonly context: BrowserContext,
@@ -87,11 +92,14 @@ export class PlaywrightUiSession implements UiSession {
       vision: config.vision,
       visionMinConfidence: config.visionMinConfidence,
       screenshot: (o, ctx) => this.budgetedScreenshot(o, ctx),
+      consoleErrors: () => this.consoleErrors,
+      settle: (o) => this.settle(o),
     };
+    // One list for the diagnostics and the no_console_error assertion (check-assertion.ts).
     context.on('console', (msg) => {
-      if (msg.type() === 'error') this.note(this.consoleErrors, msg.text());
+      if (msg.type() === 'error') this.noteConsoleError(msg.text());
     });
-    context.on('weberror', (err) => this.note(this.consoleErrors, `Uncaught ${err.error().message}`));
+    context.on('weberror', (err) => this.noteConsoleError(`Uncaught ${err.error().message}`));
     // Where the test went (coverage, docs/insights.md): main-frame navigations, same-document
     // ones (pushState, hash routes) included. Kept without query or credentials: a query may
     // hold a token, and coverage does not compare queries.
@@ -129,6 +137,10 @@ export class PlaywrightUiSession implements UiSession {
 
   private note<T>(list: T[], item: T): void {
     if (list.length < MAX_DIAGNOSTICS) list.push(item);
+  }
+
+  private noteConsoleError(text: string): void {
+    if (this.consoleErrors.length < MAX_CONSOLE_ERRORS) this.consoleErrors.push(text);
   }
 
   /** Screenshots asked for and not taken: the run's cap was reached (reported with the test). */
@@ -248,7 +260,7 @@ export class PlaywrightUiSession implements UiSession {
   }
 
   diagnostics(): UiDiagnostics {
-    return { consoleErrors: [...this.consoleErrors], failedRequests: this.failedRequests.map((r) => ({ ...r })), pagesVisited: [...this.pagesVisited] };
+    return { consoleErrors: this.consoleErrors.slice(0, MAX_DIAGNOSTICS), failedRequests: this.failedRequests.map((r) => ({ ...r })), pagesVisited: [...this.pagesVisited] };
   }
 
   async stopTrace(keep: boolean): Promise<Uint8Array | undefined> {
