@@ -13,9 +13,12 @@ let other: Client;
 let projectId: string;
 let auth: { token: string; orgId: string };
 
+/** Fixed ports when asked for (SVC_TEST_APP_PORT, SVC_TEST_SERVER_PORT); any free one otherwise. */
+const portFrom = (name: string) => Number(process.env[name]) || undefined;
+
 beforeAll(async () => {
-  app = await startFixtureApp();
-  server = await startTestServer();
+  app = await startFixtureApp({ port: portFrom('SVC_TEST_APP_PORT') });
+  server = await startTestServer({ port: portFrom('SVC_TEST_SERVER_PORT') });
   const me = await signUp(server.url, 'gen@example.com');
   auth = me;
   api = client(server.url, { token: me.token, org: me.orgId });
@@ -243,8 +246,9 @@ describe('POST /api/test/from-event', () => {
     });
     expect(r.status, r.text).toBe(201);
     expect(r.body.test.steps[0]).toEqual({ type: 'goto', url: '/' });
+    expect(r.body.test.assertions).toEqual([{ type: 'no_console_error', contains: 'fixture: widget failed to render', name: 'the production error does not happen again', quiet_ms: 1000, timeout_ms: 5000 }]);
     expect(r.body.execution.status).toBe('failed');
-    expect(r.body.execution.error).toMatch(/production error showed up again/);
+    expect(r.body.execution.error).toBe('assertion 1 (the production error does not happen again: expect no console error containing "fixture: widget failed to render"): no_console_error: expected no console error or uncaught exception containing "fixture: widget failed to render", saw 1: "fixture: widget failed to render"');
     expect(r.body.reproduced).toBe(true);
     expect(r.body.created_test).toBeNull();
   });
@@ -265,33 +269,51 @@ describe('POST /api/test/from-event', () => {
     expect(r.body.created_test.tags).toContain('production-error');
   });
 
-  it('an error thrown after a fetch, after load: the run waits for the page to settle and sees it (found by QA: the run ended first and the test was saved as passing)', async () => {
+  it('an error thrown after a fetch, after load: the test\'s console check waits for the page to settle and fails with it (found by QA: the run ended first and the test was saved as passing)', async () => {
     const r = await api.post('/api/test/from-event', {
       project_id: projectId,
       event: { message: 'Uncaught Boom failed 500', url: `${app.url}/late-error`, breadcrumbs: [{ category: 'fetch', data: { method: 'GET', url: `${app.url}/api/items`, status_code: 200 } }] },
     });
     expect(r.status, r.text).toBe(201);
     expect(r.body.execution.status, JSON.stringify(r.body.execution)).toBe('failed');
-    expect(r.body.execution.error).toBe('the production error showed up again in the console: Boom failed 500');
+    expect(r.body.execution.error).toMatch(/^assertion 1 \(the production error does not happen again: expect no console error containing "Boom failed 500"\): no_console_error: .*saw 1: "Uncaught Boom failed 500"$/);
+    expect(r.body.warnings).toEqual([]);
     expect(r.body.execution.console_errors).toContain('Uncaught Boom failed 500');
     expect(r.body.reproduced).toBe(true);
     expect(r.body.created_test).toBeNull();
   });
 
-  it('a replay that passes but has no check that would catch the error: not reproduced, low confidence, said why, not created (found by QA: saved as passing, 0.875)', async () => {
+  it('a console error that no longer happens (no failed request): the console check passes, so the test is a regression test and is created', async () => {
     const r = await api.post('/api/test/from-event', {
       project_id: projectId,
       event: { message: 'TypeError: cannot read properties of undefined (reading "rows")', url: `${app.url}/table`, breadcrumbs: [{ category: 'ui.click', data: { text: 'Next' } }] },
     });
     expect(r.status, r.text).toBe(201);
     expect(r.body.test.steps.map((s: { type: string }) => s.type)).toEqual(['goto', 'click', 'assert']);
+    expect(r.body.test.assertions).toEqual([expect.objectContaining({ type: 'no_console_error', contains: 'cannot read properties of undefined (reading "rows")' })]);
+    expect(r.body.execution.status, JSON.stringify(r.body.execution)).toBe('passed');
+    expect(r.body.reproduced).toBe(false);
+    expect(r.body.warnings).toEqual([]);
+    expect(r.body.reproduction_note).toBeUndefined();
+    expect(r.body.created_test.assertions).toEqual(r.body.test.assertions);
+    expect(r.body.generated_test.confidence_score).toBeGreaterThan(0.8);
+  });
+
+  it('a replay that passes but has no check that would catch the error (a message no console shows): not reproduced, low confidence, said why, not created (found by QA: saved as passing, 0.875)', async () => {
+    const r = await api.post('/api/test/from-event', {
+      project_id: projectId,
+      event: { message: 'Script error.', url: `${app.url}/table`, breadcrumbs: [{ category: 'ui.click', data: { text: 'Next' } }] },
+    });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.test.steps.map((s: { type: string }) => s.type)).toEqual(['goto', 'click', 'assert']);
+    expect(r.body.test.assertions).toEqual([]);
     expect(r.body.execution.status, JSON.stringify(r.body.execution)).toBe('passed');
     expect(r.body.reproduced).toBe(false);
     expect(r.body.created_test).toBeNull();
     expect(r.body.generated_test).toMatchObject({ execution_status: 'passed', test_id: null });
     expect(r.body.generated_test.confidence_score).toBeLessThanOrEqual(0.3);
-    expect(r.body.warnings).toEqual([{ rule: 'cannot-catch-the-error', message: expect.stringMatching(/^the test has no check that fails when the error happens .*it would pass while "TypeError: cannot read properties of undefined \(reading "rows"\)" still happens/) }]);
-    expect(r.body.reproduction_note).toMatch(/^not reproduced: the error did not show up in the console \(waited for the page to settle: .*\), and the test has no check that would catch it, so it was not saved as a passing regression test$/);
+    expect(r.body.warnings).toEqual([{ rule: 'cannot-catch-the-error', message: expect.stringMatching(/^the test has no check that fails when the error happens \(its message "Script error\." is not the error's own text.*it would pass while the error still happens/) }]);
+    expect(r.body.reproduction_note).toMatch(/^not reproduced: the error did not show up in the console \(waited for the page to settle: .*\), and the test has no check that would catch it \(its message is not one a console shows\), so it was not saved as a passing regression test$/);
   });
 
   it('a request that still fails reproduces; a replay that breaks earlier does not count as reproduced', async () => {

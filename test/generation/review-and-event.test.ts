@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { reviewTest } from '../../packages/core/src/intelligence/generation/review.ts';
-import { FailureEvent, reproduceEvent, consoleShowsError } from '../../packages/core/src/intelligence/generation/from-event.ts';
+import { FailureEvent, reproduceEvent, consoleShowsError, consoleCheckFor } from '../../packages/core/src/intelligence/generation/from-event.ts';
 import { TestDefinition, type Step } from '../../packages/core/src/contracts/steps.ts';
 import { confidenceScore } from '../../packages/core/src/intelligence/generation/confidence.ts';
 
@@ -96,6 +96,37 @@ describe('production failure events', () => {
     expect(r.skipped[0].reason).toMatch(/value/);
     expect(r.console_error).toBe('TypeError: Cannot read properties of undefined (reading "total")');
     expect(r.test.description).toContain('Chrome/120');
+  });
+
+  it('ends with a no_console_error check on the error\'s message, so the test fails while the error happens and passes once it is fixed', () => {
+    const r = reproduceEvent(event);
+    const check = { type: 'no_console_error', contains: 'Cannot read properties of undefined (reading "total")', name: 'the production error does not happen again', quiet_ms: 1000, timeout_ms: 5000 };
+    expect(r.test.assertions).toEqual([check]);
+    expect(r.console_check).toEqual(check);
+    expect(TestDefinition.parse(r.test).assertions).toEqual([check]);
+    // Without a failed request, the console check alone is a check of the failure: full confidence for a full replay.
+    const noRequest = reproduceEvent(FailureEvent.parse({ message: 'Error: Boom failed 500', url: '/late-error' }));
+    expect(noRequest.test.assertions).toEqual([{ ...check, contains: 'Boom failed 500' }]);
+    expect(noRequest.confidence).toBe(1);
+  });
+
+  it('the console check looks for the text as Chromium shows it: without the error class, short messages as a whole first line; none for messages no console shows', () => {
+    const check = (message: string) => {
+      const a = consoleCheckFor(message);
+      return a && ('contains' in a && a.contains !== undefined ? { contains: a.contains } : { matches: (a as { matches?: string }).matches });
+    };
+    expect(check('Uncaught TypeError: x is not a function')).toEqual({ contains: 'x is not a function' });
+    expect(check('Uncaught (in promise) Error: request aborted\n  at y')).toEqual({ contains: 'request aborted' });
+    expect(check('fixture: widget failed to render')).toEqual({ contains: 'fixture: widget failed to render' });
+    const short = check('Error: oops.')!.matches!;
+    expect(short).toBe('^(?:Uncaught )?(?:[A-Za-z]*Error: )?oops\\.(?:\\n|$)');
+    for (const seen of ['Uncaught oops.', 'Error: oops.\n    at f (app.js:1:1)', 'oops.']) expect(new RegExp(short).test(seen), seen).toBe(true);
+    for (const other of ['Uncaught loops.', 'oops. again', 'oopsy']) expect(new RegExp(short).test(other), other).toBe(false);
+    for (const opaque of ['Script error.', 'Script error', 'Non-Error promise rejection captured with value: undefined', 'Non-Error exception captured with keys: a, b', 'Uncaught ']) expect(consoleCheckFor(opaque), opaque).toBeUndefined();
+    const r = reproduceEvent(FailureEvent.parse({ message: 'Script error.', url: '/table' }));
+    expect(r.test.assertions).toEqual([]);
+    expect(r.console_check).toBeUndefined();
+    expect(r.confidence).toBe(0.9);
   });
 
   it('matches the error in a run\'s console errors', () => {

@@ -16,9 +16,9 @@ export interface TestServer {
  * The real local runtime on 127.0.0.1 with a free port and an empty temporary data
  * folder (or a given one, to test restarts).
  */
-export async function startTestServer(opts: { dataDir?: string; env?: Record<string, string>; runtime?: LocalRuntimeOptions } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { dataDir?: string; env?: Record<string, string>; runtime?: LocalRuntimeOptions; port?: number } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'svc-test-')));
-  const config = parseLocalConfig({ SVC_LOG_LEVEL: 'SILENT', SVC_AUTH_RATE_LIMIT: '10000', ...opts.env }, { port: 0, dataDir });
+  const config = parseLocalConfig({ SVC_LOG_LEVEL: 'SILENT', SVC_AUTH_RATE_LIMIT: '10000', ...opts.env }, { port: opts.port ?? 0, dataDir });
   const runtime = await startLocalRuntime(config, opts.runtime);
   return {
     url: runtime.url,

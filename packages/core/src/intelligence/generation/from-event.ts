@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Step, TestDefinition } from '../../contracts/steps.ts';
+import type { Step, TestDefinition, UiAssertion } from '../../contracts/steps.ts';
 import { clickTarget, fieldTarget } from './grammar/locators.ts';
 import { escapeRegex, originOf, relativeUrl } from './recording/types.ts';
 
@@ -43,15 +43,20 @@ export type FailureEvent = z.output<typeof FailureEvent>;
 export interface EventReproduction {
   test: TestDefinition;
   skipped: Array<{ at: number; what: string; reason: string }>;
-  /** The error text to look for among the run's console errors (the test format has no console assertion). */
+  /** The error's first line: what the test's console check (and the run's console) look for. */
   console_error: string;
+  /**
+   * The test ends with this no_console_error assertion (fails while the error happens), unless
+   * the message cannot be looked for in a console (consoleCheckFor).
+   */
+  console_check?: UiAssertion;
   failing_request?: { method: string; url: string; status: number };
   confidence: number;
 }
 
 /** The first line of the message, without the "Uncaught"/error-class prefix noise, for matching console errors. */
 export function consoleNeedle(message: string): string {
-  return message.split('\n')[0].replace(/^Uncaught\s+/, '').trim().slice(0, 300);
+  return message.split('\n')[0].replace(/^Uncaught\s+(?:\(in promise\)\s+)?/, '').trim().slice(0, 300);
 }
 
 /** Did the run's console show this event's error? */
@@ -63,11 +68,39 @@ export function consoleShowsError(consoleErrors: string[], message: string): boo
 
 const SUCCESS = [200, 201, 202, 204, 301, 302, 303, 304, 307, 308];
 
+/** How long the console check waits for the replayed page to settle (no request for 1 s, at most 5 s). */
+export const CONSOLE_CHECK_SETTLE = { quietMs: 1_000, maxMs: 5_000 };
+export const CONSOLE_CHECK_NAME = 'the production error does not happen again';
+
+/**
+ * Messages that are not the error's own text, so no console shows them: a cross-origin
+ * script's error as the page's window.onerror saw it ("Script error."; the browser's console
+ * has the real message), and an error monitor's summary of a thrown or rejected non-Error.
+ */
+const OPAQUE_MESSAGES = /^(?:Script error\.?|Non-Error (?:promise rejection|exception) captured\b.*)$/i;
+
+/**
+ * A no_console_error assertion that fails while the event's error happens, or undefined when
+ * the message cannot be looked for. Chromium shows an uncaught error as "Uncaught <message>"
+ * (without its class: "TypeError: x" is "Uncaught x") and console.error(err) as
+ * "TypeError: x\n    at …": the text is looked for without the class. A short message (under 8
+ * characters) must be the whole of an error's first line, so "oops" does not match "loops".
+ */
+export function consoleCheckFor(message: string): UiAssertion | undefined {
+  const needle = consoleNeedle(message);
+  if (!needle || OPAQUE_MESSAGES.test(needle)) return undefined;
+  const bare = needle.replace(/^[A-Za-z]*Error:\s*/, '') || needle;
+  const check = { name: CONSOLE_CHECK_NAME, quiet_ms: CONSOLE_CHECK_SETTLE.quietMs, timeout_ms: CONSOLE_CHECK_SETTLE.maxMs };
+  if (bare.length >= 8) return { type: 'no_console_error', contains: bare, ...check };
+  return { type: 'no_console_error', matches: `^(?:Uncaught )?(?:[A-Za-z]*Error: )?${escapeRegex(bare)}(?:\\n|$)`, ...check };
+}
+
 /**
  * Reproduces the event as a regression test: open where the user started, replay the UI
  * breadcrumbs, end on the failing page, and — when an XHR/fetch failed — re-send that
- * request and expect a success status. The console error is checked on the run's result
- * (console_error): a run that logs it reproduced the failure.
+ * request and expect a success status; the test ends with a no_console_error assertion on
+ * the error's message (consoleCheckFor), so it fails while the error still happens and
+ * passes once it is fixed.
  */
 export function reproduceEvent(event: FailureEvent, opts: { name?: string } = {}): EventReproduction {
   const origin = originOf(event.url);
@@ -128,7 +161,8 @@ export function reproduceEvent(event: FailureEvent, opts: { name?: string } = {}
   }
   const uiCrumbs = crumbs.filter((b) => /^(ui\.|click|input|navigation)/.test(b.category)).length;
   const replayed = uiCrumbs - skipped.filter((s) => /^(ui\.|click|input|navigation)/.test(s.what)).length;
-  const confidence = Math.round((0.5 + 0.5 * (uiCrumbs ? replayed / uiCrumbs : 1)) * (failing ? 1 : 0.9) * 1000) / 1000;
+  const consoleCheck = consoleCheckFor(event.message);
+  const confidence = Math.round((0.5 + 0.5 * (uiCrumbs ? replayed / uiCrumbs : 1)) * (failing || consoleCheck ? 1 : 0.9) * 1000) / 1000;
   const first = consoleNeedle(event.message);
   return {
     test: {
@@ -141,10 +175,11 @@ export function reproduceEvent(event: FailureEvent, opts: { name?: string } = {}
       parameters: {},
       parameter_sets: [],
       steps,
-      assertions: [],
+      assertions: consoleCheck ? [consoleCheck] : [],
     },
     skipped,
     console_error: first,
+    ...(consoleCheck && { console_check: consoleCheck }),
     ...(failing && { failing_request: failing }),
     confidence,
   };
