@@ -79,6 +79,15 @@ describe('actions', () => {
     expect(assertion('the main navigation is accessible')).toEqual({ type: 'accessibility', selector: expect.stringMatching(/^:is\(nav, \[role=navigation\]\)/) });
   });
 
+  it('console checks: no console error or uncaught exception', () => {
+    for (const sentence of ['there should be no console errors', 'Then there are no JavaScript errors', 'there should be no errors in the console', 'the console should have no errors', 'And the browser console shows no errors', 'the console stays free of errors', 'the checkout page should have no console errors', 'the app throws no JavaScript errors']) {
+      expect(assertion(sentence), sentence).toEqual({ type: 'no_console_error' });
+    }
+    // Not a console check: an error message on the page, or accessibility.
+    expect(assertion('the page has no accessibility errors')).toEqual({ type: 'accessibility' });
+    expect(assertion('I should not see "Error"')?.type).not.toBe('no_console_error');
+  });
+
   it('visual checks: the page looks as before, or matches a named baseline', () => {
     expect(assertion('Then the page should look as before')).toEqual({ type: 'visual' });
     expect(assertion('the "checkout" page looks unchanged')).toEqual({ type: 'visual', baseline: 'checkout' });
