@@ -218,6 +218,10 @@ describe('Playwright export: UI assertions', () => {
       'await pageConsole.settle(1000, 5000);',
       'expect(pageConsole.errors.filter((e) => new RegExp("^Uncaught (Type)?Error").test(e)), "console errors and uncaught exceptions matching /^Uncaught (Type)?Error/").toEqual([]);',
     ]);
+    // A saved variable of the same name does not clash with the spec's own.
+    const saved = spec('no-console-error-names', def({ steps: [{ type: 'goto', url: '/' }, { type: 'request', url: '/api/x', save: { pageConsole: '$.body.id', Request: '$.body.r' } }], assertions: [{ type: 'no_console_error' }] }));
+    expect(saved).toContain('const pageConsole_ = jsonPath(');
+    expect(saved).toContain('const Request_ = jsonPath(');
   });
 
   it('the escaped substring patterns match the literal text, and only it', () => {

@@ -20,7 +20,7 @@ const RESERVED = new Set(
     'return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await async ' +
     'arguments eval undefined NaN Infinity ' +
     // names the generated file uses itself
-    'test expect page request process Buffer String Number RegExp JSON Object Array Promise Date Math jsonPath bodyOf escapeRegExp APIResponse'
+    'test expect page request process Buffer String Number RegExp JSON Object Array Promise Date Math jsonPath bodyOf escapeRegExp APIResponse watchConsole pageConsole Page Request'
   ).split(' '),
 );
 
