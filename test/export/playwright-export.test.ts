@@ -492,6 +492,7 @@ describe('Playwright export: API tests', () => {
       '},',
       'timeout: 5000,',
       '});',
+      "expect(res3.status(), 'a server error, and no status assertion checks this response').toBeLessThan(500);",
       'const res4 = await request.fetch("/api/raw", {',
       'method: "POST",',
       'headers: {',
@@ -499,6 +500,7 @@ describe('Playwright export: API tests', () => {
       '},',
       'data: Buffer.from("raw text"),',
       '});',
+      "expect(res4.status(), 'a server error, and no status assertion checks this response').toBeLessThan(500);",
       'const res5 = await request.fetch("/api/json-string", {',
       'method: "POST",',
       'headers: {',
@@ -506,6 +508,7 @@ describe('Playwright export: API tests', () => {
       '},',
       'data: JSON.stringify("just a string"),',
       '});',
+      "expect(res5.status(), 'a server error, and no status assertion checks this response').toBeLessThan(500);",
     ]);
     expect(code).toContain('function jsonPath(value: unknown, path: string): unknown {');
     expect(code).toContain('async function bodyOf(res: APIResponse): Promise<unknown> {');
@@ -527,6 +530,7 @@ describe('Playwright export: API tests', () => {
       'test.setTimeout(600000);',
       'const started1 = Date.now();',
       'const res1 = await request.fetch("/health");',
+      "expect(res1.status(), 'a server error, and no status assertion checks this response').toBeLessThan(500);",
       'const elapsed1 = Date.now() - started1;',
       'expect(elapsed1).toBeLessThanOrEqual(800);',
       `test.info().annotations.push({ type: 'svc', description: "json_schema assertion not exported" });`,

@@ -85,3 +85,41 @@ describe('an API test that fails', () => {
     expect(refused.error_message).toMatch(/^step 1 \(POST \/users\): save "id": \$\.body\.id not found \(the response: 400, body \{"error":/);
   });
 });
+
+describe('a server error that no status assertion checks (an API test with no assertions passed on a 500; found by QA)', () => {
+  it('fails the request step, saying the status, the body and how to expect the error', async () => {
+    const r = await run({ name: 'health', type: 'api', steps: [{ type: 'request', url: '/broken' }] });
+    expect(r.status).toBe('failed');
+    expect(r.failure_kind).toBe('assertion');
+    expect(r.failed_step).toBe(0);
+    expect(r.error_message).toBe('step 1 (GET /broken): the server answered 500, a server error, and no status assertion checks this response (body: "{\\"error\\":\\"database unavailable\\"}"); if the error is expected, assert it (e.g. {"type": "status", "equals": 500})');
+  });
+
+  it('also when the test checks only the body or a header of that response', async () => {
+    const r = await run({ name: 'body only', type: 'api', steps: [{ type: 'request', url: '/broken?status=503' }], assertions: [{ type: 'json', path: '$.error', exists: true }] });
+    expect(r.status).toBe('failed');
+    expect(r.error_message).toMatch(/^step 1 \(GET \/broken\?status=503\): the server answered 503, a server error/);
+    expect(r.assertion_results?.[0].status).toBe('skipped');
+  });
+
+  it('a status check of a later request does not cover an earlier one', async () => {
+    const r = await run({ name: 'two', type: 'api', steps: [{ type: 'request', url: '/broken' }, { type: 'request', url: '/users' }], assertions: [{ type: 'status', equals: 200 }] });
+    expect(r.status).toBe('failed');
+    expect(r.failed_step).toBe(0);
+  });
+
+  it('an expected error passes once a status assertion says so: a trailing one, or an assert step before the next request', async () => {
+    const trailing = await run({ name: 'expected', type: 'api', steps: [{ type: 'request', url: '/broken' }], assertions: [{ type: 'status', equals: 500 }, { type: 'json', path: '$.error', equals: 'database unavailable' }] });
+    expect(trailing.status).toBe('passed');
+    const step = await run({ name: 'expected step', type: 'api', steps: [{ type: 'request', url: '/broken?status=502' }, { type: 'assert', assertion: { type: 'status', in: [502, 503] } }, { type: 'request', url: '/users' }] });
+    expect(step.status).toBe('passed');
+    // The status assertion decides: a 500 where 200 was expected fails there, as before.
+    const wrong = await run({ name: 'wrong', type: 'api', steps: [{ type: 'request', url: '/broken' }], assertions: [{ type: 'status', equals: 200 }] });
+    expect(wrong.error_message).toMatch(/^assertion 1 \(.*\): expected status 200, got 500/);
+  });
+
+  it('a 4xx is left to the test: an error path checked through its body passes', async () => {
+    const r = await run({ name: 'missing name', type: 'api', steps: [{ type: 'request', method: 'POST', url: '/users', json: {} }], assertions: [{ type: 'json', path: '$.field', equals: 'name' }] });
+    expect(r.status).toBe('passed');
+  });
+});

@@ -21,6 +21,7 @@ import type { AddressInfo } from 'node:net';
  *   GET  /no-content         204
  *   GET  /plain-json         JSON text without a content type
  *   GET  /big-id             {"id": 9007199254740993}: an integer beyond 2^53
+ *   GET  /broken?status=N    a server error: status N (default 500), {"error": "database unavailable"}
  */
 export interface FixtureApi {
   url: string;
@@ -77,6 +78,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, base: () => str
   }
   if (path === '/echo') {
     return json(res, 200, { method, url: req.url, query: Object.fromEntries(url.searchParams), headers: req.headers, body });
+  }
+  if (path === '/broken') {
+    return json(res, Number(url.searchParams.get('status') ?? 500), { error: 'database unavailable' });
   }
   if (path === '/big-id') {
     res.writeHead(200, { 'content-type': 'application/json' });

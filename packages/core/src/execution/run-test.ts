@@ -6,6 +6,7 @@ import { StepFailure, type FailureKind, type StepContext, type StepResult, type 
 import { interpolate, redactSecrets, type VariableScope } from './variables.ts';
 import { describeStep, describeAssertion, describeLocator } from './describe-step.ts';
 import { checkApiAssertion, loadJsonSchemaSupport } from './api/check-api-assertion.ts';
+import { failOnUncheckedServerError, statusIsChecked } from './api/server-error-check.ts';
 import { checkDbAssertion } from './db/check-db-assertion.ts';
 import { dbSaveSource, saveFromResponse, saveVariables } from './save-variables.ts';
 import { redactTraceZip } from './trace-redaction.ts';
@@ -239,6 +240,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     }
     if (step.type === 'request') {
       lastResponse = await deps.http(step, { ...ctx, baseUrl: deps.baseUrl });
+      failOnUncheckedServerError(lastResponse, statusIsChecked(test, index));
       if (step.save) Object.assign(scope.saved, saveFromResponse(step.save, lastResponse));
       return undefined;
     }
@@ -298,17 +300,25 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     }
 
     // A step failed: the trailing assertions were not checked.
-    if (failure) for (const [j, raw] of test.assertions.entries()) assertionResults.push({ index: j, ...(raw.name ? { name: raw.name } : {}), description: redact(describeAssertion(raw)), status: 'skipped', duration_ms: 0 });
+    // One trailing assertion's result: where it is, its name, what it checked (variables filled once it got that far).
+    const assertionResult = (j: number, checked: Assertion, status: AssertionResult['status'], durationMs = 0, error?: AssertionResult['error']): AssertionResult => ({
+      index: j,
+      ...(test.assertions[j].name ? { name: test.assertions[j].name } : {}),
+      description: redact(describeAssertion(checked)),
+      status,
+      duration_ms: durationMs,
+      ...(error && { error }),
+    });
+    if (failure) for (const [j, raw] of test.assertions.entries()) assertionResults.push(assertionResult(j, raw, 'skipped'));
     else {
       // Every failed trailing assertion is said, not only the first (which sets the kind).
       const failedAssertions: string[] = [];
       let stopped = false;
       for (let j = 0; j < test.assertions.length; j++) {
         const raw = test.assertions[j];
-        const label = raw.name ? { name: raw.name } : {};
         // Past a timeout or a cancel, the rest are not checked: said as skipped.
         if (stopped) {
-          assertionResults.push({ index: j, ...label, description: redact(describeAssertion(raw)), status: 'skipped', duration_ms: 0 });
+          assertionResults.push(assertionResult(j, raw, 'skipped'));
           continue;
         }
         const index = test.steps.length + j;
@@ -318,14 +328,13 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
           assertion = interpolate(raw, scope);
           await withDeadline(checkAssertion(assertion, stepContext(assertion.timeout_ms), index), controller.signal, deadline + ABANDON_GRACE_MS);
           assertionsPassed++;
-          assertionResults.push({ index: j, ...label, description: redact(describeAssertion(assertion)), status: 'passed', duration_ms: now() - t0 });
+          assertionResults.push(assertionResult(j, assertion, 'passed', now() - t0));
         } catch (err) {
           const f = asFailure(err, controller.signal);
           assertionsFailed++;
-          const description = redact(describeAssertion(assertion));
           const message = redact(`assertion ${j + 1} (${raw.name ? `${raw.name}: ` : ''}${describeAssertion(assertion)}): ${f.message}`);
           failedAssertions.push(message);
-          assertionResults.push({ index: j, ...label, description, status: 'failed', duration_ms: now() - t0, error: { kind: f.kind, message: redact(f.message) } });
+          assertionResults.push(assertionResult(j, assertion, 'failed', now() - t0, { kind: f.kind, message: redact(f.message) }));
           failure ??= { kind: f.kind, message, stack: f.stack, step: index };
           stopped = f.kind === 'timeout' || f.kind === 'cancelled';
         }

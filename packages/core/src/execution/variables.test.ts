@@ -36,6 +36,13 @@ describe('interpolate', () => {
       .toEqual({ type: 'request', url: '/i/4', headers: { 'X-Count': '42' }, json: { a: { id: 42, item: { id: 9 } } } });
     expect(interpolate({ type: 'sql', statement: 'select $1', params: ['{{n}}'] }, typed)).toEqual({ type: 'sql', statement: 'select $1', params: [42] });
   });
+  it('a null written into a longer text fails naming the variable and the text (a saved null became /users/null; found by QA); whole, it stays null', () => {
+    const withNull: VariableScope = { saved: { id: null, user: { manager: null } }, parameters: {}, secrets: {}, environment: {} };
+    expect(() => interpolate({ type: 'request', url: '/users/{{id}}' }, withNull)).toThrow('{{id}} is null, and a missing value cannot be written into the text "/users/{{id}}": the value it was saved from is null');
+    expect(() => interpolate({ type: 'fill', selector: '#m', value: 'manager {{user.manager}}' }, withNull)).toThrow(/^\{\{user\.manager\}\} is null/);
+    // A whole variable in data keeps its value: a JSON body may send null on purpose.
+    expect(interpolate({ type: 'request', url: '/u', json: { manager: '{{id}}' } }, withNull)).toEqual({ type: 'request', url: '/u', json: { manager: null } });
+  });
   it("a parameter's value may name a secret (a parameter set's password), resolved when used; not another parameter", () => {
     const withSecret: VariableScope = { saved: {}, parameters: { pw: '{{secrets.TOKEN}}', loop: '{{pw}}' }, secrets: { TOKEN: 't0k' }, environment: {} };
     expect(interpolate({ type: 'fill', selector: '#p', value: '{{pw}}' }, withSecret)).toEqual({ type: 'fill', selector: '#p', value: 't0k' });

@@ -59,6 +59,18 @@ function member(name: string, dot: number, root: unknown): unknown {
   return value;
 }
 
+/**
+ * A variable written into a longer text must have a value: a saved null became the text
+ * "null" in `/users/{{id}}` and the request went to /users/null (found by QA). The value
+ * it was saved from is what to look at.
+ */
+function textPart(name: string, value: unknown, text: string): unknown {
+  if (value === null || value === undefined) {
+    throw new StepFailure('configuration', `{{${name}}} is ${value === null ? 'null' : 'undefined'}, and a missing value cannot be written into the text ${JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text)}: the value it was saved from is ${value === null ? 'null' : 'missing'}`);
+  }
+  return value;
+}
+
 function stringify(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
@@ -94,7 +106,7 @@ type Position = 'step' | 'text' | 'data';
 function fill(value: unknown, scope: VariableScope, position: Position): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE_VARIABLE.exec(value);
-    if (!whole) return value.replace(PATTERN, (_m, name: string) => stringify(lookup(name, scope)));
+    if (!whole) return value.replace(PATTERN, (_m, name: string) => stringify(textPart(name, lookup(name, scope), value)));
     const found = lookup(whole[1], scope);
     return position === 'text' && found !== null && found !== undefined ? stringify(found) : found;
   }

@@ -4,6 +4,7 @@ import { DEFAULT_AXE_TAGS, DEFAULT_MIN_IMPACT, axeImpacts, impactRank } from '..
 import { Variables, comment, key, lit } from './js.ts';
 import { helperSource, type HelperName } from './playwright-helpers.ts';
 import { uniqueFileSlug } from './file-names.ts';
+import { statusIsChecked } from '../execution/api/server-error-check.ts';
 import { caseName, parameterCases } from '../contracts/parameter-sets.ts';
 import { caseBaselineName } from '../visual/case-baselines.ts';
 import { hasBrowserSettings } from '../contracts/browser-settings.ts';
@@ -395,6 +396,8 @@ class SpecWriter {
     if (this.timed) this.emit(`const started${n} = Date.now();`);
     this.emit(`const ${res} = await request.fetch(${v.str(s.url)}${options});`);
     this.latest = { res };
+    // As svc runs it (execution/api/server-error-check.ts): a server error no status assertion looks at fails the step.
+    if (!statusIsChecked(this.test, this.position)) this.emit(`expect(${res}.status(), 'a server error, and no status assertion checks this response').toBeLessThan(500);`);
     if (this.timed) {
       this.emit(`const elapsed${n} = Date.now() - started${n};`);
       this.latest.elapsed = `elapsed${n}`;

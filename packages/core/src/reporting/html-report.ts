@@ -169,19 +169,22 @@ function extractedBlock(value: unknown): string {
 }
 
 function stepItem(s: StepResult): string {
-  const name = s.name ? ` <span class="step-name">${esc(s.name)}</span>` : '';
   const from = s.origin ? ` <span class="step-name">(${esc(describeOrigin(s.origin))})</span>` : '';
   const heals = stepHeals(s);
   const healed = heals.length ? ` <span class="badge healed small" title="${esc(heals.map((h) => `${h.field === undefined ? '' : `${h.field}: `}${h.original} → ${h.healed}`).join('; '))}">healed</span>` : '';
-  const error = s.error ? `<div class="step-error"><span class="kind">${esc(s.error.kind)}</span> ${esc(s.error.message)}</div>` : '';
-  return `<li class="step ${s.status}"><span class="icon" aria-label="${s.status}">${STEP_ICON[s.status]}</span><span class="desc"><code>${esc(s.description)}</code>${name}${from}${healed}</span><span class="dur">${esc(humanDuration(s.duration_ms))}</span>${error}${extractedBlock(s.extracted)}</li>`;
+  return checkItem(s, `${from}${healed}`, extractedBlock(s.extracted));
 }
 
 /** One of the test's assertions (checked after its steps), shown as a step is. */
 function assertionItem(a: AssertionResult): string {
-  const name = a.name ? ` <span class="step-name">${esc(a.name)}</span>` : '';
-  const error = a.error ? `<div class="step-error"><span class="kind">${esc(a.error.kind)}</span> ${esc(a.error.message)}</div>` : '';
-  return `<li class="step ${a.status}"><span class="icon" aria-label="${a.status}">${STEP_ICON[a.status]}</span><span class="desc"><code>${esc(a.description)}</code>${name}</span><span class="dur">${esc(humanDuration(a.duration_ms))}</span>${error}</li>`;
+  return checkItem(a, '', '');
+}
+
+/** A step or an assertion as a list item: its icon, description, name, duration and error; `badges` after the name, `extra` after the error. */
+function checkItem(c: Pick<StepResult, 'status' | 'description' | 'name' | 'duration_ms' | 'error'>, badges: string, extra: string): string {
+  const name = c.name ? ` <span class="step-name">${esc(c.name)}</span>` : '';
+  const error = c.error ? `<div class="step-error"><span class="kind">${esc(c.error.kind)}</span> ${esc(c.error.message)}</div>` : '';
+  return `<li class="step ${c.status}"><span class="icon" aria-label="${c.status}">${STEP_ICON[c.status]}</span><span class="desc"><code>${esc(c.description)}</code>${name}${badges}</span><span class="dur">${esc(humanDuration(c.duration_ms))}</span>${error}${extra}</li>`;
 }
 
 /**

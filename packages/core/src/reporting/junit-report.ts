@@ -136,16 +136,18 @@ function visualLog(v: VisualOutcome): string[] {
 }
 
 function stepLine(s: StepResult): string {
-  const name = s.name ? ` [${s.name}]` : '';
-  const healed = stepHeals(s).map((h) => ` (healed${h.field === undefined ? '' : ` ${h.field}`}: ${h.original} → ${h.healed})`).join('');
-  const error = s.error ? ` — ${s.error.kind}: ${s.error.message}` : '';
-  return `${STEP_ICON[s.status]} ${s.index + 1}. ${s.description}${name} (${seconds(s.duration_ms)} s)${healed}${error}`;
+  return checkLine(s, stepHeals(s).map((h) => ` (healed${h.field === undefined ? '' : ` ${h.field}`}: ${h.original} → ${h.healed})`).join(''));
 }
 
 function assertionLine(a: AssertionResult): string {
-  const name = a.name ? ` [${a.name}]` : '';
-  const error = a.error ? ` — ${a.error.kind}: ${a.error.message}` : '';
-  return `${STEP_ICON[a.status]} ${a.index + 1}. ${a.description}${name} (${seconds(a.duration_ms)} s)${error}`;
+  return checkLine(a, '');
+}
+
+/** A step or an assertion as one line: icon, number, description, name, duration, `notes`, error. */
+function checkLine(c: Pick<StepResult, 'status' | 'index' | 'description' | 'name' | 'duration_ms' | 'error'>, notes: string): string {
+  const name = c.name ? ` [${c.name}]` : '';
+  const error = c.error ? ` — ${c.error.kind}: ${c.error.message}` : '';
+  return `${STEP_ICON[c.status]} ${c.index + 1}. ${c.description}${name} (${seconds(c.duration_ms)} s)${notes}${error}`;
 }
 
 function groupBySuite(results: TestExecutionResult[]): Map<string, TestExecutionResult[]> {

@@ -1,4 +1,5 @@
 import type { ProgressEvent } from '@svc/core/execution/run-suite';
+import { retriesOf } from '@svc/core/reporting/format';
 
 /**
  * Progress for `svc run`: on a TTY, coloured marks and a live counter line; otherwise
@@ -20,7 +21,7 @@ export function progressPrinter(out: NodeJS.WriteStream, total: number) {
     const r = event.result;
     const mark = r.status === 'passed' ? colour(32, '✓') : r.status === 'healed' ? colour(36, '✚') : r.status === 'skipped' ? colour(33, '-') : colour(31, '✗');
     // A pass after failed attempts is flaky: said here too, not only in the reports.
-    const retries = r.status === 'passed' && typeof r.metadata?.retries === 'number' && r.metadata.retries > 0 ? r.metadata.retries : 0;
+    const retries = retriesOf(r);
     const flaky = retries ? `, flaky: passed on attempt ${retries + 1}` : '';
     const line = `${tty ? '\r\x1b[2K' : ''}${mark} [${event.done}/${event.total || total}] ${r.name} (${r.duration_ms} ms${flaky})${r.error_message ? `\n    ${r.error_message.replace(/\n/g, '\n    ')}` : ''}\n`;
     out.write(tty ? line : line.replace(/✓/, 'PASS').replace(/✗/, 'FAIL').replace(/✚/, 'HEALED').replace(/^-/, 'SKIP'));

@@ -29,12 +29,9 @@ export function testsFromCrawl(result: CrawlResult, o: { hasSecret: (name: strin
   const signIn = signInSteps(result);
   const signInMissing = signIn ? secretsReferenced(signIn).filter((name) => !o.hasSecret(name)) : [];
   // Every page, the sign-in page too: the crawl saw it signed in (a signed-in visitor may be sent on from it).
-  // Their page-status check goes: its GET has no cookie jar, so it would ask signed out (an
-  // app answering 401 to that would fail a page that works).
+  const signsIn = !!signIn && !signInMissing.length;
   const signedIn = (test: TestDefinition): TestDefinition =>
-    signIn && !signInMissing.length
-      ? { ...test, steps: [...signIn, ...withoutPageStatus(test.steps)], description: `Signed in with the project's test account: ${test.description ?? test.name}` }
-      : test;
+    signsIn ? { ...test, steps: [...signIn!, ...test.steps], description: `Signed in with the project's test account: ${test.description ?? test.name}` } : test;
   for (const page of result.pages) {
     if (page.partial) {
       skipped.push({ name: `smoke: ${page.url}`, reason: 'the page did not finish loading during discovery' });
@@ -45,7 +42,9 @@ export function testsFromCrawl(result: CrawlResult, o: { hasSecret: (name: strin
       continue;
     }
     if (page.json) continue; // API resources are not pages; a smoke test would check an HTML title
-    tests.push({ definition: relativeTo(origin, signedIn(smokeTest(page))), kind: 'smoke' });
+    // A signed-in page's test has no page-status check: its GET has no cookie jar, so it
+    // would ask signed out (an app answering 401 to that would fail a page that works).
+    tests.push({ definition: relativeTo(origin, signedIn(smokeTest(page, { pageStatus: !signsIn }))), kind: 'smoke' });
   }
   for (const flow of result.flows) {
     const missing = secretsReferenced(flow.steps).filter((name) => !o.hasSecret(name));
@@ -68,10 +67,10 @@ export function testsFromCrawl(result: CrawlResult, o: { hasSecret: (name: strin
  * sent the browser elsewhere during discovery is named by both and checks that it still
  * lands there.
  */
-function smokeTest(page: CrawlResult['pages'][number]): TestDefinition {
+function smokeTest(page: CrawlResult['pages'][number], o: { pageStatus: boolean }): TestDefinition {
   const landed = page.redirectedTo && new URL(page.redirectedTo).origin === new URL(page.url).origin ? pathOf(page.redirectedTo) : undefined;
   const name = `${page.title || page.page_type} loads (${pathOf(page.url)}${landed ? ` → ${landed}` : ''})`;
-  const test = generateFromSpec({ url: page.url, name }).test;
+  const test = generateFromSpec({ url: page.url, name, pageStatus: o.pageStatus }).test;
   // The spec's own path check is replaced by this one (a page discovery saw redirect is checked where it landed).
   const [goto, , ...checks] = test.steps;
   if (!landed) return { ...test, steps: [goto, { type: 'assert', assertion: { type: 'url', matches: onPath(new URL(page.url).pathname) }, name: `it stays on ${pathOf(page.url)}` }, ...checks] };
@@ -82,11 +81,6 @@ function smokeTest(page: CrawlResult['pages'][number]): TestDefinition {
     description: `The page ${pathOf(page.url)} leads to ${landed}, which opens, has a title and shows content`,
     steps: [goto, { type: 'assert', assertion: { type: 'url', matches: onPath(where) }, name: `it leads to ${landed}` }, ...checks],
   };
-}
-
-/** The steps without generateFromSpec's page-status check (its GET and the status assertion after it). */
-function withoutPageStatus(steps: TestDefinition['steps']): TestDefinition['steps'] {
-  return steps.filter((step, i) => step.type !== 'request' && !(step.type === 'assert' && step.assertion.type === 'status' && steps[i - 1]?.type === 'request'));
 }
 
 /** A URL on exactly this path, on any host (the run's app URL), with any query or fragment. */

@@ -37,7 +37,8 @@ export function checkApiAssertion(assertion: ApiAssertion, response: HttpResult 
 
 type Of<T extends ApiAssertion['type']> = Extract<ApiAssertion, { type: T }>;
 
-function bodyHint(response: HttpResult): string {
+/** The start of a response's body, for a failure message (empty for an empty body). */
+export function bodyHint(response: HttpResult): string {
   return response.text ? ` (body: ${textPreview(response.text, 200)})` : '';
 }
 
