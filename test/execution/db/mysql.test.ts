@@ -53,6 +53,29 @@ describe('mysql specifics', () => {
     expect(f.message).toBe('row 0, column "at": expected "2024-03-10 12:30:01", got "2024-03-10 12:30:00.250"');
   });
 
+  it('BIT columns read as the number they hold: a BIT(1) flag equals true and 1 (it read as "\\x01" and failed both; found by QA)', async () => {
+    const bits = `test.${unique()}_bits`;
+    await run(`CREATE TABLE ${bits} (id int PRIMARY KEY, flag bit(1), mask bit(12), wide bit(64))`);
+    try {
+      await run(`INSERT INTO ${bits} VALUES (1, b'1', b'101000000001', b'1111111111111111111111111111111111111111111111111111111111111111'), (2, b'0', NULL, b'101')`);
+      const res = await run(`SELECT flag, mask, wide FROM ${bits} ORDER BY id`);
+      expect(res.rows).toEqual([
+        { flag: 1, mask: 2561, wide: '18446744073709551615' },
+        { flag: 0, mask: null, wide: 5 },
+      ]);
+      const cell = (a: Record<string, unknown>) => checkDbAssertion(DbAssertion.parse({ type: 'cell', ...a }), res);
+      cell({ column: 'flag', equals: true });
+      cell({ column: 'flag', equals: 1 });
+      cell({ row: 1, column: 'flag', equals: false });
+      cell({ row: 1, column: 'mask', is_null: true });
+      cell({ column: 'wide', equals: '18446744073709551615' });
+      const f = await failure(() => cell({ row: 1, column: 'flag', equals: true }));
+      expect(f.message).toBe('row 1, column "flag": expected true, got 0');
+    } finally {
+      await run(`DROP TABLE IF EXISTS ${bits}`);
+    }
+  });
+
   it('errors carry errno, code and SQLSTATE', async () => {
     const missing = await failure(run(`SELECT * FROM test.svc_no_such_table_x`));
     expect(missing.kind).toBe('database');

@@ -21,7 +21,7 @@ import { raceAbort } from '../../shared/race-abort.ts';
  *   KILL QUERY) and the connection discarded.
  * - Rows are plain JSON-safe objects: DATE and zone-less TIMESTAMP/DATETIME stay the text
  *   the database prints, timestamptz becomes an ISO string, bigint and numeric/decimal are
- *   strings (exact), bytes are \x… hex. `text_columns` names the text columns, whose cells
+ *   strings (exact), bytes are \x… hex, MySQL BIT(n) a number. `text_columns` names the text columns, whose cells
  *   compare as text (a ZIP code '00501' is not the number 501).
  * - Failures: StepFailure 'database' (cannot connect, SQL errors with the database's error
  *   code), 'timeout', 'cancelled', 'configuration' (malformed URL). The password never
@@ -237,6 +237,19 @@ function isMysqlText(f: mysql.FieldPacket): boolean {
   return MYSQL_TEXT_TYPES.has(type) || MYSQL_BLOB_TYPES.has(type);
 }
 
+/**
+ * BIT(n) columns as the number they hold (BIT(1) → 0 or 1, so `equals: true` and
+ * `equals: 1` both read a flag), beyond 2^53 as exact digits; mysql2 gives a Buffer, which
+ * read as "\x01" and failed every check of a BIT(1) flag (found by QA). Everything else as mysql2 reads it.
+ */
+const bitsAsNumbers: mysql.TypeCast = (field, next) => {
+  if (field.type !== 'BIT') return next();
+  const bytes = field.buffer();
+  if (bytes === null) return null;
+  const value = bytes.reduce((n, b) => (n << 8n) | BigInt(b), 0n);
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+};
+
 function mysqlBackend(connection: Connection, options: Required<SqlDriverOptions>, track: (p: Promise<unknown>) => void): Backend {
   const target = parseTarget(connection, 3306, ['mysql:', 'mariadb:']);
   const u = target.url;
@@ -251,6 +264,7 @@ function mysqlBackend(connection: Connection, options: Required<SqlDriverOptions
     supportBigNumbers: true,
     bigNumberStrings: true,
     dateStrings: true,
+    typeCast: bitsAsNumbers,
     multipleStatements: false,
     charset: 'utf8mb4',
     ...(ssl && !/^(false|0|disable|disabled)$/i.test(ssl) ? { ssl: {} } : {}),
