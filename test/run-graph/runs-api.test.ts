@@ -79,6 +79,10 @@ describe('run endpoints', () => {
     expect(junit.text).toMatch(/failures="1"/);
     const json = await api.get(`/api/reports/${res.body.run.id}`);
     expect(json.body).toBeTruthy();
+    // The run ran its 2 tests side by side (the default concurrency, 2), and the report says so (it always said 1 worker).
+    expect(status.run.max_concurrency).toBe(2);
+    expect(JSON.parse((await api.get(`/api/reports/${res.body.run.id}?format=json`)).text).run.workers).toBe(2);
+    expect(junit.text).toContain('<property name="svc.workers" value="2"/>');
   });
 
   it('POST /api/v1/tests/run and /api/tests/run start the same graph', async () => {

@@ -53,6 +53,7 @@ export const TestRunSchema = z.object({
   completed_at: IsoDateTime.nullable().describe('When the run reached a terminal status, or null'),
   source: RunSourceSchema.nullable().optional(),
   app_url: z.string().optional().describe("The application URL the run tested (the request's app_url, else the project's); a retry or heal of the run tests the same URL. Absent on runs from before it was kept"),
+  max_concurrency: z.number().int().min(1).max(32).optional().describe('Tests the run executes in parallel, as resolved when it started (the request, else the project, else 2); reports say it as workers. Absent on runs from before it was kept'),
 });
 export type TestRun = z.output<typeof TestRunSchema>;
 

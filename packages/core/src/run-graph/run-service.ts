@@ -6,7 +6,7 @@ import { toFieldIssues } from '../contracts/parse.ts';
 import type { GraphDeps } from './deps.ts';
 import { ProjectRunSettings, type RunStartInput, type RunStatus } from './contracts.ts';
 import { validatedEdit } from './state-edits.ts';
-import { initialState, RunGraphStateSchema, type ApprovalEntry, type RunGraphState } from './state.ts';
+import { DEFAULT_MAX_CONCURRENCY, initialState, RunGraphStateSchema, type ApprovalEntry, type RunGraphState } from './state.ts';
 import { summaryOf } from './report.ts';
 import { endOpenNodes } from './node-events.ts';
 
@@ -65,7 +65,8 @@ export function runService(deps: GraphDeps) {
     }
     const s = settings.data;
     const appUrl = input.app_url ?? project.app_url ?? '';
-    const run = await store.testRuns.create(orgId, { project_id: input.project_id, thread_id: input.thread_id, trigger: trigger ?? input.trigger, total_tests: planned, source: runSource, app_url: appUrl });
+    const maxConcurrency = input.max_concurrency ?? s.max_concurrency ?? DEFAULT_MAX_CONCURRENCY;
+    const run = await store.testRuns.create(orgId, { project_id: input.project_id, thread_id: input.thread_id, trigger: trigger ?? input.trigger, total_tests: planned, source: runSource, app_url: appUrl, max_concurrency: maxConcurrency });
     const threadId = run.thread_id;
     await deps.threads.markActive(threadId, { organization_id: orgId, run_id: run.id });
     const state = initialState({
@@ -87,7 +88,7 @@ export function runService(deps: GraphDeps) {
         require_test_plan_approval: input.require_test_plan_approval ?? s.require_test_plan_approval ?? false,
         require_healing_approval: input.require_healing_approval ?? s.require_healing_approval ?? false,
         approval_timeout_seconds: input.approval_timeout_seconds ?? s.approval_timeout_seconds ?? undefined,
-        max_concurrency: input.max_concurrency ?? s.max_concurrency ?? undefined,
+        max_concurrency: maxConcurrency,
         baseline_mode: input.baseline_mode ?? s.baseline_mode ?? undefined,
         retries: input.retries ?? s.retries ?? undefined,
         cost_limit_usd: input.cost_limit_usd,
@@ -212,7 +213,7 @@ export function runService(deps: GraphDeps) {
     // and its record keeps the URL the fork tests (the state's, which an edit may change), as every run's does.
     const forkedRun = await store.testRuns.get(orgId, owner.run_id);
     const appUrl = edited.app_url || forkedRun?.app_url || undefined;
-    const run = await store.testRuns.create(orgId, { project_id: edited.graph.config.project_id, trigger: 'fork', total_tests: edited.test_plan.length, source: forkedRun?.source ?? undefined, app_url: appUrl });
+    const run = await store.testRuns.create(orgId, { project_id: edited.graph.config.project_id, trigger: 'fork', total_tests: edited.test_plan.length, source: forkedRun?.source ?? undefined, app_url: appUrl, max_concurrency: edited.graph.config.max_concurrency });
     const newThread = run.thread_id;
     await deps.threads.markActive(newThread, { organization_id: orgId, run_id: run.id });
     const state: RunGraphState = RunGraphStateSchema.parse({

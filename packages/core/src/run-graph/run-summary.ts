@@ -27,7 +27,8 @@ export async function runSummaryOf(store: Store, orgId: string, run: TestRun): P
     started_at: started,
     finished_at: finished,
     duration_ms: Math.max(0, Date.parse(finished) - Date.parse(started)),
-    workers: 1,
+    // As many as ran side by side: the run's concurrency, at most one per test (runs from before it was kept: 1).
+    workers: Math.max(1, Math.min(run.max_concurrency ?? 1, results.length || 1)),
     ...totals,
     total: totals.total + notRun,
     skipped: totals.skipped + notRun,

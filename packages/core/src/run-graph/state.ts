@@ -11,6 +11,9 @@ import { TestingStateSchema, type TestingState } from '../contracts/run-state.ts
  * This whole object is what a checkpoint serialises.
  */
 
+/** Tests a run executes in parallel when neither the request nor the project says. */
+export const DEFAULT_MAX_CONCURRENCY = 2;
+
 export const limitNames = ['COST_LIMIT_PER_RUN', 'COST_LIMIT_PER_TEST', 'MAX_ITERATIONS', 'MAX_SCREENSHOTS', 'EXECUTION_TIMEOUT'] as const;
 export const LimitName = z.enum(limitNames).describe('Which limit fired');
 export type LimitName = z.output<typeof LimitName>;
@@ -34,7 +37,7 @@ export const RunConfigSchema = z.object({
   require_test_plan_approval: z.boolean().default(false),
   require_healing_approval: z.boolean().default(false),
   approval_timeout_seconds: z.number().int().min(1).max(86_400).default(limits.APPROVAL_TIMEOUT_SECONDS),
-  max_concurrency: z.number().int().min(1).max(32).default(2).describe('Tests executed in parallel (the Map state\'s MaxConcurrency)'),
+  max_concurrency: z.number().int().min(1).max(32).default(DEFAULT_MAX_CONCURRENCY).describe('Tests executed in parallel (the Map state\'s MaxConcurrency)'),
   cost_limit_usd: z.number().positive().max(limits.COST_LIMIT_PER_RUN_USD).default(limits.COST_LIMIT_PER_RUN_USD),
   baseline_mode: z.enum(baselineModes).default('missing').describe('What visual assertions may do with baselines'),
   retries: z.number().int().min(0).max(limits.MAX_TEST_RETRIES).default(0).describe('Times a failed test is run again before it counts as failed'),

@@ -18,7 +18,7 @@ export type TestResultRecord = z.output<typeof TestResultRecordSchema>;
 export function testRunsRepo(ctx: StoreContext) {
   const { table } = ctx;
   return {
-    async create(orgId: string, input: { project_id: string; thread_id?: string; trigger: string; test_plan?: Array<Record<string, unknown>>; total_tests?: number; source?: TestRun['source']; app_url?: string }): Promise<TestRun> {
+    async create(orgId: string, input: { project_id: string; thread_id?: string; trigger: string; test_plan?: Array<Record<string, unknown>>; total_tests?: number; source?: TestRun['source']; app_url?: string; max_concurrency?: number }): Promise<TestRun> {
       const id = ctx.newId();
       const run: TestRun = {
         id,
@@ -38,6 +38,7 @@ export function testRunsRepo(ctx: StoreContext) {
         // Kept only when known: runs without a source read as before.
         ...(input.source ? { source: input.source } : {}),
         ...(input.app_url ? { app_url: input.app_url } : {}),
+        ...(input.max_concurrency ? { max_concurrency: input.max_concurrency } : {}),
       };
       try {
         await table.transact([
