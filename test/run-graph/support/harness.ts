@@ -13,9 +13,9 @@ import type { RunManager } from '../../../packages/functions/src/run-graph/run-m
 import { apiTest, uiTest } from './target.ts';
 
 /** The run graph in-process over a memory table: no HTTP, for node and interpreter tests. */
-export async function startGraph(opts: { healer?: Healer; onCommit?: (ms: number) => void; browser?: () => Promise<UiDriver>; inStepHealing?: boolean } = {}) {
+export async function startGraph(opts: { healer?: Healer; onCommit?: (ms: number) => void; browser?: () => Promise<UiDriver>; inStepHealing?: boolean; table?: FileTable } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-graph-'));
-  const table = new FileTable();
+  const table = opts.table ?? new FileTable();
   const store: Store = createStore(table, systemClock);
   const graph: RunManager = await createLocalRunGraph({ store, table, clock: systemClock, logger: silentLogger, dataDir, healer: opts.healer, onCommit: opts.onCommit, browser: opts.browser, ...(opts.inStepHealing && { healingKnowledge: {} }) });
   const orgId = crypto.randomUUID();

@@ -17,7 +17,7 @@ export const runEventPayloads = {
     duration_ms: z.number().nonnegative(),
     test_id: testId,
     timestamp: IsoDateTime.optional().describe('When the node ended (latency measurements)'),
-    status: z.enum(['cancelled', 'interrupted']).optional().describe('Only when the node did not finish: cancelled (the run was cancelled while it ran) or interrupted (the process running it stopped; the resumed run starts it again with a node_start of its own). Absent: the node finished'),
+    status: z.enum(['cancelled', 'interrupted', 'failed']).optional().describe('Only when the node did not finish: cancelled (the run was cancelled while it ran), interrupted (the process running it stopped; the resumed run starts it again with a node_start of its own) or failed (the run stopped on an error, said by the error event that follows). Absent: the node finished'),
   }),
   log: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string(), test_id: testId }),
   screenshot: z.object({ base64: z.string().describe('PNG, base64'), step: z.number().int().nonnegative(), test_id: testId }),

@@ -25,8 +25,8 @@ export function nodeEvents(deps: GraphDeps, threadId: string) {
   };
 }
 
-/** Why a node ended without finishing: the run was cancelled, or the process running it stopped (a crash, a restart). */
-export type UnfinishedNode = 'cancelled' | 'interrupted';
+/** Why a node ended without finishing: the run was cancelled, the process running it stopped (a crash, a restart), or the run failed on an error. */
+export type UnfinishedNode = 'cancelled' | 'interrupted' | 'failed';
 
 /**
  * Ends the nodes a run left open: each node_start in the thread's log with no node_end

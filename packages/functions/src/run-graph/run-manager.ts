@@ -114,6 +114,8 @@ export function createRunManager(o: RunManagerOptions) {
       if (!run || isTerminalRunStatus(run.status)) return;
       await o.store.testRuns.setStatus(owner.organization_id, run.id, 'failed', { completed_at: o.clock.now().toISOString(), error: outcome.error.message }, run.status);
       await deps.threads.markFinished(threadId);
+      // The nodes the error cut off end (failed) before the error event ends the streams.
+      await endOpenNodes(deps, threadId, 'failed');
       await deps.events.append(threadId, { type: 'error', data: { error: outcome.error.message, ...(outcome.error.stack ? { stack: outcome.error.stack } : {}) } });
       // The report node never ran: the hooks hear of the end here (a webhook's commit would stay pending).
       await deps.runFinished?.(owner.organization_id, run.id);
