@@ -89,7 +89,7 @@ describe('approvals', () => {
 
   it('modify: an invalid state is a 400 and changes nothing; a valid one resumes with it', async () => {
     const a = await create(apiTest('a', '/ok?id=m1'));
-    const b = await create(apiTest('b', '/ok?id=m2'));
+    const b = await create(apiTest('b', '/gate?id=m2'));
     const s = await stream({ test_ids: [a, b] });
     const threadId = s.res.headers.get('x-thread-id')!;
     await s.waitFor((e) => e.event === 'interrupt');
@@ -109,13 +109,18 @@ describe('approvals', () => {
     const onlyB = state.test_plan.filter((t: { id: string }) => t.id === b);
     // {id} may be the approval's id as well as the thread's.
     const approvalId = (await api.get('/api/v1/approvals/pending')).body.items.find((x: { thread_id: string }) => x.thread_id === threadId).approval_id;
+    target.closeGate();
     const modified = await api.post(`/api/v1/approvals/${approvalId}/modify`, { state: { test_plan: onlyB }, comment: 'a is flaky today' });
     expect(modified.status).toBe(200);
     expect(modified.body).toMatchObject({ decision: 'modified', approval: { status: 'modified' } });
+    // While b runs, the run record already counts the shortened plan (it said 2 until the run ended; noted by QA).
+    await s.waitFor((e) => e.event === 'node_start' && e.data.node === 'execute_test');
+    expect((await api.get(`/api/v1/test/status/${threadId}`)).body.run).toMatchObject({ status: 'running', total_tests: 1 });
+    target.openGate();
     const done = await s.waitFor((e) => e.event === 'complete');
     expect(done.data.summary).toMatchObject({ total: 1, passed: 1 });
     expect(target.hits('/ok?id=m1')).toBe(0);
-    expect(target.hits('/ok?id=m2')).toBe(1);
+    expect(target.hits('/gate?id=m2')).toBe(1);
     s.close();
   });
 

@@ -193,9 +193,11 @@ export function decisionOutput(state: RunGraphState, entry: ApprovalEntry): Deci
   return { ...base, test_id: entry.test_id };
 }
 
+/** The run's status, and its total as the plan now has it (a modified plan may be shorter). */
 async function setRunStatus(deps: GraphDeps, state: RunGraphState, to: 'running' | 'awaiting_approval', from: 'running' | 'awaiting_approval') {
   try {
-    await deps.store.testRuns.setStatus(state.graph.config.organization_id, state.run_id, to, {}, from);
+    const planned = state.graph.routes.plan_tests ? { total_tests: state.test_plan.length } : {};
+    await deps.store.testRuns.setStatus(state.graph.config.organization_id, state.run_id, to, planned, from);
   } catch (err) {
     if (!(err instanceof AppError && (err.code === 'CONFLICT' || err.code === 'NOT_FOUND'))) throw err;
   }
