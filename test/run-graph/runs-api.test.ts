@@ -14,12 +14,14 @@ let api: Client;
 let other: Client;
 let projectId: string;
 let token: string;
+let orgId: string;
 
 beforeAll(async () => {
   target = await startTarget();
   server = await startRunGraphServer();
   const user = await signUp(server.url, 'runs@example.com');
   token = user.token;
+  orgId = user.orgId;
   api = client(server.url, { token: user.token, org: user.orgId });
   const stranger = await signUp(server.url, 'stranger@example.com');
   other = client(server.url, { token: stranger.token, org: stranger.orgId });
@@ -201,6 +203,38 @@ describe('run endpoints', () => {
     const report = JSON.parse((await api.get(`/api/reports/${runId}?format=json`)).text);
     expect(report.run).toMatchObject({ unfinished: 'cancelled', total: 1, passed: 0, failed: 0, skipped: 1 });
     expect(target.hits('/slow?id=d1')).toBe(1);
+  });
+
+  it('a chosen thread_id is the organization\'s own: another organization may choose the same name, and learns nothing of it (it was a 409 naming the other\'s thread; noted by QA)', async () => {
+    const [mineTest] = await createTests(['/ok?id=tn1']);
+    const theirs = (await other.post('/api/v1/projects', { name: 'their shop', app_url: target.url })).body.id;
+    const theirTest = (await other.post('/api/tests', { project_id: theirs, ...apiTest('GET /ok', '/ok?id=tn2'), description: undefined })).body.id;
+    const name = `nightly-${crypto.randomUUID().slice(0, 8)}`;
+
+    const mine = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [mineTest], thread_id: name });
+    expect(mine.status).toBe(201);
+    expect(mine.body.thread_id).toBe(`o-${orgId}-${name}`);
+    expect(mine.body.run.thread_id).toBe(mine.body.thread_id);
+    const theirsRun = await other.post('/api/v1/test/run', { project_id: theirs, test_ids: [theirTest], thread_id: name });
+    expect(theirsRun.status).toBe(201);
+    expect(theirsRun.body.thread_id).not.toBe(mine.body.thread_id);
+
+    // Within the organization the name is still one thread: a repeated start is refused.
+    expect((await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [mineTest], thread_id: name })).status).toBe(409);
+    // The chosen name and svc's thread id both name the run, for its organization only.
+    await until(mine.body.run.id, ['completed']);
+    for (const id of [name, mine.body.thread_id]) {
+      const status = await api.get(`/api/v1/test/status/${id}`);
+      expect(status.status, id).toBe(200);
+      expect(status.body.run.id).toBe(mine.body.run.id);
+      expect((await api.get(`/api/v1/time-travel/history/${id}`)).status, id).toBe(200);
+    }
+    expect((await other.get(`/api/v1/test/status/${mine.body.thread_id}`)).status).toBe(404);
+    expect((await other.get(`/api/v1/test/status/${name}`)).body.run.id).toBe(theirsRun.body.run.id);
+    // The stream URL the start answered with plays the run's events.
+    const sse = await openSse(`${server.url}${mine.body.stream_url}`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await sse.waitFor((e) => e.event === 'complete')).data.summary).toMatchObject({ total: 1, passed: 1 });
+    sse.close();
   });
 
   it('bad input: unknown project or test → 404, invalid body → 400, another organization\'s run → 404', async () => {

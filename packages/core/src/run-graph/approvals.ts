@@ -93,12 +93,14 @@ export function approvalService(deps: GraphDeps) {
    */
   async function decide(
     orgId: string,
-    threadId: string,
+    given: string,
     decision: Exclude<ApprovalDecision, 'cancelled'>,
     opts: { approvalId?: string; state?: Record<string, unknown>; comment?: string; by: string | null },
-  ): Promise<{ approval: ApprovalEntry; output: DecisionOutput }> {
-    const owner = await deps.threads.owner(threadId);
-    if (!owner || owner.organization_id !== orgId) throw notFound('thread');
+  ): Promise<{ approval: ApprovalEntry; output: DecisionOutput; threadId: string }> {
+    // svc's thread id, or a name the organization chose for it (thread-names.ts).
+    const thread = await deps.threads.ownedBy(orgId, given);
+    if (!thread) throw notFound('thread');
+    const { threadId } = thread;
     const head = (await deps.checkpointer.load(threadId)).state;
     const pending = head.graph.approvals.filter((a) => a.status === 'pending' && (!opts.approvalId || a.approval_id === opts.approvalId));
     if (!pending.length) throw new AppError('CONFLICT', opts.approvalId ? `approval ${opts.approvalId} is not pending on thread ${threadId}` : `thread ${threadId} is not waiting for approval`);
@@ -130,7 +132,7 @@ export function approvalService(deps: GraphDeps) {
       // The decision is in the checkpoint: a resumed execution reads it from there.
       deps.logger.warn('approval decided but the waiting workflow could not be signalled', { thread_id: threadId, approval_id: entry.approval_id, error: (err as Error).message });
     }
-    return { approval: entry, output };
+    return { approval: entry, output, threadId };
   }
 
   /** Expires every pending approval past its time (treated as a reject, reason recorded). */

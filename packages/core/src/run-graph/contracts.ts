@@ -23,7 +23,7 @@ const runGraphSettings = {
 export const RunStartInput = TestRunCreateInput.extend({
   ...runGraphSettings,
   max_iterations: z.number().int().min(1).max(limits.MAX_ITERATIONS).optional().describe('Graph iteration cap, 1..50 (default 50)'),
-  thread_id: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/).optional().describe('Execution thread id to use (default: the run id)'),
+  thread_id: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/).optional().describe("A name for the execution thread (default: the run id), kept in your organization's namespace: the run's thread_id is o-<organization id>-<name>, and either names it in every route"),
 });
 export type RunStartInput = z.output<typeof RunStartInput>;
 

@@ -22,11 +22,11 @@ export function runService(deps: GraphDeps) {
   async function resolve(orgId: string, id: string): Promise<{ run: TestRun; threadId: string }> {
     const byRun = /^[0-9a-f-]{36}$/i.test(id) ? await store.testRuns.get(orgId, id) : undefined;
     if (byRun) return { run: byRun, threadId: byRun.thread_id };
-    const owner = await deps.threads.owner(id);
-    if (!owner || owner.organization_id !== orgId) throw notFound('run');
-    const run = await store.testRuns.get(orgId, owner.run_id);
+    const thread = await deps.threads.ownedBy(orgId, id);
+    if (!thread) throw notFound('run');
+    const run = await store.testRuns.get(orgId, thread.owner.run_id);
     if (!run) throw notFound('run');
-    return { run, threadId: id };
+    return { run, threadId: thread.threadId };
   }
 
   /**
@@ -124,9 +124,10 @@ export function runService(deps: GraphDeps) {
   }
 
   /** Marks a run cancelled: run record, pending approvals, the active set and a complete event. */
-  async function markCancelled(orgId: string, threadId: string, by: string | null): Promise<TestRun> {
-    const owner = await deps.threads.owner(threadId);
-    if (!owner || owner.organization_id !== orgId) throw notFound('run');
+  async function markCancelled(orgId: string, given: string, by: string | null): Promise<TestRun> {
+    const thread = await deps.threads.ownedBy(orgId, given);
+    if (!thread) throw notFound('run');
+    const { threadId, owner } = thread;
     const run = await store.testRuns.get(orgId, owner.run_id);
     if (!run) throw notFound('run');
     if (isTerminalRunStatus(run.status)) throw new AppError('CONFLICT', `run ${run.id} is already ${run.status}`);
@@ -165,9 +166,10 @@ export function runService(deps: GraphDeps) {
    * then starts the workflow, which re-executes every node after that checkpoint.
    * Results are stored with attempt numbers after the ones already stored.
    */
-  async function prepareReplay(orgId: string, threadId: string, checkpointId: string): Promise<TestRun> {
-    const owner = await deps.threads.owner(threadId);
-    if (!owner || owner.organization_id !== orgId) throw notFound('thread');
+  async function prepareReplay(orgId: string, given: string, checkpointId: string): Promise<TestRun> {
+    const thread = await deps.threads.ownedBy(orgId, given);
+    if (!thread) throw notFound('thread');
+    const { threadId, owner } = thread;
     const cp = await store.checkpoints.get(threadId, '', checkpointId);
     if (!cp) throw notFound('checkpoint');
     const run = await store.testRuns.get(orgId, owner.run_id);
@@ -201,9 +203,10 @@ export function runService(deps: GraphDeps) {
   }
 
   /** Fork: a new run and thread whose first checkpoint is `checkpointId`'s state, optionally edited. */
-  async function fork(orgId: string, userId: string | null, threadId: string, checkpointId: string, patch?: Record<string, unknown>): Promise<{ run: TestRun; threadId: string }> {
-    const owner = await deps.threads.owner(threadId);
-    if (!owner || owner.organization_id !== orgId) throw notFound('thread');
+  async function fork(orgId: string, userId: string | null, given: string, checkpointId: string, patch?: Record<string, unknown>): Promise<{ run: TestRun; threadId: string }> {
+    const thread = await deps.threads.ownedBy(orgId, given);
+    if (!thread) throw notFound('thread');
+    const { threadId, owner } = thread;
     const source = await deps.checkpointer.load(threadId, checkpointId).catch((err) => {
       if (err instanceof AppError && err.code === 'NOT_FOUND') throw notFound('checkpoint');
       throw err;

@@ -2,6 +2,7 @@ import type { Table } from '../ports/table.ts';
 import { keys } from '../store/keys.ts';
 import { runGraphKeys as k } from '../store/run-graph-keys.ts';
 import { queryAll } from '../store/context.ts';
+import { threadIdsNamedBy } from './thread-names.ts';
 
 export interface ThreadOwner {
   organization_id: string;
@@ -19,6 +20,19 @@ export function threadsRepo(table: Table) {
       const item = await table.get(keys.threadClaim(threadId));
       if (!item) return undefined;
       return { organization_id: item.organization_id as string, run_id: item.run_id as string };
+    },
+
+    /**
+     * The thread `given` names for `orgId` — svc's thread id, or a name the organization
+     * chose (thread-names.ts) — and its owner; undefined when the organization owns neither
+     * (another organization's thread reads as no thread).
+     */
+    async ownedBy(orgId: string, given: string): Promise<{ threadId: string; owner: ThreadOwner } | undefined> {
+      for (const threadId of threadIdsNamedBy(orgId, given)) {
+        const owner = await this.owner(threadId);
+        if (owner?.organization_id === orgId) return { threadId, owner };
+      }
+      return undefined;
     },
 
     async markActive(threadId: string, owner: ThreadOwner): Promise<void> {

@@ -33,9 +33,9 @@ export function approvalRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registr
       responses: { 200: { description: 'decided; the run resumes', schema: DecisionResponse }, 404: { description: 'no such thread' }, 409: { description: 'the thread is not waiting for approval' } },
     }, async ({ c, params, body, access, principal }) => {
       const g = runGraphOf(deps);
-      const { approval, output } = await g.approvals.decide(access.organizationId, params.thread_id, decision === 'approve' ? 'approved' : 'rejected', { approvalId: body.approval_id, comment: body.comment, by: userOf(principal) });
-      c.set('audit', { action: `approval.${decision}`, resource: `approval:${approval.approval_id}`, metadata: { thread_id: params.thread_id, node: approval.node } });
-      return c.json({ approval, thread_id: params.thread_id, decision: output.decision });
+      const { approval, output, threadId } = await g.approvals.decide(access.organizationId, params.thread_id, decision === 'approve' ? 'approved' : 'rejected', { approvalId: body.approval_id, comment: body.comment, by: userOf(principal) });
+      c.set('audit', { action: `approval.${decision}`, resource: `approval:${approval.approval_id}`, metadata: { thread_id: threadId, node: approval.node } });
+      return c.json({ approval, thread_id: threadId, decision: output.decision });
     });
   }
 
@@ -46,16 +46,16 @@ export function approvalRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registr
   }, async ({ c, params, body, access, principal }) => {
     const g = runGraphOf(deps);
     // {id} is the thread id; an approval id is accepted too (it names the thread and the approval).
-    let threadId = params.id;
+    let given = params.id;
     let approvalId = body.approval_id;
-    if (!(await g.deps.threads.owner(params.id))) {
+    if (!(await g.deps.threads.ownedBy(access.organizationId, params.id))) {
       const byId = await g.deps.approvals.get(access.organizationId, params.id);
       if (byId) {
-        threadId = byId.thread_id;
+        given = byId.thread_id;
         approvalId ??= byId.approval_id;
       }
     }
-    const { approval, output } = await g.approvals.decide(access.organizationId, threadId, 'modified', { approvalId, state: body.state, comment: body.comment, by: userOf(principal) });
+    const { approval, output, threadId } = await g.approvals.decide(access.organizationId, given, 'modified', { approvalId, state: body.state, comment: body.comment, by: userOf(principal) });
     c.set('audit', { action: 'approval.modify', resource: `approval:${approval.approval_id}`, metadata: { thread_id: threadId, node: approval.node, fields: Object.keys(body.state) } });
     return c.json({ approval, thread_id: threadId, decision: output.decision });
   });

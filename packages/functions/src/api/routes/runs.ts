@@ -1,3 +1,4 @@
+import { withScopedThread } from '@svc/core/run-graph/thread-names';
 import { z } from 'zod';
 import type { Hono } from 'hono';
 import { AppError, validationFailed } from '@svc/core/errors';
@@ -71,7 +72,7 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
 
   /** A run of one stored test, or of one case of it (`set`, 1-based): retry and execute start runs this way. */
   const startOneTest = (orgId: string, userId: string | null, testId: string, set: number | undefined, settings: Record<string, unknown>, sourceOf?: string) =>
-    startOneTestRun(deps.store, runGraphOf(deps), orgId, userId, { testId, set, settings, sourceOfRun: sourceOf });
+    startOneTestRun(deps.store, runGraphOf(deps), orgId, userId, { testId, set, settings: withScopedThread(orgId, settings as { thread_id?: string }), sourceOfRun: sourceOf });
 
   for (const [path, summary] of [
     ['/api/v1/test/run', 'Start test execution (the run graph)'],
@@ -82,7 +83,7 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
       method: 'post', path, summary, tags: ['runs'], auth: 'member', body: RunStartInput,
       responses: { 201: { description: 'run started', schema: RunStartedSchema }, 404: { description: 'no such project or test' } },
     }, async ({ c, body, access, principal }) => {
-      const { run, threadId } = await runGraphOf(deps).start(access.organizationId, userOf(principal), body);
+      const { run, threadId } = await runGraphOf(deps).start(access.organizationId, userOf(principal), withScopedThread(access.organizationId, body));
       c.set('audit', { action: 'test_run.start', resource: `test_run:${run.id}`, metadata: { project_id: run.project_id, thread_id: threadId } });
       return c.json(started(run, threadId), 201);
     });

@@ -1,3 +1,4 @@
+import { withScopedThread } from '@svc/core/run-graph/thread-names';
 import { z } from 'zod';
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
@@ -46,7 +47,7 @@ export function streamRoutes(app: Hono<ApiEnv>, deps: StreamAppDeps, registry: R
     responses: { 200: SseResponse, 404: { description: 'no such project or test' } },
   }, async ({ c, body, access, principal }) => {
     const g = runGraphOf(deps);
-    const { run, threadId } = await g.start(access.organizationId, userOf(principal), body);
+    const { run, threadId } = await g.start(access.organizationId, userOf(principal), withScopedThread(access.organizationId, body));
     c.set('audit', { action: 'test_run.start', resource: `test_run:${run.id}`, metadata: { project_id: run.project_id, thread_id: threadId, stream: true } });
     return sse(c, g, access.organizationId, threadId, 0, { 'X-Thread-ID': threadId, 'X-Run-ID': run.id });
   });
@@ -59,13 +60,17 @@ export function streamRoutes(app: Hono<ApiEnv>, deps: StreamAppDeps, registry: R
   }, async ({ c, params, query, principal }) => {
     const g = runGraphOf(deps);
     // EventSource sends no custom headers: the organization is the thread's, if the caller is a member.
-    const owner = await g.deps.threads.owner(params.session_id);
+    // A name the organization chose (thread-names.ts) is found with its X-Organization-ID, when sent.
+    const org = c.req.header('x-organization-id')?.toLowerCase();
+    const named = org && /^[0-9a-f-]{36}$/.test(org) ? await g.deps.threads.ownedBy(org, params.session_id) : undefined;
+    const threadId = named?.threadId ?? params.session_id;
+    const owner = named?.owner ?? (await g.deps.threads.owner(threadId));
     if (!owner) throw notFound('session');
     const access = await deps.identity.access(principal, owner.organization_id).catch(() => {
       throw notFound('session');
     });
     if (!roleAtLeast(access.role, 'viewer')) throw notFound('session');
-    return sse(c, g, owner.organization_id, params.session_id, lastEventId(c, query.last_event_id));
+    return sse(c, g, owner.organization_id, threadId, lastEventId(c, query.last_event_id));
   });
 
   mountRoute(app, deps, registry, {

@@ -20,9 +20,11 @@ const RunResponse = z.object({ run: TestRunSchema, thread_id: z.string(), stream
  * checkpoint, optionally with edited state) and compare (added, changed, unchanged fields).
  */
 export function timeTravelRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[]) {
-  const owned = async (orgId: string, threadId: string) => {
-    const owner = await runGraphOf(deps).deps.threads.owner(threadId);
-    if (!owner || owner.organization_id !== orgId) throw notFound('thread');
+  /** The thread `given` names for the organization (svc's id, or a name it chose), else 404. */
+  const owned = async (orgId: string, given: string): Promise<string> => {
+    const thread = await runGraphOf(deps).deps.threads.ownedBy(orgId, given);
+    if (!thread) throw notFound('thread');
+    return thread.threadId;
   };
   // One load: it reads the checkpoint with its lineage, and answers 404 for an unknown one.
   const loadState = async (threadId: string, checkpointId: string) => {
@@ -35,8 +37,8 @@ export function timeTravelRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, regis
     params: ThreadParams, query: ListQuery,
     responses: { 200: { description: 'checkpoints', schema: listResponse(CheckpointSummarySchema) }, 404: { description: 'no such thread' } },
   }, async ({ c, params, query, access }) => {
-    await owned(access.organizationId, params.thread_id);
-    return c.json(await deps.store.checkpoints.list(params.thread_id, { limit: query.limit, cursor: query.cursor }));
+    const threadId = await owned(access.organizationId, params.thread_id);
+    return c.json(await deps.store.checkpoints.list(threadId, { limit: query.limit, cursor: query.cursor }));
   });
 
   mountRoute(app, deps, registry, {
@@ -44,9 +46,9 @@ export function timeTravelRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, regis
     params: z.strictObject({ thread_id: z.string().min(1).max(200), checkpoint_id: z.string().min(1).max(100) }),
     responses: { 200: { description: 'state', schema: StateResponse }, 404: { description: 'no such thread or checkpoint' } },
   }, async ({ c, params, access }) => {
-    await owned(access.organizationId, params.thread_id);
-    const { cp, state } = await loadState(params.thread_id, params.checkpoint_id);
-    const writes = await deps.store.checkpoints.writes(params.thread_id, '', params.checkpoint_id);
+    const threadId = await owned(access.organizationId, params.thread_id);
+    const { cp, state } = await loadState(threadId, params.checkpoint_id);
+    const writes = await deps.store.checkpoints.writes(threadId, '', params.checkpoint_id);
     const { checkpoint: _blob, ...summary } = cp;
     return c.json({ ...summary, state, writes: writes.map(({ blob, ...w }) => ({ ...w, value: JSON.parse(Buffer.from(blob, 'base64').toString('utf8')) })) });
   });
@@ -55,9 +57,10 @@ export function timeTravelRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, regis
     method: 'post', path: '/api/v1/time-travel/replay', summary: 'Re-execute a thread from a checkpoint (e.g. resume a failed run from its failing step)', tags: ['time-travel'], auth: 'member', body: ReplayInput,
     responses: { 200: { description: 'replay started', schema: RunResponse }, 404: { description: 'no such thread or checkpoint' }, 409: { description: 'the thread is running' } },
   }, async ({ c, body, access }) => {
-    const run = await runGraphOf(deps).replay(access.organizationId, body.thread_id, body.checkpoint_id);
-    c.set('audit', { action: 'test_run.replay', resource: `test_run:${run.id}`, metadata: { thread_id: body.thread_id, checkpoint_id: body.checkpoint_id } });
-    return c.json({ run, thread_id: body.thread_id, stream_url: `/stream/${encodeURIComponent(body.thread_id)}` });
+    const threadId = await owned(access.organizationId, body.thread_id);
+    const run = await runGraphOf(deps).replay(access.organizationId, threadId, body.checkpoint_id);
+    c.set('audit', { action: 'test_run.replay', resource: `test_run:${run.id}`, metadata: { thread_id: threadId, checkpoint_id: body.checkpoint_id } });
+    return c.json({ run, thread_id: threadId, stream_url: `/stream/${encodeURIComponent(threadId)}` });
   });
 
   mountRoute(app, deps, registry, {
@@ -73,8 +76,8 @@ export function timeTravelRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, regis
     method: 'get', path: '/api/v1/time-travel/compare', summary: 'Diff the states at two checkpoints of a thread: added, removed, changed and unchanged fields', tags: ['time-travel'], auth: 'viewer', query: CompareQuery,
     responses: { 200: { description: 'diff', schema: StateDiffSchema }, 404: { description: 'no such thread or checkpoint' } },
   }, async ({ c, query, access }) => {
-    await owned(access.organizationId, query.thread_id);
-    const [a, b] = await Promise.all([loadState(query.thread_id, query.checkpoint_a), loadState(query.thread_id, query.checkpoint_b)]);
+    const threadId = await owned(access.organizationId, query.thread_id);
+    const [a, b] = await Promise.all([loadState(threadId, query.checkpoint_a), loadState(threadId, query.checkpoint_b)]);
     return c.json(diffStates(a.state, b.state));
   });
 }
