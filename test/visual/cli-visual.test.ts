@@ -1,10 +1,11 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { startFixtureApp, type FixtureApp } from '../fixtures/app/server.ts';
+import { startTarget } from '../run-graph/support/target.ts';
 
 /**
  * `svc run` with a visual assertion, as a user runs it: the first run records the
@@ -81,6 +82,53 @@ describe('svc run with visual assertions', () => {
     expect(r.report.tests[0].error.message).toMatch(/there is no baseline yet/);
     await expect(readdir(join(dir, 'empty-baselines'))).rejects.toThrow(/ENOENT/);
   });
+
+  it('a killed run resumed without --baselines compares with the folder it began with, not the default (found by QA: the rest passed, recorded as new baselines)', async () => {
+    const target = await startTarget();
+    try {
+      const baselines = join(dir, 'kept-baselines');
+      const state = join(dir, 'state-resume');
+      const card = { type: 'visual', baseline: 'card', selector: '#card' };
+      const suite = (box: string) => ({
+        name: 'resumed visuals',
+        tests: [
+          { id: 'first', name: 'first', type: 'ui', steps: [{ type: 'goto', url: `/visual?box=${box}` }], assertions: [card] },
+          // Held at the gate while the run is killed; the resumed run runs it again from its start.
+          { id: 'second', name: 'second', type: 'ui', steps: [{ type: 'goto', url: `${target.url}/gate?id=v2` }, { type: 'goto', url: `/visual?box=${box}` }], assertions: [card] },
+        ],
+      });
+      const file = join(dir, 'resumed.json');
+      await writeFile(file, JSON.stringify(suite('blue')));
+      const recorded = await svc(['run', '--url', app.url, '--tests', file, '--workers', '1', '--baselines', baselines, '--out', join(dir, 'out-recorded'), '--state-dir', state]);
+      expect(recorded.code, recorded.stderr).toBe(0);
+
+      // The page changed: both tests must fail against the recorded baselines.
+      await writeFile(file, JSON.stringify(suite('red')));
+      target.closeGate();
+      const out = join(dir, 'out-resumed');
+      const child = spawn(bin, ['run', '--url', app.url, '--tests', file, '--workers', '1', '--baselines', baselines, '--out', out, '--state-dir', state], { cwd: dir });
+      let stdout = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      await expect.poll(() => target.hits('/gate?id=v2'), { timeout: 60_000 }).toBe(2);
+      const runId = /^run (\S+) /m.exec(stdout)?.[1];
+      child.kill('SIGKILL');
+      await exited;
+      target.openGate();
+
+      const other = await svc(['run', '--resume', runId!, '--state-dir', state, '--baselines', join(dir, 'other-baselines')]);
+      expect(other.code).toBe(2);
+      expect(other.stderr).toContain(`--resume compares with the baselines the run began with (${baselines})`);
+      const resumed = await svc(['run', '--resume', runId!, '--state-dir', state, '--reporter', 'json']);
+      expect(resumed.code).toBe(1);
+      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+      expect(report.tests.map((t: { id: string; status: string; visual: Array<{ status: string }> }) => [t.id, t.status, t.visual[0]?.status])).toEqual([['first', 'failed', 'differs'], ['second', 'failed', 'differs']]);
+      // Nothing was recorded in the default folder.
+      await expect(readdir(join(dir, 'svc-baselines', 'second'))).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      await target.stop();
+    }
+  }, 180_000);
 
   it('rejects an unknown baseline mode, and a new one for a resumed run, as bad usage', async () => {
     const r = await svc(['run', '--url', app.url, '--tests', join(dir, 'visual.json'), '--update-baselines', 'sometimes']);

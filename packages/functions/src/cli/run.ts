@@ -45,7 +45,7 @@ Options:
   --update-baselines <m> missing (default: record a baseline where none exists), all (also replace
                          those that differ, after a wanted UI change) or none (a missing one fails)
   --state-dir <dir>      Where element fingerprints (for self-healing) and run checkpoints are kept (default ./.svc)
-  --resume <run-id>      Continue an interrupted run from its last checkpoint (its tests, URL and --out folder are kept)
+  --resume <run-id>      Continue an interrupted run from its last checkpoint (its tests, URL, --out and --baselines folders are kept)
   --trace <mode>         on-failure (default: keep a Playwright trace of each failed UI test) or off
   --no-heal              Do not heal broken locators
   --heal-threshold <x>   Confidence needed to apply a heal, 0.5–1 (default 0.8)
@@ -172,17 +172,22 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   const stateDir = resolve(values['state-dir'] ?? '.svc');
   // A resumed run writes where it began: its first part's screenshots and traces are there.
   let out = resolve(values.out ?? 'svc-report');
+  // And compares with the baselines it began with: the default folder (an empty one, say) would
+  // record the resumed tests' screenshots as new baselines and pass them (found by QA).
+  let baselinesDir = resolve(values.baselines ?? 'svc-baselines');
   if (resume !== undefined) {
-    const { keptRunOut, ResumeError } = await import('../run-graph/cli-run.ts');
-    let began: string | undefined;
+    const { keptRunFolders, ResumeError } = await import('../run-graph/cli-run.ts');
+    let began: { out?: string; baselines?: string };
     try {
-      began = await keptRunOut(stateDir, resume);
+      began = await keptRunFolders(stateDir, resume);
     } catch (err) {
       if (err instanceof ResumeError) return usage(err.message);
       throw err;
     }
-    if (began && values.out !== undefined && out !== began) return usage(`--resume writes its reports where the run began (${began}, with its first part's screenshots); do not give another --out`);
-    out = began ?? out;
+    if (began.out && values.out !== undefined && out !== began.out) return usage(`--resume writes its reports where the run began (${began.out}, with its first part's screenshots); do not give another --out`);
+    if (began.baselines && values.baselines !== undefined && baselinesDir !== began.baselines) return usage(`--resume compares with the baselines the run began with (${began.baselines}); do not give another --baselines`);
+    out = began.out ?? out;
+    baselinesDir = began.baselines ?? baselinesDir;
   }
   // Checked before anything runs: a folder that cannot take the reports is bad usage, not a crash after the tests.
   const outProblem = await unwritableFolder(out);
@@ -268,7 +273,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
       stepHealer: healer,
       ...(models?.extract && { extractModel: models.extract }),
       fingerprints: new FileFingerprintStore(stateDir),
-      baselines: new FileBaselineStore(resolve(values.baselines ?? 'svc-baselines')),
+      baselines: new FileBaselineStore(baselinesDir),
       baselineMode: baselineMode as BaselineMode,
       environment,
       secrets,
@@ -286,7 +291,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
         ? await graphRun.resumeSuiteThroughGraph(resume, { ...runtime, stateDir })
         : tests.length === 0
           ? { summary: (await import('../run-graph/invalid-tests.ts')).invalidOnlySummary(name, values.url!, invalid), status: 'completed' as const, threadId: '' }
-          : await graphRun.runSuiteThroughGraph({ ...runtime, name, tests, workers, retries, baseUrl: values.url!, invalid, out });
+          : await graphRun.runSuiteThroughGraph({ ...runtime, name, tests, workers, retries, baseUrl: values.url!, invalid, out, baselinesDir });
     } catch (err) {
       if (err instanceof graphRun.ResumeError) return usage(err.message);
       throw err;

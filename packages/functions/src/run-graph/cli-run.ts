@@ -73,6 +73,8 @@ export interface GraphSuiteOptions extends GraphSuiteRuntime {
   invalid?: InvalidTest[];
   /** The folder its reports and artifacts go to, kept so a resumed run writes there too (beside the first part's screenshots). */
   out?: string;
+  /** The --baselines folder (absolute), kept so a resumed run compares with the same baselines. */
+  baselinesDir?: string;
 }
 
 export interface GraphSuiteOutcome {
@@ -100,6 +102,8 @@ interface Manifest {
   invalid?: InvalidTest[];
   /** svc run's --out (absolute): where a resumed run writes its reports unless told otherwise. */
   out?: string;
+  /** svc run's --baselines (absolute): where a resumed run's visual assertions find their baselines. */
+  baselines?: string;
 }
 
 export class ResumeError extends Error {}
@@ -119,7 +123,7 @@ export async function runSuiteThroughGraph(o: GraphSuiteOptions): Promise<GraphS
   if (dir) await mkdir(dir, { recursive: true });
   const table = new FileTable(dir);
   const store = createStore(table, systemClock);
-  const manifest: Manifest = { version: 1, thread_id: threadId, organization_id: crypto.randomUUID(), name: o.name, base_url: o.baseUrl, workers: o.workers, healing: !!o.healer, tests: [], ...(o.invalid?.length && { invalid: o.invalid }), ...(o.out && { out: o.out }) };
+  const manifest: Manifest = { version: 1, thread_id: threadId, organization_id: crypto.randomUUID(), name: o.name, base_url: o.baseUrl, workers: o.workers, healing: !!o.healer, tests: [], ...(o.invalid?.length && { invalid: o.invalid }), ...(o.out && { out: o.out }), ...(o.baselinesDir && { baselines: o.baselinesDir }) };
   const graph = manager(store, table, manifest, o);
   try {
     const project = await store.projects.create(manifest.organization_id, { name: o.name.slice(0, 255) || 'svc run', app_url: o.baseUrl });
@@ -178,9 +182,13 @@ export async function resumeSuiteThroughGraph(id: string, o: GraphSuiteRuntime &
   }
 }
 
-/** Where an interrupted run wrote its reports (svc run --out), so --resume writes there too; undefined when unknown. */
-export async function keptRunOut(stateDir: string, id: string): Promise<string | undefined> {
-  return (await keptRun(stateDir, id))?.manifest.out;
+/**
+ * The folders an interrupted run began with (svc run --out and --baselines), so --resume uses them
+ * too; each undefined when unknown (a run kept before it was recorded).
+ */
+export async function keptRunFolders(stateDir: string, id: string): Promise<{ out?: string; baselines?: string }> {
+  const manifest = (await keptRun(stateDir, id))?.manifest;
+  return { out: manifest?.out, baselines: manifest?.baselines };
 }
 
 /** A kept run by its thread's id (its folder) or by its run id (the reports'). */
