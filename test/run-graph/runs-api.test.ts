@@ -186,6 +186,19 @@ describe('run endpoints', () => {
     expect(junit).toContain('<property name="svc.unfinished" value="cancelled"/>');
   });
 
+  it("a run of a project's every test (no test_ids) counts its plan while it runs, not 2 of 2 for a plan of 3 (found by QA)", async () => {
+    const project = (await api.post('/api/v1/projects', { name: 'all tests', app_url: target.url })).body.id as string;
+    for (const p of ['/ok?id=a1', '/slow?ms=6000&id=a2', '/slow?ms=6000&id=a3']) expect((await api.post('/api/tests', { project_id: project, ...apiTest(`GET ${p}`, p), description: undefined })).status).toBe(201);
+    const started = (await api.post('/api/v1/test/run', { project_id: project, max_concurrency: 1 })).body.run;
+    expect(started.total_tests).toBe(0); // nothing is planned yet
+    await expect.poll(async () => (await api.get(`/api/v1/tests/${started.id}/results`)).body.items.length, { timeout: 10_000 }).toBe(1);
+
+    expect((await api.get(`/api/v1/test/status/${started.id}`)).body.run).toMatchObject({ status: 'running', total_tests: 3 });
+    const running = JSON.parse((await api.get(`/api/reports/${started.id}?format=json`)).text);
+    expect(running.run).toMatchObject({ unfinished: 'running', total: 3, passed: 1, skipped: 2 });
+    expect((await api.post(`/api/v1/test/cancel/${started.id}`)).status).toBe(200);
+  });
+
   it('a test named more than once runs once and counts once, before and after a cancel (found by QA: total 3 for a plan of 1)', async () => {
     const [slow] = await createTests(['/slow?ms=6000&id=d1']);
     const res = await api.post('/api/v1/test/run', { project_id: projectId, test_ids: [slow, slow, slow] });
