@@ -279,6 +279,39 @@ describe('svc run', () => {
     }
   }, 120_000);
 
+  it('--resume heals and traces as the run began (a resumed run took the defaults: a trace where the run said --trace off, healing at 0.8 where it said 0.95; found by QA)', async () => {
+    const target = await startTarget();
+    try {
+      const suite = join(out, 'resumable-ui.json');
+      // A UI test held on a gated page, then failing: the resumed part records a trace only if the run said so.
+      const ui = (id: string, path: string) => ({ id, name: id, type: 'ui', steps: [{ type: 'goto', url: path }], assertions: [{ type: 'text', selector: 'body', contains: 'never there', timeout_ms: 500 }] });
+      await writeFile(suite, JSON.stringify({ name: 'resumable ui', tests: [ui('held-ui', '/gate?id=u1')] }));
+      const state = join(out, 'state-resume-ui');
+      const dir = join(out, 'resume-ui');
+      target.closeGate();
+      const child = spawn(bin, ['run', '--url', target.url, '--tests', suite, '--out', dir, '--state-dir', state, '--trace', 'off', '--heal-threshold', '0.95'], { cwd: root });
+      let stdout = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      await expect.poll(() => target.hits('/gate?id=u1'), { timeout: 60_000 }).toBe(1);
+      const runId = /^run (\S+) /m.exec(stdout)?.[1];
+      child.kill('SIGKILL');
+      await exited;
+      target.openGate();
+
+      const again = await svc(['run', '--resume', runId!, '--state-dir', state, '--trace', 'on-failure'], randomUUID());
+      expect(again.code).toBe(2);
+      expect(again.stderr).toContain('--resume continues a run with the healing and trace settings it started with');
+      const res = await svc(['run', '--resume', runId!, '--state-dir', state, '--reporter', 'json'], randomUUID());
+      expect(res.code, res.stdout + res.stderr).toBe(1);
+      const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+      expect(json.tests[0]).toMatchObject({ id: 'held-ui', status: 'failed', trace: null });
+      expect(target.hits('/gate?id=u1')).toBe(2);
+    } finally {
+      await target.stop();
+    }
+  }, 120_000);
+
   it('masks a secret in every spelling the traffic carries: a Basic credential (base64), percent-encoded, a connection URL\'s password', async () => {
     // An endpoint that answers with what it was sent, as a debugging echo would.
     const echo = createServer((req, res) => {

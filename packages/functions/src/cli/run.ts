@@ -45,7 +45,7 @@ Options:
   --update-baselines <m> missing (default: record a baseline where none exists), all (also replace
                          those that differ, after a wanted UI change) or none (a missing one fails)
   --state-dir <dir>      Where element fingerprints (for self-healing) and run checkpoints are kept (default ./.svc)
-  --resume <run-id>      Continue an interrupted run from its last checkpoint (its tests, URL, --out and --baselines folders are kept)
+  --resume <run-id>      Continue an interrupted run from its last checkpoint (its tests, URL, --out and --baselines folders, healing and trace settings are kept)
   --trace <mode>         on-failure (default: keep a Playwright trace of each failed UI test) or off
   --no-heal              Do not heal broken locators
   --heal-threshold <x>   Confidence needed to apply a heal, 0.5–1 (default 0.8)
@@ -114,7 +114,8 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > 500) return usage('--max-pages must be a whole number from 1 to 500');
   const workers = Number(values.workers ?? 1);
   if (!Number.isInteger(workers) || workers < 1 || workers > 32) return usage('--workers must be a whole number from 1 to 32');
-  const trace = values.trace ?? 'on-failure';
+  if (resume !== undefined && (values.trace !== undefined || values['no-heal'] !== undefined || values['heal-threshold'] !== undefined)) return usage('--resume continues a run with the healing and trace settings it started with; do not give --no-heal, --heal-threshold or --trace again');
+  let trace = values.trace ?? 'on-failure';
   if (trace !== 'on-failure' && trace !== 'off') return usage('--trace must be on-failure or off');
   const baselineMode = values['update-baselines'] ?? 'missing';
   if (!(baselineModes as readonly string[]).includes(baselineMode)) return usage(`--update-baselines must be one of ${baselineModes.join(', ')}`);
@@ -129,7 +130,8 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   if (resume !== undefined && values.retries !== undefined) return usage('--resume continues a run with the retries it started with; do not give --retries again');
   const retries = Number(values.retries ?? 0);
   if (!Number.isInteger(retries) || retries < 0 || retries > limits.MAX_TEST_RETRIES) return usage(`--retries must be a whole number from 0 to ${limits.MAX_TEST_RETRIES}`);
-  const threshold = Number(values['heal-threshold'] ?? defaultHealingPolicy.threshold);
+  let threshold = Number(values['heal-threshold'] ?? defaultHealingPolicy.threshold);
+  let healing = !values['no-heal'];
   if (!(threshold >= 0.5 && threshold <= 1)) return usage('--heal-threshold must be a number from 0.5 to 1');
   const formats = (values.reporter ?? DEFAULT_FORMATS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = formats.filter((f) => !FORMATS.includes(f as Format));
@@ -177,7 +179,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   let baselinesDir = resolve(values.baselines ?? 'svc-baselines');
   if (resume !== undefined) {
     const { keptRunFolders, ResumeError } = await import('../run-graph/cli-run.ts');
-    let began: { out?: string; baselines?: string };
+    let began: Awaited<ReturnType<typeof keptRunFolders>>;
     try {
       began = await keptRunFolders(stateDir, resume);
     } catch (err) {
@@ -188,6 +190,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
     if (began.baselines && values.baselines !== undefined && baselinesDir !== began.baselines) return usage(`--resume compares with the baselines the run began with (${began.baselines}); do not give another --baselines`);
     out = began.out ?? out;
     baselinesDir = began.baselines ?? baselinesDir;
+    if (began.settings) ({ heal: healing, heal_threshold: threshold, trace } = began.settings);
   }
   // Checked before anything runs: a folder that cannot take the reports is bad usage, not a crash after the tests.
   const outProblem = await unwritableFolder(out);
@@ -253,7 +256,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   }
   const print = progressPrinter(process.stdout, tests.length);
   for (const t of invalid) process.stdout.write(`${process.stdout.isTTY ? '\x1b[31m✗\x1b[0m' : 'FAIL'} ${t.name} — not run, the test is invalid:\n${t.problems.map((p) => `    ${p}`).join('\n')}\n`);
-  const healer = new StepHealer({ ...defaultHealingPolicy, enabled: !values['no-heal'], threshold }, fileHealingKnowledge(stateDir), models?.chooser);
+  const healer = new StepHealer({ ...defaultHealingPolicy, enabled: healing, threshold }, fileHealingKnowledge(stateDir), models?.chooser);
 
   try {
     // Chromium starts before the run graph loads (~100 ms of module loading), which then
@@ -291,7 +294,7 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
         ? await graphRun.resumeSuiteThroughGraph(resume, { ...runtime, stateDir })
         : tests.length === 0
           ? { summary: (await import('../run-graph/invalid-tests.ts')).invalidOnlySummary(name, values.url!, invalid), status: 'completed' as const, threadId: '' }
-          : await graphRun.runSuiteThroughGraph({ ...runtime, name, tests, workers, retries, baseUrl: values.url!, invalid, out, baselinesDir });
+          : await graphRun.runSuiteThroughGraph({ ...runtime, name, tests, workers, retries, baseUrl: values.url!, invalid, out, baselinesDir, settings: { heal: healing, heal_threshold: threshold, trace: trace as 'on-failure' | 'off' } });
     } catch (err) {
       if (err instanceof graphRun.ResumeError) return usage(err.message);
       throw err;

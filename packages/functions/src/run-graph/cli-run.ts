@@ -75,6 +75,15 @@ export interface GraphSuiteOptions extends GraphSuiteRuntime {
   out?: string;
   /** The --baselines folder (absolute), kept so a resumed run compares with the same baselines. */
   baselinesDir?: string;
+  /** svc run's --no-heal, --heal-threshold and --trace, kept so a resumed run heals and traces as it began. */
+  settings?: KeptRunSettings;
+}
+
+/** How svc run ran its tests, as a resumed run must too. */
+export interface KeptRunSettings {
+  heal: boolean;
+  heal_threshold: number;
+  trace: 'on-failure' | 'off';
 }
 
 export interface GraphSuiteOutcome {
@@ -104,6 +113,8 @@ interface Manifest {
   out?: string;
   /** svc run's --baselines (absolute): where a resumed run's visual assertions find their baselines. */
   baselines?: string;
+  /** svc run's healing and trace settings (absent on runs kept before they were). */
+  settings?: KeptRunSettings;
 }
 
 export class ResumeError extends Error {}
@@ -123,7 +134,7 @@ export async function runSuiteThroughGraph(o: GraphSuiteOptions): Promise<GraphS
   if (dir) await mkdir(dir, { recursive: true });
   const table = new FileTable(dir);
   const store = createStore(table, systemClock);
-  const manifest: Manifest = { version: 1, thread_id: threadId, organization_id: crypto.randomUUID(), name: o.name, base_url: o.baseUrl, workers: o.workers, healing: !!o.healer, tests: [], ...(o.invalid?.length && { invalid: o.invalid }), ...(o.out && { out: o.out }), ...(o.baselinesDir && { baselines: o.baselinesDir }) };
+  const manifest: Manifest = { version: 1, thread_id: threadId, organization_id: crypto.randomUUID(), name: o.name, base_url: o.baseUrl, workers: o.workers, healing: !!o.healer, tests: [], ...(o.invalid?.length && { invalid: o.invalid }), ...(o.out && { out: o.out }), ...(o.baselinesDir && { baselines: o.baselinesDir }), ...(o.settings && { settings: o.settings }) };
   const graph = manager(store, table, manifest, o);
   try {
     const project = await store.projects.create(manifest.organization_id, { name: o.name.slice(0, 255) || 'svc run', app_url: o.baseUrl });
@@ -183,12 +194,14 @@ export async function resumeSuiteThroughGraph(id: string, o: GraphSuiteRuntime &
 }
 
 /**
- * The folders an interrupted run began with (svc run --out and --baselines), so --resume uses them
- * too; each undefined when unknown (a run kept before it was recorded).
+ * The folders an interrupted run began with (svc run --out and --baselines) and how it healed
+ * and traced, so --resume uses them too; each undefined when unknown (a run kept before it was
+ * recorded). A resumed run that healed with the default threshold where the run began with a
+ * stricter one, or healed where it began with --no-heal, could pass a test that should fail.
  */
-export async function keptRunFolders(stateDir: string, id: string): Promise<{ out?: string; baselines?: string }> {
+export async function keptRunFolders(stateDir: string, id: string): Promise<{ out?: string; baselines?: string; settings?: KeptRunSettings }> {
   const manifest = (await keptRun(stateDir, id))?.manifest;
-  return { out: manifest?.out, baselines: manifest?.baselines };
+  return { out: manifest?.out, baselines: manifest?.baselines, settings: manifest?.settings };
 }
 
 /** A kept run by its thread's id (its folder) or by its run id (the reports'). */
