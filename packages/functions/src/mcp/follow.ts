@@ -37,7 +37,8 @@ function valueAt(body: unknown, path: string): unknown {
 }
 
 export type FollowOutcome =
-  | { kind: 'finished' | 'still-running'; status: unknown; id: string }
+  /** awaiting-approval: the run waits for a person's decision, so waiting longer changes nothing. */
+  | { kind: 'finished' | 'still-running' | 'awaiting-approval'; status: unknown; id: string; request: Request }
   /** A status request failed: its response is the answer. */
   | { kind: 'failed'; response: Response; request: Request };
 
@@ -61,8 +62,12 @@ export async function followRun(o: {
     const response = await o.forward(request);
     if (response.status >= 400) return { kind: 'failed', response, request };
     const status = await response.json();
-    if (isTerminalRunStatus(valueAt(status, 'run.status') as TestRunStatus)) return { kind: 'finished', status, id };
-    if (Date.now() + POLL_MS > until || o.signal?.aborted) return { kind: 'still-running', status, id };
+    const runStatus = valueAt(status, 'run.status') as TestRunStatus;
+    if (isTerminalRunStatus(runStatus)) return { kind: 'finished', status, id, request };
+    // A run parked for approval does not move until someone decides: waiting out wait_seconds only blocked the
+    // assistant (past its client's timeout, losing the run id) to then say "not finished" (found by QA).
+    if (runStatus === 'awaiting_approval') return { kind: 'awaiting-approval', status, id, request };
+    if (Date.now() + POLL_MS > until || o.signal?.aborted) return { kind: 'still-running', status, id, request };
     await sleep(POLL_MS, o.signal);
   }
 }

@@ -85,22 +85,30 @@ function errorResult(status: number, body: unknown): CallToolResult {
  */
 export const MAX_TOOL_RESULT_CHARS = 100_000;
 
+/**
+ * A result whose text is longer than MAX_TOOL_RESULT_CHARS: cut, saying so and naming the
+ * request that returns the whole (`lead`: what the result says first, e.g. that a run is
+ * still going). Undefined when the text fits.
+ */
+function cutResult(text: string, request: Request, lead?: string): CallToolResult | undefined {
+  if (text.length <= MAX_TOOL_RESULT_CHARS) return undefined;
+  const { pathname, search } = new URL(request.url);
+  const where = `${request.method} ${pathname}${search}`;
+  return {
+    content: [
+      ...(lead ? [{ type: 'text' as const, text: lead }] : []),
+      { type: 'text', text: `The response is ${text.length} characters, more than a tool result carries (${MAX_TOOL_RESULT_CHARS}); the first ${MAX_TOOL_RESULT_CHARS} follow. The whole: ${where} on the svc API with the same credential (or narrow the request: a limit, another format).` },
+      { type: 'text', text: text.slice(0, MAX_TOOL_RESULT_CHARS) },
+    ],
+  };
+}
+
 async function resultOf(response: Response, request: Request, imageField?: string): Promise<CallToolResult> {
   let text = await response.text();
   // A tool's image (svc_act's screenshot) goes as MCP image content, which clients show as a
   // picture, not as base64 in the JSON (which would also eat the text budget).
   const image = imageField && response.status < 400 ? takeImage(text, imageField) : undefined;
   if (image) text = image.text;
-  if (text.length > MAX_TOOL_RESULT_CHARS && response.status < 400) {
-    const { pathname, search } = new URL(request.url);
-    const where = `${request.method} ${pathname}${search}`;
-    return {
-      content: [
-        { type: 'text', text: `The response is ${text.length} characters, more than a tool result carries (${MAX_TOOL_RESULT_CHARS}); the first ${MAX_TOOL_RESULT_CHARS} follow. The whole: ${where} on the svc API with the same credential (or narrow the request: a limit, another format).` },
-        { type: 'text', text: text.slice(0, MAX_TOOL_RESULT_CHARS) },
-      ],
-    };
-  }
   const isJson = /\bjson\b/i.test(response.headers.get('content-type') ?? '');
   let body: unknown = text;
   if (isJson && text !== '') {
@@ -111,8 +119,12 @@ async function resultOf(response: Response, request: Request, imageField?: strin
     }
   }
   if (response.status >= 400) return errorResult(response.status, body);
-  if (typeof body === 'string') return { content: [{ type: 'text', text: body || `HTTP ${response.status}` }] };
-  const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(body, null, 2) }, ...(image ? [{ type: 'image' as const, data: image.data, mimeType: image.mimeType }] : [])] };
+  if (typeof body === 'string') return cutResult(body, request) ?? { content: [{ type: 'text', text: body || `HTTP ${response.status}` }] };
+  // Measured as sent: pretty-printed JSON is longer than the response (indentation adds a third or more).
+  const pretty = JSON.stringify(body, null, 2);
+  const cut = cutResult(pretty, request);
+  if (cut) return cut;
+  const result: CallToolResult = { content: [{ type: 'text', text: pretty }, ...(image ? [{ type: 'image' as const, data: image.data, mimeType: image.mimeType }] : [])] };
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) result.structuredContent = body as Record<string, unknown>;
   return result;
 }
@@ -180,8 +192,16 @@ export function createGatewayServer(options: GatewayOptions): Server {
       signal: extra.signal,
     });
     if (outcome.kind === 'failed') return resultOf(outcome.response, outcome.request);
-    const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(outcome.status, null, 2) }], structuredContent: outcome.status as Record<string, unknown> };
-    if (outcome.kind === 'still-running') result.content.unshift({ type: 'text', text: `Run ${outcome.id} has not finished after ${waitSeconds} s; its status so far follows. Follow it with svc_run_status { "id": "${outcome.id}" }.` });
+    const lead =
+      outcome.kind === 'still-running' ? `Run ${outcome.id} has not finished after ${waitSeconds} s; its status so far follows. Follow it with svc_run_status { "id": "${outcome.id}" }.`
+      : outcome.kind === 'awaiting-approval' ? `Run ${outcome.id} is waiting for approval (pending_approvals below) and goes on only once someone approves or rejects it (the dashboard, or POST /api/v1/approvals/{thread_id}/approve or /reject); its status so far follows. Follow it with svc_run_status { "id": "${outcome.id}" }.`
+      : undefined;
+    // The status carries the run's whole test plan: cut to the limit as any other result (it was not, found by QA).
+    const text = JSON.stringify(outcome.status, null, 2);
+    const cut = cutResult(text, outcome.request, lead);
+    if (cut) return cut;
+    const result: CallToolResult = { content: [{ type: 'text', text }], structuredContent: outcome.status as Record<string, unknown> };
+    if (lead) result.content.unshift({ type: 'text', text: lead });
     return result;
   });
 
