@@ -132,7 +132,8 @@ Examples:
     const r = await api.post('/api/nlp/create-test', { project_id: projectId, text: 'go to "/login"\nfeel the vibe of the page\nclick "Sign in"' });
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe('VALIDATION_FAILED');
-    expect(r.body.error.message).toMatch(/line 2: not understood: "feel the vibe of the page"/);
+    // The headline names the field, as every validation error does.
+    expect(r.body.error.message).toMatch(/^Invalid request: text: line 2: not understood: "feel the vibe of the page"/);
     // This server has no model: the answer says so, rather than leaving the grammar as the only reader a caller knows of.
     expect(r.body.error.message).toMatch(/\. No language model is configured \(SVC_LLM_PROVIDERS\) to rewrite free-form lines into these sentences$/);
     expect(r.body.error.details.not_understood).toEqual([expect.objectContaining({ line: 2, closest: expect.any(String) })]);
@@ -371,7 +372,7 @@ describe('POST /api/generate, /api/generate/batch, /api/test/review', () => {
     // A free-form intent: refused naming the line and the closest sentence, and where free-form text is read (with a model).
     r = await api.post('/api/generate', { project_id: projectId, url: '/login', intent: 'a user signs in with a wrong password and sees an error' });
     expect(r.status).toBe(400);
-    expect(r.body.error.message).toMatch(/^Invalid request: line 1: not understood: "a user signs in with a wrong password and sees an error" .*closest supported sentence: .*\. The intent is read by svc's sentence grammar, one action per line; free-form lines: POST \/api\/nlp\/create-test rewrites them with a language model \(none is configured: SVC_LLM_PROVIDERS\)$/);
+    expect(r.body.error.message).toMatch(/^Invalid request: intent: line 1: not understood: "a user signs in with a wrong password and sees an error" .*closest supported sentence: .*\. The intent is read by svc's sentence grammar, one action per line; free-form lines: POST \/api\/nlp\/create-test rewrites them with a language model \(none is configured: SVC_LLM_PROVIDERS\)$/);
   });
 
   it('a batch of discovered flows: each executed once, counted', async () => {

@@ -180,7 +180,8 @@ describe('plain-language tools', () => {
 
     const refused = await call(agent, 'svc_test_from_text', { project_id: projectId, text: 'go to "/login"\nwiggle the mouse a bit', execute: false });
     expect(refused.isError).toBe(true);
-    expect(text(refused)).toMatch(/wiggle the mouse a bit/);
+    // The tool error's first line names the argument that holds the line, as for any bad argument.
+    expect(text(refused)).toMatch(/^VALIDATION_FAILED: Invalid request: text: line 2: not understood: "wiggle the mouse a bit"/);
   });
 });
 

@@ -9,7 +9,10 @@ export function rejectUnparsed(parsed: Pick<PlainLanguageResult, 'not_understood
   const lines = parsed.not_understood;
   if (lines.length && (!allowPartial || parsed.steps.length === 0)) {
     const issues = lines.map((l) => ({ path: field, message: `line ${l.line}: not understood: "${l.text}" (${l.reason}); closest supported sentence: ${l.closest}` }));
-    throw new AppError('VALIDATION_FAILED', `Invalid request: ${issues.map((i) => i.message).join('; ')}${hint ? `. ${hint}` : ''}`, { issues, not_understood: lines, ...modelNotes });
+    // The headline names the field as every VALIDATION_FAILED does (docs/errors.md): "text: line 2: …", not "line 2: …",
+    // which left an assistant reading the MCP tool error to guess which argument held the line (found by QA).
+    const headline = `${field}: ${lines.map((l) => `line ${l.line}: not understood: "${l.text}" (${l.reason}); closest supported sentence: ${l.closest}`).join('; ')}`;
+    throw new AppError('VALIDATION_FAILED', `Invalid request: ${headline}${hint ? `. ${hint}` : ''}`, { issues, not_understood: lines, ...modelNotes });
   }
   if (parsed.steps.length === 0) throw new AppError('VALIDATION_FAILED', `Invalid request: ${field}: no sentences found`, { issues: [{ path: field, message: 'no sentences found' }] });
 }
