@@ -65,6 +65,9 @@ describe('run endpoints', () => {
     expect(status.run).toMatchObject({ total_tests: 2, passed_tests: 1, failed_tests: 1 });
     // The plan the run executed (the record is made before it exists; the status reads it from the run state).
     expect(status.run.test_plan.map((t: { id: string }) => t.id).sort()).toEqual([...ids].sort());
+    // The plan (every step of every test) comes last, the totals before it: an answer cut short — an assistant's tool result is cut at 100,000 characters — keeps them (noted by QA).
+    expect(Object.keys(status).at(-1)).toBe('run');
+    expect(Object.keys(status.run).at(-1)).toBe('test_plan');
 
     const job = await api.get(`/api/jobs/${res.body.run.id}`);
     expect(job.body).toMatchObject({ id: res.body.run.id, type: 'test_run', status: 'completed' });

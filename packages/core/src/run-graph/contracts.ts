@@ -48,7 +48,6 @@ export const RunStartedSchema = z.object({
 });
 
 export const RunStatusSchema = z.object({
-  run: TestRunSchema,
   thread_id: z.string(),
   active: z.boolean().describe('An execution of the graph is running in this process'),
   next_agent: z.string().describe('Node the graph goes to next'),
@@ -62,5 +61,6 @@ export const RunStatusSchema = z.object({
   stop: JsonObject.nullable().describe('The limit that stopped the run, or null'),
   last_event_id: z.number().int().describe('Id of the newest SSE event'),
   checkpoint_id: z.string().nullable().describe('Newest checkpoint'),
+  run: TestRunSchema.describe('The run record, last (its test_plan last in it): an answer cut short keeps the status and totals'),
 });
 export type RunStatus = z.output<typeof RunStatusSchema>;
