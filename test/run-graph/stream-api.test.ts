@@ -107,6 +107,16 @@ describe('SSE', () => {
     const all = [...s.events.map((e) => Number(e.id)), ...rest.events.map((e) => Number(e.id))];
     expect(all).toEqual(all.map((_, i) => i + 1));
     expect(rest.events.at(-1)!.event).toBe('complete');
+    // Reconnecting after the complete event (as an EventSource does when the stream closes): 204, which
+    // stops it; a 200 that closed at once had it reconnect forever (noted by QA). From the start, the log replays.
+    const last = rest.events.at(-1)!.id;
+    const again = await fetch(`${server.url}/stream/${threadId}`, { headers: { authorization: `Bearer ${token}`, 'last-event-id': String(last) } });
+    expect(again.status).toBe(204);
+    expect(await again.text()).toBe('');
+    const replay = await openSse(`${server.url}/stream/${threadId}`, { headers: { authorization: `Bearer ${token}` } });
+    await replay.done;
+    expect(replay.res.status).toBe(200);
+    expect(replay.events.map((e) => Number(e.id))).toEqual(all);
   });
 
   it('a stream ends before its limit and the client resumes it with POST /api/v1/stream/resume', async () => {

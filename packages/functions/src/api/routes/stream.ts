@@ -17,25 +17,25 @@ export type StreamAppDeps = RunGraphAppDeps & { runGraphStream?: Partial<SseOpti
 
 const ThreadParams = z.strictObject({ thread_id: z.string().min(1).max(200).describe('Execution thread id') });
 const SseResponse = { description: 'text/event-stream: state_update, node_start, node_end, log, screenshot, interrupt, resume, tool_call, complete, error; every event has an id (resume with Last-Event-ID)' };
+const NothingMore = { description: 'A reconnect (Last-Event-ID) after the last event of a run that has ended: nothing more will come, and an EventSource stops reconnecting' };
 const ResumeBody = z.strictObject({ last_event_id: z.number().int().nonnegative().optional().describe('Resume after this event id (default: the Last-Event-ID header, else 0)') });
 const LastEventQuery = z.strictObject({ last_event_id: z.coerce.number().int().nonnegative().optional().describe('Fallback for clients that cannot send the Last-Event-ID header') });
 
 /** Streaming (spec: server-sent events): start-and-stream, reattach, status, cancel. */
 export function streamRoutes(app: Hono<ApiEnv>, deps: StreamAppDeps, registry: RouteDef[]) {
-  const sse = (c: Context<ApiEnv>, g: RunManager, orgId: string, threadId: string, afterId: number, headers: Record<string, string> = {}) => {
+  const sse = async (c: Context<ApiEnv>, g: RunManager, orgId: string, threadId: string, afterId: number, headers: Record<string, string> = {}) => {
     for (const [k, v] of Object.entries(headers)) c.header(k, v);
+    const isFinished = async () => {
+      const { run } = await g.runs.resolve(orgId, threadId);
+      return isTerminalRunStatus(run.status) && !(await g.isActive(threadId));
+    };
+    // A reconnect past the last event of a run that has ended: 204 No Content, which tells an
+    // EventSource to stop reconnecting (the HTML standard). A 200 that ended at once had a
+    // browser reconnect every retry interval for as long as the page stayed open (noted by QA).
+    if (afterId > 0 && afterId >= (await g.events.lastId(threadId)) && (await isFinished())) return c.body(null, 204);
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {
-      const result = await pumpEvents(stream, {
-        events: g.events,
-        threadId,
-        afterId,
-        options: deps.runGraphStream,
-        isFinished: async () => {
-          const { run } = await g.runs.resolve(orgId, threadId);
-          return isTerminalRunStatus(run.status) && !(await g.isActive(threadId));
-        },
-      });
+      const result = await pumpEvents(stream, { events: g.events, threadId, afterId, options: deps.runGraphStream, isFinished });
       // A client that stopped reading: drop the connection itself, or the socket (and what
       // is buffered for it) would linger until the client reads or the OS gives up.
       if (result.reason === 'slow_client') (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing?.destroy();
@@ -56,7 +56,7 @@ export function streamRoutes(app: Hono<ApiEnv>, deps: StreamAppDeps, registry: R
   for (const path of ['/stream/:session_id', '/api/stream/:session_id']) mountRoute(app, deps, registry, {
     method: 'get', path, summary: 'Event stream of a run session (the thread), resumable with Last-Event-ID', tags: ['stream'], auth: 'user',
     params: z.strictObject({ session_id: z.string().min(1).max(200).describe('Session id: the run\'s thread id') }), query: LastEventQuery,
-    responses: { 200: SseResponse, 404: { description: 'no such session' } },
+    responses: { 200: SseResponse, 204: NothingMore, 404: { description: 'no such session' } },
   }, async ({ c, params, query, principal }) => {
     const g = runGraphOf(deps);
     // EventSource sends no custom headers: the organization is the thread's, if the caller is a member.
@@ -86,7 +86,7 @@ export function streamRoutes(app: Hono<ApiEnv>, deps: StreamAppDeps, registry: R
   mountRoute(app, deps, registry, {
     method: 'post', path: '/api/v1/stream/resume/:thread_id', summary: 'Reattach to a run\'s stream after Last-Event-ID; an unfinished run with no execution running resumes from its last checkpoint', tags: ['stream'], auth: 'member',
     params: ThreadParams, body: ResumeBody,
-    responses: { 200: SseResponse, 404: { description: 'no such thread' } },
+    responses: { 200: SseResponse, 204: NothingMore, 404: { description: 'no such thread' } },
   }, async ({ c, params, body, access }) => {
     const g = runGraphOf(deps);
     const { threadId, run, resumed } = await g.resume(access.organizationId, params.thread_id);
