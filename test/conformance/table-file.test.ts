@@ -208,6 +208,25 @@ describe('FileTable locking', () => {
     await table.close();
   });
 
+  it('takes over a lock whose process has exited but not been reaped: a zombie holds nothing (it read as alive; noted by QA)', async () => {
+    const dir = tempDir();
+    // `sleep 0 &` exits at once; its parent then execs `sleep`, which never waits for it: a zombie.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30']);
+    try {
+      const zombie = Number(await new Promise<string>((r) => parent.stdout.once('data', (d: Buffer) => r(d.toString().trim()))));
+      await expect.poll(() => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]?.[0], { timeout: 5_000 }).toBe('Z');
+      writeFileSync(join(dir, 'LOCK'), JSON.stringify({ pid: zombie, host: 'here' }));
+      const table = await FileTable.open(dir);
+      await table.put({ pk: 'P', sk: 'A' });
+      await table.close();
+      // A live process's lock still holds.
+      writeFileSync(join(dir, 'LOCK'), JSON.stringify({ pid: parent.pid, host: 'here' }));
+      await expect(FileTable.open(dir)).rejects.toThrow(new RegExp(`in use by process ${parent.pid}`));
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+
   it('rejects use after close', async () => {
     const table = new FileTable();
     await table.close();

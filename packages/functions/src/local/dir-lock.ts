@@ -6,6 +6,7 @@
  */
 import { readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { processAlive } from '../shared/process-alive.ts';
 import { join, resolve } from 'node:path';
 
 const LOCK_FILE = 'LOCK';
@@ -28,14 +29,7 @@ interface LockOwner {
   since?: string;
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0); // signal 0: existence check only
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
-  }
-}
+const pidAlive = processAlive;
 
 function readOwner(path: string): LockOwner | undefined {
   try {
