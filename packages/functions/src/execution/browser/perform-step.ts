@@ -170,7 +170,13 @@ export function resolveUrl(url: string, baseUrl: string | undefined): string {
 
 async function goto(env: StepEnv, rawUrl: string, ctx: StepContext, deadline: number): Promise<StepOutcome> {
   const url = resolveUrl(rawUrl, env.baseUrl);
-  const host = new URL(url).hostname;
+  const { protocol, hostname: host } = new URL(url);
+  // The browser runs on svc's machine: a file: (or view-source:, chrome: …) URL read its files
+  // (the data folder's key file, first-admin.json, every organization's table) into the
+  // report. Found by QA. Only web pages are opened; an API test's request is held to the same.
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new StepFailure('configuration', `goto: ${JSON.stringify(url)}: svc opens http and https URLs only, got ${protocol.replace(/:$/, '')}: (serve the page over HTTP to test it)`, { url });
+  }
   if (isMetadataHost(host)) throw new StepFailure('configuration', `goto: ${metadataHostMessage(host)}`, { url });
   if (deadline - Date.now() <= 0) throw new StepFailure('timeout', `goto: ${url}: no time left`);
   const t = msLeft(deadline);
