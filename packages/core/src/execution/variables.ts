@@ -136,7 +136,9 @@ export function secretsReferenced(value: unknown): string[] {
  */
 function secretSpellings(secret: string): string[] {
   // encodeURIComponent for paths and JSON-in-URL; URLSearchParams for query strings and forms (a space is +).
-  const out = [secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)];
+  // JSON-escaped too: messages quote what they received with JSON.stringify, so a secret with
+  // a " or a backslash in it was left in plain text there (found by QA).
+  const out = [secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2), JSON.stringify(secret).slice(1, -1)];
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(secret)) {
     try {
       const password = new URL(secret).password;
