@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { uuidv7 } from '@svc/core/ids';
 import { runTest } from '@svc/core/execution/run-test';
+import { redactSecrets } from '@svc/core/execution/variables';
 import type { TestDefinition } from '@svc/core/contracts/steps';
 import type { HttpExchange, SqlDriver, TestExecutionResult, UiDriver } from '@svc/core/execution/types';
 import type { Store } from '@svc/core/store/index';
@@ -63,7 +64,9 @@ export function createGenerationExecutor(o: GenerationExecutorOptions): Generati
         // No fingerprints: a generated test has no identity yet, and its elements are not to be
         // healed towards. Its visual assertions record into a store that ends with this run.
         const result = await runTest(`generated:${threadId}`, test, { ...env, ...(final && env.ui && { ui: final.wrap(env.ui) }), fingerprints: undefined, baselines: runScopedBaselineStore(), baselineMode: 'missing', baseUrl: where.baseUrl, signal: where.signal, ...(where.settle && { settle: where.settle }) });
-        return final?.page ? { ...result, final_page: final.page } : result;
+        // Masked as the result is (found by QA: POST /api/act and /api/extract answered the
+        // final URL and title with a project secret the steps put there, in plain text).
+        return final?.page ? { ...result, final_page: maskedPage(final.page, env.secrets) } : result;
       } finally {
         if (!where.batch) await envs.release(threadId);
       }
@@ -86,4 +89,10 @@ export function createGenerationExecutor(o: GenerationExecutorOptions): Generati
       await Promise.all(envs.held().map((t) => envs.release(t)));
     },
   };
+}
+
+/** The final page with the run's secrets masked in its URL, title and text snapshot (the screenshot's pixels cannot be). */
+function maskedPage(page: ActFinalPage, secrets: Record<string, string>): ActFinalPage {
+  const mask = (text: string) => redactSecrets(text, secrets);
+  return { ...page, url: mask(page.url), title: page.title === null ? null : mask(page.title), ...(page.snapshot && { snapshot: { ...page.snapshot, text: mask(page.snapshot.text) } }) };
 }
