@@ -34,11 +34,21 @@ export function failureHeatmap(projectId: string, history: RunHistory, tests: Ma
   const ordered = [...columns.values()];
   const out = [...rows].map(([testId, row]) => ({
     test_id: testId,
-    name: nameOf(testId, tests, row.executions),
+    name: testNameOf(testId, tests, row.executions),
     failures: row.executions.filter((e) => e.status === 'failed').length,
     executions: row.executions.length,
     cells: ordered.map((c) => row.cells.get(c.key) ?? { executions: 0, failures: 0 }),
   }));
   out.sort((a, b) => b.failures - a.failures || b.failures / b.executions - a.failures / a.executions || a.name.localeCompare(b.name));
   return { project_id: projectId, window: history.window, bucket, columns: ordered, rows: out.slice(0, limit), total_rows: out.length };
+}
+
+/**
+ * A row's name: a row counts every case of a parameterised test together, so it is named by
+ * the test ("checkout"), not by the case that ran last ("checkout [EUR]"); a deleted test by
+ * the name its results recorded, without the set.
+ */
+function testNameOf(testId: string, tests: Map<string, { name: string }>, executions: Execution[]): string {
+  const cases = executions.map(({ parameter_set: set, ...e }) => ({ ...e, name: set && e.name?.endsWith(` [${set.name}]`) ? e.name.slice(0, -` [${set.name}]`.length) : e.name }));
+  return nameOf(testId, tests, cases);
 }
