@@ -420,7 +420,18 @@ async function follow(mine) {
   /** @type {RunStatus} */
   let status;
   for (;;) {
-    status = await api(`/api/v1/test/status/${id(runId)}`);
+    try {
+      status = await api(`/api/v1/test/status/${id(runId)}`);
+    } catch (err) {
+      // A missed answer (the network dropped a moment, the server is restarting) costs a poll,
+      // not the run: it is asked again (a single miss left the run shown running for good).
+      if (!(err instanceof ApiError && (err.status === 0 || err.status >= 500))) throw err;
+      if (mine !== shown) return;
+      setMessage(el.status, `No answer from the server (${messageOf(err)}): still following the run, asking again.`);
+      await sleep(POLL_MS);
+      if (mine !== shown) return;
+      continue;
+    }
     if (mine !== shown) return;
     el.state.textContent = status.run.status;
     el.state.className = badgeClass(status.run.status);
