@@ -107,6 +107,19 @@ describe('search box', () => {
     expect([...(await tab.getByTestId('test-result-status').allTextContents())].sort()).toEqual(['failed', 'passed']);
   });
 
+  it('says a failed assertion is an assertion, not a step the test does not have', async () => {
+    // failed_step of an assertion's failure is steps.length + its index: the teapot test has one step.
+    await tab.getByTestId('search-kind-tests').uncheck();
+    await tab.getByTestId('search-kind-failures').check();
+    await tab.getByTestId('search-q').fill('equals');
+    await tab.getByTestId('search-submit').click();
+    const failure = results().filter({ has: tab.getByTestId('search-result-title').getByText('item created teapot', { exact: true }) });
+    await expect.poll(() => failure.count()).toBe(1);
+    const snippet = await failure.getByTestId('search-result-snippet').textContent();
+    expect(snippet).toContain('failed assertion 1: status equals 418. failure kind: assertion');
+    expect(snippet).not.toContain('failed step');
+  });
+
   it("shows the API's message under the field for a query over 500 characters", async () => {
     const long = 'login '.repeat(90);
     await tab.getByTestId('search-q').fill(long);

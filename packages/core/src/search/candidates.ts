@@ -160,10 +160,21 @@ async function failureCandidates(store: Store, orgId: string, projects: { id: st
       const title = r.parameter_set ? `${name} [${r.parameter_set.name}]` : name;
       const index = typeof meta.failed_step === 'number' ? meta.failed_step : undefined;
       const step = index !== undefined && test ? (test.steps as unknown[])[index] : undefined;
+      // An assertion's failure is at steps.length + its index: it is an assertion, not a step.
+      const stepCount = test ? test.steps.length : Array.isArray(meta.steps) ? meta.steps.length : undefined;
+      const assertion = index !== undefined && stepCount !== undefined && index >= stepCount ? index - stepCount : undefined;
+      const failedAt =
+        assertion !== undefined
+          ? `failed assertion ${assertion + 1}${test?.assertions[assertion] !== undefined ? `: ${describeStep(test.assertions[assertion])}` : ''}`
+          : step !== undefined
+            ? `failed step ${index! + 1}: ${describeStep(step)}`
+            : index !== undefined
+              ? `failed step ${index + 1}`
+              : '';
       const text = [
         `${title} failed`,
         r.error_message ?? '',
-        step !== undefined ? `failed step ${index! + 1}: ${describeStep(step)}` : index !== undefined ? `failed step ${index + 1}` : '',
+        failedAt,
         typeof meta.failure_kind === 'string' ? `failure kind: ${meta.failure_kind}` : '',
       ].filter(Boolean).join('. ');
       return {
