@@ -169,7 +169,7 @@ function resultRow(result, artifacts, newFailures) {
   let downloadStatus;
   if (result.status === 'failed') {
     if (context?.canRetry) actions.append(retryButton(result, name));
-    if (context?.canRetry && result.metadata.failure_kind === 'locator' && typeof result.metadata.failed_step === 'number') actions.append(healButton(result, name, result.metadata.failed_step));
+    if (context?.canRetry && result.metadata.failure_kind === 'locator' && typeof result.metadata.failed_step === 'number' && !atAssertion(result, result.metadata.failed_step)) actions.append(healButton(result, name, result.metadata.failed_step));
     const status = element('p', { className: 'muted', testid: 'test-result-download-status' });
     status.hidden = true;
     actions.append(...artifactButtons(artifacts.get(caseOf(result)) ?? [], name, status, save));
@@ -281,6 +281,19 @@ function retryButton(result, name) {
     void startRun(name, () => api(`/api/tests/${id(result.test_id)}/retry`, { method: 'POST', body }));
   });
   return button;
+}
+
+/**
+ * Whether a failure is at one of the test's trailing assertions rather than a step:
+ * failed_step counts the steps first, then the assertions (steps.length + index), and every
+ * step ran when an assertion failed. POST /api/heal names a step (step_index), not one of
+ * those, so such a row offers no Heal (it said "its step 2" of a one-step test, and the API
+ * refused it).
+ * @param {Result} result @param {number} failedStep
+ */
+function atAssertion(result, failedStep) {
+  const steps = result.metadata.steps;
+  return Array.isArray(steps) && failedStep >= steps.length;
 }
 
 /**
