@@ -424,6 +424,11 @@ async function watch(what, waiting, start) {
   } catch (err) {
     if (mine !== shown) return;
     setMessage(el.status);
+    // A run that never started is not "starting" for good.
+    if (!runId) {
+      el.state.textContent = 'not started';
+      el.state.className = badgeClass('failed');
+    }
     setMessage(el.error, `${runId ? 'Could not follow the run' : 'Could not start the run'}: ${messageOf(err)}`);
   }
 }
