@@ -64,7 +64,7 @@ export function healPlace(h: Pick<HealedSelector, 'step' | 'field'>): string {
 
 /** Failed executions before this one passed in the same run (the run's retries); 0 when it passed at once. */
 export function retriesOf(result: TestExecutionResult): number {
-  const n = result.metadata.retries;
+  const n = result.metadata?.retries; // a result from outside (a progress event) may carry none
   return result.status === 'passed' && typeof n === 'number' && n > 0 ? n : 0;
 }
 
