@@ -275,7 +275,7 @@ describe('httpExchange: failures', () => {
   it('a relative URL without a base URL, or a non-HTTP URL → configuration', async () => {
     const rel = await failure(httpExchange(step({ url: '/users' }), ctx({ baseUrl: null })));
     expect(rel.kind).toBe('configuration');
-    expect(rel.message).toBe('request URL "/users" is relative and no base URL is configured');
+    expect(rel.message).toBe('request URL "/users" is relative and no base URL is configured (a server run takes it from the project\'s app URL or the run\'s app_url; svc run from --url)');
     const ftp = await failure(httpExchange(step({ url: 'ftp://example.com/x' }), ctx()));
     expect(ftp.kind).toBe('configuration');
     expect(ftp.message).toBe('request URL must be http or https, got ftp: ftp://example.com/x');

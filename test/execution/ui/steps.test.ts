@@ -49,6 +49,8 @@ describe('goto', () => {
       const f = await failure(() => bare.perform(step({ type: 'goto', url: '/form' }), ctx()));
       expect(f.kind).toBe('configuration');
       expect(f.message).toContain('"/form"');
+      // Where a base URL comes from, on both runtimes (a newcomer's project with no app URL read only 'no base URL is configured'; found by QA).
+      expect(f.message).toContain("the project's app URL or the run's app_url; svc run from --url");
     } finally {
       await bare.close();
     }

@@ -70,7 +70,7 @@ function resolveUrl(step: ApiRequestStep, baseUrl: string | undefined): URL {
     url = baseUrl ? new URL(step.url, baseUrl) : new URL(step.url);
   } catch {
     if (!baseUrl && !/^[a-z][a-z0-9+.-]*:/i.test(step.url)) {
-      throw new StepFailure('configuration', `request URL ${JSON.stringify(step.url)} is relative and no base URL is configured`);
+      throw new StepFailure('configuration', `request URL ${JSON.stringify(step.url)} is relative and no base URL is configured (a server run takes it from the project's app URL or the run's app_url; svc run from --url)`);
     }
     throw new StepFailure('configuration', `invalid request URL ${JSON.stringify(step.url)}${baseUrl ? ` (base URL ${baseUrl})` : ''}`);
   }

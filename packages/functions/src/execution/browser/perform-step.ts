@@ -164,7 +164,7 @@ export function resolveUrl(url: string, baseUrl: string | undefined): string {
   try {
     return new URL(url, baseUrl).href;
   } catch {
-    throw new StepFailure('configuration', baseUrl ? `goto: ${JSON.stringify(url)} is not a valid URL (base ${baseUrl})` : `goto: ${JSON.stringify(url)} is relative and no base URL is configured`);
+    throw new StepFailure('configuration', baseUrl ? `goto: ${JSON.stringify(url)} is not a valid URL (base ${baseUrl})` : `goto: ${JSON.stringify(url)} is relative and no base URL is configured (a server run takes it from the project's app URL or the run's app_url; svc run from --url)`);
   }
 }
 
