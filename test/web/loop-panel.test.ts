@@ -60,7 +60,8 @@ describe('discover & test panel', () => {
     await tab.getByTestId('loop-max-pages').fill('4');
     await tab.getByTestId('loop-submit').click();
     // The crawl is part of the request: meanwhile the panel says so and Start cannot be clicked again.
-    expect(await tab.getByTestId('loop-status').textContent()).toContain('Discovering');
+    // Polled: the panel writes its status just after the click's handler runs, and a loaded machine read it empty once.
+    await expect.poll(() => tab.getByTestId('loop-status').textContent()).toContain('Discovering');
     expect(await tab.getByTestId('loop-submit').isDisabled()).toBe(true);
     await tab.getByTestId('loop-outcome').waitFor({ state: 'visible', timeout: 120_000 });
     expect(await tab.getByTestId('loop-submit').isDisabled()).toBe(false);
