@@ -379,7 +379,7 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
       if (page) {
         // Masked as the trace is (found by QA: a secret the page showed, in its title, text
         // or an attribute, was in failure.html and the live dom_snapshot event unmasked).
-        const html = redactSecrets(redactSecrets(page.html, deps.secrets), htmlEscaped(deps.secrets));
+        const html = redactSecrets(page.html, deps.secrets);
         domSnapshot = await deps.artifacts.put(`${safeName(testId)}/failure.html`, new TextEncoder().encode(html), 'text/html');
         deps.onDomSnapshot?.(testId, { ...page, html, url: redactSecrets(page.url, deps.secrets), step: failure.step ?? null, artifact: `${safeName(testId)}/failure.html` });
       }
@@ -490,17 +490,3 @@ function stepName(step: Step): string | undefined {
   return step.name ?? (step.type === 'assert' ? step.assertion.name : undefined);
 }
 
-/**
- * The secrets as a page's serialised HTML spells them: in text (&, < and > escaped) and in
- * attribute values (& and ", and in Chromium's serialisation < and > too, escaped).
- */
-function htmlEscaped(secrets: Record<string, string>): Record<string, string> {
-  const amp = (v: string) => v.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;');
-  return Object.fromEntries(
-    Object.entries(secrets).flatMap(([k, v]) => [
-      [`${k}:text`, amp(v).replace(/</g, '&lt;').replace(/>/g, '&gt;')],
-      [`${k}:attribute`, amp(v).replace(/"/g, '&quot;')],
-      [`${k}:chromium-attribute`, amp(v).replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')],
-    ]),
-  );
-}

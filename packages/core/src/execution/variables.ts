@@ -138,7 +138,7 @@ function secretSpellings(secret: string): string[] {
   // encodeURIComponent for paths and JSON-in-URL; URLSearchParams for query strings and forms (a space is +).
   // JSON-escaped too: messages quote what they received with JSON.stringify, so a secret with
   // a " or a backslash in it was left in plain text there (found by QA).
-  const out = [secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2), JSON.stringify(secret).slice(1, -1)];
+  const out = [secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2), JSON.stringify(secret).slice(1, -1), ...htmlSpellings(secret)];
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(secret)) {
     try {
       const password = new URL(secret).password;
@@ -148,6 +148,18 @@ function secretSpellings(secret: string): string[] {
     }
   }
   return out.filter((s) => s.length >= 4);
+}
+
+/**
+ * A secret as a page's serialised HTML spells it (a failed test's failure.html and its
+ * dom_snapshot event; found by QA): in text (&, < and > escaped) and in attribute values
+ * (& and ", and in Chromium's serialisation < and > too, escaped).
+ */
+function htmlSpellings(secret: string): string[] {
+  const amp = secret.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;');
+  const lt = (v: string) => v.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const quot = amp.replace(/"/g, '&quot;');
+  return [lt(amp), quot, lt(quot)];
 }
 
 /** A run of base64 (a Basic credential, an encoded token) long enough to hold a secret. */

@@ -7,6 +7,7 @@ import { publishHealOutcome } from './heal-events.ts';
 import { validatedEdit } from './state-edits.ts';
 import { type ApprovalDecision, type ApprovalEntry, type RunGraphState } from './state.ts';
 import type { Write } from './writes.ts';
+import { setRunStatus } from './run-total.ts';
 
 export type InterruptNode = 'execute_test' | 'self_heal';
 
@@ -195,12 +196,3 @@ export function decisionOutput(state: RunGraphState, entry: ApprovalEntry): Deci
   return { ...base, test_id: entry.test_id };
 }
 
-/** The run's status, and its total as the plan now has it (a modified plan may be shorter). */
-async function setRunStatus(deps: GraphDeps, state: RunGraphState, to: 'running' | 'awaiting_approval', from: 'running' | 'awaiting_approval') {
-  try {
-    const planned = state.graph.routes.plan_tests ? { total_tests: state.test_plan.length } : {};
-    await deps.store.testRuns.setStatus(state.graph.config.organization_id, state.run_id, to, planned, from);
-  } catch (err) {
-    if (!(err instanceof AppError && (err.code === 'CONFLICT' || err.code === 'NOT_FOUND'))) throw err;
-  }
-}

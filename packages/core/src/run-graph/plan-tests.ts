@@ -6,7 +6,7 @@ import type { RunGraphState } from './state.ts';
 import { codeSurfaces, storedTestIds } from './surfaces.ts';
 import { prioritiseTests, type PlannedTest } from './plan-priorities.ts';
 import { casesOf, isSelected } from './spec-to-definition.ts';
-import { keepRunTotal } from './run-total.ts';
+import { setRunStatus } from './run-total.ts';
 
 /** What the Map state needs after plan_tests (or after the plan's approval). */
 export interface PlanOutput {
@@ -23,7 +23,7 @@ export interface PlanOutput {
  */
 export async function planTests(deps: GraphDeps, threadId: string): Promise<{ route: string; state: RunGraphState }> {
   const planned = await plan(deps, threadId);
-  if (planned.state.test_plan.length) await keepRunTotal(deps, planned.state, 'running');
+  if (planned.state.test_plan.length) await setRunStatus(deps, planned.state, 'running', 'running');
   // A resumed run passes here again; runStarted's consumers act once per run.
   if (planned.route !== 'report' && planned.state.test_plan.length) await deps.runStarted?.(planned.state.graph.config.organization_id, planned.state.run_id, planned.state.test_plan.length);
   return planned;

@@ -9,17 +9,17 @@
  * organization's own ids) are not chosen by a caller and stay as they are.
  */
 export function scopedThreadId(orgId: string, chosen: string): string {
-  return `o-${orgId.toLowerCase()}-${chosen}`;
+  const prefix = `o-${orgId.toLowerCase()}-`;
+  return chosen.startsWith(prefix) ? chosen : `${prefix}${chosen}`; // already the organization's: as it is
 }
 
 /** The thread ids a caller's `given` can name, in the order tried: as given (svc's, or already scoped), then as a chosen name. */
 export function threadIdsNamedBy(orgId: string, given: string): string[] {
   const scoped = scopedThreadId(orgId, given);
-  return given.startsWith(`o-${orgId.toLowerCase()}-`) ? [given] : [given, scoped];
+  return scoped === given ? [given] : [given, scoped];
 }
 
 /** A run request from the API with its chosen thread id (if any) in the organization's namespace. */
 export function withScopedThread<T extends { thread_id?: string }>(orgId: string, input: T): T {
-  if (input.thread_id === undefined || input.thread_id.startsWith(`o-${orgId.toLowerCase()}-`)) return input;
-  return { ...input, thread_id: scopedThreadId(orgId, input.thread_id) };
+  return input.thread_id === undefined ? input : { ...input, thread_id: scopedThreadId(orgId, input.thread_id) };
 }

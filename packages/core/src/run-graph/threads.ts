@@ -15,12 +15,14 @@ export interface ThreadOwner {
  * resumes those when it starts.
  */
 export function threadsRepo(table: Table) {
+  async function owner(threadId: string): Promise<ThreadOwner | undefined> {
+    const item = await table.get(keys.threadClaim(threadId));
+    if (!item) return undefined;
+    return { organization_id: item.organization_id as string, run_id: item.run_id as string };
+  }
+
   return {
-    async owner(threadId: string): Promise<ThreadOwner | undefined> {
-      const item = await table.get(keys.threadClaim(threadId));
-      if (!item) return undefined;
-      return { organization_id: item.organization_id as string, run_id: item.run_id as string };
-    },
+    owner,
 
     /**
      * The thread `given` names for `orgId` — svc's thread id, or a name the organization
@@ -29,8 +31,8 @@ export function threadsRepo(table: Table) {
      */
     async ownedBy(orgId: string, given: string): Promise<{ threadId: string; owner: ThreadOwner } | undefined> {
       for (const threadId of threadIdsNamedBy(orgId, given)) {
-        const owner = await this.owner(threadId);
-        if (owner?.organization_id === orgId) return { threadId, owner };
+        const found = await owner(threadId);
+        if (found?.organization_id === orgId) return { threadId, owner: found };
       }
       return undefined;
     },

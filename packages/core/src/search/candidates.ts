@@ -159,22 +159,11 @@ async function failureCandidates(store: Store, orgId: string, projects: { id: st
       const name = test?.name ?? (typeof meta.name === 'string' ? meta.name : `test ${r.test_id.slice(0, 8)}`);
       const title = r.parameter_set ? `${name} [${r.parameter_set.name}]` : name;
       const index = typeof meta.failed_step === 'number' ? meta.failed_step : undefined;
-      const step = index !== undefined && test ? (test.steps as unknown[])[index] : undefined;
-      // An assertion's failure is at steps.length + its index: it is an assertion, not a step.
       const stepCount = test ? test.steps.length : Array.isArray(meta.steps) ? meta.steps.length : undefined;
-      const assertion = index !== undefined && stepCount !== undefined && index >= stepCount ? index - stepCount : undefined;
-      const failedAt =
-        assertion !== undefined
-          ? `failed assertion ${assertion + 1}${test?.assertions[assertion] !== undefined ? `: ${describeStep(test.assertions[assertion])}` : ''}`
-          : step !== undefined
-            ? `failed step ${index! + 1}: ${describeStep(step)}`
-            : index !== undefined
-              ? `failed step ${index + 1}`
-              : '';
       const text = [
         `${title} failed`,
         r.error_message ?? '',
-        failedAt,
+        failedAt(index, stepCount, test),
         typeof meta.failure_kind === 'string' ? `failure kind: ${meta.failure_kind}` : '',
       ].filter(Boolean).join('. ');
       return {
@@ -220,4 +209,18 @@ async function healCandidates(store: Store, orgId: string, projectIds: Set<strin
 function describeLocator(locator: unknown): string {
   if (!locator || typeof locator !== 'object') return '';
   return `element: ${flat(locator)}`;
+}
+
+/**
+ * Where a failed result failed, in words. An assertion's failure is at steps.length + its
+ * index (failed_step): it is said as an assertion, not as a step the test does not have.
+ */
+function failedAt(index: number | undefined, stepCount: number | undefined, test: { steps: unknown[]; assertions: unknown[] } | undefined): string {
+  if (index === undefined) return '';
+  if (stepCount !== undefined && index >= stepCount) {
+    const assertion = test?.assertions[index - stepCount];
+    return `failed assertion ${index - stepCount + 1}${assertion !== undefined ? `: ${describeStep(assertion as never)}` : ''}`;
+  }
+  const step = test?.steps[index];
+  return step !== undefined ? `failed step ${index + 1}: ${describeStep(step as never)}` : `failed step ${index + 1}`;
 }

@@ -178,10 +178,10 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   // record the resumed tests' screenshots as new baselines and pass them (found by QA).
   let baselinesDir = resolve(values.baselines ?? 'svc-baselines');
   if (resume !== undefined) {
-    const { keptRunFolders, ResumeError } = await import('../run-graph/cli-run.ts');
-    let began: Awaited<ReturnType<typeof keptRunFolders>>;
+    const { keptRunOptions, ResumeError } = await import('../run-graph/cli-run.ts');
+    let began: Awaited<ReturnType<typeof keptRunOptions>>;
     try {
-      began = await keptRunFolders(stateDir, resume);
+      began = await keptRunOptions(stateDir, resume);
     } catch (err) {
       if (err instanceof ResumeError) return usage(err.message);
       throw err;

@@ -199,7 +199,7 @@ export async function resumeSuiteThroughGraph(id: string, o: GraphSuiteRuntime &
  * recorded). A resumed run that healed with the default threshold where the run began with a
  * stricter one, or healed where it began with --no-heal, could pass a test that should fail.
  */
-export async function keptRunFolders(stateDir: string, id: string): Promise<{ out?: string; baselines?: string; settings?: KeptRunSettings }> {
+export async function keptRunOptions(stateDir: string, id: string): Promise<{ out?: string; baselines?: string; settings?: KeptRunSettings }> {
   const manifest = (await keptRun(stateDir, id))?.manifest;
   return { out: manifest?.out, baselines: manifest?.baselines, settings: manifest?.settings };
 }
