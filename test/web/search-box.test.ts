@@ -114,10 +114,12 @@ describe('search box', () => {
     await tab.getByTestId('search-q').fill('equals');
     await tab.getByTestId('search-submit').click();
     const failure = results().filter({ has: tab.getByTestId('search-result-title').getByText('item created teapot', { exact: true }) });
-    await expect.poll(() => failure.count()).toBe(1);
-    const snippet = await failure.getByTestId('search-result-snippet').textContent();
-    expect(snippet).toContain('failed assertion 1: status equals 418. failure kind: assertion');
-    expect(snippet).not.toContain('failed step');
+    // The previous query's answer (the same failure, another passage) stays on screen until
+    // this one arrives, so wait for this query's passage rather than for the row.
+    await expect.poll(() => failure.getByTestId('search-result-snippet').textContent())
+      .toContain('failed assertion 1: status equals 418. failure kind: assertion');
+    expect(await failure.count()).toBe(1);
+    expect(await failure.getByTestId('search-result-snippet').textContent()).not.toContain('failed step');
   });
 
   it("shows the API's message under the field for a query over 500 characters", async () => {
