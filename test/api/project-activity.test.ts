@@ -7,7 +7,7 @@
  * organization's newest part, in time order with the rest.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activityKey } from '../../packages/core/src/events/api-consumer.ts';
+import { activityKey, projectActivityKey } from '../../packages/core/src/events/api-consumer.ts';
 import { client, signUp, startTestServer, type Client, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -61,5 +61,60 @@ describe("a project's activity", () => {
     expect(quietFeed[1]).toMatchObject({ refs: { test_id: created.body.id, project_id: quiet } });
     expect(await activity(`?project_id=${quiet}&limit=1`)).toHaveLength(1);
     expect((await api.get(`/api/activity?project_id=${crypto.randomUUID()}`)).status).toBe(404);
+  });
+
+  it('pages through the whole feed with next_cursor: no entry twice, none left out; a cursor of another list is a 400 naming cursor', { timeout: 60_000 }, async () => {
+    // The feed holds the 1,002 seeded entries and the test's creation (the test above).
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await api.get(`/api/activity?limit=150${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(res.status, res.text).toBe(200);
+      seen.push(...res.body.items.map((e: Entry) => e.event_id));
+      cursor = res.body.next_cursor;
+      pages++;
+    } while (cursor);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toHaveLength(1003);
+    expect(pages).toBe(7);
+    expect(seen.slice(0, 3)).toEqual(['00000000-0000-4000-8000-000000000000', '00000000-0000-4000-8000-000000001001', '00000000-0000-4000-8000-000000001000']);
+
+    // A project's own feed pages the same way, its cursor resuming within that project's entries.
+    const paged = (await api.post('/api/v1/projects', { name: 'paged' })).body.id as string;
+    const table = server.runtime.deps.store.table;
+    const at = Date.now() + 120_000;
+    for (let i = 0; i < 250; i++) {
+      const id = `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`;
+      const when = new Date(at + i).toISOString();
+      await table.put({
+        ...projectActivityKey(orgId, paged, when, id),
+        entity: 'event_activity', event_id: id, event_type: 'test.failed', correlation_id: 'seed', source: 'svc.test-runner',
+        occurred_at: when, summary: `failure ${i}`, refs: { project_id: paged }, expiresAt: Math.floor(at / 1000) + 3600,
+      });
+    }
+    const pagedIds: string[] = [];
+    let pageOne: { next_cursor: string } | undefined;
+    cursor = null;
+    do {
+      const res = await api.get(`/api/activity?project_id=${paged}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(res.status, res.text).toBe(200);
+      pageOne ??= res.body;
+      pagedIds.push(...res.body.items.map((e: Entry) => e.event_id));
+      cursor = res.body.next_cursor;
+    } while (cursor);
+    expect(pagedIds).toHaveLength(250);
+    expect(new Set(pagedIds).size).toBe(250);
+    expect(pagedIds[0]).toBe('00000000-0000-4000-9000-000000000249');
+    expect((await api.get(`/api/activity?limit=201`)).status).toBe(400);
+
+    // The project's cursor is not a cursor of the organization's feed, nor of another project's.
+    for (const query of ['', `project_id=${quiet}&`]) {
+      const wrong = await api.get(`/api/activity?${query}cursor=${encodeURIComponent(pageOne!.next_cursor)}`);
+      expect(wrong.status, wrong.text).toBe(400);
+      expect(wrong.body.error.details.issues.map((i: { path: string | string[] }) => [i.path].flat().join('.'))).toEqual(['cursor']);
+    }
+    const garbage = await api.get('/api/activity?cursor=not-a-cursor');
+    expect(garbage.status).toBe(400);
   });
 });

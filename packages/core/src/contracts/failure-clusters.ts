@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateTime, Uuid } from './common.ts';
+import { Cursor, IsoDateTime, listResponse, Uuid } from './common.ts';
 
 export const FailureClustersQuery = z.strictObject({
   project_id: Uuid.describe('Project to look at'),
@@ -31,6 +31,7 @@ export const FailureClustersResponse = z.object({
 export const ActivityQuery = z.strictObject({
   project_id: Uuid.optional().describe('Only what concerns this project'),
   limit: z.coerce.number().int().min(1).max(200).default(50).describe('Entries, newest first, 1..200 (default 50)'),
+  cursor: Cursor.optional().describe("Opaque cursor from the previous page's next_cursor; omit for the newest entries"),
 });
 export type ActivityQuery = z.output<typeof ActivityQuery>;
 
@@ -43,4 +44,4 @@ export const ActivityEntrySchema = z.object({
   correlation_id: z.string().describe('The request or run the event came from'),
   source: z.string(),
 });
-export const ActivityResponse = z.object({ items: z.array(ActivityEntrySchema) });
+export const ActivityResponse = listResponse(ActivityEntrySchema);

@@ -57,10 +57,16 @@ export function apiConsumer(): ConsumerDefinition {
 
 /** The tenant's activity, or one project's, newest first. */
 export async function listActivity(ctx: Pick<HandlerContext, 'table'>, tenantId: string, limit = 50, projectId?: string) {
-  const page = await ctx.table.query({ pk: `ORG#${tenantId}`, skPrefix: projectId ? `PACTIVITY#${projectId}#` : 'ACTIVITY#', descending: true, limit });
-  return page.items.map(({ event_id, event_type, occurred_at, summary, refs, correlation_id, source }) => ({
+  return (await activityPage(ctx, tenantId, { limit, projectId })).items;
+}
+
+/** One page of the tenant's activity, or of one project's, newest first; `next_cursor` continues it. */
+export async function activityPage(ctx: Pick<HandlerContext, 'table'>, tenantId: string, opts: { limit: number; projectId?: string; cursor?: string }) {
+  const page = await ctx.table.query({ pk: `ORG#${tenantId}`, skPrefix: opts.projectId ? `PACTIVITY#${opts.projectId}#` : 'ACTIVITY#', descending: true, limit: opts.limit, cursor: opts.cursor });
+  const items = page.items.map(({ event_id, event_type, occurred_at, summary, refs, correlation_id, source }) => ({
     event_id, event_type, occurred_at, summary, refs, correlation_id, source,
   }));
+  return { items, next_cursor: page.cursor ?? null };
 }
 
 function refsOf(event: EventEnvelope): Record<string, string> {

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { notFound } from '@svc/core/errors';
 import { ActivityQuery, ActivityResponse, FailureClustersQuery, FailureClustersResponse } from '@svc/core/contracts/failure-clusters';
-import { listActivity } from '@svc/core/events/api-consumer';
+import { activityPage, listActivity } from '@svc/core/events/api-consumer';
 import { forEachLimited } from '@svc/core/concurrency';
 import { listFailureClusters } from '@svc/core/events/failure-clusters';
 import { DEFAULT_CLUSTER_THRESHOLD, DEFAULT_CLUSTER_WINDOW_MS } from '@svc/core/events/stream-analytics';
@@ -46,21 +46,19 @@ export function activityRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: Route
 
   mountRoute(app, deps, registry, {
     method: 'get', path: '/api/activity', summary: "The organization's activity, newest first: tests created and failed, heals, failure clusters, codebases analysed", tags: ['insights'], auth: 'viewer', query: ActivityQuery,
-    responses: { 200: { description: 'activity', schema: ActivityResponse }, 404: { description: 'no such project in this organization' } },
+    responses: { 200: { description: 'activity, a page at a time (next_cursor)', schema: ActivityResponse }, 400: { description: 'a bad limit or cursor (named)' }, 404: { description: 'no such project in this organization' } },
   }, async ({ c, query, access }) => {
     const orgId = access.organizationId;
-    if (!query.project_id) return c.json({ items: await listActivity({ table: deps.store.table }, orgId, query.limit) });
-    await projectOf(orgId, query.project_id);
     const table = { table: deps.store.table };
-    const items = await listActivity(table, orgId, query.limit, query.project_id);
-    if (items.length < query.limit) {
-      // Entries recorded before projects had their own feed are only in the organization's:
-      // its newest part fills in (they expire within 30 days, and with them this fallback's use).
-      const seen = new Set(items.map((a) => a.event_id));
-      const older = (await listActivity(table, orgId, LEGACY_SCAN)).filter((a) => (a.refs as Record<string, string> | undefined)?.project_id === query.project_id && !seen.has(a.event_id));
-      items.push(...older);
-      items.sort((a, b) => String(b.occurred_at).localeCompare(String(a.occurred_at)));
-    }
-    return c.json({ items: items.slice(0, query.limit) });
+    if (query.project_id) await projectOf(orgId, query.project_id);
+    const page = await activityPage(table, orgId, { limit: query.limit, projectId: query.project_id, cursor: query.cursor });
+    if (!query.project_id || query.cursor !== undefined || page.next_cursor !== null || page.items.length === query.limit) return c.json(page);
+    // The project's own feed ended within its first page. Entries recorded before projects had
+    // their own feed are only in the organization's: its newest part fills in (they expire
+    // within 30 days, and with them this fallback's use), and that first page is the last.
+    const seen = new Set(page.items.map((a) => a.event_id));
+    const older = (await listActivity(table, orgId, LEGACY_SCAN)).filter((a) => (a.refs as Record<string, string> | undefined)?.project_id === query.project_id && !seen.has(a.event_id));
+    const items = [...page.items, ...older].sort((a, b) => String(b.occurred_at).localeCompare(String(a.occurred_at)));
+    return c.json({ items: items.slice(0, query.limit), next_cursor: null });
   });
 }
