@@ -10,7 +10,7 @@ import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { setSessionCookies, clearSessionCookies, REFRESH_COOKIE } from '../cookies.ts';
 import { errorResponse } from '../errors.ts';
-import { loginFailureLimit } from '../middleware/rate-limit.ts';
+import { loginFailureLimit } from '@svc/core/auth/login-failures';
 
 /** The window SVC_LOGIN_FAILURE_LIMIT counts failed sign-ins per email over. */
 export const LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60;
@@ -20,7 +20,7 @@ export function authRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
   const secure = deps.config.secureCookies;
   const refreshTtl = deps.identity.refreshTtlSeconds;
   // Guesses at one account from many addresses: the per-IP budget alone does not stop them.
-  const failures = loginFailureLimit({ failures: deps.config.loginFailuresPerEmail, windowSeconds: LOGIN_FAILURE_WINDOW_SECONDS });
+  const failures = loginFailureLimit({ table: deps.store.table, failures: deps.config.loginFailuresPerEmail, windowSeconds: LOGIN_FAILURE_WINDOW_SECONDS });
 
   for (const path of ['/api/auth/signup', '/api/auth/sign-up']) {
     mountRoute(app, deps, registry, {
@@ -41,19 +41,20 @@ export function authRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[
     responses: { 200: { description: 'signed in', schema: AuthSessionSchema }, 401: { description: 'wrong email or password' }, 429: { description: 'too many failed sign-ins for this email (or from this address); Retry-After says when to try again' } },
   }, async ({ c, body }) => {
     try {
-      failures.check(body.email);
+      await failures.check(body.email);
     } catch (err) {
-      const wait = ((err as AppError).details as { retry_after: number }).retry_after;
-      return errorResponse(c, err as AppError, { 'Retry-After': String(wait) });
+      if (!(err instanceof AppError && err.code === 'RATE_LIMITED')) throw err;
+      const wait = (err.details as { retry_after: number }).retry_after;
+      return errorResponse(c, err, { 'Retry-After': String(wait) });
     }
     let session;
     try {
       session = await deps.identity.login(body);
     } catch (err) {
-      if (err instanceof AppError && err.code === 'INVALID_CREDENTIALS') failures.failed(body.email);
+      if (err instanceof AppError && err.code === 'INVALID_CREDENTIALS') await failures.failed(body.email);
       throw err;
     }
-    failures.succeeded(body.email);
+    await failures.succeeded(body.email);
     setSessionCookies(c, session, secure, refreshTtl);
     return c.json(session);
   });
