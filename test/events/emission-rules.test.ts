@@ -60,7 +60,7 @@ beforeAll(async () => {
     logger: silentLogger,
     consumers: [
       apiConsumer(), streamAnalytics(), dlqProcessor({ alerts: { raise: async () => {} } }), healer,
-      knowledgeWorker({ blobs: server.runtime.blobs, readFolder: (path) => readAllowedFolder(path, [reposDir]) }),
+      knowledgeWorker({ blobs: server.runtime.blobs, readFolder: (path, org) => readAllowedFolder(path, [reposDir], org) }),
     ],
   });
   events.bus.subscribe((e) => void seen.push(e));

@@ -85,6 +85,40 @@ describe('POST /api/analyze', () => {
     expect(inline.body.elements).toHaveLength(1);
   });
 
+  it("reads a folder given as '<organization id>=<folder>' for that organization only", async () => {
+    // One server, two teams: each team's code is open to its own organization, not to the other's.
+    const a = await signUp(noRoots.url, 'team-a@example.com');
+    const b = await signUp(noRoots.url, 'team-b@example.com');
+    const teamA = client(noRoots.url, { token: a.token, org: a.orgId });
+    const teamB = client(noRoots.url, { token: b.token, org: b.orgId });
+    const projectA = (await teamA.post('/api/v1/projects', { name: 'a' })).body.id;
+    const projectB = (await teamB.post('/api/v1/projects', { name: 'b' })).body.id;
+    const codeOfA = join(reposDir, 'fastify-api');
+    noRoots.runtime.deps.analyzeRoots = [`${a.orgId}=${codeOfA}`];
+    try {
+      const own = await teamA.post('/api/analyze', { project_id: projectA, path: codeOfA });
+      expect(own.status, own.text).toBe(200);
+      expect(own.body.summary.counts.http_routes).toBe(6);
+      // The other team's members read nothing there: to them this server reads no folders yet.
+      for (const body of [{ project_id: projectB, path: codeOfA }, { project_id: projectB, path: codeOfA, async: true }]) {
+        const refused = await teamB.post('/api/analyze', body);
+        expect(refused.status, refused.text).toBe(501);
+        expect(refused.body.error.code).toBe('NOT_CONFIGURED');
+        expect(refused.body.error.message).toMatch(/for this organization/);
+      }
+      // With a folder of its own, the other team's path is outside it (a 400 naming path).
+      noRoots.runtime.deps.analyzeRoots = [`${a.orgId}=${codeOfA}`, `${b.orgId.toUpperCase()}=${join(reposDir, 'express-shop')}`];
+      const outside = await teamB.post('/api/analyze', { project_id: projectB, path: codeOfA });
+      expect(outside.status, outside.text).toBe(400);
+      expect(outside.body.error.details.issues).toEqual([{ path: 'path', message: expect.stringContaining('outside the folders') }]);
+      const ownB = await teamB.post('/api/analyze', { project_id: projectB, path: join(reposDir, 'express-shop') });
+      expect(ownB.status, ownB.text).toBe(200);
+      expect(ownB.body.source).toMatchObject({ kind: 'path' });
+    } finally {
+      noRoots.runtime.deps.analyzeRoots = [];
+    }
+  });
+
   it('bad input is a 400 naming the field', async () => {
     const cases: Array<[unknown, string]> = [
       [{ files: [{ path: 'a.js', content: '' }] }, 'project_id'],

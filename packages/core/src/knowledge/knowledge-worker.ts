@@ -21,9 +21,10 @@ export interface KnowledgeWorkerDeps {
   blobs: Blobs;
   /**
    * Reads a folder this worker may read (the functions side checks SVC_ANALYZE_ROOTS); a
-   * reason when it may not. Absent → the worker reads no folders, only uploaded files.
+   * reason when it may not (also when the folder is not open to that organization).
+   * Absent → the worker reads no folders, only uploaded files.
    */
-  readFolder?: (path: string) => Promise<FolderRead | { reason: string }>;
+  readFolder?: (path: string, organizationId: string) => Promise<FolderRead | { reason: string }>;
   /** knowledge_ecl_operations_total (extract: reading and analysing; load: storing the analysis). */
   countOperation?: (operation: 'extract' | 'load', status: 'ok' | 'error') => void;
   /** Handler deadline (default 50 s, under the consumer function's 60 s). */
@@ -123,7 +124,7 @@ async function analyse(deps: KnowledgeWorkerDeps, ingestion: CodebaseIngestion, 
     return { analysis: await analyzeFiles(files.data, { includeContent }), partial: false };
   }
   if (!deps.readFolder) return { error: 'this worker reads no folders (SVC_ANALYZE_ROOTS is not set where the knowledge worker runs); upload the files instead' };
-  const read = await deps.readFolder(ingestion.source.path ?? ingestion.codebase_path);
+  const read = await deps.readFolder(ingestion.source.path ?? ingestion.codebase_path, org);
   if ('reason' in read) return { error: read.reason };
   return { analysis: await analyzeFiles(read.files, { skipped: read.skipped, includeContent }), partial: read.partial };
 }

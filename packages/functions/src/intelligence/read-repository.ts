@@ -195,5 +195,21 @@ export async function resolveAllowedPath(path: string, roots: string[]): Promise
   return { error: 'path is outside the folders this server may read (SVC_ANALYZE_ROOTS)', reason: 'not_allowed' };
 }
 
-/** SVC_ANALYZE_ROOTS: folders separated by the platform's path delimiter or commas. */
+const SCOPED_ROOT = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})=(.+)$/i;
+
+/**
+ * The roots one organization may read: every plain folder (open to the whole installation)
+ * and the folders given as `<organization id>=<folder>` for it. A server that hosts several
+ * organizations scopes each team's code to its own organization this way; a plain folder is
+ * readable by every member of every organization on the server.
+ */
+export function rootsOf(roots: string[], organizationId: string): string[] {
+  return roots.flatMap((root) => {
+    const scoped = SCOPED_ROOT.exec(root);
+    if (!scoped) return [root];
+    return scoped[1].toLowerCase() === organizationId.toLowerCase() ? [scoped[2]] : [];
+  });
+}
+
+/** SVC_ANALYZE_ROOTS: folders separated by the platform's path delimiter or commas, each plain or `<organization id>=<folder>`. */
 export const parseAnalyzeRoots = (value: string | undefined): string[] => (value ?? '').split(new RegExp(`[,${delimiter}]`)).map((s) => s.trim()).filter(Boolean);

@@ -72,7 +72,7 @@ export async function startLocalRuntime(config: LocalConfig, options: LocalRunti
     table,
     logger,
     // The knowledge worker analyses ingested codebases: uploads from the blobs, folders inside SVC_ANALYZE_ROOTS.
-    knowledge: { blobs, readFolder: (path) => readAllowedFolder(path, analyzeRoots) },
+    knowledge: { blobs, readFolder: (path, organizationId) => readAllowedFolder(path, analyzeRoots, organizationId) },
     startHealRun: (tenant, request) => {
       if (!startHealRun) throw new Error('the runtime is still starting: heal runs start once the run graph is up');
       return startHealRun(tenant, request);

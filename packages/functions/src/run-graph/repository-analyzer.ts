@@ -31,8 +31,8 @@ export function createRepositoryAnalyzer(o: RepositoryAnalyzerOptions): CodeAnal
       const local = candidates.map(localPath).find((p): p is string => !!p);
       if (!local) return { status: 'not_analyzed', reason: `the repository ${describeRemote(candidates[0])} is not a local folder; this server analyses local folders only (config.repo_path names one)` };
       if (!isAbsolute(local)) return { status: 'not_analyzed', reason: `the repository path ${local} is relative; give an absolute path` };
-      const read = await readAllowedFolder(local, o.roots, o.limits);
-      if ('why' in read) return { status: 'not_analyzed', reason: read.why === 'not_configured' ? read.reason : `${local}: ${read.reason}` };
+      const read = await readAllowedFolder(local, o.roots, organizationId, o.limits);
+      if ('why' in read) return { status: 'not_analyzed', reason: read.why === 'not_configured' || read.why === 'not_open' ? read.reason : `${local}: ${read.reason}` };
       const analysis = await analyzeFiles(read.files, { skipped: read.skipped });
       return { status: 'analyzed', codebase: local, analysis, partial: read.partial };
     },

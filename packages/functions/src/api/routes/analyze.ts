@@ -31,7 +31,7 @@ export function analyzeRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
       200: { description: 'analysis (redacted)', schema: AnalyzeResponse },
       202: { description: 'with async: the ingestion, queued for the knowledge worker (Location: /api/analyze/{id})', schema: CodebaseIngestionSchema },
       404: { description: 'no such project in this organization' },
-      501: { description: 'path given but this server reads no folders (SVC_ANALYZE_ROOTS unset)' },
+      501: { description: 'path given but this server reads no folders (SVC_ANALYZE_ROOTS unset), or none for this organization' },
     },
   }, async ({ c, body, access, principal }) => {
     if (!(await deps.store.projects.get(access.organizationId, body.project_id))) throw notFound('project');
@@ -43,7 +43,7 @@ export function analyzeRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
     let analysis;
     let source: { kind: 'path' | 'inline'; path?: string; partial: boolean };
     if (body.path !== undefined) {
-      const read = refuseFolder<FolderRead>(await readAllowedFolder(body.path, deps.analyzeRoots ?? []));
+      const read = refuseFolder<FolderRead>(await readAllowedFolder(body.path, deps.analyzeRoots ?? [], access.organizationId));
       analysis = await analyzeFiles(read.files, { skipped: read.skipped, includeContent: body.include_content });
       source = { kind: 'path', path: body.path, partial: read.partial };
     } else {
@@ -77,10 +77,11 @@ export function analyzeRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
   });
 }
 
-/** A folder this server may not read is a 501 (it reads none) or a 400 naming `path`. */
+/** A folder this server may not read is a 501 (it reads none, or none for this organization) or a 400 naming `path`. */
 function refuseFolder<T extends object>(outcome: T | FolderRefusal): T {
   if (!('why' in outcome)) return outcome;
   if (outcome.why === 'not_configured') throw new AppError('NOT_CONFIGURED', NO_FOLDERS);
+  if (outcome.why === 'not_open') throw new AppError('NOT_CONFIGURED', `${outcome.reason}, or upload the files inline with "files"`);
   throw validationFailed([{ path: 'path', message: outcome.reason }]);
 }
 
@@ -95,7 +96,7 @@ async function startIngestion(deps: AppDeps, o: { body: AnalyzeRequest; organiza
   const id = deps.store.codebaseIngestions.newId();
   let source: CodebaseIngestion['source'];
   if (body.path !== undefined) {
-    refuseFolder<{ path: string }>(await allowedFolder(body.path, deps.analyzeRoots ?? []));
+    refuseFolder<{ path: string }>(await allowedFolder(body.path, deps.analyzeRoots ?? [], organizationId));
     source = { kind: 'path', path: body.path };
   } else {
     if (!deps.blobs) throw new AppError('NOT_CONFIGURED', 'this server has no artifact store to keep uploaded files for the knowledge worker; analyse them synchronously (without "async")');

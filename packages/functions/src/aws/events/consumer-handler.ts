@@ -76,7 +76,7 @@ export function buildRunner(name: ConsumerName, deps: { table: Table; publisher:
 
 /** The knowledge worker's blobs (S3) and folders (SVC_ANALYZE_ROOTS, usually none on Lambda). */
 function awsKnowledgeDeps(bucket: string, region: string, roots: string[]): KnowledgeWorkerDeps {
-  return { blobs: new S3Blobs({ bucket, client: new S3Client({ region }) }), readFolder: (path) => readAllowedFolder(path, roots) };
+  return { blobs: new S3Blobs({ bucket, client: new S3Client({ region }) }), readFolder: (path, organizationId) => readAllowedFolder(path, roots, organizationId) };
 }
 
 interface Built {
