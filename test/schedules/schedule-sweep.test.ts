@@ -109,6 +109,39 @@ for (const [adapter, makeTable] of adapters) {
       expect(after.next_run_at).toBe(new Date(Date.parse(racy.next_run_at!) + 5 * 60_000).toISOString());
     });
 
+    it('the sweeper that started the run counts it, even when a racing one moved the schedule on first', async () => {
+      // A table of its own, so that no other schedule of this file is due in the same pass.
+      const own = createStore(await makeTable(clock), clock);
+      const ownSchedules = scheduleService({ store: own, clock });
+      const ownProject = (await own.projects.create(org, { name: 'slow', app_url: 'http://127.0.0.1:3000' })).id;
+      const test = (await own.tests.create(org, { project_id: ownProject, name: 'login', description: null, type: 'ui', steps: [], assertions: [], priority: 'medium', tags: [] })).id;
+      const slow = await ownSchedules.create(org, ScheduleCreateInput.parse({ project_id: ownProject, name: 'slow start', cron: '*/15 * * * *', test_ids: [test] }), 'user-1');
+      time = Date.parse(slow.next_run_at!) + 1000;
+      const createRun: StartScheduledRun = (orgId, request) => own.testRuns.create(orgId, { project_id: request.project_id, thread_id: request.thread_id, trigger: 'schedule', test_plan: request.test_ids.map((id) => ({ id })) });
+      // The first sweeper creates the slot's run, then stalls until the second, refused the
+      // same thread, has moved the schedule on with that run.
+      let created!: () => void;
+      const runCreated = new Promise<void>((resolve) => (created = resolve));
+      const secondPass = runCreated.then(() => ownSchedules.sweep(createRun));
+      const stallingStart: StartScheduledRun = async (orgId, request) => {
+        const run = await createRun(orgId, request);
+        created();
+        await secondPass;
+        return run;
+      };
+      try {
+        const [first, second] = await Promise.all([ownSchedules.sweep(stallingStart), secondPass]);
+        expect(second).toEqual({ started: 0, failed: 0 });
+        expect(first).toEqual({ started: 1, failed: 0 });
+        const after = await ownSchedules.get(org, slow.id);
+        expect(after.recent_runs).toHaveLength(1);
+        expect(after.last_run_id).toBe(after.recent_runs[0].run_id);
+        expect(Date.parse(after.next_run_at!)).toBeGreaterThan(time);
+      } finally {
+        await own.table.close?.();
+      }
+    });
+
     it('a sweeper that stopped after starting the run: the next pass moves the schedule on, with that run', async () => {
       const s = await create({ name: 'crashy', cron: '*/10 * * * *' });
       time = Date.parse(s.next_run_at!) + 1000;

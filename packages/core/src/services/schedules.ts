@@ -120,7 +120,10 @@ export function scheduleService({ store, clock }: ScheduleServiceDeps) {
         const moveOn = (runId: string) => store.schedules.update(due.organizationId, s.id, { ...patch, last_run_id: runId, last_error: null, recent_runs: remember(s, runId, slot, now) }, slot);
         try {
           const run = await start(due.organizationId, s, startRun, threadId);
-          if (await moveOn(run.id)) started++;
+          // This sweeper started the slot's run, so it counts it even when a racing sweeper,
+          // refused the same thread, moved the schedule on (with this run) first.
+          started++;
+          await moveOn(run.id);
         } catch (err) {
           if (err instanceof AppError && err.code === 'CONFLICT') {
             // The slot's run exists: another sweeper is moving the schedule on, or a sweeper
