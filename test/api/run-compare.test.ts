@@ -4,8 +4,8 @@
  * failure, one whose endpoint was fixed is fixed, one failing in both still failing; a
  * test only in the later run is new, one only in the base removed when it was deleted and
  * not run when it was only left out. Without ?base= the base is the project's latest
- * finished run before this one that ran the same tests; a run still going is
- * compared as far as it got (partial). Bad input is a 400 naming `base`; another
+ * finished run before this one that ran the same tests, an ordinary run before a retry
+ * or a heal's re-run; a run still going is compared as far as it got (partial). Bad input is a 400 naming `base`; another
  * organization's run (or base) is a 404; the MCP tool answers the same.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +140,41 @@ describe('GET /api/runs/{id}/compare', () => {
     await finished(api, full);
     const ofFull = (await api.get(`/api/runs/${full}/compare`)).body;
     expect(ofFull).toMatchObject({ base_run_id: second, summary: { new_tests: 0, still_failing: 2 } });
+  });
+
+  it('the default base passes over retries and heal re-runs for an ordinary run, and takes one only when nothing else is there', async () => {
+    const full = await run(api, shop, [ids.breaks, ids.flaky, ids.broken, ids.added]);
+    await finished(api, full);
+    // Two retries of one test (the dashboard's Retry) and a heal's re-run of it, newer than the full run.
+    const retry = async () => {
+      const started = await api.post(`/api/tests/${ids.added}/retry`, { run_id: full });
+      expect(started.status, started.text).toBe(201);
+      return started.body.run.id as string;
+    };
+    const firstRetry = await retry();
+    await finished(api, firstRetry);
+    const secondRetry = await retry();
+    await finished(api, secondRetry);
+    const heal = await api.post('/api/v1/test/run', { project_id: shop, test_ids: [ids.added], trigger: 'heal' });
+    expect(heal.status, heal.text).toBe(201);
+    const healRun = heal.body.run.id as string;
+    expect((await finished(api, healRun)).trigger).toBe('heal');
+    // Each ran the one test, so each would cover an ordinary run of it; the full run is taken instead.
+    const one = await run(api, shop, [ids.added]);
+    await finished(api, one);
+    expect((await api.get(`/api/runs/${one}/compare`)).body).toMatchObject({ base_run_id: full, base_rule: 'previous_run', summary: { unchanged_passing: 1 } });
+    // A retry itself is compared with the ordinary run before it, not with the retry before it.
+    expect((await api.get(`/api/runs/${secondRetry}/compare`)).body).toMatchObject({ base_run_id: full, summary: { unchanged_passing: 1, not_run: 3 } });
+
+    // A project whose only earlier run is a retry: the retry is the base.
+    const lone = (await api.post('/api/v1/projects', { name: 'retried only', app_url: target.url })).body.id;
+    const test = await create(api, lone, 'lone answers', '/ok');
+    const retried = await api.post(`/api/tests/${test}/retry`, {});
+    expect(retried.status, retried.text).toBe(201);
+    expect((await finished(api, retried.body.run.id)).trigger).toBe('retry');
+    const after = await run(api, lone, [test]);
+    await finished(api, after);
+    expect((await api.get(`/api/runs/${after}/compare`)).body).toMatchObject({ base_run_id: retried.body.run.id, base_rule: 'previous_run', summary: { unchanged_passing: 1 } });
   });
 
   it('refuses a bad base with a 400 naming base', async () => {

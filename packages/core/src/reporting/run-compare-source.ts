@@ -32,30 +32,42 @@ function sourceRule(run: TestRun): { rule: BaseRule; wants: (r: TestRun) => bool
 const COVERING_CANDIDATES = 5;
 
 /**
+ * Runs that re-execute a few tests of another run: a retry (trigger retry, the dashboard's
+ * Retry) and a heal's re-run (trigger heal). As a default base such a run would call every
+ * test it did not re-run new, or compare a run with one flaky test's second try, so it ranks
+ * after the ordinary runs of its rule. It is still taken when its rule found nothing else.
+ */
+const RERUN_TRIGGERS: ReadonlySet<string> = new Set(['retry', 'heal']);
+const isRerun = (r: Pick<TestRun, 'trigger'>) => RERUN_TRIGGERS.has(r.trigger);
+
+/**
  * The default base candidates of a run, best first, with how each was chosen: the runs its
  * source's rule wants (see sourceRule), then — and for runs without a source only these —
- * the latest completed or failed runs of its project created before it. Run ids are
- * uuidv7, so id order is creation order, as notifications' "recovered" reads it. One pass
- * over the project's runs serves both rules.
+ * the latest completed or failed runs of its project created before it; within each, the
+ * ordinary runs before re-runs (isRerun), newest first. Run ids are uuidv7, so id order is
+ * creation order, as notifications' "recovered" reads it. One pass over the project's runs
+ * serves both rules; it stops once the best tier is full, so a run of re-runs reads further
+ * back (within the MAX_PAGES bound) to find ordinary runs behind them.
  */
 async function defaultBaseCandidates(store: Store, run: TestRun, max: number): Promise<Array<{ run: TestRun; rule: BaseRule }>> {
   const byRule = sourceRule(run);
-  const wanted: Array<{ run: TestRun; rule: BaseRule }> = [];
-  const previous: Array<{ run: TestRun; rule: BaseRule }> = [];
+  // Tiers, best first: the rule's ordinary runs, the rule's re-runs, previous ordinary runs, previous re-runs.
+  const tiers: Array<Array<{ run: TestRun; rule: BaseRule }>> = [[], [], [], []];
+  const best = byRule ? tiers[0] : tiers[2];
   let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES && wanted.length < max; page++) {
+  for (let page = 0; page < MAX_PAGES && best.length < max; page++) {
     const { items, next_cursor } = await store.testRuns.listForProject(run.project_id, PAGE, cursor, run.id);
     for (const r of items) {
       if (r.id >= run.id || !BASE_STATUSES.has(r.status)) continue;
-      if (byRule?.wants(r)) wanted.push({ run: r, rule: byRule.rule });
-      else if (previous.length < max) previous.push({ run: r, rule: 'previous_run' });
-      if (!byRule && previous.length >= max) break;
+      const wanted = !!byRule?.wants(r);
+      const tier = tiers[(wanted ? 0 : 2) + (isRerun(r) ? 1 : 0)];
+      if (tier.length < max) tier.push({ run: r, rule: wanted ? byRule!.rule : 'previous_run' });
+      if (best.length >= max) break;
     }
-    if (!byRule && previous.length >= max) break;
     if (!next_cursor) break;
     cursor = next_cursor;
   }
-  return [...wanted, ...previous].slice(0, max);
+  return tiers.flat().slice(0, max);
 }
 
 /**
