@@ -96,6 +96,8 @@ describe('insights of real runs', () => {
     const timeline = await api.get(`/api/analytics/timeline?project_id=${projectId}`);
     expect(timeline.status).toBe(200);
     expect(timeline.body.runs.map((r: { passed: number; failed: number }) => [r.passed, r.failed])).toEqual([[3, 0], [2, 1], [3, 0]]);
+    // No test is quarantined: the run with the failure is the failing one.
+    expect(timeline.body.runs.map((r: { failing: boolean; quarantined_failed: number }) => [r.failing, r.quarantined_failed])).toEqual([[false, 0], [true, 0], [false, 0]]);
     expect(timeline.body.runs.every((r: { duration_ms: number | null; status: string }) => r.status === 'completed' && r.duration_ms !== null && r.duration_ms > 0)).toBe(true);
     expect(timeline.body.days).toHaveLength(1);
   });

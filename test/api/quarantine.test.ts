@@ -3,7 +3,8 @@
  * design (the fixture app answers 404); a real run still executes it and keeps its failed
  * result, but the run is not a failed one for what judges runs — a webhook notification
  * channel hears run_passed, the run's summary counts the failure as quarantined, and every
- * report says so. Released, the same failure fails the next run again. Bad input names the
+ * report says so, and the insights timeline counts it as a quarantined failure of a run
+ * that is not failing. Released, the same failure fails the next run again. Bad input names the
  * field; viewers cannot quarantine; another organization's test is a 404.
  */
 import { createServer, type Server } from 'node:http';
@@ -23,6 +24,9 @@ let owner: Awaited<ReturnType<typeof signUp>>;
 let projectId: string;
 let failingId: string;
 let passingId: string;
+/** The run while the failing test was quarantined, and the one after it was released. */
+let quarantinedRun: string;
+let releasedRun: string;
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
@@ -81,7 +85,7 @@ describe('quarantine', () => {
   });
 
   it('a run executes it and keeps its failure, but the run passes: notified as passed, counted as quarantined, reported as such', async () => {
-    const runId = await runToEnd();
+    const runId = (quarantinedRun = await runToEnd());
     const status = (await api.get(`/api/v1/test/status/${runId}`)).body;
     expect(status.run).toMatchObject({ failed_tests: 1, passed_tests: 1, results: { failed: 1, quarantined_failed: 1 } });
     const results = (await api.get(`/api/v1/tests/${runId}/results`)).body.items as Array<{ test_id: string; status: string; metadata: Record<string, unknown> }>;
@@ -111,9 +115,19 @@ describe('quarantine', () => {
     const released = await api.delete(`/api/tests/${failingId}/quarantine`);
     expect(released.status, released.text).toBe(200);
     expect(released.body.quarantine).toBeNull();
-    const runId = await runToEnd();
+    const runId = (releasedRun = await runToEnd());
     expect((await api.get(`/api/v1/test/status/${runId}`)).body.run.results).toMatchObject({ failed: 1, quarantined_failed: 0 });
     await expect.poll(() => events).toEqual(['run_passed', 'run_failed']);
+  });
+
+  it("the insights timeline counts each run's quarantined failures and judges the run without them", async () => {
+    const res = await api.get(`/api/analytics/timeline?project_id=${projectId}`);
+    expect(res.status, res.text).toBe(200);
+    const runs = res.body.runs as Array<{ run_id: string; failed: number; quarantined_failed: number; failing: boolean; pass_rate: number }>;
+    expect(runs.map((r) => r.run_id)).toEqual([quarantinedRun, releasedRun]);
+    // Both runs had the same failure; only the released one fails for it.
+    expect(runs[0]).toMatchObject({ status: 'completed', passed: 1, failed: 1, quarantined_failed: 1, failing: false, pass_rate: 0.5 });
+    expect(runs[1]).toMatchObject({ status: 'completed', passed: 1, failed: 1, quarantined_failed: 0, failing: true, pass_rate: 0.5 });
   });
 
   it('names a missing reason; a viewer may not quarantine; another organization gets 404', async () => {

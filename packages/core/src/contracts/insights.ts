@@ -121,10 +121,12 @@ export const TimelineRun = z.object({
   duration_ms: z.number().int().nullable().describe('From start to completion, or null when either is unknown'),
   executed: z.number().int(),
   passed: z.number().int().describe('Passed, healed included'),
-  failed: z.number().int(),
+  failed: z.number().int().describe('Failed, quarantined tests included'),
+  quarantined_failed: z.number().int().describe('Of failed, the tests that were quarantined when the run planned them: kept and counted, but their failures do not fail the run'),
+  failing: z.boolean().describe('Whether the run failed: it stopped on an error (status failed), or a test that was not quarantined failed. A run whose only failures are quarantined tests is not failing'),
   healed: z.number().int(),
   skipped: z.number().int(),
-  pass_rate: z.number().nullable().describe('passed / (passed + failed), or null when nothing passed or failed'),
+  pass_rate: z.number().nullable().describe('passed / (passed + failed), or null when nothing passed or failed; quarantined failures count as failures here, as they do in the pass rate of the quality score'),
 });
 export const TimelineDay = z.object({
   date: z.iso.date(),

@@ -4,6 +4,7 @@ import type { InsightWindow } from '../contracts/insights.ts';
 import { isTerminalRunStatus } from '../contracts/test-run.ts';
 import { resultCaseId } from '../contracts/test-result.ts';
 import { mapLimited } from '../concurrency.ts';
+import { quarantineOf } from '../execution/totals.ts';
 
 /** One test's outcome in one run: its last attempt, with what earlier attempts did. */
 export interface Execution {
@@ -24,6 +25,8 @@ export interface Execution {
   name?: string;
   /** Pages the browser was on during the test (UI tests; results recorded before svc kept them have none). */
   pages_visited: string[];
+  /** Why the test was quarantined when its run planned it (its failure did not fail the run); absent when it was not. */
+  quarantined?: string;
 }
 
 export interface RunWithExecutions {
@@ -99,6 +102,7 @@ export function executionsOf(runId: string, results: StoredResult[]): Execution[
     if (!status) continue; // pending/running results are not outcomes
     const failedBefore = attempts.slice(0, -1).some((a) => a.status === 'failed');
     const metadata = last.metadata as Record<string, unknown>;
+    const quarantined = quarantineOf(last);
     out.push({
       test_id: last.test_id,
       ...(last.parameter_set ? { parameter_set: last.parameter_set } : {}),
@@ -111,6 +115,7 @@ export function executionsOf(runId: string, results: StoredResult[]): Execution[
       created_at: last.created_at,
       ...(typeof metadata.name === 'string' ? { name: metadata.name } : {}),
       pages_visited: attempts.flatMap((a) => stringList((a.metadata as Record<string, unknown>).pages_visited)),
+      ...(quarantined !== undefined ? { quarantined } : {}),
     });
   }
   return out;

@@ -11,13 +11,16 @@ function median(values: number[]): number | null {
   return s.length % 2 ? s[mid] : Math.round((s[mid - 1] + s[mid]) / 2);
 }
 
-/** The window's runs, oldest first, with their counts and durations, and the same by UTC day. */
+/** The window's runs, oldest first, with their counts, verdicts and durations, and the same by UTC day. */
 export function executionTimeline(projectId: string, history: RunHistory): TimelineResponse {
   const runs = history.runs.map(({ run, executions }) => {
     const count = (s: string) => executions.filter((e) => e.status === s).length;
     const healed = count('healed');
     const passed = count('passed') + healed;
     const failed = count('failed');
+    // Quarantined failures are shown, but judged as the run's verdict judges them (commit
+    // statuses, notifications): not failing it. A run that stopped on an error failed whatever its tests did.
+    const quarantinedFailed = executions.filter((e) => e.status === 'failed' && e.quarantined !== undefined).length;
     const duration = run.started_at && run.completed_at ? Date.parse(run.completed_at) - Date.parse(run.started_at) : null;
     return {
       run_id: run.id,
@@ -30,6 +33,8 @@ export function executionTimeline(projectId: string, history: RunHistory): Timel
       executed: executions.length,
       passed,
       failed,
+      quarantined_failed: quarantinedFailed,
+      failing: run.status === 'failed' || failed > quarantinedFailed,
       healed,
       skipped: count('skipped'),
       pass_rate: rate(passed, failed),

@@ -15,7 +15,7 @@ import { element } from './dom.js';
  * @typedef {{ key: string, label: string } & HeatmapCell} HeatmapColumn
  * @typedef {{ test_id: string, name: string, failures: number, executions: number, cells: HeatmapCell[] }} HeatmapRow
  * @typedef {{ columns: HeatmapColumn[], rows: HeatmapRow[], total_rows: number }} Heatmap
- * @typedef {{ run_id: string, status: string, trigger: string, created_at: string, duration_ms: number | null, executed: number, passed: number, failed: number, healed: number, skipped: number }} TimelineRun
+ * @typedef {{ run_id: string, status: string, trigger: string, created_at: string, duration_ms: number | null, executed: number, passed: number, failed: number, quarantined_failed: number, failing: boolean, healed: number, skipped: number }} TimelineRun
  * @typedef {{ runs: TimelineRun[] }} Timeline
  * @typedef {{ url: string, page_type: string, priority: string, risk_score: number, reasons: string[], suggested_test: string, state: string }} CoverageGap
  * @typedef {{ items: CoverageGap[], total: number, pages: number }} CoverageGaps
@@ -243,6 +243,40 @@ export function heatmapView(data) {
 }
 
 /**
+ * What a run's status badge says: a finished run's verdict, passed or failed, as commit
+ * statuses and notifications judge it — "completed" said nothing of its failures, and a run
+ * whose only failures were quarantined tests must not look red. A cancelled run says so.
+ * @param {TimelineRun} run
+ */
+function verdictOf(run) {
+  if (run.status === 'completed' || run.status === 'failed') return run.failing ? 'failed' : 'passed';
+  return run.status;
+}
+
+/**
+ * The failed count, and how many of them were quarantined (their failures do not fail the run).
+ * @param {TimelineRun} run
+ */
+function failedCell(run) {
+  const td = cell(String(run.failed), 'numeric');
+  if (run.quarantined_failed) {
+    const note = element('span', { className: 'muted', testid: 'insights-run-quarantined', text: ` (${run.quarantined_failed} quarantined)` });
+    note.title = `${count(run.quarantined_failed, 'quarantined test')} failed: quarantined failures do not fail the run`;
+    td.append(note);
+  }
+  return td;
+}
+
+/** @param {TimelineRun} run */
+function statusBadge(run) {
+  const verdict = verdictOf(run);
+  // The stylesheet colours run statuses; a passed run is shown as a completed one is.
+  const badge = element('span', { className: `badge run-status run-status-${verdict === 'passed' ? 'completed' : verdict}`, testid: 'insights-run-status', text: verdict });
+  if (run.status === 'failed') badge.title = 'the run stopped on an error';
+  return badge;
+}
+
+/**
  * @param {TimelineRun} run
  * @param {((runId: string, what: string) => void) | undefined} openRun shows the run in the run view
  */
@@ -257,16 +291,16 @@ function runRow(run, openRun) {
     const open = /** @type {HTMLButtonElement} */ (element('button', { className: 'link-button', testid: 'insights-run-open' }));
     open.type = 'button';
     open.append(when);
-    open.setAttribute('aria-label', `${when.textContent}: open this ${run.trigger} run (${run.status})`);
+    open.setAttribute('aria-label', `${when.textContent}: open this ${run.trigger} run (${verdictOf(run)})`);
     open.addEventListener('click', () => openRun(run.run_id, `the ${run.trigger} run of ${when.textContent}`));
     first = open;
   }
   tr.append(
     cell(first),
     cell(run.trigger),
-    cell(element('span', { className: `badge run-status run-status-${run.status}`, testid: 'insights-run-status', text: run.status })),
+    cell(statusBadge(run)),
     cell(String(run.passed), 'numeric'),
-    cell(String(run.failed), 'numeric'),
+    failedCell(run),
     cell(duration(run.duration_ms), 'numeric'),
   );
   return tr;
