@@ -216,4 +216,24 @@ describe('approvals', () => {
     await s.waitFor((e) => e.event === 'complete');
     s.close();
   });
+
+  it('a run on a named thread is decided by its run id as well as its thread id (approve, reject, modify); not by another organization', async () => {
+    const a = await create(apiTest('a', '/ok?id=n1'));
+    const parked = async (name: string) => {
+      const s = await stream({ test_ids: [a], thread_id: name });
+      await s.waitFor((e) => e.event === 'interrupt');
+      const runId = (await api.get(`/api/v1/test/status/${s.res.headers.get('x-thread-id')!}`)).body.run.id as string;
+      return { s, runId, threadId: s.res.headers.get('x-thread-id')! };
+    };
+    for (const [decision, body] of [['approve', {}], ['reject', { comment: 'by run id' }], ['modify', { state: { codebase_summary: 'by run id' } }]] as const) {
+      const { s, runId, threadId } = await parked(`nightly-by-run-${decision}`);
+      expect(threadId).not.toBe(runId);
+      expect((await stranger.post(`/api/v1/approvals/${runId}/${decision}`, body)).status).toBe(404);
+      const decided = await api.post(`/api/v1/approvals/${runId}/${decision}`, body);
+      expect(decided.status, decided.text).toBe(200);
+      expect(decided.body).toMatchObject({ thread_id: threadId, decision: { approve: 'approved', reject: 'rejected', modify: 'modified' }[decision] });
+      await s.waitFor((e) => e.event === 'complete');
+      s.close();
+    }
+  });
 });

@@ -89,8 +89,26 @@ export function approvalService(deps: GraphDeps) {
   }
 
   /**
-   * Decides a pending approval of a thread: `approvalId` names it, or the thread's only
-   * pending one is meant. The caller's organization must own the thread.
+   * The thread `given` names in the caller's organization: svc's thread id, a name the
+   * organization chose for it (thread-names.ts), or the id of the run on it. A run's thread
+   * is usually named by its run id already; a named thread (a chosen thread_id, a schedule's,
+   * a webhook's) is not, and a caller holding only the run id (svc_test's run.id) got a 404.
+   */
+  async function threadNamedBy(orgId: string, given: string): Promise<string> {
+    const thread = await deps.threads.ownedBy(orgId, given);
+    if (thread) return thread.threadId;
+    const run = /^[0-9a-f-]{36}$/i.test(given) ? await deps.store.testRuns.get(orgId, given) : undefined;
+    const onIt = run ? await deps.threads.ownedBy(orgId, run.thread_id) : undefined;
+    if (!run || !onIt) throw notFound('run or thread');
+    // The thread went on to a later run: its pending approval, if any, is not this run's to decide.
+    if (onIt.owner.run_id !== run.id) throw new AppError('CONFLICT', `run ${run.id} is not waiting for approval: its thread ${onIt.threadId} belongs to a later run (${onIt.owner.run_id})`);
+    return onIt.threadId;
+  }
+
+  /**
+   * Decides a pending approval of the thread `given` names (the thread, its name or its
+   * run): `approvalId` names it, or the thread's only pending one is meant. The caller's
+   * organization must own the thread.
    */
   async function decide(
     orgId: string,
@@ -98,10 +116,7 @@ export function approvalService(deps: GraphDeps) {
     decision: Exclude<ApprovalDecision, 'cancelled'>,
     opts: { approvalId?: string; state?: Record<string, unknown>; comment?: string; by: string | null },
   ): Promise<{ approval: ApprovalEntry; output: DecisionOutput; threadId: string }> {
-    // svc's thread id, or a name the organization chose for it (thread-names.ts).
-    const thread = await deps.threads.ownedBy(orgId, given);
-    if (!thread) throw notFound('thread');
-    const { threadId } = thread;
+    const threadId = await threadNamedBy(orgId, given);
     const head = (await deps.checkpointer.load(threadId)).state;
     const pending = head.graph.approvals.filter((a) => a.status === 'pending' && (!opts.approvalId || a.approval_id === opts.approvalId));
     if (!pending.length) throw new AppError('CONFLICT', opts.approvalId ? `approval ${opts.approvalId} is not pending on thread ${threadId}` : `thread ${threadId} is not waiting for approval`);

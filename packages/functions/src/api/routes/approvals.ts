@@ -8,7 +8,9 @@ import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { runGraphOf, userOf, type RunGraphAppDeps } from './runs.ts';
 
-const ThreadParams = z.strictObject({ thread_id: z.string().min(1).max(200).describe('Thread waiting for approval') });
+// A run id is accepted as well as its thread's id or name (the approval service resolves it): a caller
+// holding only svc_test's run.id could not decide a run on a named thread.
+const ThreadParams = z.strictObject({ thread_id: z.string().min(1).max(200).describe('The waiting run\'s thread_id, or its run id') });
 const DecisionResponse = z.object({ approval: ApprovalEntrySchema, thread_id: z.string(), decision: z.string() });
 
 /**
@@ -30,7 +32,7 @@ export function approvalRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registr
       method: 'post', path: `/api/v1/approvals/:thread_id/${decision}`,
       summary: decision === 'approve' ? 'Approve and resume with the state unchanged' : 'Reject: the interrupted node is skipped (plan: no test runs; fix: not applied, the test stays failed)',
       tags: ['approvals'], auth: 'member', params: ThreadParams, body: ApprovalDecisionBody,
-      responses: { 200: { description: 'decided; the run resumes', schema: DecisionResponse }, 404: { description: 'no such thread' }, 409: { description: 'the thread is not waiting for approval' } },
+      responses: { 200: { description: 'decided; the run resumes', schema: DecisionResponse }, 404: { description: 'no such run or thread in this organization' }, 409: { description: 'the thread is not waiting for approval' } },
     }, async ({ c, params, body, access, principal }) => {
       const g = runGraphOf(deps);
       const { approval, output, threadId } = await g.approvals.decide(access.organizationId, params.thread_id, decision === 'approve' ? 'approved' : 'rejected', { approvalId: body.approval_id, comment: body.comment, by: userOf(principal) });
@@ -40,16 +42,17 @@ export function approvalRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registr
   }
 
   mountRoute(app, deps, registry, {
-    method: 'post', path: '/api/v1/approvals/:id/modify', summary: 'Modify the waiting run\'s state (validated) and resume with it; id is the thread id (or an approval id)', tags: ['approvals'], auth: 'member',
-    params: z.strictObject({ id: z.string().min(1).max(200).describe('Thread id, or the approval id') }), body: ApprovalModifyBody,
-    responses: { 200: { description: 'decided; the run resumes with the modified state', schema: DecisionResponse }, 400: { description: 'the modified state is not valid' }, 404: { description: 'no such thread' }, 409: { description: 'the thread is not waiting for approval' } },
+    method: 'post', path: '/api/v1/approvals/:thread_id/modify', summary: 'Modify the waiting run\'s state (validated) and resume with it', tags: ['approvals'], auth: 'member',
+    params: z.strictObject({ thread_id: z.string().min(1).max(200).describe('The waiting run\'s thread_id or run id, or an approval id') }), body: ApprovalModifyBody,
+    responses: { 200: { description: 'decided; the run resumes with the modified state', schema: DecisionResponse }, 400: { description: 'the modified state is not valid' }, 404: { description: 'no such run or thread in this organization' }, 409: { description: 'the thread is not waiting for approval' } },
   }, async ({ c, params, body, access, principal }) => {
     const g = runGraphOf(deps);
-    // {id} is the thread id; an approval id is accepted too (it names the thread and the approval).
-    let given = params.id;
+    // {thread_id} names the thread (or its run: the approval service resolves it); an approval id
+    // is accepted too (it names the thread and the approval). Named {id} before; the URL is the same.
+    let given = params.thread_id;
     let approvalId = body.approval_id;
-    if (!(await g.deps.threads.ownedBy(access.organizationId, params.id))) {
-      const byId = await g.deps.approvals.get(access.organizationId, params.id);
+    if (!(await g.deps.threads.ownedBy(access.organizationId, params.thread_id))) {
+      const byId = await g.deps.approvals.get(access.organizationId, params.thread_id);
       if (byId) {
         given = byId.thread_id;
         approvalId ??= byId.approval_id;
