@@ -133,6 +133,22 @@ describe('POST /api/agent/invoke', () => {
     expect((await api.get(`/api/tests?project_id=${projectId}`)).body.items.map((t: { name: string }) => t.name)).not.toContain('Sneaky');
   });
 
+  it('is never offered a person\'s decision: approving, rejecting or modifying a run waiting for approval', async () => {
+    const before = llm.requests.length;
+    replies({ why: 'approve my own plan', tool: 'svc_approve_run', arguments: { thread_id: 'any' } }, { answer: 'could not' });
+    const res = await api.post('/api/agent/invoke', { goal: 'Run the tests and approve the plan' });
+    expect(res.status).toBe(200);
+    // Not in the tool list the model reads, so naming it is an unusable reply: nothing was called.
+    const system = sentMessages(before)[0]!.content;
+    for (const name of ['svc_approve_run', 'svc_reject_run', 'svc_modify_run']) expect(system).not.toMatch(new RegExp(`- ${name}\\b`));
+    expect(system).toMatch(/- svc_pending_approvals \(reads only\):/);
+    expect(res.body.steps).toEqual([expect.objectContaining({ n: 1, tool: null, is_error: true, result: expect.stringMatching(/^there is no tool "svc_approve_run"/) })]);
+    // Nor can a caller hand it one.
+    const asked = await api.post('/api/agent/invoke', { goal: 'x', tools: ['svc_list_projects', 'svc_reject_run'] });
+    expect(asked.status).toBe(400);
+    expect(asked.body.error.message).toMatch(/tools: not offered: svc_reject_run/);
+  });
+
   it('names the field at fault, hides other organizations\' projects and needs a member', async () => {
     const empty = await api.post('/api/agent/invoke', { goal: '' });
     expect(empty.status).toBe(400);

@@ -32,9 +32,19 @@ export interface GatewayTool {
    * scripts; an assistant's context is small (svc_list_tests lists summaries, not steps).
    */
   defaults?: Record<string, string>;
+  /**
+   * A person's decision (approving, rejecting or modifying a run waiting for approval): an
+   * assistant may relay it for the person it works for, but svc's own agent (svc_agent) is
+   * never offered it — approval exists so that a person, not the model that planned or
+   * healed the run, decides whether it goes on.
+   */
+  personsDecision?: true;
 }
 
-const tool = (name: string, title: string, method: HttpMethod, path: string, readOnly: boolean, description: string, extra: Pick<GatewayTool, 'follow' | 'image' | 'defaults'> = {}): GatewayTool => ({ name, title, method, path, readOnly, description, ...extra });
+const tool = (name: string, title: string, method: HttpMethod, path: string, readOnly: boolean, description: string, extra: Pick<GatewayTool, 'follow' | 'image' | 'defaults' | 'personsDecision'> = {}): GatewayTool => ({ name, title, method, path, readOnly, description, ...extra });
+
+/** The tools svc's own agent may be offered: all but the persons' decisions. */
+export const isAgentTool = (t: Pick<GatewayTool, 'personsDecision'>): boolean => t.personsDecision !== true;
 
 export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_health', 'API status', 'get', '/health', true, 'Is the svc API up, and which version runs.'),
@@ -49,6 +59,10 @@ export const GATEWAY_TOOLS: readonly GatewayTool[] = [
   tool('svc_test_revisions', 'Test history', 'get', '/api/tests/:id/revisions', true, 'Who changed a test, when, and which fields.'),
   tool('svc_restore_test_revision', 'Restore revision', 'post', '/api/tests/:id/revisions/:revision/restore', false, 'Undo a test to a revision.'),
   tool('svc_test', 'Run tests', 'post', '/api/v1/test/run', false, 'Run tests in a real browser, over HTTP or against a database. Without wait_seconds it returns the run id at once (follow it with svc_run_status); with wait_seconds it answers with the run\'s final status and totals, or its status so far.', { follow: { statusPath: '/api/v1/test/status/:id', idField: 'run.id' } }),
+  tool('svc_pending_approvals', 'Runs awaiting approval', 'get', '/api/v1/approvals/pending', true, 'Runs waiting for a person\'s decision: thread_id, run_id, the node (execute_test: the test plan; self_heal: a fix of test_id), proposal, reason and expires_at (then treated as a reject).'),
+  tool('svc_approve_run', 'Approve a run', 'post', '/api/v1/approvals/:thread_id/approve', false, 'Approve, for the person you work for, what a run waits for (its test plan or a fix). approval_id only when several are pending.', { personsDecision: true }),
+  tool('svc_reject_run', 'Reject a run', 'post', '/api/v1/approvals/:thread_id/reject', false, 'Reject, for the person you work for, what a run waits for; comment says why.', { personsDecision: true }),
+  tool('svc_modify_run', 'Approve a modified plan', 'post', '/api/v1/approvals/:thread_id/modify', false, 'Approve, for the person you work for, with changes: state holds the run state fields to replace (e.g. test_plan, from svc_run_status run.test_plan), validated; the run goes on with them.', { personsDecision: true }),
   tool('svc_run_status', 'Run status', 'get', '/api/v1/test/status/:id', true, 'Status and totals of a run. run.status ends completed (ran to the end: read the totals), failed (the run could not run: see error) or cancelled. Tests failed when failed_tests - results.quarantined_failed > 0.'),
   tool('svc_cancel_run', 'Cancel a run', 'post', '/api/v1/test/cancel/:id', false, 'Stop a run that is still going (its tests and browser); its status becomes cancelled.'),
   tool('svc_list_runs', 'List runs', 'get', '/api/runs', true, "A project's runs, newest first, with totals; filter by status or trigger. Finds runs you did not start."),

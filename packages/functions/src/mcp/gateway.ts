@@ -56,11 +56,13 @@ export interface GatewayCatalogue {
 /**
  * The catalogue's tools whose route exists and accepts API keys (an agent's credential),
  * with their input schemas. Built once per app: the schemas come from the routes' zod
- * schemas, which do not change while it runs.
+ * schemas, which do not change while it runs. `offered` narrows the tools (svc's own
+ * agent gets isAgentTool's: no person's decisions), so the others are neither listed nor
+ * callable through that gateway.
  */
-export function gatewayCatalogue(routes: readonly RouteSpec[]): GatewayCatalogue {
+export function gatewayCatalogue(routes: readonly RouteSpec[], offered: (tool: GatewayTool) => boolean = () => true): GatewayCatalogue {
   const resolved: ResolvedTool[] = [];
-  for (const tool of GATEWAY_TOOLS) {
+  for (const tool of GATEWAY_TOOLS.filter(offered)) {
     const route = routes.find((r) => r.method.toLowerCase() === tool.method && r.path === tool.path);
     if (route && route.apiKeys !== false) resolved.push({ tool, route });
   }
@@ -148,6 +150,8 @@ const AnyToolCall = z.object({ method: z.literal('tools/call'), params: z.unknow
 
 export function createGatewayServer(options: GatewayOptions): Server {
   const { tools, byName } = options.catalogue;
+  // Named only where they are offered: svc's own agent has no approval tools, and must not be sent looking for them.
+  const decideWith = byName.has('svc_approve_run') ? 'if the person you work for says so: svc_approve_run, svc_reject_run or svc_modify_run; ' : '';
   const server = new Server(
     { name: 'svc', title: 'svc end-to-end testing', version: options.version },
     {
@@ -194,7 +198,7 @@ export function createGatewayServer(options: GatewayOptions): Server {
     if (outcome.kind === 'failed') return resultOf(outcome.response, outcome.request);
     const lead =
       outcome.kind === 'still-running' ? `Run ${outcome.id} has not finished after ${waitSeconds} s; its status so far follows. Follow it with svc_run_status { "id": "${outcome.id}" }.`
-      : outcome.kind === 'awaiting-approval' ? `Run ${outcome.id} is waiting for approval (pending_approvals below) and goes on only once someone approves or rejects it (the dashboard, or POST /api/v1/approvals/{thread_id}/approve or /reject); its status so far follows. Follow it with svc_run_status { "id": "${outcome.id}" }.`
+      : outcome.kind === 'awaiting-approval' ? `Run ${outcome.id} is waiting for approval (pending_approvals below) and goes on only once someone approves or rejects it (${decideWith}the dashboard, or POST /api/v1/approvals/{thread_id}/approve or /reject); its status so far follows. Follow it with svc_run_status { "id": "${outcome.id}" }.`
       : undefined;
     // The status carries the run's whole test plan: cut to the limit as any other result (it was not, found by QA).
     const text = JSON.stringify(outcome.status, null, 2);

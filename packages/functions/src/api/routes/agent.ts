@@ -33,7 +33,8 @@ export function agentRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef
       // Whatever the caller presented (key, token or the dashboard's session), forwarded as a bearer credential for this organization.
       const callerHeaders = { authorization: `Bearer ${presentedCredential(c)}`, 'x-organization-id': access.organizationId };
       const server = createGatewayServer({
-        catalogue: catalogueOf(registry),
+        // Without the persons' decisions: the agent plans and heals runs, and must not approve its own plan or fix.
+        catalogue: catalogueOf(registry, 'agent'),
         forward: (request) => Promise.resolve(app.fetch(request, c.env)),
         baseUrl: new URL(c.req.url).origin,
         callerHeaders,

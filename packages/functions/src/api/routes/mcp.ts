@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { AppError } from '@svc/core/errors';
 import { findTooDeep, jsonTooDeepError, MAX_JSON_DEPTH } from '@svc/core/contracts/json-body';
+import { isAgentTool } from '@svc/core/mcp/catalogue';
 import { createGatewayServer, gatewayCatalogue, type GatewayCatalogue } from '../../mcp/gateway.ts';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
@@ -24,11 +25,15 @@ export function callerHeadersOf(c: Context<ApiEnv>): Record<string, string> {
   return headers;
 }
 
-const catalogues = new WeakMap<RouteDef[], GatewayCatalogue>();
-/** The gateway's tools over the app's routes, built at the first call: the registry is complete once createApp has returned. */
-export function catalogueOf(registry: RouteDef[]): GatewayCatalogue {
-  let catalogue = catalogues.get(registry);
-  if (!catalogue) catalogues.set(registry, (catalogue = gatewayCatalogue(registry)));
+const catalogues = { assistant: new WeakMap<RouteDef[], GatewayCatalogue>(), agent: new WeakMap<RouteDef[], GatewayCatalogue>() };
+/**
+ * The gateway's tools over the app's routes, built at the first call: the registry is
+ * complete once createApp has returned. `agent`: the tools of svc's own agent (svc_agent),
+ * without the persons' decisions (catalogue.ts isAgentTool).
+ */
+export function catalogueOf(registry: RouteDef[], audience: 'assistant' | 'agent' = 'assistant'): GatewayCatalogue {
+  let catalogue = catalogues[audience].get(registry);
+  if (!catalogue) catalogues[audience].set(registry, (catalogue = gatewayCatalogue(registry, audience === 'agent' ? isAgentTool : undefined)));
   return catalogue;
 }
 
