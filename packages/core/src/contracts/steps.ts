@@ -5,6 +5,7 @@ import { BrowserSettings } from './browser-settings.ts';
 import { AxeImpact, AxeRuleId, AxeTag } from './accessibility.ts';
 import { JsonPathError, parseJsonPath } from '../execution/jsonpath.ts';
 import { rolesInSelector, unknownRoleMessage } from './aria-roles.ts';
+import { selectorSyntaxError } from './selector-syntax.ts';
 
 /**
  * The executable test model: locators, steps and assertions for UI, API and DB tests.
@@ -43,6 +44,11 @@ export const Locator = z
       const message = unknownRoleMessage(role);
       if (message) ctx.addIssue({ code: 'custom', message, path: typeof locator === 'string' ? [] : ['role'] });
     }
+    // A malformed selector fails every run inside Chromium: refused here, saying what is wrong.
+    // css and xpath locators are checked as the runner hands them to Playwright (css=…, xpath=…).
+    const [selector, path] = typeof locator === 'string' ? [locator, []] : 'css' in locator ? [`css=${locator.css}`, ['css']] : 'xpath' in locator ? [`xpath=${locator.xpath}`, ['xpath']] : [undefined, []];
+    const problem = selector === undefined ? undefined : selectorSyntaxError(selector);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path });
   })
   .describe('Element locator: a selector string or a structured locator');
 export type Locator = z.output<typeof Locator>;
