@@ -47,8 +47,12 @@ interface Part {
 export function selectorSyntaxError(selector: string): string | undefined {
   if (selector.includes('{{')) return undefined;
   const problem = chainError(selector, false);
-  return problem && `not a valid selector: ${problem}`;
+  return problem && `${SELECTOR_SYNTAX_PREFIX}${problem}`;
 }
+
+/** How every message of the check starts, so a caller can tell an input's malformed selector (a 400) from its own bug. */
+export const SELECTOR_SYNTAX_PREFIX = 'not a valid selector: ';
+export const isSelectorSyntaxMessage = (message: string): boolean => message.startsWith(SELECTOR_SYNTAX_PREFIX);
 
 function chainError(selector: string, nested: boolean): string | undefined {
   const parts = splitChain(selector);

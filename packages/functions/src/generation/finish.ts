@@ -1,3 +1,4 @@
+import { isSelectorSyntaxMessage } from '@svc/core/contracts/selector-syntax';
 import { TestDefinition } from '@svc/core/contracts/steps';
 import { AppError, validationFailed } from '@svc/core/errors';
 import { toFieldIssues } from '@svc/core/contracts/parse';
@@ -87,13 +88,15 @@ export interface Finished {
  * A generator's output in the product format. An input with a label, URL or value longer
  * than a test may hold makes a test too big: that is the caller's to shorten, a 400 naming
  * where in the generated test (`test.steps.0.selector`) and the limit (it was a 500 with
- * zod's dump; found by QA). Anything else invalid is svc's bug, a 500.
+ * zod's dump; found by QA), and so is a malformed selector the input gave (a recording's).
+ * Anything else invalid is svc's bug, a 500.
  */
 export function checkedTest(test: TestDefinition): TestDefinition {
   const checked = TestDefinition.safeParse(test);
   if (checked.success) return checked.data;
-  if (checked.error.issues.every((i) => i.code === 'too_big')) {
-    throw validationFailed(toFieldIssues(checked.error, 'body', test).map((i) => ({ path: `test.${i.path}`, message: `${i.message}: the input gives a value longer than a test may hold; shorten it` })));
+  // A malformed selector came from the input (a recording's selectors), not from svc: the caller's to fix.
+  if (checked.error.issues.every((i) => i.code === 'too_big' || (i.code === 'custom' && isSelectorSyntaxMessage(i.message)))) {
+    throw validationFailed(toFieldIssues(checked.error, 'body', test).map((i) => ({ path: `test.${i.path}`, message: isSelectorSyntaxMessage(i.message) ? `${i.message} (the input gives this selector)` : `${i.message}: the input gives a value longer than a test may hold; shorten it` })));
   }
   throw new AppError('INTERNAL', `generated test is invalid: ${checked.error.message}`);
 }
