@@ -9,6 +9,7 @@ import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { checkHosts } from '../allowed-hosts.ts';
 import { createTest } from '../create-test.ts';
+import { oneOffTest } from '../one-off-test.ts';
 import { stepsFromInstruction, type InstructionSteps } from '../../act/instruction-steps.ts';
 import { planActions } from '../../act/plan.ts';
 import { actReport } from '../../act/report.ts';
@@ -47,15 +48,19 @@ export function actRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteDef[]
       const plan = planActions({ url: body.url, appUrl, given: body.steps ?? [], fromInstruction: instruction?.steps ?? [], allow: (url, field) => checkHosts(project, serverHosts(deps), url, field) });
       c.set('audit', { action: 'browser.act', resource: `project:${project.id}`, metadata: { url: plan.startUrl, steps: plan.steps.length, instruction: body.instruction !== undefined, ...(body.save_as_test && { save_as_test: body.save_as_test.name }) } });
 
-      const test = TestDefinition.parse({ name: body.save_as_test?.name ?? 'act', type: 'ui', timeout_ms: ACT_TIMEOUT_MS, steps: plan.steps });
+      // plan.steps: a goto to the start when none was given first, then the given steps, then the instruction's.
+      const offset = plan.steps.length - (body.steps?.length ?? 0) - (instruction?.steps.length ?? 0);
+      const test = oneOffTest({ name: body.save_as_test?.name ?? 'act', timeout_ms: ACT_TIMEOUT_MS, steps: plan.steps }, (i) => (i < offset ? 'url' : i - offset < (body.steps?.length ?? 0) ? `steps.${i - offset}` : { instructionStep: i - offset - (body.steps?.length ?? 0) }));
       const run = await executor.run(test, { organizationId: access.organizationId, projectId: project.id, ...(appUrl && { baseUrl: appUrl }), finalPage: { screenshot: body.screenshot } });
       const report = { ...actReport(plan.steps, plan.startUrl, run), ...(instruction && { instruction: instructionNotes(instruction) }) };
       let steps = report.steps;
       if (body.save_as_test && report.status === 'passed') {
         // The grammar's unions become the readable locators of the elements they matched, kept only when a second run with them passes.
         const readable = readableSteps(report.steps as Step[], run.fingerprints);
-        if (readable.replaced) {
-          const again = await executor.run(TestDefinition.parse({ ...test, steps: readable.steps }), { organizationId: access.organizationId, projectId: project.id, ...(appUrl && { baseUrl: appUrl }) });
+        // Readable locators built from the page (an id, a name) that the schema refuses are not kept: the grammar's steps are.
+        const checked = readable.replaced ? TestDefinition.safeParse({ ...test, steps: readable.steps }) : undefined;
+        if (checked?.success) {
+          const again = await executor.run(checked.data, { organizationId: access.organizationId, projectId: project.id, ...(appUrl && { baseUrl: appUrl }) });
           if (again.status === 'passed') steps = readable.steps;
         }
       }

@@ -1,12 +1,12 @@
 import type { Hono } from 'hono';
 import { ExtractInput, ExtractResult } from '@svc/core/contracts/extract';
-import { TestDefinition } from '@svc/core/contracts/steps';
 import { AppError, notFound } from '@svc/core/errors';
 import { LlmError } from '@svc/core/llm/errors';
 import type { AppDeps } from '../deps.ts';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { checkHosts } from '../allowed-hosts.ts';
+import { oneOffTest } from '../one-off-test.ts';
 import { planExtraction } from '../../extract/plan.ts';
 import { fieldsResult, modelResult } from '../../extract/result.ts';
 
@@ -42,7 +42,9 @@ export function extractRoutes(app: Hono<ApiEnv>, deps: AppDeps, registry: RouteD
       const plan = planExtraction({ url: body.url, appUrl, given: body.steps ?? [], fields: body.fields, allow: (url, field) => checkHosts(project, serverHosts(deps), url, field) });
       c.set('audit', { action: 'browser.extract', resource: `project:${project.id}`, metadata: { url: plan.startUrl, steps: plan.steps.length, mode: body.fields ? 'fields' : 'model' } });
 
-      const test = TestDefinition.parse({ name: 'extract', type: 'ui', timeout_ms: EXTRACT_TIMEOUT_MS, steps: plan.steps });
+      // plan.steps: a goto to the start when none was given first, the given steps, then the extract step made of fields.
+      const offset = plan.steps.length - (body.steps?.length ?? 0) - (plan.extractIndex !== null ? 1 : 0);
+      const test = oneOffTest({ name: 'extract', timeout_ms: EXTRACT_TIMEOUT_MS, steps: plan.steps }, (i) => (i === plan.extractIndex ? '' : i < offset ? 'url' : `steps.${i - offset}`));
       const run = await executor.run(test, { organizationId: access.organizationId, projectId: project.id, ...(appUrl && { baseUrl: appUrl }), finalPage: { screenshot: false, snapshot: body.instruction !== undefined } });
       const result = plan.extractIndex !== null
         ? fieldsResult(plan.steps, plan.startUrl, run, plan.extractIndex)
