@@ -3,6 +3,7 @@ import chromium from '@sparticuz/chromium';
 import pw, { type Browser, type Page } from 'playwright-core';
 import { selectorSyntaxError } from '@svc/core/contracts/selector-syntax';
 import { INVALID_SELECTORS, VALID_SELECTORS } from './selector-syntax-examples.ts';
+import { clickTarget } from '@svc/core/intelligence/generation/grammar/locators';
 
 /**
  * The proof that the save-time selector check never refuses what Playwright accepts: each
@@ -52,5 +53,18 @@ describe('selector syntax check against Playwright in Chromium', () => {
       if (selectorSyntaxError(s) === undefined) disagreements.push(`${JSON.stringify(s)}: the check passes it`);
     }
     expect(disagreements).toEqual([]);
+  });
+
+  it('the grammar writes a selector Playwright parses for a name with quotes, a backtick or >>, and it finds that element', async () => {
+    const names = ["it's", 'say "hi"', 'a >> b', 'run `npm`', 'x/y (2)'];
+    await page.setContent(names.map((n, i) => `<button id="b${i}">${n.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</button>`).join(''));
+    const found: Record<string, string | undefined> = {};
+    for (const name of names) {
+      const selector = clickTarget(name);
+      if (typeof selector !== 'string') throw new Error(`clickTarget wrote a structured locator for ${name}`);
+      expect(selectorSyntaxError(selector), selector).toBeUndefined();
+      found[name] = (await page.locator(selector).evaluateAll((els) => els.map((e) => e.id).join(','))) || undefined;
+    }
+    expect(found).toEqual({ "it's": 'b0', 'say "hi"': 'b1', 'a >> b': 'b2', 'run `npm`': 'b3', 'x/y (2)': 'b4' });
   });
 });

@@ -16,7 +16,11 @@ const role = (r: string, name: string) => `internal:role=${r}[name=${js(name)}i]
  * The accessible name starts with the words written, ignoring case: "Completed" must not
  * match "Clear completed", but "Clear completed" should match "Clear completed (2)".
  */
-const roleExact = (r: string, name: string) => `internal:role=${r}[name=/^\\s*${escapeRegex(name.trim()).replace(/\//g, '\\/')}(?!\\w)/i]`;
+// The name goes into an unquoted regex, where Playwright's selector parser still sees quotes
+// (they open a quoted part) and `>>` (it splits the chain): those are written as \xNN
+// escapes, which the regex matches as the characters themselves.
+const roleExact = (r: string, name: string) => `internal:role=${r}[name=/^\\s*${regexBody(name.trim())}(?!\\w)/i]`;
+const regexBody = (name: string) => escapeRegex(name).replace(/\//g, '\\/').replace(/['"`>]/g, (c) => `\\x${c.charCodeAt(0).toString(16)}`);
 export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const label = (name: string) => `internal:label=${js(name)}i`;
 const placeholder = (name: string) => `internal:attr=[placeholder=${js(name)}i]`;
