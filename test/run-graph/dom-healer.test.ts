@@ -92,11 +92,13 @@ describe('self_heal with the DOM healer', () => {
   }, 120_000);
 
   it('replays a test up to its broken step with the fixes the run made in-step before it, and carries them in the patch', async () => {
-    // In-step healing on, with a project threshold (0.99) only a fix a person applied meets:
-    // the email field heals in-step from that fix; the password field's ranking is left to self_heal (0.8).
+    // In-step healing on, one proposal per locator (max_retries 1), and a fix a person applied
+    // for each field: the email field heals in-step from its fix; the password's fix finds
+    // nothing, which spends its one proposal, so its ranking is left to self_heal. (A project
+    // threshold no longer does this: self_heal obeys it too, test/healing/project-settings-self-heal.test.ts.)
     const h = await startGraph({ inStepHealing: true, browser: () => createPlaywrightDriver({ locateTimeoutMs: 1500, assertTimeoutMs: 1500 }) });
     try {
-      const project = await h.project(v1.url, { healing: { threshold: 0.99 } });
+      const project = await h.project(v1.url, { healing: { max_retries: 1 } });
       const t = await h.store.tests.create(h.orgId, { project_id: project.id, name: 'sign in by v1 ids', description: null, type: 'ui', steps: [{ type: 'goto', url: '/login' }, { type: 'fill', selector: '#email', value: 'demo@example.com' }, { type: 'fill', selector: '#password', value: 's3cret!' }] as never, assertions: [], priority: 'high', tags: [] });
       const start = async (appUrl: string) => {
         const { threadId } = await h.graph.start(h.orgId, null, { project_id: project.id, test_ids: [t.id], app_url: appUrl, healing_enabled: true } as never);
@@ -105,6 +107,7 @@ describe('self_heal with the DOM healer', () => {
       };
       expect((await start(v1.url)).test_results[0].status).toBe('PASSED');
       await h.store.healingPatterns.create(h.orgId, { project_id: project.id, pattern_type: 'selector_renamed', original_selector: '#email', healed_selector: 'test_id=login-email', healed_locator: { test_id: 'login-email' }, confidence: 1, method: 'manual', applied_by: 'user:reviewer' });
+      await h.store.healingPatterns.create(h.orgId, { project_id: project.id, pattern_type: 'selector_renamed', original_selector: '#password', healed_selector: 'input.not-the-password', healed_locator: { css: 'input.not-the-password' }, confidence: 1, method: 'manual', applied_by: 'user:reviewer' });
 
       const state = await start(v2.url);
       const result = state.test_results.find((r) => r.test_id === t.id)!;

@@ -5,8 +5,8 @@ import type { TestExtras } from './spec-to-definition.ts';
 /**
  * The self-healer, as the run graph sees it. The healing issue implements it (DOM
  * similarity, memory, LLM); the graph only asks for a fix and decides whether it may be
- * applied: locator-only fixes at confidence ≥ SELF_HEAL_CONFIDENCE_THRESHOLD apply
- * automatically, anything else waits for approval.
+ * applied: locator-only fixes at confidence ≥ the patch's threshold (the project's, default
+ * SELF_HEAL_CONFIDENCE_THRESHOLD) apply automatically, anything else waits for approval.
  */
 export interface HealFailure {
   test: TestSpec;
@@ -29,6 +29,8 @@ export interface HealPatch {
   /** What changed, for people: e.g. [{ step: 2, field: 'selector', from: '#buy', to: '[data-testid=buy]' }]. */
   changes: Array<Record<string, unknown>>;
   confidence: number;
+  /** The confidence this project needs for a fix to apply without approval (its `config.healing.threshold`); default SELF_HEAL_CONFIDENCE_THRESHOLD. */
+  threshold?: number;
   /** locator: only selectors changed; anything else (assertion, data, intent) always needs approval. */
   kind: 'locator' | 'assertion' | 'data' | 'other';
   /** How the fix was found (healing.completed's healing_method), e.g. dom_similarity. */

@@ -9,6 +9,7 @@ import { validatedEdit } from './state-edits.ts';
 import { DEFAULT_MAX_CONCURRENCY, initialState, RunGraphStateSchema, type ApprovalEntry, type RunGraphState } from './state.ts';
 import { summaryOf } from './report.ts';
 import { endOpenNodes } from './node-events.ts';
+import { healingSettings } from '../healing/service/settings.ts';
 
 /**
  * Run lifecycle in the domain: create a run and its thread, look it up, cancel it, and
@@ -84,7 +85,8 @@ export function runService(deps: GraphDeps) {
         project_id: input.project_id,
         trigger: trigger ?? input.trigger,
         test_ids: testIds ?? null,
-        healing_enabled: input.healing_enabled ?? s.healing_enabled ?? true,
+        // config.healing.enabled: false switches healing off for the project, whatever the run asks (self_heal included).
+        healing_enabled: healingSettings(project.config).settings.enabled && (input.healing_enabled ?? s.healing_enabled ?? true),
         require_test_plan_approval: input.require_test_plan_approval ?? s.require_test_plan_approval ?? false,
         require_healing_approval: input.require_healing_approval ?? s.require_healing_approval ?? false,
         approval_timeout_seconds: input.approval_timeout_seconds ?? s.approval_timeout_seconds ?? undefined,

@@ -14,7 +14,7 @@ export type HealRoute = 'execute_test' | 'await_heal_approval' | 'done';
 
 /**
  * self_heal for one failed test. Asks the Healer for a fix; a locator-only fix at
- * confidence ≥ 0.8 is applied at once (unless healing approval is required), anything
+ * confidence ≥ its threshold (the project's, default 0.8) is applied at once (unless healing approval is required), anything
  * else interrupts before the fix is applied. After approval the node runs again and
  * applies the approved (or modified) fix. Cannot heal, or SELF_HEAL_MAX_RETRIES fixes
  * tried: the test stays FAILED and its iteration ends (→ report).
@@ -101,10 +101,11 @@ async function propose(deps: GraphDeps, state: RunGraphState, testId: string, h:
   const patched = TestSpecSchema.safeParse({ ...outcome.patch.test, id: testId });
   if (!patched.success) return settle('cannot_heal', 'cannot heal: the healer proposed an invalid test', usage);
   const proposal = { ...outcome.patch, test: patched.data } as unknown as Record<string, unknown>;
-  const auto = !state.graph.config.require_healing_approval && outcome.patch.kind === 'locator' && outcome.patch.confidence >= limits.SELF_HEAL_CONFIDENCE_THRESHOLD;
+  const threshold = outcome.patch.threshold ?? limits.SELF_HEAL_CONFIDENCE_THRESHOLD;
+  const auto = !state.graph.config.require_healing_approval && outcome.patch.kind === 'locator' && outcome.patch.confidence >= threshold;
   const record: HealRecord = { status: auto ? 'approved' : 'awaiting_approval', attempts: h.attempts + 1, reason: null, proposal };
   if (!auto) {
-    const why = state.graph.config.require_healing_approval ? 'healing approval is required' : outcome.patch.kind !== 'locator' ? `the fix changes ${outcome.patch.kind}, not only locators` : `confidence ${outcome.patch.confidence} is below ${limits.SELF_HEAL_CONFIDENCE_THRESHOLD}`;
+    const why = state.graph.config.require_healing_approval ? 'healing approval is required' : outcome.patch.kind !== 'locator' ? `the fix changes ${outcome.patch.kind}, not only locators` : `confidence ${outcome.patch.confidence} is below ${threshold}`;
     return { writes: [...usage, { channel: 'heal', value: { test_id: testId, record: { ...record, reason: `waiting for approval: ${why}` } } }], route: 'await_heal_approval' };
   }
   const applied = apply(testId, record, spec.name);

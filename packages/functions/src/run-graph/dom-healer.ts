@@ -14,16 +14,24 @@ import type { HealFailure, HealOutcome, Healer } from '@svc/core/run-graph/heale
 import { definitionOf } from '@svc/core/run-graph/spec-to-definition';
 import { describeFields, extractFieldsAt, healableFields, itemAt, patched } from './replay-target.ts';
 import { confidenceBelow } from '@svc/core/healing/confidence-text';
+import { healingSettings } from '@svc/core/healing/service/settings';
 
 export interface DomHealerOptions {
   /** The run's execution resources (its browser, HTTP, SQL, environment, fingerprints). */
   execution(run: { threadId: string; organizationId: string; projectId: string }): Promise<ExecutionEnv>;
   /**
-   * Below this the healer proposes nothing ("cannot heal"): default the spec's
-   * SELF_HEAL_CONFIDENCE_THRESHOLD, so a proposal is never left waiting for an approval
-   * nobody asked for. Lower it (≥ 0.5) to have weaker candidates offered for approval.
+   * Below this the healer proposes nothing ("cannot heal"): default the auto-apply
+   * threshold (the project's, else the spec's SELF_HEAL_CONFIDENCE_THRESHOLD), so a
+   * proposal is never left waiting for an approval nobody asked for. Lower it (≥ 0.5) to
+   * have weaker candidates offered for approval.
    */
   minConfidence?: number;
+  /**
+   * The project's healing settings (`config.healing`: enabled, threshold): a project with
+   * healing disabled is not healed, and its threshold is the patch's auto-apply threshold,
+   * as in the in-step healer. Absent → enabled at SELF_HEAL_CONFIDENCE_THRESHOLD.
+   */
+  settings?(project: { organizationId: string; projectId: string }): Promise<{ enabled: boolean; threshold: number }>;
   /**
    * The healed selectors people reverted for a broken locator (as text) in the project:
    * never proposed again, here as in the in-step healer (POST /api/healing/patterns/{id}/revert).
@@ -43,6 +51,11 @@ export function revertedFixesIn(store: Store): NonNullable<DomHealerOptions['rev
   };
 }
 
+/** DomHealerOptions.settings from the project's `config.healing` (healingSettings). */
+export function projectHealingSettingsIn(store: Store): NonNullable<DomHealerOptions['settings']> {
+  return async (p) => healingSettings((await store.projects.get(p.organizationId, p.projectId))?.config).settings;
+}
+
 /**
  * The run graph's self_heal node bound to the DOM healer: it opens the app in Chromium,
  * replays the failed test up to the step whose locator found nothing (the real runner:
@@ -53,10 +66,15 @@ export function revertedFixesIn(store: Store): NonNullable<DomHealerOptions['rev
  * applies it (or asks for approval) and re-runs the test: that re-run is the validation.
  */
 export function createDomHealer(o: DomHealerOptions): Healer {
-  const floor = o.minConfidence ?? limits.SELF_HEAL_CONFIDENCE_THRESHOLD;
   return {
     async heal(f: HealFailure, ctx: { signal: AbortSignal }): Promise<HealOutcome> {
       if (!f.organization_id || !f.project_id || !f.thread_id) return { healed: false, reason: 'the failure does not name its run, so it cannot be replayed' };
+      const project = { organizationId: f.organization_id, projectId: f.project_id };
+      const settings = (await o.settings?.(project)) ?? { enabled: true, threshold: limits.SELF_HEAL_CONFIDENCE_THRESHOLD };
+      if (!settings.enabled) return { healed: false, reason: 'healing is disabled for the project (config.healing.enabled)' };
+      // The project's threshold binds here as in the in-step healer: a stricter project gets no heal below it (found by QA).
+      const threshold = settings.threshold;
+      const floor = o.minConfidence ?? threshold;
       const index = typeof f.result.metadata.failed_step === 'number' ? f.result.metadata.failed_step : undefined;
       if (index === undefined) return { healed: false, reason: 'the result does not say which step failed' };
       const target = itemAt(f.test, index);
@@ -131,6 +149,7 @@ export function createDomHealer(o: DomHealerOptions): Healer {
               { step: index, field: field === undefined ? 'selector' : `fields.${field}.selector`, ...(field !== undefined && { extract_field: field }), from: describeLocator(original), to: describeLocator(proposal.locator), strategy: proposal.strategy, element: describeElement(seen.page[candidate.index]) },
             ],
             confidence: Number(candidate.confidence.toFixed(4)),
+            threshold,
             kind: 'locator',
             method: 'dom_similarity',
           },

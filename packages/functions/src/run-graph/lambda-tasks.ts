@@ -18,7 +18,7 @@ import { createLogger } from '../shared/logger.ts';
 import { createPlaywrightDriver } from '../execution/browser/playwright-driver.ts';
 import { createSqlDriver } from '../execution/sql/sql-driver.ts';
 import { createExecutionEnvs, extractModelOf, type ExecutionEnvs } from './execution-env.ts';
-import { createDomHealer, revertedFixesIn } from './dom-healer.ts';
+import { createDomHealer, projectHealingSettingsIn, revertedFixesIn } from './dom-healer.ts';
 import { blobArtifacts } from './blob-artifacts.ts';
 import { createSfnWorkflow } from './sfn-workflow.ts';
 import { loadRunGraphLambdaConfig } from './lambda-config.ts';
@@ -95,7 +95,7 @@ function build(): Promise<Built> {
       logger,
       execution: (run) => envs.forRun(run),
       // self_heal replays the failed test in this Lambda's Chromium (released after the invocation).
-      healer: createDomHealer({ execution: (run) => envs.forRun(run), reverted: revertedFixesIn(store) }),
+      healer: createDomHealer({ execution: (run) => envs.forRun(run), reverted: revertedFixesIn(store), settings: projectHealingSettingsIn(store) }),
       // A Lambda has no repositories on disk unless SVC_ANALYZE_ROOTS names a mounted one (EFS, a layer);
       // otherwise the project's latest codebase analysed by the knowledge worker (an upload).
       analyzer: withIngestedKnowledge({ store, blobs, live: createRepositoryAnalyzer({ store, roots: parseAnalyzeRoots(process.env.SVC_ANALYZE_ROOTS) }) }),

@@ -11,7 +11,7 @@ import type { Healer } from '@svc/core/run-graph/healer';
 import type { HttpExchange, SqlDriver, UiDriver } from '@svc/core/execution/types';
 import { createExecutionEnvs, extractModelOf } from './execution-env.ts';
 import { createRunManager, type RunManager } from './run-manager.ts';
-import { createDomHealer, revertedFixesIn } from './dom-healer.ts';
+import { createDomHealer, projectHealingSettingsIn, revertedFixesIn } from './dom-healer.ts';
 import type { EventPublisher } from '@svc/core/ports/events';
 import { localEmbedder, type Embedder } from '@svc/core/healing/service/embedder';
 import { serverStepHealer } from './server-step-healer.ts';
@@ -71,7 +71,7 @@ export async function createLocalRunGraph(o: LocalRunGraphOptions): Promise<RunM
     extractModel: extractModelOf(o.healingKnowledge?.llm),
     ...(o.blobs ? { baselines: (run: { organizationId: string; projectId: string }) => storeBaselineStore(o.store, o.blobs!, run.organizationId, run.projectId) } : {}),
   });
-  const healer = o.healer ?? createDomHealer({ execution: (run) => envs.forRun(run), reverted: revertedFixesIn(o.store) });
+  const healer = o.healer ?? createDomHealer({ execution: (run) => envs.forRun(run), reverted: revertedFixesIn(o.store), settings: projectHealingSettingsIn(o.store) });
   // The run's codebase when it lies in SVC_ANALYZE_ROOTS, else what the knowledge worker kept of the project's.
   const live = o.analyzeRoots ? createRepositoryAnalyzer({ store: o.store, roots: o.analyzeRoots }) : undefined;
   const analyzer = withIngestedKnowledge({ store: o.store, blobs: o.blobs, live });
