@@ -102,6 +102,12 @@ describe('patterns: apply-fix, list, revert', () => {
     const typo = await admin.post('/api/healing/apply-fix', { project_id: projectId, original_selector: '#buy', healed_selector: 'role=buton[name="Buy"]' });
     expect(typo.status).toBe(400);
     expect(typo.body.error.details.issues[0]).toMatchObject({ path: 'healed_selector', message: expect.stringContaining('buton') });
+    // healed_selector is the description of healed_locator: the pattern listed one selector while the healer
+    // applied another, and a revert (which matches the description) left the applied locator free to heal again.
+    const other = await admin.post('/api/healing/apply-fix', { project_id: projectId, original_selector: '#buy', healed_selector: '#purchase', healed_locator: { test_id: 'checkout' } });
+    expect([other.status, other.body.error?.details.issues]).toEqual([400, [{ path: 'healed_selector', message: 'does not describe healed_locator, which is test_id=checkout: give that (or leave healed_locator out)' }]]);
+    const sameLocator = await admin.post('/api/healing/apply-fix', { project_id: projectId, original_selector: 'test_id=buy', healed_selector: 'test_id=buy', healed_locator: { test_id: 'buy' } });
+    expect([sameLocator.status, sameLocator.body.error?.details.issues]).toEqual([400, [{ path: 'healed_selector', message: 'the same as original_selector: there is nothing to fix' }]]);
     expect((await admin.get('/api/healing/patterns')).body.items).toHaveLength(before);
   });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonObject, Uuid } from '../../contracts/common.ts';
 import { Locator } from '../../contracts/steps.ts';
+import { describeLocator } from '../../execution/describe-step.ts';
 
 /**
  * Request and response schemas of the healing endpoints (docs/healing.md "Endpoints").
@@ -53,15 +54,19 @@ export const ApplyFixInput = z.strictObject({
   project_id: Uuid.describe('Project the fix belongs to'),
   original_selector: Selector.describe('Selector that stopped matching'),
   healed_selector: Selector.describe('Selector to use instead (a Playwright selector string unless healed_locator is given)'),
-  healed_locator: Locator.optional().describe('Structured replacement locator, when healed_selector is its description'),
+  healed_locator: Locator.optional().describe('Structured replacement locator; healed_selector must then be its description (as suggest-fixes gives them: test_id=x, role=button[name="Buy"], …)'),
   confidence: z.number().min(0).max(1).default(1).describe('Confidence in the fix (default 1: a person vouched for it)'),
   pattern_type: z.string().trim().min(1).max(100).optional().describe('Kind of fix; derived from the selectors when omitted'),
   git_commit: z.string().regex(/^[0-9a-f]{7,40}$/i, 'must be a git commit hash').optional().describe('Commit that changed the element'),
   git_context: JsonObject.optional().describe('Commit author, message, changed file'),
 })
   // A fix must change something, and a replacement naming a role Playwright does not know would never match.
+  // With healed_locator, healed_selector is its description: patterns, reports and reverts go by the description,
+  // so a different one listed one selector while the healer applied another, and a revert left that one free.
   .superRefine((v, ctx) => {
-    if (v.healed_locator === undefined && v.healed_selector === v.original_selector) ctx.addIssue({ code: 'custom', path: ['healed_selector'], message: 'the same as original_selector: there is nothing to fix' });
+    if (v.healed_locator !== undefined && describeLocator(v.healed_locator) !== v.healed_selector) {
+      ctx.addIssue({ code: 'custom', path: ['healed_selector'], message: `does not describe healed_locator, which is ${describeLocator(v.healed_locator)}: give that (or leave healed_locator out)` });
+    } else if (v.healed_selector === v.original_selector) ctx.addIssue({ code: 'custom', path: ['healed_selector'], message: 'the same as original_selector: there is nothing to fix' });
     if (v.healed_locator === undefined) {
       const checked = Locator.safeParse(v.healed_selector);
       if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', path: ['healed_selector'], message: issue.message });
