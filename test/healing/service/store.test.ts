@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { createStore } from '@svc/core/store/index';
-import { embedLocally } from '@svc/core/healing/service/embedder';
+import { embedLocally, localEmbedder } from '@svc/core/healing/service/embedder';
+import { storeHealingKnowledge } from '@svc/core/healing/service/store-knowledge';
 import { FileTable } from '../../../packages/functions/src/local/file-table.ts';
 
 /** The healing repositories over the real local table adapter, with a clock the test moves. */
@@ -138,5 +139,25 @@ describe('memory', () => {
     expect((await store.memory.list(ORG)).length).toBe(5);
     await store.memory.delete(ORG, 'f2');
     expect(await store.memory.get(ORG, 'f2')).toBeUndefined();
+  });
+});
+
+describe('memory in the healing knowledge', () => {
+  // Found by QA: the top 5 similar failures of the whole organization were taken before keeping
+  // those of this project and selector, so five other projects that had healed the same selector
+  // on the same page (similarity ≈ 1) hid this project's own fix from another page (≈ 0.9).
+  it("offers this project's fix of the selector even when other projects' failures are closer", async () => {
+    const { store } = setup();
+    const embedder = localEmbedder();
+    const failure = (path: string) => ({ original: '#email', url: `http://app.test${path}`, urlPattern: path, failureClass: 'not_found', failureText: 'locator #email matched 0 elements' });
+    const heal = (healed: string) => ({ original: '#email', healed: `test_id=${healed}`, healedLocator: { test_id: healed }, confidence: 0.95, strategy: 'testId', method: 'dom_similarity' as const, fromCache: false });
+    const mine = storeHealingKnowledge({ store, organizationId: ORG, projectId: PROJECT, embedder });
+    await mine.recordSuccess(failure('/login'), heal('login-email'));
+    for (let i = 0; i < 6; i++) {
+      const other = storeHealingKnowledge({ store, organizationId: ORG, projectId: `0190c0de-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`, embedder });
+      await other.recordSuccess(failure('/signup'), heal(`signup-email-${i}`));
+    }
+    const { fixes } = await mine.lookup(failure('/signup'));
+    expect(fixes).toEqual([expect.objectContaining({ source: 'memory', healed: 'test_id=login-email' })]);
   });
 });

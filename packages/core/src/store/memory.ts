@@ -54,12 +54,15 @@ export function memoryRepo(ctx: StoreContext) {
 
     /**
      * search_similar_failures: entries (of `namespace`, default failures) whose embedding
-     * has similarity = 1 − cosine distance ≥ threshold to the query, closest first.
+     * has similarity = 1 − cosine distance ≥ threshold to the query, closest first. `accept`
+     * keeps only the entries a caller can use, before the `match_count` best are taken (the
+     * healer wants one project's fixes of one selector: others must not take their places).
      */
-    async searchSimilarFailures(orgId: string, q: SimilarFailuresQuery, namespace: MemoryNamespace | null = 'failures'): Promise<SimilarMemoryMatch[]> {
+    async searchSimilarFailures(orgId: string, q: SimilarFailuresQuery, namespace: MemoryNamespace | null = 'failures', accept?: (entry: MemoryEntry) => boolean): Promise<SimilarMemoryMatch[]> {
       const matches: SimilarMemoryMatch[] = [];
       for (const e of await repo.list(orgId, namespace ?? undefined)) {
         if (!e.embedding || e.embedding.length !== q.query_embedding.length) continue;
+        if (accept && !accept(e)) continue;
         const similarity = cosineSimilarity(q.query_embedding, e.embedding);
         if (similarity >= q.similarity_threshold) matches.push({ id: e.id, namespace: e.namespace, key: e.key, value: e.value, similarity });
       }

@@ -52,11 +52,17 @@ export function storeHealingKnowledge(o: StoreKnowledgeOptions): HealingKnowledg
       // other failure classes, or after the cache entry expired). A fix both know is served as a cache hit.
       const cached = await store.healingCache.get(org, cacheKey(q));
       const cacheFix = cached && !reverted.has(cached.healed_selector) ? cached : undefined;
-      const matches = await store.memory.searchSimilarFailures(org, { query_embedding: await embed(q), match_count: 5, similarity_threshold: o.similarityThreshold ?? 0.7 });
+      type Remembered = { project_id?: string; original_selector?: string; healed_selector?: string; healed_locator?: Locator; confidence?: number; pattern_id?: string };
+      // Only fixes of this very selector in this project: a similar failure of another element is a hint, never a heal.
+      // Kept before the 5 closest are taken, so other projects' and selectors' failures cannot push this one's out.
+      const usable = (e: { value: unknown }) => {
+        const v = e.value as Remembered;
+        return v.project_id === projectId && v.original_selector === q.original && !!v.healed_selector && typeof v.confidence === 'number';
+      };
+      const matches = await store.memory.searchSimilarFailures(org, { query_embedding: await embed(q), match_count: 5, similarity_threshold: o.similarityThreshold ?? 0.7 }, 'failures', usable);
       for (const m of matches) {
-        const v = m.value as { project_id?: string; original_selector?: string; healed_selector?: string; healed_locator?: Locator; confidence?: number; pattern_id?: string };
-        // Only fixes of this very selector in this project: a similar failure of another element is a hint, never a heal.
-        if (v.project_id !== projectId || v.original_selector !== q.original || !v.healed_selector || typeof v.confidence !== 'number') continue;
+        const v = m.value as Remembered;
+        if (!usable(m) || !v.healed_selector || typeof v.confidence !== 'number') continue;
         if (reverted.has(v.healed_selector) || discredited.has(v.healed_selector) || v.healed_selector === cacheFix?.healed_selector || fixes.some((f) => f.healed === v.healed_selector)) continue;
         fixes.push({ source: 'memory', healed: v.healed_selector, healedLocator: v.healed_locator ?? v.healed_selector, confidence: v.confidence, patternId: v.pattern_id, evidence: m.similarity });
       }
