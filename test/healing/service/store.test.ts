@@ -149,7 +149,7 @@ describe('memory in the healing knowledge', () => {
   it("offers this project's fix of the selector even when other projects' failures are closer", async () => {
     const { store } = setup();
     const embedder = localEmbedder();
-    const failure = (path: string) => ({ original: '#email', url: `http://app.test${path}`, urlPattern: path, failureClass: 'not_found', failureText: 'locator #email matched 0 elements' });
+    const failure = (path: string) => ({ original: '#email', url: `http://app.test${path}`, urlPattern: path, failureClass: 'not_found' as const, failureText: 'locator #email matched 0 elements' });
     const heal = (healed: string) => ({ original: '#email', healed: `test_id=${healed}`, healedLocator: { test_id: healed }, confidence: 0.95, strategy: 'testId', method: 'dom_similarity' as const, fromCache: false });
     const mine = storeHealingKnowledge({ store, organizationId: ORG, projectId: PROJECT, embedder });
     await mine.recordSuccess(failure('/login'), heal('login-email'));
