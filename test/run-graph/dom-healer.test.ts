@@ -78,6 +78,18 @@ describe('self_heal with the DOM healer', () => {
     expect(state.graph.heal[newsletter.id].reason).toMatch(/^cannot heal: no confident replacement for #newsletter: best candidate .* has confidence 0\.\d+ < 0\.8$/);
   }, 240_000);
 
+  it("heals a trailing assertion's locator, and the healed result says so on the assertion (reports list it)", async () => {
+    const t = await g.store.tests.create(g.orgId, { project_id: projectId, name: 'the email field is shown', description: null, type: 'ui', steps: [{ type: 'goto', url: '/login' }] as never, assertions: [{ type: 'visible', selector: '#email' }] as never, priority: 'high', tags: [] });
+    expect((await run([t.id], v1.url)).test_results[0].status).toBe('PASSED');
+    const state = await run([t.id], v2.url);
+    const result = state.test_results.find((r) => r.test_id === t.id)!;
+    expect(state.graph.heal[t.id], JSON.stringify(state.graph.heal[t.id])).toMatchObject({ status: 'applied' });
+    expect(result.status).toBe('HEALED');
+    const patch = state.graph.heal[t.id].proposal as { confidence: number };
+    expect(result.metadata.assertion_results).toEqual([expect.objectContaining({ index: 0, status: 'passed', healed: { original: '#email', healed: 'test_id=login-email', confidence: patch.confidence } })]);
+    expect(healedSelectors(executionResultOf(result))).toEqual([expect.objectContaining({ step: 1, assertion: 0, original: '#email', healed: 'test_id=login-email' })]);
+  }, 120_000);
+
   it('never proposes a fix a person reverted, and says so', async () => {
     const t = await uiTest({ name: 'email, its fix reverted', steps: recorded.email.steps });
     expect((await run([t.id], v1.url)).test_results[0].status).toBe('PASSED');

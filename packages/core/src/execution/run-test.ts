@@ -328,7 +328,9 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
           assertion = interpolate(raw, scope);
           await withDeadline(checkAssertion(assertion, stepContext(assertion.timeout_ms), index), controller.signal, deadline + ABANDON_GRACE_MS);
           assertionsPassed++;
-          assertionResults.push(assertionResult(j, assertion, 'passed', now() - t0));
+          // A healed locator is said on the assertion as on a step: reports list it with the step heals.
+          const own = healsOf(index).healed;
+          assertionResults.push({ ...assertionResult(j, assertion, 'passed', now() - t0), ...(own && { healed: own }) });
         } catch (err) {
           const f = asFailure(err, controller.signal);
           assertionsFailed++;

@@ -248,6 +248,8 @@ export interface AssertionResult {
   status: 'passed' | 'failed' | 'skipped';
   duration_ms: number;
   error?: { kind: FailureKind; message: string };
+  /** Set when this assertion's locator was healed (as a step's `healed`). */
+  healed?: { original: string; healed: string; confidence: number };
 }
 
 export interface TestExecutionResult {

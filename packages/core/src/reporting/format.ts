@@ -38,9 +38,12 @@ export function stripControl(text: string): string {
 }
 
 export interface HealedSelector {
+  /** The runner's index of what was healed: a step's, or for a trailing assertion the number of steps + its index. */
   step: number;
   /** The field, when the locator healed is one of an extract step's fields. */
   field?: string;
+  /** The trailing assertion (0-based among the assertions), when the locator healed is one's. */
+  assertion?: number;
   description: string;
   original: string;
   healed: string;
@@ -54,11 +57,15 @@ export function stepHeals(s: StepResult): Array<{ field?: string; original: stri
 
 /** Every healed locator of a test, in step order (an extract step's fields in field order). */
 export function healedSelectors(result: TestExecutionResult): HealedSelector[] {
-  return result.steps.flatMap((s) => stepHeals(s).map((h) => ({ step: s.index, ...(h.field !== undefined && { field: h.field }), description: s.description, original: h.original, healed: h.healed, confidence: h.confidence })));
+  const steps = result.steps.flatMap((s) => stepHeals(s).map((h) => ({ step: s.index, ...(h.field !== undefined && { field: h.field }), description: s.description, original: h.original, healed: h.healed, confidence: h.confidence })));
+  // Trailing assertions run after every step, so their runner index is the number of steps + theirs.
+  const assertions = (result.assertion_results ?? []).flatMap((a) => (a.healed ? [{ step: result.steps.length + a.index, assertion: a.index, description: a.description, original: a.healed.original, healed: a.healed.healed, confidence: a.healed.confidence }] : []));
+  return [...steps, ...assertions];
 }
 
-/** Where a heal was, in words: "step 3", or "step 3, field total". */
-export function healPlace(h: Pick<HealedSelector, 'step' | 'field'>): string {
+/** Where a heal was, in words: "step 3", "step 3, field total", or "assertion 1". */
+export function healPlace(h: Pick<HealedSelector, 'step' | 'field' | 'assertion'>): string {
+  if (h.assertion !== undefined) return `assertion ${h.assertion + 1}`;
   return `step ${h.step + 1}${h.field === undefined ? '' : `, field ${h.field}`}`;
 }
 

@@ -125,7 +125,7 @@ function card(r: TestExecutionResult, i: number, options: HtmlReportOptions): st
   if (r.assertion_results?.length) parts.push(`<h3>Assertions</h3>\n<ol class="steps">\n${r.assertion_results.map(assertionItem).join('\n')}\n</ol>`);
   const heals = healedSelectors(r);
   if (heals.length > 0) {
-    const rows = heals.map((h) => `<tr><td>${h.step + 1}${h.field === undefined ? '' : ` <span class="field">${esc(h.field)}</span>`}</td><td><code class="before">${esc(h.original)}</code></td><td><code class="after">${esc(h.healed)}</code></td><td>${percent(h.confidence)}</td></tr>`);
+    const rows = heals.map((h) => `<tr><td>${h.assertion !== undefined ? `assertion ${h.assertion + 1}` : `${h.step + 1}${h.field === undefined ? '' : ` <span class="field">${esc(h.field)}</span>`}`}</td><td><code class="before">${esc(h.original)}</code></td><td><code class="after">${esc(h.healed)}</code></td><td>${percent(h.confidence)}</td></tr>`);
     parts.push(`<h3>Healed selectors</h3>\n<table class="heals"><thead><tr><th>Step</th><th>Before</th><th>After</th><th>Confidence</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`);
   }
   if (r.visual && r.visual.length > 0) parts.push(visualSection(r.visual, options, error?.message));

@@ -24,6 +24,7 @@ const ErrorInfo = z.strictObject({
 export const JsonReportHealed = z.strictObject({
   step: z.number().int().describe('Index of the healed step'),
   field: z.string().optional().describe('The extract step’s field whose locator was healed; present only for those'),
+  assertion: z.number().int().optional().describe('The trailing assertion (0-based, as assertions.results[].index) whose locator was healed; present only for those, whose `step` is then the number of steps + this'),
   original: z.string().describe('Selector before healing'),
   healed: z.string().describe('Selector after healing'),
   confidence: z.number().describe('Confidence of the heal, 0..1'),
@@ -38,8 +39,8 @@ export const JsonReportStep = z.strictObject({
   duration_ms: z.number(),
   error: ErrorInfo.nullable().describe('Why the step failed'),
   screenshot: z.string().nullable().describe('Artifact key of the screenshot taken at this step'),
-  healed: JsonReportHealed.omit({ step: true, field: true }).nullable().describe('Set when this step’s locator was healed'),
-  healed_fields: z.array(JsonReportHealed.omit({ step: true }).required({ field: true })).optional().describe('An extract step’s fields whose locators were healed (an extract step reads one element per field); present only then'),
+  healed: JsonReportHealed.omit({ step: true, field: true, assertion: true }).nullable().describe('Set when this step’s locator was healed'),
+  healed_fields: z.array(JsonReportHealed.omit({ step: true, assertion: true }).required({ field: true })).optional().describe('An extract step’s fields whose locators were healed (an extract step reads one element per field); present only then'),
   extracted: z.unknown().optional().describe('An extract step’s result (its JSON at most 32,000 characters; secret values and fields named like credentials masked as ***)'),
   save_as: z.string().optional().describe('The variable an extract step saved its result as; present only then'),
   origin: z.strictObject({ flow: z.string(), step: z.number().int().min(1), via: z.array(z.string()).optional() }).optional().describe('The flow step this step came from (a use step expanded): the flow, its step from 1, and the flows that used it when nested; present only then'),
@@ -72,6 +73,7 @@ export const JsonReportAssertion = z.strictObject({
   status: z.enum(['passed', 'failed', 'skipped']).describe('skipped: a step failed first, or an earlier assertion ran out of time'),
   duration_ms: z.number(),
   error: ErrorInfo.nullable(),
+  healed: JsonReportHealed.omit({ step: true, field: true, assertion: true }).optional().describe('Set when this assertion’s locator was healed; present only then'),
 });
 
 export const JsonReportTest = z.strictObject({
@@ -185,7 +187,7 @@ function testOf(r: TestExecutionResult): JsonReport['tests'][number] {
     assertions: {
       passed: r.assertions_passed,
       failed: r.assertions_failed,
-      ...(r.assertion_results && { results: r.assertion_results.map((a) => ({ index: a.index, name: a.name === undefined ? null : clean(a.name), description: clean(a.description), status: a.status, duration_ms: a.duration_ms, error: a.error ? { kind: a.error.kind, message: clean(a.error.message) } : null })) }),
+      ...(r.assertion_results && { results: r.assertion_results.map((a) => ({ index: a.index, name: a.name === undefined ? null : clean(a.name), description: clean(a.description), status: a.status, duration_ms: a.duration_ms, error: a.error ? { kind: a.error.kind, message: clean(a.error.message) } : null, ...(a.healed && { healed: { original: clean(a.healed.original), healed: clean(a.healed.healed), confidence: a.healed.confidence } }) })) }),
     },
     error: error
       ? { kind: error.kind, message: clean(error.message), stack: error.stack === undefined ? null : clean(error.stack), step: step?.index ?? null, step_description: step ? clean(step.description) : null }
@@ -211,7 +213,7 @@ function testOf(r: TestExecutionResult): JsonReport['tests'][number] {
     ...(r.accessibility ? { accessibility: r.accessibility.map(accessibilityOf) } : {}),
     trace: r.trace ?? null,
     ...(quarantine === undefined ? {} : { quarantine: clean(quarantine) }),
-    healed_selectors: healedSelectors(r).map((h) => ({ step: h.step, ...(h.field !== undefined && { field: clean(h.field) }), original: clean(h.original), healed: clean(h.healed), confidence: h.confidence })),
+    healed_selectors: healedSelectors(r).map((h) => ({ step: h.step, ...(h.field !== undefined && { field: clean(h.field) }), ...(h.assertion !== undefined && { assertion: h.assertion }), original: clean(h.original), healed: clean(h.healed), confidence: h.confidence })),
     console_errors: r.console_errors.map(clean),
     failed_requests: r.failed_requests.map((f) => ({ url: clean(f.url), method: f.method, failure: clean(f.failure) })),
     metadata: jsonSafe(r.metadata, new WeakSet()) as Record<string, unknown>,

@@ -75,7 +75,7 @@ function testcase(r: TestExecutionResult, classname: string): string[] {
   out.push(`    <testcase${attrs({ classname, name: r.name, time: seconds(r.duration_ms) })}>`);
 
   const props: Array<[string, string]> = [['svc.test_id', r.test_id], ['svc.type', r.type], ['svc.status', r.status]];
-  for (const h of healedSelectors(r)) props.push([`svc.healed.step.${h.step + 1}${h.field === undefined ? '' : `.${h.field}`}`, `${h.original} → ${h.healed} (confidence ${h.confidence})`]);
+  for (const h of healedSelectors(r)) props.push([h.assertion !== undefined ? `svc.healed.assertion.${h.assertion + 1}` : `svc.healed.step.${h.step + 1}${h.field === undefined ? '' : `.${h.field}`}`, `${h.original} → ${h.healed} (confidence ${h.confidence})`]);
   if (retriesOf(r)) props.push(['svc.flaky', `passed after ${retriesOf(r)} failed attempt${retriesOf(r) === 1 ? '' : 's'}`]);
   for (const key of screenshotKeys(r)) props.push(['svc.screenshot', key]);
   for (const v of r.visual ?? []) props.push(...visualProperties(v));

@@ -46,7 +46,7 @@ export function renderMarkdownReport(summary: RunSummary, options: MarkdownRepor
   if (heals.length > 0) {
     tail.push(`### 🩹 Healed selectors (${heals.length})`, '');
     tail.push('| Test | Step | Before | After | Confidence |', '| --- | ---: | --- | --- | ---: |');
-    for (const h of heals) tail.push(`| ${cell(h.test)} | ${h.step + 1}${h.field === undefined ? '' : ` (${cell(h.field)})`} | ${cellCode(h.original)} | ${cellCode(h.healed)} | ${percent(h.confidence)} |`);
+    for (const h of heals) tail.push(`| ${cell(h.test)} | ${h.assertion !== undefined ? `assertion ${h.assertion + 1}` : `${h.step + 1}${h.field === undefined ? '' : ` (${cell(h.field)})`}`} | ${cellCode(h.original)} | ${cellCode(h.healed)} | ${percent(h.confidence)} |`);
     tail.push('', 'Review healed selectors before merging: a heal changes how an element is found, never what is asserted.', '');
   }
   const flaky = summary.results.filter((r) => retriesOf(r) > 0);

@@ -29,6 +29,16 @@ export function markSelfHealFix(steps: TestExecutionResult['steps'], fix: Record
   });
 }
 
+/** The same for a fix of a trailing assertion's locator: its change names the runner's index, the number of steps + the assertion's. */
+export function markSelfHealFixOfAssertions(assertions: NonNullable<TestExecutionResult['assertion_results']>, stepCount: number, fix: Record<string, unknown>): NonNullable<TestExecutionResult['assertion_results']> {
+  const changes = Array.isArray(fix.changes) ? (fix.changes as Array<Record<string, unknown>>) : [];
+  const confidence = typeof fix.confidence === 'number' ? fix.confidence : 0;
+  return assertions.map((a) => {
+    const c = changes.find((x) => x.step === stepCount + a.index && typeof x.from === 'string' && typeof x.to === 'string' && x.extract_field === undefined);
+    return c && !a.healed && a.status === 'passed' ? { ...a, healed: { original: c.from as string, healed: c.to as string, confidence } } : a;
+  });
+}
+
 /**
  * An execution as the run state's TestResult; the details reports need go in metadata.
  * The element fingerprints do not: they have their own store (FingerprintStore, the latest
@@ -39,6 +49,7 @@ export function markSelfHealFix(steps: TestExecutionResult['steps'], fix: Record
 export function toTestResult(r: TestExecutionResult, attempt: number, healed: boolean, selfHealFix?: Record<string, unknown> | null): TestResult {
   const status = r.status === 'passed' ? (healed ? 'HEALED' : 'PASSED') : r.status === 'skipped' ? 'SKIPPED' : r.status === 'healed' ? 'HEALED' : 'FAILED';
   const steps = healed && r.status === 'passed' && selfHealFix ? markSelfHealFix(r.steps, selfHealFix) : r.steps;
+  const assertionResults = r.assertion_results && healed && r.status === 'passed' && selfHealFix ? markSelfHealFixOfAssertions(r.assertion_results, r.steps.length, selfHealFix) : r.assertion_results;
   return {
     test_id: r.test_id,
     status,
@@ -59,7 +70,7 @@ export function toTestResult(r: TestExecutionResult, attempt: number, healed: bo
       ...(r.screenshots_dropped ? { screenshots_dropped: r.screenshots_dropped } : {}),
       ...(r.dom_snapshot ? { dom_snapshot: r.dom_snapshot } : {}),
       steps,
-      ...(r.assertion_results ? { assertion_results: r.assertion_results } : {}),
+      ...(assertionResults ? { assertion_results: assertionResults } : {}),
       console_errors: r.console_errors,
       failed_requests: r.failed_requests,
       ...(r.pages_visited?.length ? { pages_visited: r.pages_visited } : {}),
