@@ -426,7 +426,8 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
     ...(trace ? { trace } : {}),
     ...(domSnapshot ? { dom_snapshot: domSnapshot } : {}),
     console_errors: diagnostics.consoleErrors.map(redact),
-    failed_requests: diagnostics.failedRequests,
+    // A URL may carry a secret the test sent (a token in a query): masked like the rest (found by QA).
+    failed_requests: diagnostics.failedRequests.map((f) => ({ ...f, url: redact(f.url), failure: redact(f.failure) })),
     ...(diagnostics.pagesVisited.length ? { pages_visited: diagnostics.pagesVisited.map(redact) } : {}),
     fingerprints,
     ...(visual.length ? { visual } : {}),
