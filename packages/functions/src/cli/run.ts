@@ -31,7 +31,8 @@ continued with --resume, without running its finished tests again.
 Options:
   --url <url>            Base URL of the app under test (relative URLs in tests resolve against it)
   --tests <file|dir>     A test file, or a folder of *.json test files (format: docs/test-format.md);
-                         *.flow.json files below the folder are flows (shared steps), not tests
+                         *.flow.json files below the folder are flows (shared steps), not tests;
+                         the --out, --state-dir and --baselines folders in it are not searched
   --flows <file|dir>     Flows (*.flow.json) the tests' "use" steps may name, besides those beside the tests
   --discover             Crawl the app, generate tests from what was found (a smoke test per
                          page, a test per sign-in/form/create-item/navigation flow), write them
@@ -143,7 +144,9 @@ export async function runCommand(args: string[], env: NodeJS.ProcessEnv = proces
   // Tests that cannot run as written: reported as failed with their problems while the others run.
   let invalid: InvalidTest[] = [];
   try {
-    if (values.tests) ({ tests, invalid } = await loadTestSuite(values.tests, undefined, { flows: values.flows }));
+    // Not svc's own folders, when they are inside the tests' folder (`--tests .`): the last run's report.json is no test.
+    const skip = [values.out ?? 'svc-report', values['state-dir'] ?? '.svc', values.baselines ?? 'svc-baselines'].map((d) => resolve(d));
+    if (values.tests) ({ tests, invalid } = await loadTestSuite(values.tests, undefined, { flows: values.flows, skip }));
   } catch (err) {
     if (err instanceof TestFileError) {
       process.stderr.write(`svc run: ${err.message}\n`);

@@ -55,14 +55,16 @@ const SuiteEnvelope = z.strictObject({ $schema: z.string().optional(), name: z.s
  * which are expanded right before it runs (run-graph/spec-to-definition.ts).
  *
  * Only a path that holds no test file at all throws; an invalid test or flow file comes
- * back in `invalid`.
+ * back in `invalid`. Folders in `skip` (absolute: svc run's --out, --state-dir and
+ * --baselines) are not searched: a folder of tests that holds them would otherwise load the
+ * previous run's report.json and state files as tests.
  */
-export async function loadTestSuite(path: string, cwd = process.cwd(), options: { flows?: string } = {}): Promise<LoadedSuite> {
+export async function loadTestSuite(path: string, cwd = process.cwd(), options: { flows?: string; skip?: string[] } = {}): Promise<LoadedSuite> {
   const root = resolve(cwd, path);
   const info = await stat(root).catch(() => undefined);
   if (!info) throw new TestFileError([`${path}: no such file or folder`]);
   if (!info.isDirectory() && root.endsWith('.flow.json')) throw new TestFileError([`${path}: a flow file, not a test: give the tests that use it with --tests and it with --flows (or keep it beside them)`]);
-  const files = info.isDirectory() ? await jsonFilesUnder(root) : [root];
+  const files = info.isDirectory() ? await jsonFilesUnder(root, new Set((options.skip ?? []).map((d) => resolve(cwd, d)))) : [root];
   if (files.length === 0) throw new TestFileError([`${path}: no .json test files found`]);
   if (options.flows && !(await stat(resolve(cwd, options.flows)).catch(() => undefined))) throw new TestFileError([`${options.flows}: no such file or folder`]);
 
@@ -139,13 +141,14 @@ function typeOfSteps(v: unknown): TestDefinition['type'] {
   return types.has('request') && !types.has('goto') ? 'api' : types.has('sql') && !types.has('goto') ? 'db' : 'ui';
 }
 
-async function jsonFilesUnder(dir: string): Promise<string[]> {
+async function jsonFilesUnder(dir: string, skip: Set<string>): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const p = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await jsonFilesUnder(p)));
-    else if (entry.name.endsWith('.json') && !entry.name.endsWith(FLOW_FILE_SUFFIX)) out.push(p);
+    if (entry.isDirectory()) {
+      if (!skip.has(p)) out.push(...(await jsonFilesUnder(p, skip)));
+    } else if (entry.name.endsWith('.json') && !entry.name.endsWith(FLOW_FILE_SUFFIX)) out.push(p);
   }
   return out.sort();
 }
