@@ -3,7 +3,7 @@ import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { checkAccessibility } from '../accessibility/check-accessibility.ts';
 import type { Fingerprint } from '../contracts/fingerprint.ts';
 import { StepFailure, type FailureKind, type StepContext, type StepResult, type AssertionResult, type TestExecutionResult, type UiDriver, type UiSession, type SqlDriver, type HttpExchange, type PageHtml, type HttpResult, type SqlResult, type ArtifactSink } from './types.ts';
-import { interpolate, redactSecrets, type VariableScope } from './variables.ts';
+import { interpolate, redactSecrets, redactSecretsDeep, type VariableScope } from './variables.ts';
 import { describeStep, describeAssertion, describeLocator } from './describe-step.ts';
 import { checkApiAssertion, loadJsonSchemaSupport } from './api/check-api-assertion.ts';
 import { failOnUncheckedServerError, statusIsChecked } from './api/server-error-check.ts';
@@ -167,16 +167,18 @@ export async function runTest(testId: string, test: TestDefinition, deps: TestRu
 
   /**
    * Runs a check whose outcome the result keeps (visual, accessibility), also when it fails:
-   * the failure carries the outcome in its details under `key`.
+   * the failure carries the outcome in its details under `key`. The outcome is kept masked:
+   * an accessibility finding quotes the element's HTML and the page's URL, which may hold a
+   * secret the test sent (found by QA).
    */
   async function keepingOutcome<O>(list: O[], key: string, index: number, check: () => Promise<{ outcome: O; fingerprint?: Fingerprint }>): Promise<void> {
     try {
       const out = await check();
-      list.push(out.outcome);
+      list.push(redactSecretsDeep(out.outcome, deps.secrets));
       if (out.fingerprint) fingerprints[index] = out.fingerprint;
     } catch (err) {
       const outcome = err instanceof StepFailure ? (err.details?.[key] as O | undefined) : undefined;
-      if (outcome) list.push(outcome);
+      if (outcome) list.push(redactSecretsDeep(outcome, deps.secrets));
       throw err;
     }
   }

@@ -162,6 +162,22 @@ function htmlSpellings(secret: string): string[] {
   return [lt(amp), quot, lt(quot)];
 }
 
+/**
+ * Every string inside a value — an outcome a result keeps, such as an accessibility
+ * check's (each violating element's HTML, the page's URL) — with redactSecrets applied;
+ * the shape stays, and so does a value holding no secret.
+ */
+export function redactSecretsDeep<T>(value: T, secrets: Record<string, string>): T {
+  if (Object.keys(secrets).length === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactSecrets(v, secrets);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
 /** A run of base64 (a Basic credential, an encoded token) long enough to hold a secret. */
 const BASE64_RUN = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
 
