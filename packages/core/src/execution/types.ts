@@ -308,4 +308,9 @@ export interface RunSummary {
    * `running` (a report of a run as it stands). Absent: it ran to its end.
    */
   unfinished?: 'interrupted' | 'cancelled' | 'running';
+  /**
+   * Why the run failed as a whole — an error, or a limit that stopped it (the run's status
+   * `failed`), whatever its tests did; its tests not run are skipped. Absent: it did not.
+   */
+  error?: string;
 }

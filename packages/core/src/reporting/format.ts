@@ -218,8 +218,9 @@ export function summaryTotals(summary: RunSummary): Totals {
  * failure does not fail the run: docs/quarantine.md), nothing ran when every test was
  * skipped, passed otherwise — as `svc run`'s exit code and the run's notifications judge it.
  */
-export function runVerdict(summary: Pick<RunSummary, 'failed' | 'total' | 'skipped' | 'results' | 'unfinished'>): 'failed' | 'interrupted' | 'cancelled' | 'running' | 'nothing_ran' | 'passed' {
-  if (summary.failed - quarantinedFailures(summary.results) > 0) return 'failed';
+export function runVerdict(summary: Pick<RunSummary, 'failed' | 'total' | 'skipped' | 'results' | 'unfinished' | 'error'>): 'failed' | 'interrupted' | 'cancelled' | 'running' | 'nothing_ran' | 'passed' {
+  // A run that failed as a whole (an error, a limit) failed, whatever the tests that ran did.
+  if (summary.error !== undefined || summary.failed - quarantinedFailures(summary.results) > 0) return 'failed';
   // Stopped before its end (or not at its end yet), a run has not passed, whatever the tests that ran did (svc run exits 1).
   if (summary.unfinished) return summary.unfinished;
   return summary.total === summary.skipped ? 'nothing_ran' : 'passed';
@@ -236,6 +237,11 @@ export function droppedScreenshotsNote(summary: Pick<RunSummary, 'results'>): st
   if (!n) return undefined;
   const tests = summary.results.filter((r) => (r.screenshots_dropped ?? 0) > 0).map((r) => r.name);
   return `${n} screenshot${n === 1 ? ' was' : 's were'} not taken: the run reached its cap of ${limits.MAX_SCREENSHOTS_PER_RUN} screenshots (screenshot steps and failure screenshots together) — in ${tests.join(', ')}`;
+}
+
+/** What a report says under its headline of a run that failed as a whole. */
+export function runErrorNote(summary: Pick<RunSummary, 'error'>): string | undefined {
+  return summary.error === undefined ? undefined : `The run failed: ${summary.error}`;
 }
 
 /** What a report says under its headline of a run that did not end on its own. */

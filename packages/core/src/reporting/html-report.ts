@@ -2,7 +2,7 @@ import type { AssertionResult, RunSummary, StepResult, TestExecutionResult } fro
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { base64, imageMime } from './bytes.ts';
-import { STEP_ICON, UNFINISHED_NOTE, droppedScreenshotsNote, VISUAL_STATUS_LABEL, accessibilitySummary, failingStep, healedSelectors, stepHeals, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages, retriesOf, runVerdict } from './format.ts';
+import { STEP_ICON, UNFINISHED_NOTE, runErrorNote, droppedScreenshotsNote, VISUAL_STATUS_LABEL, accessibilitySummary, failingStep, healedSelectors, stepHeals, humanDuration, percent, screenshotKeys, stripControl, testError, visualDiff, visualImages, retriesOf, runVerdict } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
 import { quarantineOf } from '../execution/totals.ts';
 import { describeOrigin } from '../flows/expand-flows.ts';
@@ -101,6 +101,7 @@ function header(s: RunSummary): string {
     `<p class="meta">${meta.join(' · ')}</p>`,
     ...(dropped ? [`<p class="meta dropped">⚠ ${esc(dropped)}</p>`] : []),
     ...(s.unfinished ? [`<p class="meta unfinished">${esc(UNFINISHED_NOTE[s.unfinished])}</p>`] : []),
+    ...(s.error !== undefined ? [`<p class="meta run-error">${esc(runErrorNote(s)!)}</p>`] : []),
     '<div class="totals">',
     stat('total', s.total, 'Total'),
     stat('passed', s.passed, 'Passed'),

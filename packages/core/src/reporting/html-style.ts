@@ -29,6 +29,7 @@ header { background: var(--card); border: 1px solid var(--line); border-radius: 
 header.run-failed { border-top-color: var(--failed); }
 .meta, .rate, .test-id, footer { color: var(--muted); font-size: 13px; }
 .meta { margin: 0 0 14px; }
+.meta.run-error { color: var(--failed); font-weight: 600; }
 .totals { display: flex; flex-wrap: wrap; gap: 10px; }
 .stat { min-width: 96px; padding: 8px 12px; border-radius: 8px; background: var(--bg); }
 .stat .num { display: block; font-size: 22px; font-weight: 600; }

@@ -128,6 +128,7 @@ export const JsonReport = z.strictObject({
     pass_rate: z.number().nullable().describe('(passed + healed) / (total − skipped), 0..1; null when nothing ran'),
     unfinished: z.enum(['interrupted', 'cancelled', 'running']).optional().describe('The run did not end on its own: interrupted (svc run stopped by Ctrl-C or SIGTERM; `svc run --resume` continues it), cancelled, or running (the report of a run as it stands). The tests not run are counted as skipped. Present only then'),
     screenshots_dropped: z.number().int().positive().optional().describe('Screenshots not taken because the run reached its cap (MAX_SCREENSHOTS, 100), over all tests; present only then'),
+    error: z.string().optional().describe('Why the run failed as a whole — an error, or a limit that stopped it — whatever its tests did (its tests not run are skipped); present only then'),
   }),
   tests: z.array(JsonReportTest),
 });
@@ -167,6 +168,7 @@ export function buildJsonReport(summary: RunSummary): JsonReport {
       pass_rate: ran > 0 ? round4((summary.passed + summary.healed) / ran) : null,
       ...(summary.unfinished ? { unfinished: summary.unfinished } : {}),
       ...(dropped ? { screenshots_dropped: dropped } : {}),
+      ...(summary.error !== undefined ? { error: clean(summary.error) } : {}),
     },
     tests: summary.results.map(testOf),
   };

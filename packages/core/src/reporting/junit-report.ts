@@ -21,6 +21,9 @@ import { STEP_ICON, accessibilitySummary, failingStep, violationTargets, healedS
  * - each accessibility check is a property svc.accessibility.<n> (its summary) plus one per
  *   violated rule (svc.accessibility.<n>.<rule id> = impact, elements, help), and is
  *   repeated in <system-out> with each rule's help URL;
+ * - a run that failed as a whole (an error, a limit) says why in the suite property
+ *   svc.run_error (in an empty suite named "run" when no test ran); it is no <error> of a
+ *   test, and its tests not run are <skipped> with the reason;
  * - times are seconds with three decimals; characters XML 1.0 forbids are removed.
  */
 
@@ -31,6 +34,8 @@ export interface JUnitReportOptions {
 
 export function renderJUnitReport(summary: RunSummary, options: JUnitReportOptions = {}): string {
   const suites = groupBySuite(summary.results);
+  // A run that failed before any test ran has no suite of tests: an empty one carries the run's properties, its error among them.
+  if (summary.error !== undefined && suites.size === 0) suites.set('run', []);
   const all = summary.results;
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   out.push(
@@ -60,6 +65,7 @@ export function renderJUnitReport(summary: RunSummary, options: JUnitReportOptio
     out.push('    <properties>');
     const suiteProps: Array<[string, string]> = [['svc.run_id', summary.run_id], ['svc.run_name', summary.name], ['svc.workers', String(summary.workers)]];
     if (summary.unfinished) suiteProps.push(['svc.unfinished', summary.unfinished]);
+    if (summary.error !== undefined) suiteProps.push(['svc.run_error', summary.error]);
     if (summary.base_url) suiteProps.push(['svc.base_url', summary.base_url]);
     for (const [k, v] of suiteProps) out.push(`      <property${attrs({ name: k, value: v })}/>`);
     out.push('    </properties>');

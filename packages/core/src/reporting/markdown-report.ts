@@ -2,7 +2,7 @@ import type { RunSummary, TestExecutionResult } from '../execution/types.ts';
 import type { VisualOutcome } from '../visual/baseline-store.ts';
 import type { AccessibilityOutcome } from '../contracts/accessibility.ts';
 import { quarantineOf } from '../execution/totals.ts';
-import { UNFINISHED_NOTE, accessibilitySummary, droppedScreenshotsNote, failingStep, healedSelectors, violationTargets, humanDuration, percent, stripControl, testError, visualSummary, retriesOf, runVerdict } from './format.ts';
+import { UNFINISHED_NOTE, runErrorNote, accessibilitySummary, droppedScreenshotsNote, failingStep, healedSelectors, violationTargets, humanDuration, percent, stripControl, testError, visualSummary, retriesOf, runVerdict } from './format.ts';
 
 /**
  * The Markdown report (`report.md`), written to be posted as a pull-request comment:
@@ -39,6 +39,7 @@ export function renderMarkdownReport(summary: RunSummary, options: MarkdownRepor
   if (summary.base_url) context.push(`against ${codeSpan(summary.base_url)}`);
   head.push(`<sub>${context.join(' · ')}</sub>`, '');
   if (summary.unfinished) head.push(`> ${UNFINISHED_NOTE[summary.unfinished]}`, '');
+  if (summary.error !== undefined) head.push(`> ${inline(runErrorNote(summary)!)}`, '');
   const dropped = droppedScreenshotsNote(summary);
   if (dropped) head.push(`> ⚠️ ${inline(dropped)}`, '');
 

@@ -34,6 +34,8 @@ export async function runSummaryOf(store: Store, orgId: string, run: TestRun): P
     skipped: totals.skipped + notRun,
     results,
     ...(unfinished ? { unfinished } : {}),
+    // Failed as a whole (an error, a limit): the reports say so, as the commit status does (found by QA: "Nothing ran", no reason).
+    ...(run.status === 'failed' ? { error: run.error ?? 'the run failed' } : {}),
   };
 }
 

@@ -328,7 +328,7 @@ async function finish(graph: RunManager, manifest: Manifest, o: GraphSuiteRuntim
         ? `not finished: the run was interrupted while this test ran; ${resume} (it runs again from its start)`
         : `not executed: the run was interrupted; ${resume}`
       : `not executed: ${end.kind === 'error' ? end.error : 'the run ended before this test ran'}`;
-  const summary = { ...summaryOf(state, manifest, why), ...(status === 'interrupted' ? { unfinished: 'interrupted' as const } : {}) };
+  const summary = { ...summaryOf(state, manifest, why), ...(status === 'interrupted' ? { unfinished: 'interrupted' as const } : {}), ...(end.kind === 'error' ? { error: end.error } : {}) };
   // A finished run has nothing left to resume: its checkpoints go (an interrupted one keeps them).
   if (dir && status !== 'interrupted') await rm(dir, { recursive: true, force: true }).catch(() => {});
   return { summary, threadId, status, ...(end.kind === 'error' ? { error: end.error } : {}) };
