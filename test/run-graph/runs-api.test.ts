@@ -170,6 +170,11 @@ describe('run endpoints', () => {
     const running = JSON.parse((await api.get(`/api/reports/${runId}?format=json`)).text);
     expect(running.run).toMatchObject({ unfinished: 'running', total: 3, passed: 1, skipped: 2, base_url: target.url });
     expect((await api.get(`/api/reports/${runId}?format=md`)).text).toMatch(/^## ⏳ Running/m);
+    // Each format lists the planned cases not run, skipped with the reason, so its tests agree with its totals
+    // (found by QA: the JUnit report of a cancelled run said tests="1" skipped="0", all green, and JSON listed 1 test of 3).
+    expect(running.tests.map((t: { status: string; error: { message: string } | null }) => [t.status, t.error?.message ?? null])).toEqual([
+      ['passed', null], ['skipped', 'not run yet: the run is still running'], ['skipped', 'not run yet: the run is still running'],
+    ]);
 
     expect((await api.post(`/api/v1/test/cancel/${runId}`)).status).toBe(200);
     const record = (await api.get(`/api/v1/test/status/${runId}`)).body.run;
@@ -187,6 +192,9 @@ describe('run endpoints', () => {
     expect(md).toContain('Cancelled before every test ran: the tests not run are counted as skipped.');
     const junit = (await api.get(`/api/reports/${runId}?format=junit`)).text;
     expect(junit).toContain('<property name="svc.unfinished" value="cancelled"/>');
+    expect(junit).toMatch(/<testsuites [^>]*tests="3" failures="0" errors="0" skipped="2"/);
+    expect(junit.match(/<skipped message="not run: the run was cancelled before this test finished"\/>/g)).toHaveLength(2);
+    expect(cancelled.tests.map((t: { status: string }) => t.status)).toEqual(['passed', 'skipped', 'skipped']);
   });
 
   it("a run of a project's every test (no test_ids) counts its plan while it runs, not 2 of 2 for a plan of 3 (found by QA)", async () => {

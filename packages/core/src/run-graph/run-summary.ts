@@ -3,12 +3,23 @@ import { isTerminalRunStatus, type TestRun } from '../contracts/test-run.ts';
 import type { Store } from '../store/index.ts';
 import { runTotals } from '../execution/totals.ts';
 import { resultCaseId } from '../contracts/test-result.ts';
+import type { TestSpec } from '../contracts/test-spec.ts';
+import { notRunResult } from './results.ts';
+
+/** Why a planned case of an unfinished run has no result, as its skipped entry says. */
+const NOT_RUN: Record<'cancelled' | 'running', string> = {
+  cancelled: 'not run: the run was cancelled before this test finished',
+  running: 'not run yet: the run is still running',
+};
 
 /**
  * A finished (or running) run as the RunSummary the report renderers take, from what is
- * stored: the run record and, per test, its latest stored attempt.
+ * stored: the run record and, per test, its latest stored attempt. `plan` (the run state's
+ * test plan) lists an unfinished run's planned cases: each one with no result is in the
+ * summary as skipped, saying why, so a report's tests agree with its totals (found by QA:
+ * a cancelled run's JUnit report said tests="1" skipped="0" for a plan of 3).
  */
-export async function runSummaryOf(store: Store, orgId: string, run: TestRun): Promise<RunSummary> {
+export async function runSummaryOf(store: Store, orgId: string, run: TestRun, plan?: ReadonlyArray<Pick<TestSpec, 'id' | 'name' | 'type'>>): Promise<RunSummary> {
   const stored = await store.testRuns.results(orgId, run.id);
   const latest = new Map<string, (typeof stored)[number]>();
   for (const r of stored) if ((latest.get(resultCaseId(r))?.attempt ?? -1) < r.attempt) latest.set(resultCaseId(r), r);
@@ -16,6 +27,14 @@ export async function runSummaryOf(store: Store, orgId: string, run: TestRun): P
   const started = run.started_at ?? run.created_at;
   const finished = run.completed_at ?? new Date().toISOString();
   const unfinished = run.status === 'cancelled' ? 'cancelled' : isTerminalRunStatus(run.status) ? undefined : 'running';
+  if (unfinished && plan) {
+    const have = new Set(results.map((r) => r.test_id));
+    for (const spec of plan) {
+      if (have.has(spec.id)) continue;
+      have.add(spec.id);
+      results.push({ ...executionResultOf({ ...notRunResult(spec, 'SKIPPED', NOT_RUN[unfinished]), created_at: finished }), started_at: finished });
+    }
+  }
   const totals = runTotals(results);
   // Cases planned and not run (a cancelled run's rest, a running run's yet to come) count as skipped: a report of
   // one passed test out of twelve planned said "1 of 1 passed" (found by QA).

@@ -2,11 +2,10 @@ import { z } from 'zod';
 import type { Context, Hono } from 'hono';
 import { DownloadReportInput, GenerateReportInput, type ReportDocumentFormat } from '@svc/core/contracts/report-document';
 import { checkReportDocument, reportDocument } from '@svc/core/reporting/report-document';
-import { runSummaryOf } from '@svc/core/run-graph/run-summary';
 import type { ApiEnv } from '../env.ts';
 import { mountRoute, type RouteDef } from '../route.ts';
 import { runImages } from '../report-images.ts';
-import { runGraphOf, type RunGraphAppDeps } from './runs.ts';
+import { reportSummaryOf, runGraphOf, type RunGraphAppDeps } from './runs.ts';
 
 const responses = {
   200: { description: 'the report as a file to save (Content-Disposition: attachment): application/pdf, text/html, application/json, text/markdown or application/xml' },
@@ -27,7 +26,7 @@ export function reportRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry:
     const { run, threadId } = await runGraphOf(deps).runs.resolve(organizationId, runId);
     // Before anything is read: an unfinished run (409) or a PDF nobody can print (501) costs nothing.
     checkReportDocument(run, format, { pdf: deps.reportPdf });
-    const summary = await runSummaryOf(deps.store, organizationId, run);
+    const summary = await reportSummaryOf(deps, organizationId, run, threadId);
     const images = format === 'pdf' || format === 'html' ? await runImages(deps, summary, threadId) : new Map<string, Uint8Array>();
     const doc = await reportDocument(summary, format, { embed: (key) => images.get(key), pdf: deps.reportPdf });
     return c.body(doc.body, 200, {

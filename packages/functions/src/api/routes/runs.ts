@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Hono } from 'hono';
 import { AppError, validationFailed } from '@svc/core/errors';
 import { MAX_PARAMETER_SETS } from '@svc/core/contracts/parameter-sets';
-import { RunResultsQuery, TestRunSchema } from '@svc/core/contracts/test-run';
+import { isTerminalRunStatus, RunResultsQuery, TestRunSchema, type TestRun } from '@svc/core/contracts/test-run';
 import { resultCaseId, TestResultRecordSchema } from '@svc/core/contracts/test-result';
 import { RunStartInput, RunStartedSchema, RunStatusSchema } from '@svc/core/run-graph/contracts';
 import { runSummaryOf } from '@svc/core/run-graph/run-summary';
@@ -31,6 +31,16 @@ export function runGraphOf(deps: RunGraphAppDeps): RunManager {
 }
 
 export const userOf = (p: Principal | undefined) => p?.userId ?? null;
+
+/**
+ * A run as its reports take it: an unfinished one (running, cancelled) with its planned
+ * cases from the run state, so those not run are listed as skipped with the reason.
+ */
+export async function reportSummaryOf(deps: RunGraphAppDeps, orgId: string, run: TestRun, threadId: string) {
+  const unfinished = run.status === 'cancelled' || !isTerminalRunStatus(run.status);
+  const plan = unfinished ? await runGraphOf(deps).checkpointer.load(threadId).then(({ state }) => state.test_plan, () => undefined) : undefined;
+  return runSummaryOf(deps.store, orgId, run, plan);
+}
 
 const IdParams = z.strictObject({ id: z.string().min(1).max(200).describe('Run id (or thread id)') });
 const TestIdParams = z.strictObject({ id: z.uuid().describe('Test id') });
@@ -157,7 +167,7 @@ function runRoutes(app: Hono<ApiEnv>, deps: RunGraphAppDeps, registry: RouteDef[
     responses: { 200: { description: 'the report in the asked format' }, 404: { description: 'no such run' } },
   }, async ({ c, params, query, access }) => {
     const { run, threadId } = await runGraphOf(deps).runs.resolve(access.organizationId, params.run_id);
-    const summary = await runSummaryOf(deps.store, access.organizationId, run);
+    const summary = await reportSummaryOf(deps, access.organizationId, run, threadId);
     const embed = query.format === 'html' ? await runImages(deps, summary, threadId) : undefined;
     const [report] = renderReports(summary, [query.format], embed ? { embed: (key) => embed.get(key) } : {});
     return c.body(report.body, 200, { 'content-type': report.contentType });
