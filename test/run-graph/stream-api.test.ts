@@ -180,6 +180,21 @@ describe('SSE', () => {
     expect((await client(server.url, { token: stranger.token, org: stranger.orgId }).get(`/api/v1/stream/status/${run.thread_id}`)).status).toBe(404);
   });
 
+  it("GET /stream/{id} takes the run's id too, as the status route does, for a run on a named thread; another organization's is a 404 (found by QA)", async () => {
+    const ids = await tests(api, projectId, ['/ok?id=rid1']);
+    const run = (await api.post('/api/v1/test/run', { project_id: projectId, test_ids: ids, thread_id: 'stream-by-run-id' })).body;
+    expect(run.thread_id).not.toBe(run.run.id);
+    expect((await api.get(`/api/v1/stream/status/${run.run.id}`)).status).toBe(200);
+    const byRun = await openSse(`${server.url}/stream/${run.run.id}`, { headers: { authorization: `Bearer ${token}`, 'x-organization-id': orgId } });
+    await byRun.done;
+    expect(byRun.res.status).toBe(200);
+    expect(byRun.events.map((e) => e.id)).toEqual(byRun.events.map((_, i) => String(i + 1)));
+    expect(byRun.events.at(-1)?.event).toBe('complete');
+    const stranger = await signUp(server.url, 'stranger-run-id@example.com');
+    const foreign = await fetch(`${server.url}/api/stream/${run.run.id}`, { headers: { authorization: `Bearer ${stranger.token}`, 'x-organization-id': stranger.orgId } });
+    expect(foreign.status).toBe(404);
+  });
+
   it('a client that never reads is dropped after the write timeout; nothing piles up for it', async () => {
     const ids = await tests(api, projectId, ['/gate?id=n1']);
     target.closeGate();

@@ -63,8 +63,18 @@ export function streamRoutes(app: Hono<ApiEnv>, deps: StreamAppDeps, registry: R
     // A name the organization chose (thread-names.ts) is found with its X-Organization-ID, when sent.
     const org = c.req.header('x-organization-id')?.toLowerCase();
     const named = org && /^[0-9a-f-]{36}$/.test(org) ? await g.deps.threads.ownedBy(org, params.session_id) : undefined;
-    const threadId = named?.threadId ?? params.session_id;
-    const owner = named?.owner ?? (await g.deps.threads.owner(threadId));
+    let threadId = named?.threadId ?? params.session_id;
+    let owner = named?.owner ?? (await g.deps.threads.owner(threadId));
+    if (!owner && principal && (org || principal.kind === 'apiKey')) {
+      // Not a thread: a run's id, as the status route takes it (a run on a named thread has a
+      // thread id of its own), looked up in the caller's organization (found by QA: a 404).
+      const mine = await deps.identity.access(principal, org).catch(() => undefined);
+      const resolved = mine ? await g.runs.resolve(mine.organizationId, params.session_id).catch(() => undefined) : undefined;
+      if (resolved) {
+        threadId = resolved.threadId;
+        owner = await g.deps.threads.owner(threadId);
+      }
+    }
     if (!owner) throw notFound('session');
     const access = await deps.identity.access(principal, owner.organization_id).catch(() => {
       throw notFound('session');
