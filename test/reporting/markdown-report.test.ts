@@ -44,6 +44,15 @@ describe('Markdown report', () => {
     expect(withMention).not.toContain('<script>');
   });
 
+  it('a name that starts like a list item stays the text of its own item (found by QA: "- 1. first" nested a list)', () => {
+    const flaky = (name: string) => ({ ...passedLogin, test_id: name, name, metadata: { ...passedLogin.metadata, retries: 1 } });
+    const out = renderMarkdownReport(makeSummary([flaky('1. first'), flaky('- second'), flaky('+ third'), flaky('2) fourth')]));
+    expect(out).toContain('- 1\\. first — passed on attempt 2');
+    expect(out).toContain('- \\- second — passed on attempt 2');
+    expect(out).toContain('- \\+ third — passed on attempt 2');
+    expect(out).toContain('- 2\\) fourth — passed on attempt 2');
+  });
+
   it('keeps a code fence intact when the message itself contains backticks', () => {
     const tricky = { ...failedAssertion, error_message: 'before\n```\n<b>not code</b>\n````\nafter' };
     const out = renderMarkdownReport(makeSummary([tricky]));

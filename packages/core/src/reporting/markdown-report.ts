@@ -158,13 +158,16 @@ function accessibilityLines(o: AccessibilityOutcome): string[] {
 // ---------------------------------------------------------------- escaping
 
 /**
- * Plain text inside a line (never at its start): the punctuation that formats inline is
- * backslash-escaped, HTML-significant characters become entities, and a zero-width space
- * after @ keeps GitHub from notifying whoever a test name happens to mention.
+ * Plain text inside a line (never at its start, but it may start a list item's text): the
+ * punctuation that formats inline is backslash-escaped, and so is a leading list marker
+ * ("1. ", "2) ", "- ", "+ "), which would nest a list in the item; HTML-significant
+ * characters become entities, and a zero-width space after @ keeps GitHub from notifying
+ * whoever a test name happens to mention.
  */
 function inline(text: string): string {
   return oneLine(text)
     .replace(/[\\`*_[\]|~#]/g, (c) => `\\${c}`)
+    .replace(/^(\d{1,9})([.)])|^([-+])/, (_, digits: string | undefined, mark: string | undefined, bullet: string | undefined) => (bullet ? `\\${bullet}` : `${digits}\\${mark}`))
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
