@@ -1,6 +1,6 @@
 import type { Locator, Step, TestDefinition } from '../../../contracts/steps.ts';
 import { ariaNamed, CLICKED_ROLES, FIELD_ROLES } from '../grammar/locators.ts';
-import { originOf, pathMatches, recordedTest, relativeUrl, RecordingError, type ConvertedRecording, type SkippedPart } from './types.ts';
+import { invalidStepReason, originOf, pathMatches, recordedTest, relativeUrl, RecordingError, type ConvertedRecording, type SkippedPart } from './types.ts';
 
 /**
  * Chrome DevTools Recorder JSON (the "Export as JSON" of the Recorder panel) → a test.
@@ -32,26 +32,34 @@ export function isChromeRecording(v: unknown): v is { title?: string; steps: Rec
 export function convertChromeRecording(rec: unknown, opts: { name?: string } = {}): ConvertedRecording {
   if (!isChromeRecording(rec)) throw new RecordingError('not a Chrome DevTools Recorder recording: expected { "title", "steps": [{ "type": … }] }');
   if (rec.steps.length === 0) throw new RecordingError('the recording has no steps');
+  if (rec.title !== undefined && rec.title !== null && typeof rec.title !== 'string') throw new RecordingError(`the title must be a string, got ${typeof rec.title}`, 'recording.title');
   const steps: Step[] = [];
   const skipped: SkippedPart[] = [];
   let guessed = 0;
   const held: string[] = [];
-  const origin = originOf(rec.steps.find((s) => s.type === 'navigate')?.url ?? '');
+  const firstUrl = rec.steps.find((s) => s.type === 'navigate')?.url;
+  const origin = originOf(typeof firstUrl === 'string' ? firstUrl : '');
   const skip = (i: number, s: RecorderStep, reason: string) => skipped.push({ at: i, what: s.type, reason });
 
   rec.steps.forEach((s, i) => {
+    // A malformed step (an empty URL or selector, a negative count, a number where text belongs) is skipped naming its field.
+    const add = (step: Step) => {
+      const invalid = invalidStepReason(step);
+      if (invalid) skip(i, s, invalid);
+      else steps.push(step);
+    };
     const needTarget = (build: (l: Locator) => Step, kind: 'click' | 'field' = 'click') => {
       const l = bestSelector(s.selectors, kind);
       if (!l) return skip(i, s, 'no usable selector (expected aria/, CSS, text/, xpath/ or pierce/ selectors)');
       if (l.guessed) guessed++;
-      steps.push(build(l.locator));
+      add(build(l.locator));
     };
     switch (s.type) {
       case 'setViewport':
         return skip(i, s, 'the viewport is a run setting, not a test step');
       case 'navigate':
         if (typeof s.url !== 'string') return skip(i, s, 'navigate without a url');
-        steps.push({ type: 'goto', url: relativeUrl(s.url, origin) });
+        add({ type: 'goto', url: relativeUrl(s.url, origin) });
         break;
       case 'click':
         needTarget((selector) => ({ type: 'click', selector, ...(s.button === 'secondary' ? { button: 'right' as const } : s.button === 'auxiliary' ? { button: 'middle' as const } : {}) }));
@@ -72,7 +80,7 @@ export function convertChromeRecording(rec: unknown, opts: { name?: string } = {
           held.push(MODIFIERS[s.key]);
           return;
         }
-        steps.push({ type: 'press', key: [...held, s.key].join('+') });
+        add({ type: 'press', key: [...held, s.key].join('+') });
         break;
       case 'keyUp':
         // The press step above already released the key; only modifiers need forgetting.
@@ -80,15 +88,15 @@ export function convertChromeRecording(rec: unknown, opts: { name?: string } = {
         return;
       case 'scroll':
         if (s.selectors?.length) needTarget((selector) => ({ type: 'scroll', selector }));
-        else steps.push({ type: 'scroll', x: s.x ?? 0, y: s.y ?? 0 });
+        else add({ type: 'scroll', x: s.x ?? 0, y: s.y ?? 0 });
         break;
       case 'waitForElement': {
         const l = bestSelector(s.selectors, 'click');
         if (!l) return skip(i, s, 'no usable selector');
         if (s.count !== undefined && s.count !== 1) {
           const bound = s.operator === '>=' ? { min: s.count } : s.operator === '<=' ? { max: s.count } : { equals: s.count };
-          steps.push({ type: 'assert', assertion: { type: 'count', selector: l.locator, ...bound } });
-        } else steps.push({ type: 'wait-for', selector: l.locator, state: s.visible === false ? 'hidden' : 'visible' });
+          add({ type: 'assert', assertion: { type: 'count', selector: l.locator, ...bound } });
+        } else add({ type: 'wait-for', selector: l.locator, state: s.visible === false ? 'hidden' : 'visible' });
         break;
       }
       case 'waitForExpression':
@@ -98,23 +106,23 @@ export function convertChromeRecording(rec: unknown, opts: { name?: string } = {
       default:
         return skip(i, s, `step type "${s.type}" is not supported`);
     }
-    for (const e of s.assertedEvents ?? []) {
-      if (e.type !== 'navigation') continue;
-      if (e.url) steps.push({ type: 'assert', assertion: { type: 'url', ...pathMatches(e.url, origin) } });
-      if (e.title) steps.push({ type: 'assert', assertion: { type: 'title', equals: e.title } });
+    for (const e of Array.isArray(s.assertedEvents) ? s.assertedEvents : []) {
+      if (typeof e !== 'object' || e === null || e.type !== 'navigation') continue;
+      if (e.url) add({ type: 'assert', assertion: { type: 'url', ...(typeof e.url === 'string' ? pathMatches(e.url, origin) : { equals: e.url }) } });
+      if (e.title) add({ type: 'assert', assertion: { type: 'title', equals: e.title } });
     }
   });
   if (steps.length === 0) throw new RecordingError(`no step of the recording could be converted: ${skipped.map((x) => `step ${x.at} (${x.what}): ${x.reason}`).join('; ')}`);
   const considered = rec.steps.filter((s) => s.type !== 'keyUp').length;
-  const converted = considered - skipped.length;
-  const test = recordedTest(opts.name ?? rec.title, 'Converted from a Chrome DevTools Recorder recording', steps);
-  const confidence = Math.round((converted / Math.max(1, considered)) * (1 - 0.2 * (guessed / Math.max(1, converted))) * 1000) / 1000;
+  const done = Math.max(0, considered - new Set(skipped.map((x) => x.at)).size);
+  const test = recordedTest(opts.name ?? rec.title ?? undefined, 'Converted from a Chrome DevTools Recorder recording', steps);
+  const confidence = Math.round((done / Math.max(1, considered)) * (1 - 0.2 * (guessed / Math.max(1, done))) * 1000) / 1000;
   return { format: 'chrome-recorder', test, skipped, confidence };
 }
 
 /** aria/Name[role="button"] → role + name; aria/Name → button-or-link (or field); else CSS, text, XPath. */
 export function bestSelector(selectors: RecorderStep['selectors'], kind: 'click' | 'field'): { locator: Locator; guessed: boolean } | undefined {
-  const flat = (selectors ?? []).map((s) => (Array.isArray(s) ? s : [s])).filter((chain) => chain.length > 0 && chain.every((p) => typeof p === 'string'));
+  const flat = (Array.isArray(selectors) ? selectors : []).map((s) => (Array.isArray(s) ? s : [s])).filter((chain) => chain.length > 0 && chain.every((p) => typeof p === 'string'));
   // Chains of several parts cross iframes or shadow roots; CSS pierces open shadow roots, so the last part is enough there.
   const last = (chain: string[]) => chain[chain.length - 1];
   const css = flat.map(last).find((s) => !/^(aria|text|xpath|pierce)\//.test(s) && !/^\/\//.test(s));
@@ -125,7 +133,7 @@ export function bestSelector(selectors: RecorderStep['selectors'], kind: 'click'
     const s = last(chain);
     if (!s.startsWith('aria/')) continue;
     const m = /^aria\/(.*?)(?:\[role="([a-z]+)"\])?$/.exec(s);
-    if (!m || !m[1]) continue;
+    if (!m || !m[1]?.trim()) continue;
     if (m[2]) return { locator: { role: m[2], name: m[1] }, guessed: false };
     if (certain) break;
     return { locator: ariaNamed(m[1], kind === 'field' ? FIELD_ROLES : CLICKED_ROLES), guessed: true };

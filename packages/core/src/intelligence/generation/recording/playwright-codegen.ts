@@ -1,6 +1,6 @@
 import type * as TS from 'typescript';
 import type { Assertion, Locator, Step, TestDefinition } from '../../../contracts/steps.ts';
-import { escapeRegex, originOf, pathMatches, recordedTest, relativeUrl, RecordingError, type ConvertedRecording, type SkippedPart } from './types.ts';
+import { escapeRegex, invalidStepReason, originOf, pathMatches, recordedTest, relativeUrl, RecordingError, type ConvertedRecording, type SkippedPart } from './types.ts';
 
 /**
  * A Playwright codegen script (`npx playwright codegen`) → a test. The script is parsed
@@ -46,7 +46,13 @@ export async function convertPlaywrightScript(source: string, opts: { name?: str
     if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(e.operand)) return -Number(e.operand.text);
     if (ts.isRegularExpressionLiteral(e)) {
       const m = /^\/(.*)\/([a-z]*)$/s.exec(e.text);
-      return m ? new RegExp(m[1], m[2]) : undefined;
+      if (!m) return undefined;
+      try {
+        return new RegExp(m[1], m[2]);
+      } catch {
+        // A regex that does not compile (`/(/`) is no literal: its statement is skipped as such (it answered 500; found by QA).
+        return undefined;
+      }
     }
     if (ts.isArrayLiteralExpression(e)) return e.elements.map((x) => literal(x));
     if (ts.isObjectLiteralExpression(e)) {
@@ -95,6 +101,8 @@ export async function convertPlaywrightScript(source: string, opts: { name?: str
         case 'getByRole': {
           if (typeof a0 !== 'string') return { error: 'getByRole needs a literal role' };
           const name = o.name;
+          // A name that is not a literal (a variable, a regex that does not compile) would leave any element of the role: not converted (found by QA).
+          if ('name' in o && (name === undefined || (typeof name === 'object' && !(name instanceof RegExp)))) return { error: 'getByRole needs a literal name (a string or a regex that compiles)' };
           if (name instanceof RegExp) parts.push({ selector: `internal:role=${a0}[name=${name}]` });
           else parts.push({ structured: { role: a0, ...(name !== undefined && { name: String(name) }), ...(exact && { exact: true }) }, selector: `internal:role=${a0}${name !== undefined ? `[name=${text(name)}]` : ''}` });
           break;
@@ -324,6 +332,12 @@ export async function convertPlaywrightScript(source: string, opts: { name?: str
       skipped.push({ at: line, what, reason });
       return true;
     };
+    // A malformed statement (an empty locator, key or URL, a negative wait) is skipped naming the field, not stored broken (found by QA).
+    const add = (step: Step) => {
+      const invalid = invalidStepReason(step);
+      if (invalid) skipped.push({ at: line, what, reason: invalid });
+      else steps.push(step);
+    };
     if (typeof chain.root === 'object') {
       const inner = ts.isIdentifier(chain.root.expect) && chain.root.expect.text === 'page' ? 'page' : chainOf(chain.root.expect);
       if (!inner) return fail('expect(…) of something other than page or a page locator');
@@ -331,7 +345,7 @@ export async function convertPlaywrightScript(source: string, opts: { name?: str
       const a = expectation(inner, chain.calls);
       if ('error' in a) return fail(a.error);
       considered++;
-      steps.push({ type: 'assert', assertion: a });
+      add({ type: 'assert', assertion: a });
       return true;
     }
     if (chain.root !== 'page') return false;
@@ -343,14 +357,14 @@ export async function convertPlaywrightScript(source: string, opts: { name?: str
       if (typeof url !== 'string') return fail('goto needs a literal URL');
       origin ??= originOf(url);
       considered++;
-      steps.push({ type: 'goto', url: relativeUrl(url, origin) });
+      add({ type: 'goto', url: relativeUrl(url, origin) });
       return true;
     }
     if (first.name === '.keyboard' && calls[1]) {
       const a0 = literal(calls[1].args[0]);
       considered++;
-      if (calls[1].name === 'press' && typeof a0 === 'string') steps.push({ type: 'press', key: a0 });
-      else if ((calls[1].name === 'type' || calls[1].name === 'insertText') && typeof a0 === 'string') steps.push({ type: 'type', selector: ':focus', text: a0 });
+      if (calls[1].name === 'press' && typeof a0 === 'string') add({ type: 'press', key: a0 });
+      else if ((calls[1].name === 'type' || calls[1].name === 'insertText') && typeof a0 === 'string') add({ type: 'type', selector: ':focus', text: a0 });
       else return fail(`keyboard.${calls[1].name} is not supported`) && true;
       return true;
     }
@@ -358,14 +372,14 @@ export async function convertPlaywrightScript(source: string, opts: { name?: str
       const url = literal(first.args[0]);
       if (typeof url !== 'string') return fail('waitForURL needs a literal URL');
       considered++;
-      steps.push({ type: 'wait-for', url: relativeUrl(url, origin).startsWith('/') ? `**${relativeUrl(url, origin)}` : url });
+      add({ type: 'wait-for', url: relativeUrl(url, origin).startsWith('/') ? `**${relativeUrl(url, origin)}` : url });
       return true;
     }
     if (first.name === 'waitForTimeout') {
       const ms = literal(first.args[0]);
       if (typeof ms !== 'number') return fail('waitForTimeout needs a literal number');
       considered++;
-      steps.push({ type: 'wait-for', ms });
+      add({ type: 'wait-for', ms });
       return true;
     }
     if (first.name === 'close' || first.name === 'waitForLoadState') {
@@ -379,7 +393,7 @@ export async function convertPlaywrightScript(source: string, opts: { name?: str
     const step = action(loc.locator, calls[actIndex]);
     if ('error' in step) return fail(step.error);
     considered++;
-    steps.push(step);
+    add(step);
     return true;
   };
 

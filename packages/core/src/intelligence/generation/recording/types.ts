@@ -1,4 +1,4 @@
-import type { Step, TestDefinition } from '../../../contracts/steps.ts';
+import { Step, type TestDefinition } from '../../../contracts/steps.ts';
 
 export type RecordingFormat = 'chrome-recorder' | 'playwright';
 
@@ -71,4 +71,19 @@ export function recordedTest(name: string | undefined, description: string, step
     steps,
     assertions: [],
   };
+}
+
+/**
+ * Why a converted step is not a valid step (an empty URL, selector or key, a negative count
+ * or wait, a number where text belongs: a malformed recording), naming the field; undefined
+ * when it is valid. Values too long for a test are left to the whole test's check, which
+ * answers 400 asking to shorten them. Such a step is listed in skipped rather than stored
+ * broken, or turned into a 500 (found by QA).
+ */
+export function invalidStepReason(step: Step): string | undefined {
+  const checked = Step.safeParse(step);
+  if (checked.success || checked.error.issues.every((i) => i.code === 'too_big')) return undefined;
+  const issue = checked.error.issues.find((i) => i.code !== 'too_big')!;
+  const field = issue.path.join('.');
+  return `the recorded ${step.type} step is not valid${field ? `: ${field}` : ''}: ${issue.message}`;
 }
