@@ -143,6 +143,19 @@ Examples:
     expect(partial.body.execution).toEqual({ status: 'not_executed', error: 'execution was not requested (execute: false)' });
   });
 
+  it('an empty quoted value that names an element, text, page or request is not understood (found by QA: `expect text ""` passed on any page, `click ""` clicked any button, `GET ""` was a 500); an empty value to type or expect still works', async () => {
+    for (const line of ['expect text ""', 'click ""', 'expect title ""', 'go to ""', 'GET "" returns 200']) {
+      const r = await api.post('/api/nlp/create-test', { project_id: projectId, text: `go to "/login"\n${line}` });
+      expect(r.status, `${line}: ${r.text}`).toBe(400);
+      expect(r.body.error.details.not_understood, line).toEqual([expect.objectContaining({ line: 2, text: line })]);
+    }
+    const story = await api.post('/api/nlp/create-from-story', { project_id: projectId, story: 'Given I am on "/login"\nThen I should see ""' });
+    expect(story.status, story.text).toBe(400);
+    const cleared = await api.post('/api/nlp/create-test', { project_id: projectId, text: 'go to "/login"\nfill "Email" with "x"\nfill "Email" with ""\nexpect "Email" to have value ""' });
+    expect(cleared.status, cleared.text).toBe(201);
+    expect(cleared.body.execution.status, JSON.stringify(cleared.body.execution)).toBe('passed');
+  });
+
   it('bad bodies name the field; another tenant\'s project is a 404', async () => {
     let r = await api.post('/api/nlp/create-test', { project_id: projectId });
     expect(r.status).toBe(400);

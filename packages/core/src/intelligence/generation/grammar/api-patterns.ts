@@ -21,6 +21,8 @@ export function parseRequest(template: string, ctx: MatchContext): Step[] | { er
   const method = m[1].toUpperCase() as 'GET';
   const url = slot(m, ctx, 2);
   if (url.startsWith('{') || url.startsWith('[')) return undefined;
+  // `GET ""` answered 500 (a request step needs a URL; found by QA).
+  if (url.trim() === '') return { error: 'the request needs a URL or path between the quotes, e.g. GET "/api/items"' };
   const step: Record<string, unknown> = { type: 'request', method, url };
   const extra: Step[] = [];
   let rest = m[3].trim();

@@ -73,9 +73,44 @@ function matchTemplate(template: string, ctx: MatchContext): SentenceMatch | Sen
     if (!m) continue;
     const built = p.build(m, ctx);
     if ('error' in built) return { ok: false, reason: built.error, closest: p.example };
+    const empty = emptyTarget(p, m, ctx);
+    if (empty) return { ok: false, reason: empty, closest: p.example };
     return { ok: true, steps: built, patterns: [p.id], certainty: p.certainty };
   }
   return { ok: false, reason: 'no supported sentence pattern matches', closest: closestExample(t) };
+}
+
+// ---------------------------------------------------------------- empty quoted values
+
+// Letters only: it survives lower-casing, slugs, JSON and regex escaping inside selectors.
+const EMPTY_MARK = 'svcemptyquotedvalue';
+
+/**
+ * An empty quoted value ("") may be what is typed or the value a field or response field
+ * should hold; anywhere else it names nothing: `click ""` clicked whatever button the union
+ * matched first, `expect text ""` and `expect title ""` passed on any page, and `GET ""`
+ * answered 500 (found by QA). The pattern is built again with a marker in each empty slot:
+ * a marker outside a fill/type value or an `equals` of a value or response-field check is
+ * the reason the sentence is not understood.
+ */
+function emptyTarget(p: (typeof ALL)[number], m: RegExpExecArray, ctx: MatchContext): string | undefined {
+  if (!ctx.values.some((v) => v.trim() === '')) return undefined;
+  const marked = p.build(m, { ...ctx, values: ctx.values.map((v) => (v.trim() === '' ? EMPTY_MARK : v)) });
+  if ('error' in marked) return undefined;
+  const misplaced = (v: unknown, path: Array<string | number>, step: Record<string, unknown>): boolean => {
+    if (typeof v === 'string') {
+      if (!v.includes(EMPTY_MARK)) return false;
+      const key = path[path.length - 1];
+      const value = path.length === 1 && ((step.type === 'fill' && key === 'value') || (step.type === 'type' && key === 'text'));
+      const expected = path.length === 2 && path[0] === 'assertion' && key === 'equals' && ['value', 'json'].includes(String((step.assertion as { type?: unknown })?.type));
+      const header = path.length === 2 && path[0] === 'headers';
+      return !(v === EMPTY_MARK && (value || expected || header));
+    }
+    if (Array.isArray(v)) return v.some((x, i) => misplaced(x, [...path, i], step));
+    if (v && typeof v === 'object') return Object.entries(v).some(([k, x]) => misplaced(x, [...path, k], step));
+    return false;
+  };
+  return marked.some((st) => misplaced(st, [], st as Record<string, unknown>)) ? 'an empty quoted value ("") names nothing here: put the words, element or URL between the quotes' : undefined;
 }
 
 // ---------------------------------------------------------------- closest pattern
