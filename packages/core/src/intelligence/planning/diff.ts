@@ -13,20 +13,20 @@ export function changedFilesFromDiff(diff: string): ChangedFile[] {
   const files = new Map<string, ChangedFile>();
   let current: ChangedFile | undefined;
   for (const line of diff.split(/\r?\n/)) {
-    const git = /^diff --git a\/(.+?) b\/(.+)$/.exec(line);
-    if (git) {
-      current = { path: git[2], added: 0, removed: 0, deleted: false };
+    const gitPath = line.startsWith('diff --git ') ? newPathOfGitHeader(line.slice('diff --git '.length)) : undefined;
+    if (gitPath !== undefined) {
+      current = { path: gitPath, added: 0, removed: 0, deleted: false };
       files.set(current.path, current);
       continue;
     }
-    const plus = /^\+\+\+ (?:b\/)?(.+?)\s*$/.exec(line);
-    if (plus) {
-      if (plus[1] === '/dev/null') {
+    const plus = line.startsWith('+++ ') ? headerPath(line.slice(4)) : undefined;
+    if (plus !== undefined) {
+      if (plus === '/dev/null') {
         if (current) current.deleted = true;
         continue;
       }
-      if (!current || current.path !== plus[1]) {
-        current = files.get(plus[1]) ?? { path: plus[1], added: 0, removed: 0, deleted: false };
+      if (!current || current.path !== plus) {
+        current = files.get(plus) ?? { path: plus, added: 0, removed: 0, deleted: false };
         files.set(current.path, current);
       }
       continue;
@@ -37,4 +37,56 @@ export function changedFilesFromDiff(diff: string): ChangedFile[] {
     else if (line.startsWith('-')) current.removed++;
   }
   return [...files.values()];
+}
+
+/**
+ * The path of a `+++ ` header: git's C-quoted form ("b/src/\303\274ber.ts", for a
+ * non-ASCII character, a quote or a backslash) unquoted, a `diff -u` header's tab and
+ * timestamp dropped, git's `b/` prefix removed (found by QA: both were taken as part of the path).
+ */
+function headerPath(rest: string): string {
+  const quoted = rest.startsWith('"') ? unquoteCString(rest) : undefined;
+  const raw = quoted ? quoted.value : rest.split('\t')[0].trimEnd();
+  return raw === '/dev/null' ? raw : raw.replace(/^b\//, '');
+}
+
+/** `a/x b/y`, `"a/x" "b/y"` or a mix → y. */
+function newPathOfGitHeader(rest: string): string | undefined {
+  let after: string;
+  if (rest.startsWith('"')) {
+    const a = unquoteCString(rest);
+    if (!a) return undefined;
+    after = rest.slice(a.length).trimStart();
+  } else {
+    // Unquoted paths may hold spaces: the new path is the last " b/…" (or a quoted one).
+    const q = rest.lastIndexOf(' "b/');
+    const m = q >= 0 ? undefined : /^a\/(.+?) (b\/.+)$/.exec(rest);
+    after = q >= 0 ? rest.slice(q + 1) : (m?.[2] ?? '');
+  }
+  const b = after.startsWith('"') ? unquoteCString(after)?.value : after;
+  return b?.startsWith('b/') ? b.slice(2) : undefined;
+}
+
+/** A C-style quoted string at the start of `s` (git's quoting: \" \\ \t \n and octal UTF-8 bytes); its value and length. */
+function unquoteCString(s: string): { value: string; length: number } | undefined {
+  const bytes: number[] = [];
+  const esc: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+  for (let i = 1; i < s.length; i++) {
+    const c = s[i];
+    if (c === '"') return { value: new TextDecoder().decode(new Uint8Array(bytes)), length: i + 1 };
+    if (c !== '\\') {
+      const ch = String.fromCodePoint(s.codePointAt(i)!);
+      bytes.push(...new TextEncoder().encode(ch));
+      i += ch.length - 1;
+      continue;
+    }
+    const next = s[++i];
+    const oct = /^[0-7]{3}/.exec(s.slice(i, i + 3));
+    if (oct) {
+      bytes.push(parseInt(oct[0], 8));
+      i += 2;
+    } else if (next !== undefined && esc[next] !== undefined) bytes.push(esc[next]);
+    else return undefined;
+  }
+  return undefined;
 }
