@@ -388,6 +388,16 @@ describe('POST /api/generate, /api/generate/batch, /api/test/review', () => {
     expect(r.body.error.message).toMatch(/^Invalid request: intent: line 1: not understood: "a user signs in with a wrong password and sees an error" .*closest supported sentence: .*\. The intent is read by svc's sentence grammar, one action per line; free-form lines: POST \/api\/nlp\/create-test rewrites them with a language model \(none is configured: SVC_LLM_PROVIDERS\)$/);
   });
 
+  it('a url that is no web page (javascript:, file:, ftp:, a host without a scheme) is a 400 naming url, not a smoke test kept as generated (found by QA)', async () => {
+    for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'ftp://files.example.com/a', 'localhost:3000/login']) {
+      const r = await api.post('/api/generate', { project_id: projectId, url });
+      expect(r.status, `${url}: ${r.text}`).toBe(400);
+      expect(r.body.error.details.issues[0].path, url).toBe('url');
+    }
+    const listed = await api.get(`/api/generated-tests?project_id=${projectId}&limit=100`);
+    expect(listed.body.items.map((g: { name: string }) => g.name).filter((n: string) => /javascript|file:|ftp:|localhost:3000/.test(n))).toEqual([]);
+  });
+
   it('a batch of discovered flows: each executed once, counted', async () => {
     const flows = [
       { name: 'Sign in', flow_type: 'authentication', url: '/login', steps: [{ type: 'fill', selector: { label: 'Email', exact: true }, value: 'demo@example.com' }, { type: 'fill', selector: { label: 'Password', exact: true }, value: 's3cret!' }, { type: 'click', selector: { role: 'button', name: 'Sign in', exact: true } }, { type: 'assert', assertion: { type: 'url', contains: '/dashboard' } }] },

@@ -52,8 +52,11 @@ export const GenerateInput = z.strictObject({
     .min(1)
     .max(8000)
     .refine((u) => !isMetadataUrl(u), { message: metadataHostMessage('the host') })
+    // A URL with a scheme other than http(s) (javascript:, file:, ftp:, or "localhost:3000/x", read as the scheme localhost:)
+    // is no page a test can open: it was generated, run, refused by the runner and kept as a failed generated test (found by QA).
+    .refine((u) => !/^[a-z][a-z0-9+.-]*:/i.test(u) || /^https?:\/\/[^/?#]/i.test(u), { message: 'give a path on the app (/login) or an http(s) URL (http://localhost:3000/login): svc opens web pages only' })
     .optional()
-    .describe('Page to test: a path or URL (with intent)'),
+    .describe('Page to test: a path or an http(s) URL (with intent)'),
   intent: z.string().max(100_000).optional().describe('What to test on the page, in plain language; "smoke" or nothing for a page-loads test'),
   flow: FlowInput.optional().describe('A discovered flow whose steps are in the product format'),
 }).refine((v) => (v.url !== undefined) !== (v.flow !== undefined), { message: 'give url (with an optional intent) or flow', path: ['url'] });
