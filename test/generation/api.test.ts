@@ -355,6 +355,29 @@ describe('POST /api/test/from-event', () => {
     expect(r.status).toBe(400);
     expect(r.body.error.details.issues).toEqual([{ path: 'event.url', message: 'give the page the error happened on as an http(s) URL or a path starting with /' }]);
   });
+
+  it('breadcrumbs whose target is blank are skipped, not a 500 or a click on any button (found by QA); a blank data.selector gives way to the message', async () => {
+    const r = await api.post('/api/test/from-event', {
+      project_id: projectId,
+      event: {
+        message: 'TypeError: boom',
+        url: '/login',
+        breadcrumbs: [
+          { category: 'ui.click', message: '   ' },
+          { category: 'ui.click', data: { text: '  ' } },
+          { category: 'ui.input', message: ' ', data: { value: 'x' } },
+          { category: 'ui.input', data: { label: ' ', value: 'x' } },
+          { category: 'ui.input', data: { selector: '', value: 'demo@example.com' }, message: '#email' },
+        ],
+      },
+    });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.skipped.map((s: { at: number }) => s.at)).toEqual([0, 1, 2, 3]);
+    expect(r.body.test.steps.slice(0, 2)).toEqual([{ type: 'goto', url: '/login' }, { type: 'fill', selector: { css: '#email' }, value: 'demo@example.com' }]);
+    expect(r.body.execution.status, JSON.stringify(r.body.execution)).toBe('passed');
+    const stored = await api.get(`/api/tests/${r.body.created_test.id}`);
+    expect(stored.status).toBe(200);
+  });
 });
 
 describe('POST /api/generate, /api/generate/batch, /api/test/review', () => {

@@ -114,6 +114,8 @@ export function reproduceEvent(event: FailureEvent, opts: { name?: string } = {}
   steps.push({ type: 'goto', url: relativeUrl(start, origin) });
   let current = relativeUrl(start, origin);
 
+  // A blank target is no target: " " became a css "" (a 500) or a union matching any button or labelled field (found by QA).
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
   crumbs.forEach((b, i) => {
     const data = b.data ?? {};
     const cat = b.category.toLowerCase();
@@ -127,24 +129,24 @@ export function reproduceEvent(event: FailureEvent, opts: { name?: string } = {}
       return;
     }
     if (cat === 'ui.click' || cat === 'click') {
-      const text = typeof data.text === 'string' ? data.text : typeof data.label === 'string' ? data.label : undefined;
-      const css = typeof data.selector === 'string' ? data.selector : b.message;
+      const text = str(data.text) ?? str(data.label);
+      const css = str(data.selector) ?? str(b.message);
       if (text) steps.push({ type: 'click', selector: clickTarget(text) });
-      else if (css) steps.push({ type: 'click', selector: { css: css.trim() } });
+      else if (css) steps.push({ type: 'click', selector: { css } });
       else skipped.push({ at: i, what: cat, reason: 'click without a target' });
       return;
     }
     if (cat === 'ui.input' || cat === 'input' || cat === 'ui.change') {
-      const css = typeof data.selector === 'string' ? data.selector : b.message;
-      const label = typeof data.label === 'string' ? data.label : undefined;
+      const css = str(data.selector) ?? str(b.message);
+      const label = str(data.label);
       if (typeof data.value !== 'string') return skipped.push({ at: i, what: cat, reason: 'the monitor did not record the value typed (values are usually scrubbed); add a fill step with a test value' });
       if (!css && !label) return skipped.push({ at: i, what: cat, reason: 'input without a target' });
-      steps.push({ type: 'fill', selector: label ? fieldTarget(label) : { css: css!.trim() }, value: data.value });
+      steps.push({ type: 'fill', selector: label ? fieldTarget(label) : { css: css! }, value: data.value });
       return;
     }
     if (cat === 'xhr' || cat === 'fetch' || cat === 'http') {
       const status = Number(data.status_code ?? data.status);
-      const url = typeof data.url === 'string' ? data.url : undefined;
+      const url = str(data.url);
       if (url && status >= 400) failing = { method: String(data.method ?? 'GET').toUpperCase(), url, status };
       return;
     }
