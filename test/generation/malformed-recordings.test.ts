@@ -108,3 +108,35 @@ describe('malformed Playwright statements', () => {
     expect(stored.body.steps.map((s: { type: string }) => s.type)).toEqual(['goto', 'fill', 'fill', 'click', 'assert']);
   });
 });
+
+describe('a recorded dropdown (found by QA)', () => {
+  // The Recorder writes choosing an option of a <select> as a change step with the option's value, as it does for typing in a
+  // field; it became a fill, which Chromium refuses on a <select>, so a recording of any form with a dropdown failed its one run
+  // and was never saved. A fill on a <select> now chooses the option whose value (else label) is the text.
+  it('a change step on a <select> chooses the option: the recording passes in Chromium and is stored', async () => {
+    const recording = {
+      title: 'contact with a topic',
+      steps: [
+        { type: 'setViewport', width: 1280, height: 720 },
+        { type: 'navigate', url: 'https://prod.example.com/form' },
+        { type: 'change', value: 'Ada', selectors: [['aria/Name'], ['#name']] },
+        { type: 'change', value: 'support', selectors: [['aria/Topic'], ['#topic']] },
+        { type: 'change', value: 'Hello there', selectors: [['aria/Message'], ['#message']] },
+      ],
+    };
+    const r = await api.post('/api/recording/convert', { project_id: projectId, recording });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.execution.status, JSON.stringify(r.body.execution)).toBe('passed');
+    expect(r.body.created_test).toBeTruthy();
+  });
+
+  it('a plain-language fill of a dropdown by its label text, and one naming no option, which fails saying what the options are', async () => {
+    let r = await api.post('/api/nlp/create-test', { project_id: projectId, text: 'go to "/form"\nfill "Topic" with "Billing"\nexpect "Topic" to have value "billing"' });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.execution.status, JSON.stringify(r.body.execution)).toBe('passed');
+    r = await api.post('/api/nlp/create-test', { project_id: projectId, text: 'go to "/form"\nfill "Topic" with "Refunds"' });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.execution.status).toBe('failed');
+    expect(r.body.execution.error).toMatch(/no option whose value or label is "Refunds".*"support"/);
+  });
+});

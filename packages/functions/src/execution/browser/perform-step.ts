@@ -54,7 +54,7 @@ async function run(env: StepEnv, step: UiStep, ctx: StepContext, deadline: numbe
     case 'hover':
       return actOrVision(env, step, ctx, deadline, (l, timeout) => l.hover({ timeout }), (x, y) => page.mouse.move(x, y));
     case 'fill':
-      return actOrVision(env, step, ctx, deadline, (l, timeout) => l.fill(step.value, { timeout }), async (x, y) => {
+      return actOrVision(env, step, ctx, deadline, (l, timeout) => fillOrChoose(l, step.value, timeout), async (x, y) => {
         await page.mouse.click(x, y);
         await page.keyboard.press('ControlOrMeta+A');
         await page.keyboard.press('Backspace');
@@ -100,6 +100,30 @@ async function run(env: StepEnv, step: UiStep, ctx: StepContext, deadline: numbe
 }
 
 type Action = (locator: PwLocator, timeoutMs: number) => Promise<unknown>;
+
+/**
+ * A fill of a <select> chooses the option whose value, else whose label, is the text.
+ * Chromium refuses to fill a <select>, yet the grammar's field locators include selects
+ * (`fill "Topic" with "Billing"`) and the DevTools Recorder writes choosing an option as
+ * a change step with the option's value, like typing — converted to a fill, so a
+ * recording of any form with a dropdown failed its one run and was never saved (found by
+ * QA). Read in Playwright's isolated world (fingerprint engine): no script in the page's own.
+ */
+async function fillOrChoose(l: PwLocator, value: string, timeout: number): Promise<unknown> {
+  const started = Date.now();
+  try {
+    return await l.fill(value, { timeout });
+  } catch (e) {
+    if (!/Element is not an <input>, <textarea>/.test(String((e as Error)?.message ?? e))) throw e;
+    const left = () => Math.max(1, timeout - (Date.now() - started));
+    const values = await selectOptions(l, 'value', left()).catch(() => undefined);
+    if (!values?.isSelect) throw e;
+    if (values.options.includes(value)) return l.selectOption({ value }, { timeout: left() });
+    const labels = await selectOptions(l, 'label', left());
+    if (labels.options.includes(value)) return l.selectOption({ label: value }, { timeout: left() });
+    throw new Error(`Error: the element is a <select> with no option whose value or label is ${JSON.stringify(value)} (values: ${values.options.map((o) => JSON.stringify(o)).join(', ')})`);
+  }
+}
 
 /** Runs a page-level action (no element), mapping its errors. */
 async function attempt<T>(fn: () => Promise<T>, what: string, deadline: number, ctx: StepContext): Promise<T> {
