@@ -34,6 +34,32 @@ describe('prioritiseTests', () => {
     expect(planned.find((p) => p.test_id === 'templated')).toMatchObject({ planned_priority: null, priority: 'MEDIUM', reasons: ['exercises no page or request the planner can score'] });
   });
 
+  it("matches Next.js catch-alls (the analyser's :slug* and optional :slug*?) and optional parameters (:id?) across their segments (found by QA: :slug* matched one segment only, so a changed catch-all page did not put its tests first)", () => {
+    const next = [
+      { ...code('GET', '/docs/:slug*', 'app/docs/[...slug]/page.tsx'), surface_kind: 'page' as const, framework: 'nextjs' },
+      { ...code('GET', '/shop/:path*?', 'app/shop/[[...path]]/page.tsx'), surface_kind: 'page' as const, framework: 'nextjs' },
+      code('GET', '/users/:id?', 'src/users.js'),
+    ];
+    const tests = [
+      spec('home', [{ type: 'goto', url: '/' }], 'HIGH'),
+      spec('deep-doc', [{ type: 'goto', url: '/docs/getting-started/install' }]),
+      spec('shop-root', [{ type: 'goto', url: '/shop' }]),
+      spec('shop-deep', [{ type: 'goto', url: '/shop/shoes/red' }]),
+      spec('users', [req('/users')]),
+      spec('user', [req('/users/7')]),
+      spec('docs-root', [{ type: 'goto', url: '/docs' }]),
+    ];
+    const planned = prioritiseTests(tests, next, ['app/docs/[...slug]/page.tsx']);
+    const by = Object.fromEntries(planned.map((p) => [p.test_id, p.surfaces]));
+    expect(by['deep-doc']).toEqual(['GET /docs/:slug* (app/docs/[...slug]/page.tsx:1)']);
+    expect(by['docs-root']).toEqual(['GET /docs']); // [...slug] needs a segment; [[...path]] does not
+    expect(by['shop-root']).toEqual(['GET /shop/:path*? (app/shop/[[...path]]/page.tsx:1)']);
+    expect(by['shop-deep']).toEqual(['GET /shop/:path*? (app/shop/[[...path]]/page.tsx:1)']);
+    expect(by.users).toEqual(['GET /users/:id? (src/users.js:1)']);
+    expect(by.user).toEqual(['GET /users/:id? (src/users.js:1)']);
+    expect(planned[0]).toMatchObject({ test_id: 'deep-doc', changed: true });
+  });
+
   it('puts tests on changed surfaces first, then priority, then risk; ties keep the given order', () => {
     const tests = [
       spec('list', [req('/api/orders')]),

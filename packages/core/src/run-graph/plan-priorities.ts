@@ -103,11 +103,21 @@ const patterns = new Map<string, RegExp>();
 function patternOf(path: string): RegExp {
   let re = patterns.get(path);
   if (!re) {
-    const body = (path.replace(/\/+$/, '') || '/')
-      .split('/')
-      .map((seg) => (seg === '*' || seg.startsWith('*') ? '.*' : seg.startsWith(':') || /^\{.+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join('/');
-    re = new RegExp(`^${body}$`);
+    // Each segment brings its own leading slash, so an optional one can leave it out: `/shop/:path*?` matches `/shop`.
+    // `:slug*` (Next.js [...slug]) and `:p+` are one or more segments, `:slug*?` ([[...slug]]) zero or more, `:id?` one
+    // or none (found by QA: `:slug*` matched one segment only, so a changed catch-all page did not put its tests first).
+    const segments = (path.replace(/\/+$/, '') || '/').split('/').slice(1);
+    const body = segments
+      .map((seg) => {
+        if (seg === '*' || seg.startsWith('*')) return '(?:/.*)?';
+        if (/^:\w+(?:\*\?)$/.test(seg)) return '(?:/.*)?';
+        if (/^:\w+[*+]$/.test(seg)) return '/.+';
+        if (/^:\w+\?$/.test(seg)) return '(?:/[^/]+)?';
+        if (seg.startsWith(':') || /^\{.+\}$/.test(seg)) return '/[^/]+';
+        return `/${seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+      })
+      .join('');
+    re = new RegExp(`^${body || '/'}$`);
     patterns.set(path, re);
   }
   return re;
