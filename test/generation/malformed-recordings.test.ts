@@ -140,3 +140,32 @@ describe('a recorded dropdown (found by QA)', () => {
     expect(r.body.execution.error).toMatch(/no option whose value or label is "Refunds".*"support"/);
   });
 });
+
+describe('a Playwright spec file with several tests (found by QA)', () => {
+  // Every test's statements were appended to the first one, named after it: the second test ran on the first one's page
+  // state and nothing said so. The first test (with the hooks around it) is converted; each later test is listed in skipped.
+  it('converts the first test and lists the others in skipped, naming them', async () => {
+    const script = [
+      "import { test, expect } from '@playwright/test';",
+      'test.beforeEach(async ({ page }) => {',
+      "  await page.goto('/login');",
+      '});',
+      "test('signs in', async ({ page }) => {",
+      "  await page.getByLabel('Email').fill('demo@example.com');",
+      "  await page.getByLabel('Password').fill('s3cret!');",
+      "  await page.getByRole('button', { name: 'Sign in' }).click();",
+      "  await expect(page.getByRole('heading', { name: 'Welcome' })).toBeVisible();",
+      '});',
+      "test('shows the form', async ({ page }) => {",
+      "  await page.goto('/form');",
+      "  await page.getByLabel('Name').fill('Ada');",
+      '});',
+    ].join('\n');
+    const r = await api.post('/api/recording/convert', { project_id: projectId, recording: script });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.test.name).toBe('signs in');
+    expect(r.body.test.steps.map((s: { type: string }) => s.type)).toEqual(['goto', 'fill', 'fill', 'click', 'assert']);
+    expect(r.body.skipped).toEqual([{ at: 11, what: expect.stringContaining("test('shows the form'"), reason: expect.stringMatching(/another test \("shows the form"\).*one test/) }]);
+    expect(r.body.execution.status, JSON.stringify(r.body.execution)).toBe('passed');
+  });
+});
