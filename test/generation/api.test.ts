@@ -236,6 +236,19 @@ describe('POST /api/recording/convert', () => {
     expect(body.execution.status).toBe('not_executed');
   });
 
+  it('multipart: an execute that is neither true nor false is a 400 naming execute, not a run (found by QA: "no" and "0" ran the test)', async () => {
+    for (const execute of ['no', '0', 'yes']) {
+      const form = new FormData();
+      form.set('project_id', projectId);
+      form.set('execute', execute);
+      form.set('file', new Blob([`await page.goto('/login');`], { type: 'text/plain' }), 'recording.spec.ts');
+      const res = await fetch(`${server.url}/api/recording/convert`, { method: 'POST', body: form, headers: { authorization: `Bearer ${auth.token}`, 'x-organization-id': auth.orgId } });
+      const body = await res.json();
+      expect(res.status, `${execute}: ${JSON.stringify(body)}`).toBe(400);
+      expect(body.error.details.issues[0].path).toBe('execute');
+    }
+  });
+
   it('unknown format → 400 naming recording; over 50 MB → 413', async () => {
     let r = await api.post('/api/recording/convert', { project_id: projectId, recording: { some: 'thing' } });
     expect(r.status).toBe(400);

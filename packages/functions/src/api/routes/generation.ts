@@ -223,7 +223,11 @@ async function readRecordingBody(c: Context<ApiEnv>): Promise<unknown> {
     if (recording !== undefined && Buffer.byteLength(recording) > MAX_RECORDING_BYTES) throw tooBig();
     const out: Record<string, unknown> = { recording };
     for (const k of ['project_id', 'format', 'name', 'base_url'] as const) if (typeof form[k] === 'string') out[k] = form[k];
-    if (typeof form.execute === 'string') out.execute = form.execute !== 'false';
+    // "true"/"false" as a form sends them; anything else is left to the schema, which names execute ("no" and "0" ran the test; found by QA).
+    if (typeof form.execute === 'string') {
+      const v = form.execute.trim().toLowerCase();
+      out.execute = v === 'true' ? true : v === 'false' ? false : form.execute;
+    }
     return out;
   }
   if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `expected Content-Type application/json or multipart/form-data, got ${type || 'none'}`);
