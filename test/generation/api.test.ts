@@ -156,6 +156,22 @@ Examples:
     expect(cleared.body.execution.status, JSON.stringify(cleared.body.execution)).toBe('passed');
   });
 
+  it('a fixed wait longer than the generated test\'s one-minute budget raises its timeout, so the test can pass (found by QA: "wait 90 seconds" timed out every time)', async () => {
+    let r = await api.post('/api/nlp/create-test', { project_id: projectId, execute: false, text: 'go to "/login"\nwait 90 seconds\nexpect heading "Sign in"' });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.test.timeout_ms).toBe(150_000);
+    expect(JSON.parse(r.body.generated_test.code).timeout_ms).toBe(150_000);
+    const script = "await page.goto('/login');\nawait page.waitForTimeout(120000);\nawait expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();";
+    r = await api.post('/api/recording/convert', { project_id: projectId, execute: false, recording: script });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.test.timeout_ms).toBe(180_000);
+    // The one-minute budget is for the other steps: a wrong guess still fails fast. Without waits it is the budget alone.
+    r = await api.post('/api/nlp/create-test', { project_id: projectId, execute: false, text: 'go to "/login"\nwait 2 seconds' });
+    expect(r.body.test.timeout_ms).toBe(62_000);
+    r = await api.post('/api/nlp/create-test', { project_id: projectId, execute: false, text: 'go to "/login"' });
+    expect(r.body.test.timeout_ms).toBe(60_000);
+  });
+
   it('bad bodies name the field; another tenant\'s project is a 404', async () => {
     let r = await api.post('/api/nlp/create-test', { project_id: projectId });
     expect(r.status).toBe(400);

@@ -3,6 +3,7 @@ import { numberedLines, stripGherkin, stripListMarker } from './grammar/text.ts'
 import { parseSentence, type Section } from './grammar/parse-sentence.ts';
 import { readExamples, withVariables } from './grammar/examples.ts';
 import type { ParameterSet } from '../../contracts/parameter-sets.ts';
+import { generatedTimeout } from './timeout.ts';
 
 /**
  * Plain language and user stories → one executable test, with no model. Every line is
@@ -141,8 +142,8 @@ export function toTestDefinition(result: PlainLanguageResult, opts: { name?: str
     type: result.type,
     priority: 'medium',
     tags: opts.tags ?? ['generated'],
-    // Generated tests get a short budget: a wrong guess should fail fast, not after 10 minutes.
-    timeout_ms: 60_000,
+    // A short budget (a wrong guess should fail fast), plus the fixed waits the test holds.
+    timeout_ms: generatedTimeout(result.steps),
     parameters: {},
     parameter_sets: result.parameter_sets ?? [],
     steps: result.steps,

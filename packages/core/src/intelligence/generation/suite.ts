@@ -3,6 +3,7 @@ import { Step, type TestDefinition } from '../../contracts/steps.ts';
 import { parsePlainLanguage, testType, toTestDefinition, type PlainLanguageResult } from './plain-language.ts';
 import { reviewTest, type Review } from './review.ts';
 import { onPathPattern } from '../discovery/urls.ts';
+import { generatedTimeout } from './timeout.ts';
 
 /** A flow found by discovery whose steps are already in the product's step format. */
 export const FlowInput = z.strictObject({
@@ -94,7 +95,7 @@ export function generateFromFlow(flow: FlowInput): GeneratedFromSpec {
     type: testType(steps),
     priority: flow.flow_type === 'authentication' ? 'critical' : flow.flow_type === 'crud' || flow.flow_type === 'form' ? 'high' : 'medium',
     tags: ['generated', 'discovery', ...(flow.flow_type ? [flow.flow_type] : [])],
-    timeout_ms: 60_000,
+    timeout_ms: generatedTimeout(steps),
     parameters: {},
     parameter_sets: [],
     steps,

@@ -1,4 +1,5 @@
 import { Step, type TestDefinition } from '../../../contracts/steps.ts';
+import { generatedTimeout } from '../timeout.ts';
 
 export type RecordingFormat = 'chrome-recorder' | 'playwright';
 
@@ -65,7 +66,7 @@ export function recordedTest(name: string | undefined, description: string, step
     type: 'ui',
     priority: 'medium',
     tags: ['generated', 'recording'],
-    timeout_ms: 60_000,
+    timeout_ms: generatedTimeout(steps),
     parameters: {},
     parameter_sets: [],
     steps,
