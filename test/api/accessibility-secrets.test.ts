@@ -6,40 +6,35 @@
  * the step's own description said ***. Real HTTP, real Chromium, axe-core in the page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { startTestServer, client, signUp, runEnded, type TestServer, type Client } from '../support/server.ts';
+import { runEnded, type Client } from '../support/server.ts';
+import { escapeHtml, secretPageProject, type SecretPageProject } from '../support/secret-page-project.ts';
 
 const SECRET = 'Zq9-a11y-s3cret';
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeHtml;
 
-let server: TestServer;
-let app: Server;
+let fixture: SecretPageProject;
 let api: Client;
 let projectId: string;
 
 beforeAll(async () => {
   // An app that puts what it is given into an image URL; the image has no alt text.
-  app = createServer((req, res) => {
-    const k = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('k') ?? '';
-    if (!(req.url ?? '/').startsWith('/?')) {
-      res.statusCode = 404;
-      return res.end();
-    }
-    res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end(`<!doctype html><html lang="en"><head><title>pixel</title></head><body><main><h1>Pixel</h1><img src="/pixel.png?k=${esc(k)}" data-key="${esc(k)}" width="10" height="10"></main></body></html>`);
+  fixture = await secretPageProject({
+    email: 'a11y-secrets@example.com', secretName: 'TOKEN', secret: SECRET,
+    page: (req, res) => {
+      const k = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('k') ?? '';
+      if (!(req.url ?? '/').startsWith('/?')) {
+        res.statusCode = 404;
+        return res.end();
+      }
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(`<!doctype html><html lang="en"><head><title>pixel</title></head><body><main><h1>Pixel</h1><img src="/pixel.png?k=${esc(k)}" data-key="${esc(k)}" width="10" height="10"></main></body></html>`);
+    },
   });
-  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
-  server = await startTestServer();
-  const user = await signUp(server.url, 'a11y-secrets@example.com');
-  api = client(server.url, { token: user.token, org: user.orgId });
-  projectId = (await api.post('/api/v1/projects', { name: 'shop', app_url: `http://127.0.0.1:${(app.address() as AddressInfo).port}` })).body.id;
-  expect((await api.put(`/api/v1/projects/${projectId}/environment/TOKEN`, { value: SECRET, secret: true })).status).toBe(200);
+  ({ api, projectId } = fixture);
 }, 60_000);
 
 afterAll(async () => {
-  await server?.stop();
-  await new Promise((resolve) => app?.close(resolve));
+  await fixture?.stop();
 });
 
 describe("an accessibility check's findings", () => {

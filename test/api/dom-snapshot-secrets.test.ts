@@ -7,40 +7,35 @@
  * real Chromium, a project secret set through the environment API.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { startTestServer, client, signUp, runEnded, type TestServer, type Client } from '../support/server.ts';
+import { runEnded, type TestServer, type Client } from '../support/server.ts';
+import { escapeHtml, secretPageProject, type SecretPageProject } from '../support/secret-page-project.ts';
 
 // Characters HTML escapes: the serialised page spells the secret as …&lt;"value&gt; in
 // text and …<&quot;value> in an attribute.
 const SECRET = 'Zq9-s3cret<"value>';
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeHtml;
 
+let fixture: SecretPageProject;
 let server: TestServer;
-let app: Server;
 let api: Client;
 let token: string;
 let projectId: string;
 
 beforeAll(async () => {
   // An app that shows what it is given: in the title, a heading and an attribute.
-  app = createServer((req, res) => {
-    const x = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('x') ?? '';
-    res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end(`<!doctype html><html><head><title>key ${esc(x)}</title></head><body><h1>Your key: ${esc(x)}</h1><input id="key" value="${esc(x)}"></body></html>`);
+  fixture = await secretPageProject({
+    email: 'dom-secrets@example.com', secretName: 'API_KEY', secret: SECRET,
+    page: (req, res) => {
+      const x = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('x') ?? '';
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(`<!doctype html><html><head><title>key ${esc(x)}</title></head><body><h1>Your key: ${esc(x)}</h1><input id="key" value="${esc(x)}"></body></html>`);
+    },
   });
-  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
-  server = await startTestServer();
-  const user = await signUp(server.url, 'dom-secrets@example.com');
-  token = user.token;
-  api = client(server.url, { token: user.token, org: user.orgId });
-  projectId = (await api.post('/api/v1/projects', { name: 'shop', app_url: `http://127.0.0.1:${(app.address() as AddressInfo).port}` })).body.id;
-  expect((await api.put(`/api/v1/projects/${projectId}/environment/API_KEY`, { value: SECRET, secret: true })).status).toBe(200);
+  ({ server, api, token, projectId } = fixture);
 }, 60_000);
 
 afterAll(async () => {
-  await server?.stop();
-  await new Promise((resolve) => app?.close(resolve));
+  await fixture?.stop();
 });
 
 describe("a failed UI test's page HTML", () => {

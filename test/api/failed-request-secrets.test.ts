@@ -6,14 +6,15 @@
  * real Chromium, a project secret set through the environment API.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestServer, client, signUp, runEnded, type TestServer, type Client } from '../support/server.ts';
+import { runEnded, type TestServer, type Client } from '../support/server.ts';
+import { secretPageProject, type SecretPageProject } from '../support/secret-page-project.ts';
 
 const SECRET = 'Zq9-failed-req-s3cret';
 
+let fixture: SecretPageProject;
 let server: TestServer;
-let app: Server;
 let api: Client;
 let token: string;
 let projectId: string;
@@ -26,25 +27,21 @@ beforeAll(async () => {
   deadPort = (probe.address() as AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
   // An app that sends what it is given to a collector that is down.
-  app = createServer((req, res) => {
-    res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end(`<!doctype html><html><head><title>beacon</title></head><body><h1>Beacon</h1><script>
-      const k = new URL(location.href).searchParams.get('k');
-      fetch('http://127.0.0.1:${deadPort}/collect?k=' + encodeURIComponent(k)).catch(() => { document.title = 'sent'; });
-    </script></body></html>`);
+  fixture = await secretPageProject({
+    email: 'failed-req-secrets@example.com', secretName: 'TOKEN', secret: SECRET,
+    page: (_req, res) => {
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(`<!doctype html><html><head><title>beacon</title></head><body><h1>Beacon</h1><script>
+        const k = new URL(location.href).searchParams.get('k');
+        fetch('http://127.0.0.1:${deadPort}/collect?k=' + encodeURIComponent(k)).catch(() => { document.title = 'sent'; });
+      </script></body></html>`);
+    },
   });
-  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
-  server = await startTestServer();
-  const user = await signUp(server.url, 'failed-req-secrets@example.com');
-  token = user.token;
-  api = client(server.url, { token: user.token, org: user.orgId });
-  projectId = (await api.post('/api/v1/projects', { name: 'shop', app_url: `http://127.0.0.1:${(app.address() as AddressInfo).port}` })).body.id;
-  expect((await api.put(`/api/v1/projects/${projectId}/environment/TOKEN`, { value: SECRET, secret: true })).status).toBe(200);
+  ({ server, api, token, projectId } = fixture);
 }, 60_000);
 
 afterAll(async () => {
-  await server?.stop();
-  await new Promise((resolve) => app?.close(resolve));
+  await fixture?.stop();
 });
 
 describe("a failed UI test's failed requests", () => {
