@@ -38,9 +38,12 @@ afterAll(async () => {
 });
 
 let runs = 0;
-async function run(test: Record<string, unknown>, o: { baselines: FileBaselineStore; mode?: BaselineMode; extra?: Partial<TestRunDeps> }) {
+/** `stored` edits the parsed test, as a test stored before a check was added may differ from what the schema accepts now. */
+async function run(test: Record<string, unknown>, o: { baselines: FileBaselineStore; mode?: BaselineMode; extra?: Partial<TestRunDeps>; stored?: (t: TestDefinition) => void }) {
   const artifacts = join(dir, `run-${++runs}`);
-  const result = await runTest('visual-test', TestDefinition.parse({ name: 'visual', type: 'ui', timeout_ms: 60_000, ...test }), {
+  const definition = TestDefinition.parse({ name: 'visual', type: 'ui', timeout_ms: 60_000, ...test });
+  o.stored?.(definition);
+  const result = await runTest('visual-test', definition, {
     ui: async () => driver,
     http: httpExchange,
     artifacts: new FsArtifacts(artifacts),
@@ -119,8 +122,12 @@ describe('visual assertions', () => {
     expect(missing.result.failure_kind).toBe('locator');
     expect(missing.result.error_message).toBe('step 2 (expect #no-such-card to look like baseline (unnamed)): visual: "#no-such-card" matched 0 elements');
 
-    // A mask that is no selector is said as the mask's fault, not as a page that could not be healed.
-    const badMask = await run({ steps: page(), assertions: [{ type: 'visual', baseline: 'masked-badly', mask: ['##['] }] }, { baselines });
+    // A mask that is no selector is refused when a test is saved; one stored before that check
+    // fails its run as the mask's fault, not as a page that could not be healed.
+    const refused = TestDefinition.safeParse({ name: 'visual', type: 'ui', steps: page(), assertions: [{ type: 'visual', mask: ['##['] }] });
+    expect(refused.success ? [] : refused.error.issues.map((i) => i.path.join('.'))).toEqual(['assertions.0.mask.0']);
+    const storedMask = (t: TestDefinition) => Object.assign(t.assertions[0]!, { mask: ['##['] });
+    const badMask = await run({ steps: page(), assertions: [{ type: 'visual', baseline: 'masked-badly', mask: ['#card'] }] }, { baselines, stored: storedMask });
     expect(badMask.result.failure_kind).toBe('configuration');
     expect(badMask.result.error_message).toMatch(/^assertion 1 \(.*\): visual: a mask selector is not valid \(mask: "##\["\): /);
     expect(badMask.result.error_message).not.toContain('not healed');
